@@ -1,0 +1,92 @@
+"""Exact odds of one action, from the same rule code that resolves it.
+
+The exact roller runs the system's ``resolve`` over every distinct outcome of
+every random variable it rolls, so the odds follow the complete rules (criticals,
+armor, reactions, ...), not only the dice.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+from fracas.core.model import Action, Roster
+from fracas.core.system import RuleSystem
+from fracas.dice.distribution import Distribution
+from fracas.dice.rollers import ExactRoller, Roller
+
+Summary = tuple[str, bool, int, bool, tuple[tuple[str, Any], ...]]
+
+
+def fraction_text(p: Fraction | int) -> str:
+    """``"35/216"``, or ``"0"`` / ``"1"``: the JSON form of an exact probability."""
+    p = Fraction(p)
+    return str(p.numerator) if p.denominator == 1 else f"{p.numerator}/{p.denominator}"
+
+
+def _summary(roller: Roller, system: RuleSystem, action: Action, roster: Roster) -> Summary:
+    return system.resolve(roller, action, roster).summary()
+
+
+@dataclass(frozen=True)
+class AttackOdds:
+    """The exact joint distribution of an action's results, with the usual views of it."""
+
+    joint: Distribution[Summary]
+    action: Action
+
+    @property
+    def p_hit(self) -> Fraction:
+        return self.joint.chance(lambda s: s[1])
+
+    @property
+    def outcomes(self) -> dict[str, Fraction]:
+        return self.joint.map(lambda s: s[0]).probabilities()
+
+    @property
+    def damage(self) -> Distribution[int]:
+        return self.joint.map(lambda s: s[2])
+
+    @property
+    def expected_damage(self) -> Fraction:
+        return self.damage.mean()
+
+    @property
+    def p_taken_out(self) -> Fraction:
+        return self.joint.chance(lambda s: s[3])
+
+    def detail(self, name: str) -> Distribution[Hashable]:
+        """The distribution of one named detail (None where a result lacks it)."""
+        return self.joint.map(lambda s: dict(s[4]).get(name))
+
+    def detail_names(self) -> list[str]:
+        names: dict[str, None] = {}
+        for s in self.joint.outcomes():
+            for key, _ in s[4]:
+                names.setdefault(key, None)
+        return list(names)
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "p_hit": fraction_text(self.p_hit),
+            "outcomes": {k: fraction_text(p) for k, p in self.outcomes.items()},
+            "expected_damage": fraction_text(self.expected_damage),
+            "damage": {str(k): fraction_text(p) for k, p in self.damage.probabilities().items()},
+            "p_taken_out": fraction_text(self.p_taken_out),
+        }
+        details = {}
+        for name in self.detail_names():
+            details[name] = {str(k): fraction_text(p)
+                             for k, p in self.detail(name).probabilities().items()}
+        if details:
+            out["details"] = details
+        return out
+
+
+def attack_odds(system: RuleSystem, action: Action, roster: Roster,
+                roller: ExactRoller | None = None) -> AttackOdds:
+    """Exact odds of ``action`` against the current state of ``roster``."""
+    exact = roller or ExactRoller()
+    return AttackOdds(exact.distribution(_summary, system, action, roster), action)

@@ -1,0 +1,222 @@
+"""The ``fracas`` command line (Typer + Rich). No rules here: parse, call the library, render."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from fracas.analysis.odds import attack_odds, fraction_text
+from fracas.cli import render
+from fracas.core.errors import FracasError, InputError
+from fracas.core.model import Resolution, apply_events
+from fracas.core.registry import systems as registered_systems
+from fracas.core.scenario import Scenario, load_scenario
+from fracas.dice import RandomRoller, ScriptedRoller, parse_dice
+from fracas.dice.rollers import Roller
+
+app = typer.Typer(
+    name="fracas",
+    help="A rules-faithful combat engine for tabletop RPGs: resolve, track, know the odds.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+
+_state: dict[str, bool] = {"debug": False}
+
+JsonOpt = Annotated[bool, typer.Option("--json", help="Print machine-readable JSON.")]
+SeedOpt = Annotated[int | None, typer.Option("--seed", help="Seed of the random roller.")]
+FileArg = Annotated[Path, typer.Argument(help="A scenario file (YAML).", show_default=False)]
+
+
+@app.callback()
+def _main(debug: Annotated[bool, typer.Option("--debug", help="Show tracebacks.")] = False
+          ) -> None:
+    _state["debug"] = debug
+
+
+def _print_json(data: Any) -> None:
+    typer.echo(json.dumps(data, indent=2, ensure_ascii=False))
+
+
+@app.command("systems")
+def systems_cmd(as_json: JsonOpt = False) -> None:
+    """List the rule systems fracas knows."""
+    known = registered_systems()
+    if as_json:
+        _print_json([{"id": k, "title": s.title, "seed": s.seed, "summary": s.summary}
+                     for k, s in known.items()])
+        return
+    from rich.table import Table
+
+    table = Table(title="Rule systems")
+    table.add_column("id", style="bold")
+    table.add_column("system")
+    table.add_column("seed", style="dim")
+    for k, s in known.items():
+        table.add_row(k, s.title + (f"\n[dim]{s.summary}[/]" if s.summary else ""), s.seed)
+    render.make_console().print(table)
+
+
+def _find_roll(expression: str) -> Any:
+    """A dice expression, or failing that a system's own roll notation."""
+    from fracas.core.errors import DiceSyntaxError
+
+    try:
+        return parse_dice(expression)
+    except DiceSyntaxError as err:
+        for system_cls in registered_systems().values():
+            special = system_cls().parse_roll(expression)
+            if special is not None:
+                return special
+        raise err from None
+
+
+@app.command()
+def roll(
+    expression: Annotated[str, typer.Argument(help="Dice: 2d6, d100, d%, 3d20kh1, 4d6kl3, "
+                                              "2d6+3, d8+d6-1 (or a system's pool).")],
+    seed: SeedOpt = None,
+    odds: Annotated[bool, typer.Option("--odds", help="Exact distribution instead.")] = False,
+    as_json: JsonOpt = False,
+) -> None:
+    """Roll dice, or show their exact odds."""
+    var = _find_roll(expression)
+    roller = RandomRoller(seed)
+    if hasattr(var, "odds_json"):  # a system's own notation
+        data = var.odds_json() if odds else var.sample_json(roller)
+        if as_json:
+            _print_json(data)
+        else:
+            render.make_console().print(var.render(data) if hasattr(var, "render") else data)
+        return
+    if odds:
+        dist = var.exact()
+        data = {"expression": expression,
+                "distribution": {str(k): fraction_text(p) for k, p in dist.probabilities().items()},
+                "mean": fraction_text(dist.mean())}
+        if as_json:
+            _print_json(data)
+        else:
+            console = render.make_console()
+            console.print(render.distribution_table(dist, f"{expression}", "total"))
+            console.print(f"mean {float(dist.mean()):.4f} ({fraction_text(dist.mean())}), "
+                          f"standard deviation {float(dist.variance()) ** 0.5:.4f}")
+        return
+    value = roller.roll(var)
+    if as_json:
+        _print_json({"expression": expression, "value": value})
+    else:
+        render.make_console().print(f"{expression}: [bold]{value}[/]")
+
+
+def _roller_for(scenario: Scenario, seed: int | None, dice: str | None) -> Roller:
+    if dice is not None:
+        values = [v.strip() for v in dice.split(",") if v.strip()]
+        pins = scenario.system.script({**scenario.raw, "dice": values})
+        return ScriptedRoller(pins)
+    pins = scenario.pins()
+    if pins is not None and seed is None:
+        return ScriptedRoller(pins)
+    return RandomRoller(seed)
+
+
+def _require_attack(scenario: Scenario) -> None:
+    if scenario.attack is None:
+        raise InputError("this scenario has no attack: entry to resolve", file=scenario.path,
+                         path="attack", allowed="attack: {attacker, defender, weapon, options}")
+
+
+def attack_json(scenario: Scenario, result: Resolution) -> dict[str, Any]:
+    """The JSON contract of ``fracas attack --json``."""
+    assert scenario.attack is not None
+    after = apply_events(scenario.roster, result.events)
+    target = scenario.attack.target
+    defender: dict[str, Any] = {}
+    if target is not None:
+        c = after[target]
+        defender = {"id": c.id, "name": c.name, **c.state_dict()}
+    return {
+        "system": scenario.system.id,
+        "hit": result.hit,
+        "outcome": result.outcome,
+        "damage": result.damage,
+        "taken_out": result.taken_out,
+        "defender": defender,
+        "events": [e.to_dict() for e in result.events],
+    }
+
+
+@app.command()
+def attack(
+    file: FileArg,
+    seed: SeedOpt = None,
+    dice: Annotated[str | None, typer.Option("--dice", help="Pin the dice: 1,1,4.")] = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Resolve the scenario's attack step by step (pinned dice if the file has them)."""
+    scenario = load_scenario(file)
+    _require_attack(scenario)
+    assert scenario.attack is not None
+    roller = _roller_for(scenario, seed, dice)
+    if isinstance(roller, ScriptedRoller):
+        try:
+            result = roller.run(scenario.system.resolve, scenario.attack, scenario.roster)
+        except InputError as err:
+            raise err.located(file=str(file), prefix=err.path or "dice") from None
+    else:
+        result = scenario.system.resolve(roller, scenario.attack, scenario.roster)
+    if as_json:
+        _print_json(attack_json(scenario, result))
+        return
+    console = render.make_console()
+    title = scenario.title or file.name
+    console.print(f"[bold]{title}[/] — {scenario.system.title}")
+    console.print(render.event_lines(result.events))
+    after = apply_events(scenario.roster, result.events)
+    for cid in (scenario.attack.actor, scenario.attack.target):
+        if cid is not None:
+            c = after[cid]
+            console.print(render.combatant_line(c, *scenario.system.health(c)))
+
+
+@app.command()
+def odds(file: FileArg, as_json: JsonOpt = False) -> None:
+    """Exact odds of the scenario's attack under the complete rules."""
+    scenario = load_scenario(file)
+    _require_attack(scenario)
+    assert scenario.attack is not None
+    result = attack_odds(scenario.system, scenario.attack, scenario.roster)
+    if as_json:
+        _print_json(result.to_json())
+        return
+    title = f"{scenario.title or file.name}: {scenario.attack.actor} → {scenario.attack.target}"
+    render.make_console().print(render.odds_view(result, title))
+
+
+@app.command()
+def demo(
+    examples: Annotated[Path | None, typer.Option(help="The examples folder.")] = None,
+) -> None:
+    """A short narrated showcase of what the built-in systems can do."""
+    from fracas.cli.demo import run_demo
+
+    run_demo(render.make_console(), examples)
+
+
+def main() -> None:
+    """Entry point: user errors exit 2 with a short message, no traceback (unless --debug)."""
+    try:
+        app()  # standalone: usage errors exit 2 with Typer's own message
+    except FracasError as err:
+        if _state["debug"]:
+            raise
+        typer.echo(f"fracas: error: {err}", err=True)
+        sys.exit(2)
+    except KeyboardInterrupt:
+        typer.echo("fracas: interrupted", err=True)
+        sys.exit(130)

@@ -1,0 +1,96 @@
+"""Rich renderers over events and odds: the only place that turns results into text."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from fractions import Fraction
+
+from rich.console import Console, Group
+from rich.table import Table
+from rich.text import Text
+
+from fracas.analysis.odds import AttackOdds, fraction_text
+from fracas.core.events import Changed, Event, Outcome, Rolled
+from fracas.core.model import Combatant
+from fracas.dice.distribution import Distribution
+
+
+def percent(p: Fraction) -> str:
+    value = float(p) * 100
+    if value and value < 0.01:
+        return "<0.01%"
+    return f"{value:.2f}%"
+
+
+def event_lines(events: Iterable[Event], rules: bool = True) -> Group:
+    """One line per event, numbered, with the rule it applies dimmed."""
+    lines = []
+    for i, event in enumerate(events, 1):
+        style = ("bold" if isinstance(event, Outcome) else "cyan" if isinstance(event, Rolled)
+                 else "yellow" if isinstance(event, Changed) else "")
+        line = Text(f"{i:>3}. ", style="dim")
+        line.append(event.text(), style=style)
+        if rules:
+            line.append(f"  [{event.rule}]", style="dim")
+        lines.append(line)
+    return Group(*lines)
+
+
+def health_bar(current: int, maximum: int, width: int = 20) -> Text:
+    maximum = max(maximum, 1)
+    filled = max(0, min(width, round(width * current / maximum)))
+    colour = "green" if current * 2 > maximum else "yellow" if current > 0 else "red"
+    bar = Text("█" * filled, style=colour)
+    bar.append("░" * (width - filled), style="dim")
+    bar.append(f" {current}/{maximum}")
+    return bar
+
+
+def distribution_table(dist: Distribution[int], title: str, label: str = "value") -> Table:
+    table = Table(title=title, show_edge=False)
+    table.add_column(label, justify="right")
+    table.add_column("probability", justify="right")
+    table.add_column("exact", justify="right", style="dim")
+    table.add_column("at least", justify="right")
+    table.add_column("", min_width=20)
+    probs = dist.probabilities()
+    top = max(probs.values())
+    for value, p in probs.items():
+        bar = "█" * max(1, round(30 * p / top)) if p else ""
+        table.add_row(str(value), percent(p), fraction_text(p), percent(dist.sf(value)), bar)
+    return table
+
+
+def odds_view(odds: AttackOdds, title: str) -> Group:
+    summary = Table(title=title, show_edge=False)
+    summary.add_column("result")
+    summary.add_column("probability", justify="right")
+    summary.add_column("exact", justify="right", style="dim")
+    for name, p in odds.outcomes.items():
+        summary.add_row(name, percent(p), fraction_text(p))
+    summary.add_row("[bold]hit[/]", percent(odds.p_hit), fraction_text(odds.p_hit))
+    summary.add_row("[bold]target taken out[/]", percent(odds.p_taken_out),
+                    fraction_text(odds.p_taken_out))
+    parts: list[Table | Text] = [summary]
+    expected = odds.expected_damage
+    parts.append(Text(f"Expected damage: {float(expected):.3f} ({fraction_text(expected)})",
+                      style="bold"))
+    parts.append(distribution_table(odds.damage, "Damage the target loses", "damage"))
+    for name in odds.detail_names():
+        table = Table(title=name, show_edge=False)
+        table.add_column(name)
+        table.add_column("probability", justify="right")
+        for value, p in odds.detail(name).probabilities().items():
+            table.add_row("—" if value is None else str(value), percent(p))
+        parts.append(table)
+    return Group(*parts)
+
+
+def combatant_line(c: Combatant, current: int, maximum: int) -> Text:
+    line = Text(f"{c.name} ({c.side}) ")
+    line.append_text(health_bar(current, maximum))
+    return line
+
+
+def make_console(stderr: bool = False) -> Console:
+    return Console(stderr=stderr, highlight=False, soft_wrap=False)

@@ -1,0 +1,241 @@
+"""Typed, frozen events: what happened, and which rule made it so.
+
+Every resolution step emits events. Each event names the rule step it applies
+(``rule``, e.g. ``"seed 003 · Damage"``) and renders to one line of plain text.
+State changes are :class:`Changed` events, so the state of a fight is the fold
+of its event log (see :func:`fracas.core.model.apply_events`).
+
+Event classes register themselves by class name, so a log saved as JSON can be
+read back into the same typed events (:func:`event_from_dict`).
+
+>>> e = Changed(rule="seed 003 · Damage", target="vampire", field="health",
+...             before=30, after=9)
+>>> e.text()
+'vampire: health 30 → 9'
+>>> event_from_dict(e.to_dict()) == e
+True
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, fields
+from typing import Any, ClassVar
+
+from fracas.core.errors import InputError
+
+_EVENT_TYPES: dict[str, type[Event]] = {}
+
+
+@dataclass(frozen=True)
+class Event:
+    """Base of every event: ``rule`` cites the rule step; :meth:`text` is one line."""
+
+    rule: str
+
+    kind: ClassVar[str] = "event"
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        _EVENT_TYPES[cls.__name__] = cls
+
+    @property
+    def type(self) -> str:
+        return type(self).__name__
+
+    def text(self) -> str:
+        """One line of plain text a GM can read."""
+        return self.type
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready: ``type``, ``rule``, ``text`` and the event's own fields."""
+        out: dict[str, Any] = {"type": self.type, "rule": self.rule, "text": self.text()}
+        for f in fields(self):
+            if f.name != "rule":
+                out[f.name] = _jsonable(getattr(self, f.name))
+        return out
+
+
+def _jsonable(value: Any) -> Any:
+    if isinstance(value, tuple | list):
+        return [_jsonable(v) for v in value]
+    if isinstance(value, dict):
+        return {str(k): _jsonable(v) for k, v in value.items()}
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {f.name: _jsonable(getattr(value, f.name)) for f in fields(value)}
+    return value
+
+
+def _frozen(value: Any) -> Any:
+    """JSON lists back to tuples (events and states are hashable)."""
+    if isinstance(value, list):
+        return tuple(_frozen(v) for v in value)
+    if isinstance(value, dict):
+        return tuple((k, _frozen(v)) for k, v in value.items())
+    return value
+
+
+def event_from_dict(data: dict[str, Any]) -> Event:
+    """The typed event a :meth:`Event.to_dict` came from."""
+    name = data.get("type")
+    cls = _EVENT_TYPES.get(str(name))
+    if cls is None:
+        raise InputError(f"unknown event type {name!r}", path="type",
+                         allowed=", ".join(sorted(_EVENT_TYPES)))
+    kwargs = {}
+    for f in fields(cls):
+        if f.name not in data:
+            raise InputError(f"event {name} lacks the field {f.name!r}", path=f.name)
+        kwargs[f.name] = _frozen(data[f.name])
+    return cls(**kwargs)
+
+
+def _signed(value: int) -> str:
+    return f"+{value}" if value >= 0 else f"−{-value}"
+
+
+@dataclass(frozen=True)
+class Note(Event):
+    """A rule applied, explained in words (no numbers to compute)."""
+
+    message: str
+
+    def text(self) -> str:
+        return self.message
+
+
+@dataclass(frozen=True)
+class Rolled(Event):
+    """Somebody rolled (or drew) and got a value."""
+
+    who: str
+    what: str
+    value: Any
+    meaning: str = ""
+
+    def text(self) -> str:
+        shown = self.value if not isinstance(self.value, tuple) else ", ".join(map(str, self.value))
+        tail = f" ({self.meaning})" if self.meaning else ""
+        return f"{self.who} rolls {self.what}: {shown}{tail}"
+
+
+@dataclass(frozen=True)
+class Total(Event):
+    """A value computed from named parts: ``Accuracy 4 + 1 (General) = 5``."""
+
+    name: str
+    parts: tuple[tuple[str, int], ...]
+    value: int
+    note: str = ""
+
+    def text(self) -> str:
+        terms = ""
+        for i, (label, amount) in enumerate(self.parts):
+            number = str(amount) if i == 0 else _signed(amount).replace("+", "+ ").replace(
+                "−", "− ")
+            terms += (" " if i else "") + number + (f" ({label})" if label else "")
+        tail = f"; {self.note}" if self.note else ""
+        return f"{self.name}: {terms} = {self.value}{tail}"
+
+
+@dataclass(frozen=True)
+class Compared(Event):
+    """Two values compared under a rule, with what the comparison means."""
+
+    left: str
+    left_value: int
+    relation: str
+    right: str
+    right_value: int
+    result: str
+
+    def text(self) -> str:
+        return (f"{self.left} {self.left_value} {self.relation} {self.right} "
+                f"{self.right_value}: {self.result}")
+
+
+@dataclass(frozen=True)
+class Changed(Event):
+    """A combatant's state field changed: the only event that changes state."""
+
+    target: str
+    field: str
+    before: Any
+    after: Any
+
+    def text(self) -> str:
+        return f"{self.target}: {self.field} {_show(self.before)} → {_show(self.after)}"
+
+
+def _show(value: Any) -> str:
+    if isinstance(value, tuple):
+        return "[" + ", ".join(map(str, value)) + "]" if len(value) <= 8 else f"[{len(value)}]"
+    return str(value)
+
+
+@dataclass(frozen=True)
+class Outcome(Event):
+    """The result of an action: its outcome name, whether it hit, what the target lost."""
+
+    actor: str
+    target: str
+    outcome: str
+    hit: bool
+    damage: int
+
+    def text(self) -> str:
+        if not self.target:
+            return f"{self.actor}: {self.outcome}"
+        hurt = f"; {self.target} loses {self.damage}" if self.damage else ""
+        return f"{self.actor} → {self.target}: {self.outcome}{hurt}"
+
+
+@dataclass(frozen=True)
+class RoundStarted(Event):
+    """A new round of the fight, with its turn order."""
+
+    round: int
+    order: tuple[str, ...]
+
+    def text(self) -> str:
+        return f"Round {self.round}: " + ", ".join(self.order)
+
+
+@dataclass(frozen=True)
+class TurnStarted(Event):
+    """Somebody's turn (or segment) begins."""
+
+    actor: str
+    slot: str
+
+    def text(self) -> str:
+        return f"{self.actor}'s turn ({self.slot})" if self.slot else f"{self.actor}'s turn"
+
+
+@dataclass(frozen=True)
+class ActionChosen(Event):
+    """The action an actor takes (chosen by a person or a policy)."""
+
+    actor: str
+    action: str
+    target: str
+    detail: str
+    policy: str
+
+    def text(self) -> str:
+        on = f" on {self.target}" if self.target else ""
+        how = f" [{self.detail}]" if self.detail else ""
+        by = f" (policy: {self.policy})" if self.policy else ""
+        return f"{self.actor}: {self.action}{on}{how}{by}"
+
+
+@dataclass(frozen=True)
+class FightEnded(Event):
+    """The fight is over: a side won, or the round limit was reached."""
+
+    winner: str
+    rounds: int
+    reason: str
+
+    def text(self) -> str:
+        return f"Fight over after {self.rounds} round(s): {self.reason}"

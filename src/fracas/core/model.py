@@ -1,0 +1,166 @@
+"""The model every rule system shares: combatants, rosters, actions, resolutions, slots.
+
+All of it is immutable and hashable, so that the exact roller can memoise on it
+and a fight's state can be rebuilt from its events.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from pydantic import BaseModel
+
+from fracas.core.errors import RulesError
+from fracas.core.events import Changed, Event
+
+
+@dataclass(frozen=True)
+class Combatant:
+    """A combatant: who (id, name, side), its sheet (fixed) and its state (what changes)."""
+
+    id: str
+    name: str
+    side: str
+    sheet: Any  # the system's frozen pydantic sheet model
+    state: Any  # the system's frozen dataclass of changing values
+    policy: str | None = None
+
+    def evolve(self, **changes: Any) -> Combatant:
+        """A copy with some state fields changed."""
+        return dataclasses.replace(self, state=dataclasses.replace(self.state, **changes))
+
+    def state_dict(self) -> dict[str, Any]:
+        from fracas.core.events import _jsonable
+
+        return {f.name: _jsonable(getattr(self.state, f.name))
+                for f in dataclasses.fields(self.state)}
+
+
+class Roster(Mapping[str, Combatant]):
+    """An immutable, hashable mapping of combatant id to :class:`Combatant`, in order."""
+
+    __slots__ = ("_hash", "_items", "_map")
+
+    def __init__(self, combatants: Iterable[Combatant] = ()):
+        self._items = tuple(combatants)
+        self._map = {c.id: c for c in self._items}
+        self._hash: int | None = None
+
+    def __getitem__(self, key: str) -> Combatant:
+        try:
+            return self._map[key]
+        except KeyError:
+            raise RulesError(f"no combatant with id {key!r} (known: "
+                             f"{', '.join(self._map)})") from None
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._map)
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+    def __hash__(self) -> int:
+        if self._hash is None:
+            self._hash = hash(self._items)
+        return self._hash
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Roster) and self._items == other._items
+
+    def __repr__(self) -> str:
+        return f"Roster({', '.join(self._map)})"
+
+    def replace(self, *combatants: Combatant) -> Roster:
+        """A roster with these combatants swapped in (by id)."""
+        new = {c.id: c for c in combatants}
+        return Roster(new.get(c.id, c) for c in self._items)
+
+    def sides(self) -> dict[str, list[Combatant]]:
+        out: dict[str, list[Combatant]] = {}
+        for c in self._items:
+            out.setdefault(c.side, []).append(c)
+        return out
+
+    def enemies_of(self, actor: str) -> list[Combatant]:
+        side = self[actor].side
+        return [c for c in self._items if c.side != side]
+
+    def allies_of(self, actor: str) -> list[Combatant]:
+        side = self[actor].side
+        return [c for c in self._items if c.side == side and c.id != actor]
+
+
+def apply_event(roster: Roster, event: Event) -> Roster:
+    """The roster after one event (only :class:`Changed` changes state)."""
+    if not isinstance(event, Changed):
+        return roster
+    combatant = roster[event.target]
+    if not hasattr(combatant.state, event.field):
+        raise RulesError(f"{event.target} has no state field {event.field!r}")
+    return roster.replace(combatant.evolve(**{event.field: event.after}))
+
+
+def apply_events(roster: Roster, events: Iterable[Event]) -> Roster:
+    """The fold of events over a roster."""
+    for event in events:
+        roster = apply_event(roster, event)
+    return roster
+
+
+@dataclass(frozen=True)
+class Action:
+    """What an actor does: ``kind`` (``attack`` or a system's own, e.g. ``grapple``), its
+    target, its weapon and the system's validated options (a frozen pydantic model)."""
+
+    actor: str
+    target: str | None = None
+    weapon: str | None = None
+    kind: str = "attack"
+    options: BaseModel | None = None
+    offensive: bool = True
+
+    def describe(self) -> str:
+        parts = [] if self.weapon is None else [self.weapon]
+        if self.options is not None:
+            changed = self.options.model_dump(exclude_defaults=True)
+            parts += [f"{k}={v}" for k, v in changed.items()]
+        return ", ".join(parts)
+
+
+@dataclass(frozen=True)
+class Resolution:
+    """What resolving an action gave.
+
+    ``outcome`` is one of the system's outcome names; ``damage`` is what the target
+    lost; ``taken_out`` says whether the target can no longer act; ``details`` holds
+    further outcomes the odds report on (name, value), e.g. ``("critical", "x3")``.
+    """
+
+    outcome: str
+    hit: bool
+    damage: int
+    events: tuple[Event, ...]
+    taken_out: bool = False
+    details: tuple[tuple[str, Any], ...] = ()
+
+    def summary(self) -> tuple[str, bool, int, bool, tuple[tuple[str, Any], ...]]:
+        return (self.outcome, self.hit, self.damage, self.taken_out, self.details)
+
+
+@dataclass(frozen=True)
+class Slot:
+    """A place in a round's turn order.
+
+    ``candidates`` are who may take it (one id for most systems; every PC for a
+    Genesys PC slot, taken by the first who has not acted). ``label`` says what the
+    slot is (``initiative 12``, ``countdown 10``, ``PC slot 1``); ``offensive`` is
+    False for a segment in which no attack may be made (Zamani's extra segments).
+    """
+
+    candidates: tuple[str, ...]
+    label: str = ""
+    offensive: bool = True
+    extra: tuple[tuple[str, Any], ...] = field(default=())

@@ -1,0 +1,218 @@
+"""The RuleSystem protocol: the small set of named hooks a rule system implements.
+
+A rule system is a subclass of :class:`RuleSystem` living in its own package
+under ``fracas/systems/<id>/`` with its rules, its data pack (``data/*.yaml``) and
+its docs page. It provides:
+
+* ``sheet_model`` / ``options_model`` - pydantic models of a combatant's sheet and
+  of an attack's options (validated when a scenario loads);
+* :meth:`initial_state` - the changing values of a freshly built combatant;
+* :meth:`resolve` - resolve one action against a :class:`~fracas.dice.Roller`,
+  returning a :class:`~fracas.core.model.Resolution` whose events say what happened;
+* :meth:`initiative` and :meth:`actions` - the turn order of a round and the
+  choices an actor has, for whole fights;
+* optional hooks with sensible defaults: :meth:`script`, :meth:`is_active`,
+  :meth:`health`, :meth:`start_turn`, :meth:`end_round`, :meth:`parse_roll`.
+
+Table defaults (values the seed leaves open) live in ``data/defaults.yaml``,
+validated by ``defaults_model``; a scenario's ``rules:`` mapping overrides them
+(:meth:`with_rules`).
+"""
+
+from __future__ import annotations
+
+import copy
+from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
+from functools import cached_property
+from pathlib import Path
+from typing import Any, ClassVar, Self
+
+from pydantic import BaseModel, ValidationError
+
+from fracas.core.errors import InputError
+from fracas.core.events import Event
+from fracas.core.model import Action, Combatant, Resolution, Roster, Slot
+from fracas.dice.rollers import Roller
+
+
+class NoOptions(BaseModel, frozen=True, extra="forbid"):
+    """Options model of an action that takes none."""
+
+
+class RuleSystem(ABC):
+    """Base class of every rule system (see the module docstring for the hooks)."""
+
+    id: ClassVar[str]
+    title: ClassVar[str]
+    seed: ClassVar[str]  # the seed file the rules come from
+    summary: ClassVar[str] = ""
+    sheet_model: ClassVar[type[BaseModel]]
+    options_model: ClassVar[type[BaseModel]] = NoOptions
+    defaults_model: ClassVar[type[BaseModel] | None] = None
+    outcomes: ClassVar[tuple[str, ...]]  # every outcome name resolve() may give
+    scenario_keys: ClassVar[frozenset[str]] = frozenset()  # extra top-level scenario keys
+    dice_order: ClassVar[str] = "the dice in the order the rules roll them"
+    demo_examples: ClassVar[tuple[str, ...]] = ()  # files in examples/<id>/ that `demo` shows
+
+    def __init__(self, rules: Mapping[str, Any] | None = None):
+        self._overrides: dict[str, Any] = dict(rules or {})
+        self.defaults  # validate now, so a bad override fails at load time  # noqa: B018
+
+    # -- data pack ------------------------------------------------------------------
+    @classmethod
+    def data_dir(cls) -> Path:
+        """The folder of this system's data pack (``systems/<id>/data``)."""
+        import importlib
+
+        module = importlib.import_module(cls.__module__)
+        return Path(module.__file__ or ".").parent / "data"
+
+    @classmethod
+    def load_yaml(cls, name: str) -> Any:
+        """A YAML file of the data pack, parsed (errors name the file)."""
+        from fracas.core.scenario import read_yaml
+
+        return read_yaml(cls.data_dir() / name)
+
+    @cached_property
+    def defaults(self) -> Any:
+        """The table defaults: ``data/defaults.yaml`` updated by the scenario's ``rules:``."""
+        if self.defaults_model is None:
+            if self._overrides:
+                raise InputError(f"the {self.id} system has no table defaults to override",
+                                 path="rules", allowed="no rules: mapping")
+            return None
+        path = self.data_dir() / "defaults.yaml"
+        data = self.load_yaml("defaults.yaml") if path.exists() else {}
+        merged = _deep_merge(data or {}, self._overrides)
+        try:
+            return self.defaults_model.model_validate(merged)
+        except ValidationError as err:
+            from fracas.core.scenario import validation_error
+
+            raise validation_error(err, file=None, prefix="rules") from None
+
+    def with_rules(self, rules: Mapping[str, Any] | None) -> Self:
+        """The same system with some table defaults overridden."""
+        return type(self)(rules)
+
+    # -- combatants and actions -----------------------------------------------------
+    def build_combatant(self, cid: str, name: str, side: str, sheet: Mapping[str, Any],
+                        policy: str | None = None) -> Combatant:
+        """A combatant from its sheet fields (validated by ``sheet_model``)."""
+        model = self.sheet_model.model_validate(dict(sheet))
+        self.check_sheet(model)
+        return Combatant(cid, name, side, model, self.initial_state(model), policy)
+
+    def check_sheet(self, sheet: Any) -> None:
+        """Hook: cross-field checks a pydantic model cannot express (raise InputError)."""
+
+    @abstractmethod
+    def initial_state(self, sheet: Any) -> Any:
+        """The changing values (a frozen dataclass) of a fresh combatant with this sheet."""
+
+    def parse_action(self, roster: Roster, attacker: str, defender: str | None,
+                     weapon: str | None, options: Mapping[str, Any], kind: str = "attack"
+                     ) -> Action:
+        """An action from a scenario's ``attack:`` entry (options validated)."""
+        for role, cid in (("attacker", attacker), ("defender", defender)):
+            if cid is not None and cid not in roster:
+                raise InputError(f"no combatant with id {cid!r}", path=f"attack.{role}",
+                                 allowed=", ".join(roster))
+        try:
+            opts = self.options_model.model_validate(dict(options))
+        except ValidationError as err:
+            from fracas.core.scenario import validation_error
+
+            raise validation_error(err, file=None, prefix="attack.options") from None
+        action = Action(actor=attacker, target=defender, weapon=weapon, kind=kind, options=opts)
+        self.check_action(action, roster)
+        return action
+
+    def check_action(self, action: Action, roster: Roster) -> None:
+        """Hook: is the action legal for these combatants? (raise InputError naming the field)"""
+
+    @abstractmethod
+    def resolve(self, roller: Roller, action: Action, roster: Roster) -> Resolution:
+        """Resolve one action, step by step, asking ``roller`` for every random value."""
+
+    def script(self, scenario: Mapping[str, Any]
+               ) -> Sequence[object] | Mapping[str, Sequence[object]]:
+        """Hook: the scripted roller's values from a scenario's pins (default: ``dice``)."""
+        return list(scenario.get("dice") or [])
+
+    def has_pins(self, scenario: Mapping[str, Any]) -> bool:
+        return bool(scenario.get("dice"))
+
+    # -- fights -----------------------------------------------------------------------
+    @abstractmethod
+    def initiative(self, roller: Roller, roster: Roster, round_number: int) -> tuple[
+            tuple[Slot, ...], tuple[Event, ...]]:
+        """The turn order of a round (slots in order) and the events that set it."""
+
+    @abstractmethod
+    def actions(self, actor: str, roster: Roster, slot: Slot | None = None) -> list[Action]:
+        """The actions ``actor`` may take now (every target, weapon and option a policy
+        may choose from); attacks first. Empty when it can do nothing."""
+
+    def reactions(self, action: Action, roster: Roster) -> list[Action]:
+        """Hook: the variants of ``action`` for each reaction its target may choose
+        (dodge, block, parry, sponge, ...), for the defender's policy to pick from.
+        Default: the action as it is."""
+        return [action]
+
+    def is_active(self, combatant: Combatant) -> bool:
+        """Hook: can this combatant still act? (default: health above 0)"""
+        current, _ = self.health(combatant)
+        return current > 0
+
+    def health(self, combatant: Combatant) -> tuple[int, int]:
+        """Hook: (current, maximum) of the value a health bar shows."""
+        state = combatant.state
+        for name in ("health", "hp", "wounds_left"):
+            if hasattr(state, name):
+                return int(getattr(state, name)), int(getattr(state, "max_" + name,
+                                                              getattr(state, name)))
+        raise NotImplementedError(f"{self.id} must implement health()")
+
+    def start_turn(self, roller: Roller, actor: str, roster: Roster) -> tuple[Event, ...]:
+        """Hook: effects that end or happen as ``actor``'s turn begins (default none)."""
+        return ()
+
+    def end_round(self, roller: Roller, roster: Roster, round_number: int) -> tuple[Event, ...]:
+        """Hook: effects at the end of a round (default none)."""
+        return ()
+
+    def start_fight(self, roller: Roller, roster: Roster) -> tuple[Event, ...]:
+        """Hook: what happens once before the first round (default none)."""
+        return ()
+
+    # -- the roll command ---------------------------------------------------------------
+    def parse_roll(self, expression: str) -> Any | None:
+        """Hook: a system's own roll notation for ``fracas roll`` (e.g. Genesys pools).
+
+        Return None when the expression is not this system's notation, else an object
+        with ``odds_json() -> dict`` and ``sample_json(roller) -> dict``.
+        """
+        return None
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.id!r}>"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, RuleSystem) and type(self) is type(other) and (
+            self._overrides == other._overrides)
+
+    def __hash__(self) -> int:
+        return hash((type(self), repr(sorted(self._overrides.items()))))
+
+
+def _deep_merge(base: Mapping[str, Any], overrides: Mapping[str, Any]) -> dict[str, Any]:
+    out = copy.deepcopy(dict(base))
+    for key, value in overrides.items():
+        if isinstance(value, Mapping) and isinstance(out.get(key), Mapping):
+            out[key] = _deep_merge(out[key], value)
+        else:
+            out[key] = value
+    return out

@@ -1,0 +1,325 @@
+"""Immutable finite distributions with exact integer weights.
+
+A :class:`Distribution` maps each outcome (any hashable value) to a positive
+integer weight. Probabilities come out as :class:`fractions.Fraction`; nothing is
+ever rounded. Weights are kept reduced by their greatest common divisor, so two
+distributions are equal exactly when they give every outcome the same
+probability.
+
+>>> d6 = Distribution.uniform(range(1, 7))
+>>> two = d6 + d6
+>>> two.probability(7)
+Fraction(1, 6)
+>>> two.mean()
+Fraction(7, 1)
+"""
+
+from __future__ import annotations
+
+import contextlib
+import math
+import operator
+from bisect import bisect_right
+from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping
+from fractions import Fraction
+from itertools import accumulate
+from typing import Any, Generic, TypeVar, cast
+
+import numpy as np
+
+from fracas.core.errors import FracasError
+
+T = TypeVar("T", bound=Hashable)
+U = TypeVar("U", bound=Hashable)
+
+_INT64_SAFE = 2**62
+_DENSE_SPAN_LIMIT = 1_000_000
+
+
+class EmptyDistributionError(FracasError, ValueError):
+    """A distribution with no outcome of positive weight (e.g. conditioning on the impossible)."""
+
+
+def _is_int(value: object) -> bool:
+    return type(value) is int
+
+
+class Distribution(Generic[T]):
+    """An immutable finite distribution over hashable outcomes, with exact weights."""
+
+    __slots__ = ("_cum", "_hash", "_keys", "_total", "_weights")
+
+    _weights: dict[T, int]
+    _total: int
+
+    def __init__(self, weights: Mapping[T, int] | Iterable[tuple[T, int]]):
+        items = weights.items() if isinstance(weights, Mapping) else weights
+        merged: dict[T, int] = {}
+        for outcome, weight in items:
+            if not isinstance(weight, int | np.integer) or isinstance(weight, bool):
+                raise TypeError(f"weight of {outcome!r} must be an integer, not {weight!r}")
+            weight = int(weight)
+            if weight < 0:
+                raise ValueError(f"weight of {outcome!r} is negative: {weight}")
+            if weight:
+                merged[outcome] = merged.get(outcome, 0) + weight
+        if not merged:
+            raise EmptyDistributionError("a distribution needs at least one possible outcome")
+        g = 0
+        for w in merged.values():
+            g = math.gcd(g, w)
+            if g == 1:
+                break
+        if g > 1:
+            merged = {k: w // g for k, w in merged.items()}
+        self._weights = merged
+        self._total = sum(merged.values())
+        self._hash: int | None = None
+        self._keys: list[T] | None = None
+        self._cum: list[int] | None = None
+
+    # -- construction -------------------------------------------------------------
+    @classmethod
+    def uniform(cls, outcomes: Iterable[T]) -> Distribution[T]:
+        """Each listed outcome equally likely (repeats add weight)."""
+        counts: dict[T, int] = {}
+        for outcome in outcomes:
+            counts[outcome] = counts.get(outcome, 0) + 1
+        return cls(counts)
+
+    @classmethod
+    def constant(cls, outcome: T) -> Distribution[T]:
+        """The outcome that always happens."""
+        return cls({outcome: 1})
+
+    @classmethod
+    def from_probabilities(cls, probabilities: Mapping[T, Fraction | int]) -> Distribution[T]:
+        """Exact probabilities (any positive rationals, normalised) to integer weights."""
+        fracs = {k: Fraction(p) for k, p in probabilities.items()}
+        denominator = 1
+        for p in fracs.values():
+            denominator = denominator * p.denominator // math.gcd(denominator, p.denominator)
+        return cls({k: int(p * denominator) for k, p in fracs.items()})
+
+    @classmethod
+    def mixture(cls, parts: Iterable[tuple[Distribution[T], int | Fraction]]) -> Distribution[T]:
+        """Pick a part with the given weight, then an outcome from it."""
+        probs: dict[T, Fraction] = {}
+        pairs = [(d, Fraction(w)) for d, w in parts if w]
+        total = sum((w for _, w in pairs), Fraction(0))
+        if total <= 0:
+            raise EmptyDistributionError("a mixture needs a part with positive weight")
+        for dist, weight in pairs:
+            for outcome, p in dist.probabilities().items():
+                probs[outcome] = probs.get(outcome, Fraction(0)) + p * weight / total
+        return cls.from_probabilities(probs)
+
+    # -- access ---------------------------------------------------------------------
+    @property
+    def total(self) -> int:
+        """The sum of the (reduced) weights: the common denominator of the probabilities."""
+        return self._total
+
+    def weight(self, outcome: T) -> int:
+        return self._weights.get(outcome, 0)
+
+    def outcomes(self) -> list[T]:
+        """The possible outcomes, sorted where they can be, else in insertion order."""
+        if self._keys is None:
+            keys = list(self._weights)
+            with contextlib.suppress(TypeError):
+                keys.sort()  # type: ignore[call-arg]
+            self._keys = keys
+        return self._keys
+
+    def items(self) -> list[tuple[T, int]]:
+        """(outcome, weight) pairs in :meth:`outcomes` order."""
+        return [(k, self._weights[k]) for k in self.outcomes()]
+
+    def probability(self, outcome: T) -> Fraction:
+        return Fraction(self._weights.get(outcome, 0), self._total)
+
+    def probabilities(self) -> dict[T, Fraction]:
+        return {k: Fraction(w, self._total) for k, w in self.items()}
+
+    def chance(self, predicate: Callable[[T], bool]) -> Fraction:
+        """The probability that ``predicate(outcome)`` holds."""
+        return Fraction(sum(w for k, w in self._weights.items() if predicate(k)), self._total)
+
+    def __len__(self) -> int:
+        return len(self._weights)
+
+    def __iter__(self) -> Iterator[T]:
+        return iter(self.outcomes())
+
+    def __contains__(self, outcome: object) -> bool:
+        return outcome in self._weights
+
+    # -- transformation -------------------------------------------------------------
+    def map(self, f: Callable[[T], U]) -> Distribution[U]:
+        """The distribution of ``f(outcome)``."""
+        out: dict[U, int] = {}
+        for k, w in self._weights.items():
+            v = f(k)
+            out[v] = out.get(v, 0) + w
+        return Distribution(out)
+
+    def bind(self, f: Callable[[T], Distribution[U]]) -> Distribution[U]:
+        """Roll this, then the distribution ``f(outcome)``: a mixture keyed by outcome."""
+        return Distribution.mixture((f(k), w) for k, w in self._weights.items())
+
+    def condition(self, predicate: Callable[[T], bool]) -> Distribution[T]:
+        """The distribution given that ``predicate`` holds."""
+        kept = {k: w for k, w in self._weights.items() if predicate(k)}
+        if not kept:
+            raise EmptyDistributionError("conditioning on an event of probability 0")
+        return Distribution(kept)
+
+    def joint(self, other: Distribution[U]) -> Distribution[tuple[T, U]]:
+        """Independent pair ``(a, b)``."""
+        return Distribution(
+            ((a, b), wa * wb) for a, wa in self._weights.items() for b, wb in other._weights.items()
+        )
+
+    def convolve(
+        self, other: Distribution[U], op: Callable[[T, U], Any] = operator.add
+    ) -> Distribution[Any]:
+        """The distribution of ``op(a, b)`` for independent a from self and b from other."""
+        if op is operator.add:
+            dense = _dense_add(self, other)
+            if dense is not None:
+                return dense
+        out: dict[Any, int] = {}
+        for a, wa in self._weights.items():
+            for b, wb in other._weights.items():
+                v = op(a, b)
+                out[v] = out.get(v, 0) + wa * wb
+        return Distribution(out)
+
+    def repeat(self, n: int, op: Callable[[Any, Any], Any] = operator.add) -> Distribution[Any]:
+        """``op`` over n independent copies (n >= 1), by repeated squaring."""
+        if n < 1:
+            raise ValueError("repeat needs n >= 1")
+        result: Distribution[Any] | None = None
+        base: Distribution[Any] = self
+        while n:
+            if n & 1:
+                result = base if result is None else result.convolve(base, op)
+            n >>= 1
+            if n:
+                base = base.convolve(base, op)
+        assert result is not None
+        return result
+
+    def __add__(self, other: Distribution[Any] | int) -> Distribution[Any]:
+        if isinstance(other, int):
+            return self.map(lambda x: cast(Any, x) + other)
+        return self.convolve(other, operator.add)
+
+    def __radd__(self, other: int) -> Distribution[Any]:
+        return self.__add__(other)
+
+    def __sub__(self, other: Distribution[Any] | int) -> Distribution[Any]:
+        if isinstance(other, int):
+            return self.map(lambda x: cast(Any, x) - other)
+        return self.convolve(-other, operator.add)
+
+    def __neg__(self) -> Distribution[Any]:
+        return self.map(lambda x: -cast(Any, x))
+
+    def __mul__(self, k: int) -> Distribution[Any]:
+        return self.map(lambda x: cast(Any, x) * k)
+
+    # -- statistics -----------------------------------------------------------------
+    def mean(self) -> Fraction:
+        return Fraction(sum(cast(Any, k) * w for k, w in self._weights.items()), self._total)
+
+    def variance(self) -> Fraction:
+        mu = self.mean()
+        return Fraction(
+            sum(w * (cast(Any, k) - mu) ** 2 for k, w in self._weights.items()), self._total
+        )
+
+    def cdf(self, x: Any) -> Fraction:
+        """P(outcome <= x)."""
+        return Fraction(sum(w for k, w in self._weights.items() if cast(Any, k) <= x), self._total)
+
+    def sf(self, x: Any) -> Fraction:
+        """P(outcome >= x): the chance to reach at least x."""
+        return Fraction(sum(w for k, w in self._weights.items() if cast(Any, k) >= x), self._total)
+
+    def quantile(self, q: Fraction | float) -> T:
+        """The smallest outcome whose cdf is at least q (0 < q <= 1)."""
+        q = Fraction(q)
+        if not 0 < q <= 1:
+            raise ValueError("quantile needs 0 < q <= 1")
+        target = q * self._total
+        running = 0
+        for k, w in self.items():
+            running += w
+            if running >= target:
+                return k
+        return self.outcomes()[-1]
+
+    def min(self) -> T:
+        return self.outcomes()[0]
+
+    def max(self) -> T:
+        return self.outcomes()[-1]
+
+    # -- sampling -------------------------------------------------------------------
+    def sample(self, rng: np.random.Generator) -> T:
+        """One outcome drawn with exact weights from ``rng`` (one integer draw)."""
+        keys = self.outcomes()
+        if self._cum is None:
+            self._cum = list(accumulate(self._weights[k] for k in keys))
+        if self._total <= _INT64_SAFE:
+            r = int(rng.integers(self._total))
+        else:  # draw a big integer uniformly from 64-bit chunks, by rejection
+            bits = self._total.bit_length()
+            while True:
+                r = 0
+                for _ in range((bits + 63) // 64):
+                    r = (r << 64) | int(rng.integers(0, 2**63)) << 1 | int(rng.integers(2))
+                r &= (1 << bits) - 1
+                if r < self._total:
+                    break
+        return keys[bisect_right(self._cum, r)]
+
+    # -- identity -------------------------------------------------------------------
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Distribution):
+            return NotImplemented
+        return self._total == other._total and self._weights == other._weights
+
+    def __hash__(self) -> int:
+        if self._hash is None:
+            self._hash = hash((self._total, frozenset(self._weights.items())))
+        return self._hash
+
+    def __repr__(self) -> str:
+        shown = ", ".join(f"{k!r}: {w}" for k, w in self.items()[:12])
+        more = ", ..." if len(self) > 12 else ""
+        return f"Distribution({{{shown}{more}}})"
+
+
+def _dense_add(a: Distribution[Any], b: Distribution[Any]) -> Distribution[Any] | None:
+    """Sum of two integer distributions by dense convolution (numpy when it cannot overflow)."""
+    ka, kb = a.outcomes(), b.outcomes()
+    if not (all(_is_int(k) for k in ka) and all(_is_int(k) for k in kb)):
+        return None
+    lo_a, hi_a, lo_b, hi_b = ka[0], ka[-1], kb[0], kb[-1]
+    span = (hi_a - lo_a) + (hi_b - lo_b) + 1
+    if span > _DENSE_SPAN_LIMIT or len(ka) * len(kb) < 64:
+        return None
+    if a.total * b.total < _INT64_SAFE:
+        va = np.zeros(hi_a - lo_a + 1, dtype=np.int64)
+        vb = np.zeros(hi_b - lo_b + 1, dtype=np.int64)
+        for k, w in a.items():
+            va[k - lo_a] = w
+        for k, w in b.items():
+            vb[k - lo_b] = w
+        out = np.convolve(va, vb)
+        base = lo_a + lo_b
+        return Distribution({base + i: int(w) for i, w in enumerate(out.tolist()) if w})
+    return None

@@ -1,0 +1,119 @@
+"""Dice notation: ``2d6``, ``d100``, ``d%``, ``3d20kh1``, ``4d6kl3``, ``2d6+3``, ``d8+d6-1``.
+
+Grammar (spaces allowed between terms)::
+
+    expression := term (("+" | "-") term)*
+    term       := [count] "d" (sides | "%") [("kh" | "kl") kept] | number
+
+A bad expression raises :class:`~fracas.core.errors.DiceSyntaxError` with the
+1-based column and what was expected there.
+
+>>> parse_dice("2d6+3").exact().mean()
+Fraction(10, 1)
+>>> parse_dice("2d6+")
+Traceback (most recent call last):
+...
+fracas.core.errors.DiceSyntaxError: bad dice expression '2d6+' at column 5: expected a number or a die such as d6, found 'end of input'
+"""
+
+from __future__ import annotations
+
+from fracas.core.errors import DiceSyntaxError
+from fracas.dice.variables import Sum, Variable, d, keep, nd
+
+MAX_COUNT = 100
+MAX_SIDES = 1000
+MAX_CONSTANT = 10**6
+MAX_TERMS = 20
+
+
+class _Parser:
+    def __init__(self, text: str):
+        self.text = text
+        self.pos = 0
+
+    def error(self, expected: str) -> DiceSyntaxError:
+        return DiceSyntaxError(self.text, self.pos + 1, expected)
+
+    def skip_spaces(self) -> None:
+        while self.pos < len(self.text) and self.text[self.pos] in " \t":
+            self.pos += 1
+
+    def peek(self) -> str:
+        return self.text[self.pos] if self.pos < len(self.text) else ""
+
+    def number(self, what: str, low: int, high: int) -> int:
+        start = self.pos
+        while self.peek().isascii() and self.peek().isdigit():
+            self.pos += 1
+        if start == self.pos:
+            raise self.error(what)
+        value = int(self.text[start:self.pos])
+        if not low <= value <= high:
+            self.pos = start
+            raise self.error(f"{what} from {low} to {high}")
+        return value
+
+    def term(self) -> Variable[int] | int:
+        self.skip_spaces()
+        ch = self.peek()
+        if not (ch.isascii() and ch.isdigit()) and ch.lower() != "d":
+            raise self.error("a number or a die such as d6")
+        count: int | None = None
+        if ch.isdigit():
+            count = self.number("a number", 0, MAX_CONSTANT)
+            if self.peek().lower() != "d":
+                return count
+            if not 1 <= count <= MAX_COUNT:
+                self.pos -= len(str(count))
+                raise self.error(f"a dice count from 1 to {MAX_COUNT}")
+        self.pos += 1  # the "d"
+        if self.peek() == "%":
+            self.pos += 1
+            sides = 100
+        else:
+            sides = self.number("the number of sides (or %)", 1, MAX_SIDES)
+        n = count or 1
+        if self.text[self.pos:self.pos + 2].lower() in ("kh", "kl"):
+            highest = self.text[self.pos + 1].lower() == "h"
+            self.pos += 2
+            kept = self.number(f"how many dice to keep (1 to {n})", 1, n)
+            return keep(n, sides, kept, highest)
+        if self.peek().lower() == "k":
+            self.pos += 1
+            raise self.error("'h' or 'l' after 'k' (keep highest / keep lowest)")
+        return nd(n, sides) if n > 1 else d(sides)
+
+    def expression(self) -> Variable[int]:
+        parts: list[tuple[int, Variable[int]]] = []
+        constant = 0
+        sign = 1
+        terms = 0
+        while True:
+            term = self.term()
+            terms += 1
+            if terms > MAX_TERMS:
+                raise self.error(f"at most {MAX_TERMS} terms")
+            if isinstance(term, int):
+                constant += sign * term
+            else:
+                parts.append((sign, term))
+            self.skip_spaces()
+            ch = self.peek()
+            if ch == "":
+                break
+            if ch not in "+-":
+                raise self.error("'+', '-' or the end of the expression")
+            sign = 1 if ch == "+" else -1
+            self.pos += 1
+        if len(parts) == 1 and parts[0][0] == 1 and constant == 0:
+            return parts[0][1]
+        return Sum(tuple(parts), constant, name=self.text.strip().replace(" ", ""))
+
+
+def parse_dice(text: str) -> Variable[int]:
+    """The random variable a dice expression describes."""
+    if not isinstance(text, str):
+        raise DiceSyntaxError(str(text), 1, "a dice expression as text")
+    parser = _Parser(text)
+    return parser.expression()

@@ -1,0 +1,220 @@
+"""The three rollers: random, scripted and exact, behind one protocol.
+
+Rule code is written once against :class:`Roller`:
+
+* ``roller.roll(variable)`` - a value of a random variable;
+* ``roller.resolve(fn, *args)`` - the result of a sub-step ``fn(roller, *args)``.
+  The random and scripted rollers just call it; the exact roller computes the
+  exact distribution of the sub-step once per distinct ``args`` (memoised) and
+  branches over its results, so a rule written as a chain of steps over
+  hashable state gets exact odds without enumerating every die.
+
+>>> from fracas.dice.variables import nd
+>>> def attack(roller, target):
+...     return "hit" if roller.roll(nd(2, 6)) <= target else "miss"
+>>> ExactRoller().distribution(attack, 7).probability("hit")
+Fraction(7, 12)
+>>> ScriptedRoller([3, 5]).run(attack, 7)
+'miss'
+>>> RandomRoller(1).resolve(attack, 12)
+'hit'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable, Mapping, Sequence
+from fractions import Fraction
+from typing import Any, Protocol, TypeVar, runtime_checkable
+
+import numpy as np
+
+from fracas.core.errors import ScriptError
+from fracas.dice.distribution import Distribution
+from fracas.dice.variables import Variable
+
+T = TypeVar("T", bound=Hashable)
+R = TypeVar("R")
+RH = TypeVar("RH", bound=Hashable)
+
+
+@runtime_checkable
+class Roller(Protocol):
+    """What rule code asks for random values."""
+
+    def roll(self, var: Variable[T]) -> T:
+        """A value of ``var``."""
+        ...
+
+    def resolve(self, fn: Callable[..., R], *args: Any) -> R:
+        """The result of the sub-step ``fn(self, *args)``."""
+        ...
+
+
+class RandomRoller:
+    """Seeded random values: the same seed gives the same values on every run and machine.
+
+    Uses numpy's PCG64 bit generator, whose stream is fixed by the seed alone.
+    """
+
+    kind = "random"
+
+    def __init__(self, seed: int | None = None, rng: np.random.Generator | None = None):
+        self.seed = seed
+        self.rng = rng if rng is not None else np.random.Generator(np.random.PCG64(seed))
+
+    def roll(self, var: Variable[T]) -> T:
+        return var.sample(self.rng)
+
+    def resolve(self, fn: Callable[..., R], *args: Any) -> R:
+        return fn(self, *args)
+
+
+class ScriptedRoller:
+    """Values given in order (the dice rolled at a real table, a test's dice, a replay).
+
+    ``values`` is a list (the ``dice`` stream) or a mapping of stream name to list
+    (e.g. one stream of cards per deck owner). A value the die cannot show, running
+    out of values, or values left over (see :meth:`finish`) is a :class:`ScriptError`
+    naming the die and the position. With a ``fallback`` roller, running out of
+    values rolls on instead of failing.
+    """
+
+    kind = "scripted"
+
+    def __init__(
+        self,
+        values: Sequence[object] | Mapping[str, Sequence[object]],
+        fallback: Roller | None = None,
+    ):
+        streams = values if isinstance(values, Mapping) else {"dice": values}
+        self._streams: dict[str, list[object]] = {k: list(v) for k, v in streams.items()}
+        self._used: dict[str, int] = dict.fromkeys(self._streams, 0)
+        self.fallback = fallback
+
+    def take(self, die: str, stream: str = "dice") -> tuple[object, int]:
+        values = self._streams.get(stream, [])
+        used = self._used.get(stream, 0)
+        if used >= len(values):
+            raise ScriptError(
+                f"no value left to roll (the {stream} given had {len(values)})",
+                die=die, position=used + 1,
+                allowed=f"pin {used + 1} or more values for {stream}",
+            )
+        self._used[stream] = used + 1
+        return values[used], used + 1
+
+    def roll(self, var: Variable[T]) -> T:
+        if self.fallback is not None and self._used.get(var.stream, 0) >= len(
+            self._streams.get(var.stream, [])
+        ):
+            return self.fallback.roll(var)
+        return var.from_script(self)
+
+    def resolve(self, fn: Callable[..., R], *args: Any) -> R:
+        return fn(self, *args)
+
+    def leftover(self) -> dict[str, list[object]]:
+        """Values not used, per stream."""
+        return {k: v[self._used[k]:] for k, v in self._streams.items() if self._used[k] < len(v)}
+
+    def finish(self) -> None:
+        """Raise if pinned values were left over: the script did not fit the resolution."""
+        for stream, rest in self.leftover().items():
+            position = self._used[stream] + 1
+            raise ScriptError(
+                f"{len(rest)} value(s) left over ({', '.join(map(str, rest))}): "
+                "the resolution needed fewer",
+                die=stream, position=position,
+                allowed=f"exactly {self._used[stream]} values for {stream}",
+            )
+
+    def run(self, fn: Callable[..., R], *args: Any) -> R:
+        """``fn(self, *args)``, then check that every pinned value was used."""
+        result = fn(self, *args)
+        self.finish()
+        return result
+
+
+class ExactRoller:
+    """Every outcome with its exact probability.
+
+    :meth:`distribution` runs ``fn(roller, *args)`` once per distinct path of
+    outcomes (re-running from the start with the path fixed, depth first) and
+    collects its results with exact probabilities. Each ``roll`` branches once per
+    distinct outcome of the variable; each ``resolve`` branches once per distinct
+    result of the sub-step, whose distribution is computed once per ``args`` and
+    memoised. ``fn`` must be pure: all state goes in through its arguments.
+    """
+
+    kind = "exact"
+
+    def __init__(self) -> None:
+        self._memo: dict[tuple[Any, ...], Distribution[Any]] = {}
+        self.runs = 0
+
+    def distribution(self, fn: Callable[..., RH], *args: Any) -> Distribution[RH]:
+        key: tuple[Any, ...] = (fn, args)
+        try:
+            cached = self._memo.get(key)
+        except TypeError:  # unhashable arguments: no memo
+            cached, key = None, ()
+        if cached is not None:
+            return cached
+        results: dict[RH, Fraction] = {}
+        stack: list[tuple[int, ...]] = [()]
+        while stack:
+            path = stack.pop()
+            branch = _Branch(self, path, stack)
+            result = fn(branch, *args)
+            self.runs += 1
+            results[result] = results.get(result, Fraction(0)) + branch.probability
+        dist = Distribution.from_probabilities(results)
+        if key:
+            self._memo[key] = dist
+        return dist
+
+    # An ExactRoller can also stand where a roller is expected at the top level:
+    def roll(self, var: Variable[T]) -> T:
+        raise TypeError("use ExactRoller.distribution(fn, ...) to enumerate a resolution")
+
+    def resolve(self, fn: Callable[..., R], *args: Any) -> R:
+        raise TypeError("use ExactRoller.distribution(fn, ...) to enumerate a resolution")
+
+
+class _Branch:
+    """One path through the outcomes, as seen by rule code during exact enumeration."""
+
+    kind = "exact"
+
+    def __init__(self, owner: ExactRoller, path: tuple[int, ...], stack: list[tuple[int, ...]]):
+        self._owner = owner
+        self._path = path
+        self._stack = stack
+        self._taken: list[int] = []
+        self.probability = Fraction(1)
+
+    def _choose(self, dist: Distribution[Any]) -> Any:
+        items = dist.items()
+        depth = len(self._taken)
+        if depth < len(self._path):
+            index = self._path[depth]
+        else:
+            index = 0
+            prefix = tuple(self._taken)
+            for alternative in range(len(items) - 1, 0, -1):
+                self._stack.append((*prefix, alternative))
+        self._taken.append(index)
+        outcome, weight = items[index]
+        self.probability *= Fraction(weight, dist.total)
+        return outcome
+
+    def roll(self, var: Variable[T]) -> T:
+        return self._choose(var.exact())  # type: ignore[no-any-return]
+
+    def resolve(self, fn: Callable[..., R], *args: Any) -> R:
+        return self._choose(self._owner.distribution(fn, *args))  # type: ignore[no-any-return]
+
+
+def exact(fn: Callable[..., RH], *args: Any) -> Distribution[RH]:
+    """The exact distribution of ``fn(roller, *args)`` with a fresh :class:`ExactRoller`."""
+    return ExactRoller().distribution(fn, *args)

@@ -1,0 +1,134 @@
+"""The conformance kit: checks that any rule system must pass, built-in or third-party.
+
+Use it from your tests::
+
+    from fracas.testing import check_system
+    def test_my_system_conforms():
+        check_system(MySystem, ["examples/mine/duel.yaml", ...])
+
+Each check raises :class:`AssertionError` saying what is wrong. The checks:
+
+1. the class declares id, title, seed, outcomes, a sheet model and frozen option models;
+2. every scenario loads; its roster and action are hashable (the exact roller memoises);
+3. resolution with the same seed gives the same events (no hidden randomness);
+4. events cite a rule, render to one non-empty line and survive a JSON round trip;
+5. state changes are ``Changed`` events on existing fields, and folding them works;
+6. exact odds sum to 1, name only declared outcomes, give damage >= 0, and every
+   randomly sampled result is a possible exact result;
+7. pinned dice in a scenario are used exactly (none missing, none left over);
+8. fight hooks: initiative gives slots of known combatants; an active combatant
+   facing an active enemy has at least one action, and each action resolves.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from pathlib import Path
+
+from pydantic import BaseModel
+
+from fracas.analysis.odds import attack_odds
+from fracas.core.events import Changed, event_from_dict
+from fracas.core.model import Resolution, apply_events
+from fracas.core.scenario import Scenario, load_scenario
+from fracas.core.system import RuleSystem
+from fracas.dice.rollers import RandomRoller, ScriptedRoller
+
+
+def _check_class(system_cls: type[RuleSystem]) -> None:
+    for attr in ("id", "title", "seed", "outcomes", "sheet_model"):
+        assert getattr(system_cls, attr, None), f"{system_cls.__name__} must declare {attr}"
+    assert isinstance(system_cls.outcomes, tuple) and system_cls.outcomes, "outcomes: a tuple"
+    assert issubclass(system_cls.sheet_model, BaseModel), "sheet_model must be a pydantic model"
+    assert system_cls.options_model.model_config.get("frozen"), (
+        f"{system_cls.id}: options_model must be frozen (hashable) for exact odds")
+
+
+def _check_events(result: Resolution, scenario: Scenario, where: str) -> None:
+    assert result.events, f"{where}: a resolution must say what happened (no events)"
+    state_fields = {cid: set(vars(c.state)) if hasattr(c.state, "__dict__") else
+                    set(c.state.__dataclass_fields__) for cid, c in scenario.roster.items()}
+    for e in result.events:
+        assert e.rule.strip(), f"{where}: {e.type} cites no rule"
+        line = e.text()
+        assert line.strip() and "\n" not in line, f"{where}: {e.type} must render to one line"
+        back = event_from_dict(json.loads(json.dumps(e.to_dict())))
+        assert back == e, f"{where}: {e.type} does not survive a JSON round trip"
+        if isinstance(e, Changed):
+            assert e.target in state_fields, f"{where}: Changed names unknown {e.target!r}"
+            assert e.field in state_fields[e.target], (
+                f"{where}: Changed names unknown field {e.target}.{e.field}")
+    apply_events(scenario.roster, result.events)
+    assert result.outcome in type(scenario.system).outcomes, (
+        f"{where}: outcome {result.outcome!r} is not declared in outcomes")
+    assert result.damage >= 0, f"{where}: damage must be >= 0"
+
+
+def check_scenario(scenario: Scenario, samples: int = 25) -> None:
+    """Checks 2-7 on one loaded scenario."""
+    where = scenario.path or "scenario"
+    system = scenario.system
+    hash(scenario.roster)
+    if scenario.attack is None:
+        return
+    hash(scenario.attack)
+    action, roster = scenario.attack, scenario.roster
+    first = system.resolve(RandomRoller(11), action, roster)
+    again = system.resolve(RandomRoller(11), action, roster)
+    assert first == again, f"{where}: the same seed gave different results"
+    _check_events(first, scenario, where)
+
+    odds = attack_odds(system, action, roster)
+    assert sum(odds.joint.probabilities().values()) == 1, f"{where}: odds do not sum to 1"
+    for name in odds.outcomes:
+        assert name in type(system).outcomes, f"{where}: undeclared outcome {name!r} in odds"
+    assert odds.damage.min() >= 0, f"{where}: negative damage in odds"
+    rng = RandomRoller(2024)
+    for _ in range(samples):
+        sampled = system.resolve(rng, action, roster)
+        _check_events(sampled, scenario, where)
+        assert sampled.summary() in odds.joint, (
+            f"{where}: a sampled result {sampled.summary()} has exact probability 0")
+
+    pins = scenario.pins()
+    if pins is not None:
+        scripted = ScriptedRoller(pins)
+        pinned = scripted.run(system.resolve, action, roster)
+        _check_events(pinned, scenario, where)
+        assert pinned.summary() in odds.joint, f"{where}: the pinned result is impossible"
+
+
+def check_fight_hooks(scenario: Scenario) -> None:
+    """Check 8 on one scenario's roster."""
+    where = scenario.path or "scenario"
+    system, roster = scenario.system, scenario.roster
+    slots, _events = system.initiative(RandomRoller(5), roster, 1)
+    assert slots, f"{where}: initiative gave no slots"
+    for slot in slots:
+        for cid in slot.candidates:
+            assert cid in roster, f"{where}: a slot names unknown combatant {cid!r}"
+    for cid, combatant in roster.items():
+        _current, maximum = system.health(combatant)
+        assert maximum > 0, f"{where}: {cid} has no positive maximum health"
+        enemies = [e for e in roster.enemies_of(cid) if system.is_active(e)]
+        if not system.is_active(combatant) or not enemies:
+            continue
+        actions = system.actions(cid, roster)
+        assert actions, f"{where}: active {cid} facing active enemies has no action"
+        for action in actions[:3]:
+            result = system.resolve(RandomRoller(3), action, roster)
+            _check_events(result, scenario, f"{where} ({cid}: {action.kind})")
+
+
+def check_system(system_cls: type[RuleSystem], scenario_paths: Iterable[Path | str],
+                 samples: int = 25) -> None:
+    """Run every check on a system and its example scenarios (at least one)."""
+    _check_class(system_cls)
+    paths = list(scenario_paths)
+    assert paths, f"{system_cls.id}: conformance needs at least one example scenario"
+    for path in paths:
+        scenario = load_scenario(path)
+        assert type(scenario.system) is system_cls, f"{path} is not a {system_cls.id} scenario"
+        check_scenario(scenario, samples)
+        check_fight_hooks(scenario)
