@@ -208,9 +208,28 @@ def demo(
     run_demo(render.make_console(), examples)
 
 
+def _mount_system_commands() -> None:
+    """Mount each system's own commands (a ``cli`` module with a Typer ``app``) as
+    ``fracas <id> ...``."""
+    import importlib
+
+    for system_id, system_cls in registered_systems().items():
+        package = system_cls.__module__.rsplit(".", 1)[0]
+        try:
+            module = importlib.import_module(f"{package}.cli")
+        except ModuleNotFoundError as err:
+            if err.name != f"{package}.cli":
+                raise
+            continue
+        sub = getattr(module, "app", None)
+        if isinstance(sub, typer.Typer):
+            app.add_typer(sub, name=system_id, help=f"Commands of the {system_cls.title} system.")
+
+
 def main() -> None:
     """Entry point: user errors exit 2 with a short message, no traceback (unless --debug)."""
     try:
+        _mount_system_commands()
         app()  # standalone: usage errors exit 2 with Typer's own message
     except FracasError as err:
         if _state["debug"]:

@@ -56,6 +56,9 @@ class Roster(Mapping[str, Combatant]):
             raise RulesError(f"no combatant with id {key!r} (known: "
                              f"{', '.join(self._map)})") from None
 
+    def __contains__(self, key: object) -> bool:
+        return key in self._map
+
     def __iter__(self) -> Iterator[str]:
         return iter(self._map)
 

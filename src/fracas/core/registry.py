@@ -20,6 +20,7 @@ from fracas.core.errors import FracasError, UnknownSystemError
 from fracas.core.system import RuleSystem
 
 _REGISTERED: dict[str, type[RuleSystem]] = {}
+_BROKEN: dict[str, str] = {}  # built-in packages that failed to import: id -> why
 _DISCOVERED = False
 
 
@@ -43,7 +44,11 @@ def _discover() -> None:
     import fracas.systems as pkg
 
     for info in pkgutil.iter_modules(pkg.__path__):
-        module = importlib.import_module(f"fracas.systems.{info.name}")
+        try:
+            module = importlib.import_module(f"fracas.systems.{info.name}")
+        except Exception as err:  # one broken package must not hide the others
+            _BROKEN[info.name] = f"{type(err).__name__}: {err}"
+            continue
         system = getattr(module, "SYSTEM", None)
         if system is not None:
             _REGISTERED.setdefault(system.id, system)
@@ -61,11 +66,20 @@ def systems() -> dict[str, type[RuleSystem]]:
     return dict(sorted(_REGISTERED.items()))
 
 
+def broken() -> dict[str, str]:
+    """Built-in system packages that failed to import, with the reason."""
+    _discover()
+    return dict(_BROKEN)
+
+
 def get_system(system_id: str) -> type[RuleSystem]:
     """The system class with this id."""
     known = systems()
     try:
         return known[system_id]
     except KeyError:
+        if system_id in _BROKEN:
+            raise FracasError(f"the rule system {system_id!r} failed to load: "
+                              f"{_BROKEN[system_id]}") from None
         raise UnknownSystemError(f"no rule system {system_id!r}",
                                  allowed=", ".join(known) or "none registered") from None
