@@ -1,0 +1,200 @@
+"""Fight hooks: initiative, the actions an actor has, reactions, turn and round upkeep."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from fracas.core.events import Changed, Event, Note, Rolled
+from fracas.core.model import Action, Combatant, Roster, Slot, apply_events
+from fracas.dice import TWO_D6, Roller
+from fracas.systems.tristat import rulebook as R
+from fracas.systems.tristat.checks import check
+from fracas.systems.tristat.sheet import Defaults, Options
+from fracas.systems.tristat.state import attacks_per_round, combat_value
+
+_PLAIN = Options()
+
+
+def active(c: Combatant) -> bool:
+    return bool(c.state.health > 0)
+
+
+def roll_initiative(roller: Roller, roster: Roster) -> list[Event]:
+    """2d6 + Combat Value for whoever has none yet; ties (with equal CV) roll off on 2d6."""
+    events: list[Event] = []
+    values = {cid: c.state.initiative for cid, c in roster.items()}
+    for cid, c in roster.items():
+        if values[cid] is None:
+            roll = roller.roll(TWO_D6)
+            cv = combat_value(c.sheet)
+            events.append(Rolled(R.INITIATIVE, c.name, "2d6 for initiative", roll,
+                                 f"+ Combat Value {cv} = {roll + cv}"))
+            events.append(Changed(R.INITIATIVE, cid, "initiative", None, roll + cv))
+            values[cid] = roll + cv
+    offs = {cid: c.state.roll_off for cid, c in roster.items()}
+    while True:
+        groups: dict[tuple[int, int, int], list[str]] = {}
+        for cid, c in roster.items():
+            groups.setdefault((values[cid] or 0, combat_value(c.sheet), offs[cid]), []).append(cid)
+        tied = [ids for ids in groups.values() if len(ids) > 1]
+        if not tied:
+            return events
+        for ids in tied:
+            for cid in ids:
+                roll = roller.roll(TWO_D6)
+                events.append(Rolled(R.INITIATIVE, roster[cid].name, "2d6 roll-off", roll,
+                                     "initiative and Combat Value tied"))
+                # each roll-off adds a digit so earlier roll-offs still rank first
+                new = offs[cid] * 16 + roll
+                events.append(Changed(R.INITIATIVE, cid, "roll_off", offs[cid], new))
+                offs[cid] = new
+
+
+def initiative(roller: Roller, roster: Roster, round_number: int, defaults: Defaults
+               ) -> tuple[tuple[Slot, ...], tuple[Event, ...]]:
+    """Highest initiative first (then Combat Value, then roll-off); one slot per attack."""
+    events = roll_initiative(roller, roster) if any(
+        c.state.initiative is None for c in roster.values()) else []
+    rolled = apply_events(roster, events)
+    order = sorted((c for c in rolled.values() if active(c)),
+                   key=lambda c: (c.state.initiative or 0, combat_value(c.sheet),
+                                  c.state.roll_off), reverse=True)
+    slots: list[Slot] = []
+    for c in order:
+        n = attacks_per_round(c.sheet, defaults)
+        for k in range(n):
+            text = f"initiative {c.state.initiative}" + (f", attack {k + 1} of {n}" if n > 1
+                                                          else "")
+            slots.append(Slot((c.id,), text, extra=(("attack", k + 1),)))
+        if len([w for w in c.sheet.weapons if w.hands == 1]) >= 2:
+            slots.append(Slot((c.id,), f"initiative {c.state.initiative}, second weapon",
+                              extra=(("second_weapon", True),)))
+    return tuple(slots), tuple(events)
+
+
+def _legal(action: Action, roster: Roster, defaults: Defaults) -> bool:
+    try:
+        check(action, roster, defaults)
+    except ValueError:
+        return False
+    return True
+
+
+def _candidates(actor: str, roster: Roster, defaults: Defaults) -> Iterator[Action]:
+    me = roster[actor]
+    st = me.state
+    if st.paired_weapon is not None and st.paired_target is not None:
+        for enemy in roster.enemies_of(actor):
+            if active(enemy):
+                same = enemy.id == st.paired_target
+                yield Action(actor, enemy.id, st.paired_weapon, "attack", Options(
+                    two_weapons="same_target" if same else "two_targets"))
+    held = [w for w in me.sheet.weapons if w.name not in st.disarmed]
+    can_will = st.energy >= defaults.willpower.cost
+    for enemy in roster.enemies_of(actor):
+        if not active(enemy):
+            continue
+        if st.grappled_by == enemy.id:
+            yield Action(actor, enemy.id, None, "escape", _PLAIN)
+        if enemy.state.grappled_by == actor:
+            yield Action(actor, enemy.id, None, "strangle", _PLAIN)
+            yield Action(actor, enemy.id, None, "throw", _PLAIN)
+        for weapon in [*(w.name for w in held), None]:
+            yield Action(actor, enemy.id, weapon, "attack", _PLAIN)
+            variants = [Options(vital_target=True), Options(trick_shot=2),
+                        Options(total_attack=True)]
+            if enemy.sheet.armor is not None and enemy.sheet.armor.rating:
+                variants.append(Options(chink=True))
+            if can_will:
+                variants.append(Options(willpower=True))
+            if weapon is not None and len([w for w in held if w.hands == 1]) >= 2:
+                variants.append(Options(two_weapons="same_target"))
+            for opts in variants:
+                yield Action(actor, enemy.id, weapon, "attack", opts)
+        if enemy.state.grappled_by is None and st.grappled_by is None:
+            yield Action(actor, enemy.id, None, "grapple", _PLAIN)
+        if any(w.name not in enemy.state.disarmed for w in enemy.sheet.weapons):
+            yield Action(actor, enemy.id, held[0].name if held else None, "disarm", _PLAIN)
+    yield Action(actor, None, None, "total_defense", _PLAIN, offensive=False)
+
+
+def actions(actor: str, roster: Roster, slot: Slot | None, defaults: Defaults) -> list[Action]:
+    """Every legal choice now: attacks (each weapon, unarmed, the option variants),
+    grappling moves, disarms, then total defense (not offensive)."""
+    me = roster[actor]
+    if not active(me):
+        return []
+    second = slot is not None and dict(slot.extra).get("second_weapon", False)
+    out = []
+    for action in _candidates(actor, roster, defaults):
+        is_follow_up = (isinstance(action.options, Options)
+                        and action.options.two_weapons is not None
+                        and me.state.paired_weapon == action.weapon)
+        if second and not is_follow_up:
+            continue
+        if _legal(action, roster, defaults):
+            out.append(action)
+    return out
+
+
+def reactions(action: Action, roster: Roster, defaults: Defaults) -> list[Action]:
+    """The defender may spend willpower on its roll (+1 for 5 Energy), or not."""
+    opts = action.options
+    if action.kind == "total_defense" or action.target is None or not isinstance(opts, Options):
+        return [action]
+    target = roster[action.target]
+    if opts.defense_willpower or target.state.energy < defaults.willpower.cost:
+        return [action]
+    variant = Action(action.actor, action.target, action.weapon, action.kind,
+                     opts.model_copy(update={"defense_willpower": True}), action.offensive)
+    return [action, variant]
+
+
+def start_turn(actor: str, roster: Roster) -> tuple[Event, ...]:
+    """Total attack, total defense and a lost escape end as the actor's next turn begins;
+    a loosened weapon's penalty lasts until the end of its holder's turn."""
+    events: list[Event] = []
+    me = roster[actor]
+    for name, rule in (("total_attack", R.TOTAL_ATTACK), ("total_defense", R.TOTAL_DEFENSE),
+                       ("no_defense", R.ESCAPING)):
+        if getattr(me.state, name):
+            events.append(Changed(rule, actor, name, True, False))
+    for name in ("paired_weapon", "paired_target"):
+        if getattr(me.state, name) is not None:
+            events.append(Changed(R.TWO_WEAPONS, actor, name, getattr(me.state, name), None))
+    for cid, c in roster.items():
+        if cid != actor and c.state.loosened_turn:
+            events += _unloosen(c)
+    if me.state.loosened is not None and not me.state.loosened_turn:
+        events.append(Changed(R.DISARM_MELEE, actor, "loosened_turn", False, True))
+    return tuple(events)
+
+
+def _unloosen(c: Combatant) -> list[Event]:
+    return [Note(R.DISARM_MELEE, f"{c.name}'s turn is over: its grip on the "
+                                 f"{c.state.loosened} is firm again"),
+            Changed(R.DISARM_MELEE, c.id, "loosened", c.state.loosened, None),
+            Changed(R.DISARM_MELEE, c.id, "loosened_turn", True, False)]
+
+
+def end_round(roster: Roster, defaults: Defaults) -> tuple[Event, ...]:
+    """Attacks and defenses refresh; the unconscious lose 1 Health (dead at -20)."""
+    events: list[Event] = []
+    for cid, c in roster.items():
+        st = c.state
+        if st.attacks_used:
+            events.append(Changed(R.ATTACK, cid, "attacks_used", st.attacks_used, 0))
+        if st.defenses_used:
+            events.append(Changed(R.DEFEND, cid, "defenses_used", st.defenses_used, 0))
+        if st.loosened_turn:
+            events += _unloosen(c)
+        if st.health <= 0 and "dead" not in st.conditions and defaults.bleed_per_round:
+            after = st.health - defaults.bleed_per_round
+            events.append(Note(R.HEALTH, f"{c.name} is unconscious and loses "
+                                         f"{defaults.bleed_per_round} Health"))
+            events.append(Changed(R.HEALTH, cid, "health", st.health, after))
+            if after <= defaults.dead_at:
+                events.append(Changed(R.HEALTH, cid, "conditions", st.conditions, tuple(sorted(
+                    {*st.conditions, "dead"} - {"unconscious"}))))
+                events.append(Note(R.HEALTH, f"{c.name} dies at {after} Health"))
+    return tuple(events)

@@ -1,0 +1,136 @@
+"""The tristat rule system: seed 003's 2d6 roll-under combat (BESM / Tri-Stat house rules)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, ClassVar
+
+from fracas.core.errors import InputError, RulesError
+from fracas.core.events import Event, Note
+from fracas.core.model import Action, Combatant, Resolution, Roster, Slot
+from fracas.core.system import RuleSystem
+from fracas.dice import Roller
+from fracas.systems.tristat import checks, fight
+from fracas.systems.tristat import rulebook as R
+from fracas.systems.tristat.attack import resolve_attack
+from fracas.systems.tristat.disarm import resolve_disarm
+from fracas.systems.tristat.grapple import (
+    resolve_escape,
+    resolve_grapple,
+    resolve_strangle,
+    resolve_throw,
+)
+from fracas.systems.tristat.sheet import Defaults, Options, Sheet
+from fracas.systems.tristat.state import State, initial_state, max_energy, max_health
+from fracas.systems.tristat.steps import Ctx
+
+
+def _total_defense(roller: Roller, ctx: Ctx) -> Resolution:
+    """Total defense: +2 to every defense, no attacks until the actor's next turn."""
+    a = ctx.actor
+    ctx.add(Note(R.TOTAL_DEFENSE, f"{a.name} goes fully on the defensive: +2 to its defenses, "
+                                  "no attacks until its next turn"))
+    ctx.change(R.TOTAL_DEFENSE, a.id, "total_defense", True)
+    return ctx.finish("total_defense", False, rule=R.TOTAL_DEFENSE)
+
+
+_RESOLVERS: dict[str, Callable[[Roller, Ctx], Resolution]] = {
+    "attack": resolve_attack,
+    "grapple": resolve_grapple,
+    "escape": resolve_escape,
+    "strangle": resolve_strangle,
+    "throw": resolve_throw,
+    "disarm": resolve_disarm,
+    "total_defense": _total_defense,
+}
+
+
+class Tristat(RuleSystem):
+    """Seed 003: 2d6 <= Combat Value + skill to attack, 2d6 < Defense Value + skill to
+    defend, snake-eyes criticals, called shots, grappling and disarming."""
+
+    id = "tristat"
+    title = "Tri-Stat (BESM house rules)"
+    seed = "003_10dd34b35c6a6763.txt"
+    summary = ("2d6 roll-under: Combat Value + skill, snake-eyes criticals, called shots, "
+               "grappling, throws and disarms")
+    sheet_model = Sheet
+    options_model = Options
+    defaults_model = Defaults
+    outcomes: ClassVar[tuple[str, ...]] = (
+        "miss", "defended", "hit", "critical", "grappled", "escaped", "escaped_tie", "held",
+        "thrown", "disarmed", "weapon_kept", "total_defense")
+    dice_order = ("attack 2d6 (two d6), defense 2d6 (if the attack succeeded and the defender "
+                  "may defend), critical d6 (if snake eyes and the defense failed); a melee "
+                  "disarm then the Body check 2d6; escape: escaper 2d6, then grabber 2d6")
+    demo_examples = ("vampire.yaml", "called_shot.yaml", "throw.yaml", "escape.yaml",
+                     "disarm.yaml", "two_weapons.yaml")
+
+    @property
+    def rules(self) -> Defaults:
+        d = self.defaults
+        assert isinstance(d, Defaults)
+        return d
+
+    def initial_state(self, sheet: Any) -> State:
+        assert isinstance(sheet, Sheet)
+        return initial_state(sheet, self.rules)
+
+    def check_sheet(self, sheet: Any) -> None:
+        """Unique weapon names; current Health and Energy within their maximum."""
+        assert isinstance(sheet, Sheet)
+        seen: set[str] = set()
+        for i, w in enumerate(sheet.weapons):
+            if w.name in seen:
+                raise InputError(f"two weapons are named {w.name!r}", path=f"weapons[{i}].name",
+                                 allowed="a unique name per weapon")
+            seen.add(w.name)
+        top = max_health(sheet, self.rules)
+        if sheet.health is not None and sheet.health > top:
+            raise InputError(f"Health {sheet.health} is above the maximum (Body + Soul) × "
+                             f"{self.rules.health_per_point} = {top}", path="health",
+                             allowed=f"a whole number <= {top}")
+        top = max_energy(sheet, self.rules)
+        if sheet.energy is not None and sheet.energy > top:
+            raise InputError(f"Energy {sheet.energy} is above the maximum (Mind + Soul) × "
+                             f"{self.rules.energy_per_point} = {top}", path="energy",
+                             allowed=f"a whole number from 0 to {top}")
+
+    def check_action(self, action: Action, roster: Roster) -> None:
+        checks.check(action, roster, self.rules)
+
+    def resolve(self, roller: Roller, action: Action, roster: Roster) -> Resolution:
+        """Resolve one action (pure: reads the roster, returns events)."""
+        try:
+            checks.check(action, roster, self.rules)
+        except InputError as err:
+            raise RulesError(err.message) from None
+        ctx = Ctx(self.rules, action, roster)
+        return _RESOLVERS[action.kind](roller, ctx)
+
+    # -- fights -----------------------------------------------------------------------
+    def initiative(self, roller: Roller, roster: Roster, round_number: int) -> tuple[
+            tuple[Slot, ...], tuple[Event, ...]]:
+        return fight.initiative(roller, roster, round_number, self.rules)
+
+    def start_fight(self, roller: Roller, roster: Roster) -> tuple[Event, ...]:
+        return tuple(fight.roll_initiative(roller, roster))
+
+    def actions(self, actor: str, roster: Roster, slot: Slot | None = None) -> list[Action]:
+        return fight.actions(actor, roster, slot, self.rules)
+
+    def reactions(self, action: Action, roster: Roster) -> list[Action]:
+        return fight.reactions(action, roster, self.rules)
+
+    def is_active(self, combatant: Combatant) -> bool:
+        return fight.active(combatant)
+
+    def health(self, combatant: Combatant) -> tuple[int, int]:
+        return combatant.state.health, combatant.state.max_health
+
+    def start_turn(self, roller: Roller, actor: str, roster: Roster) -> tuple[Event, ...]:
+        return fight.start_turn(actor, roster)
+
+    def end_round(self, roller: Roller, roster: Roster, round_number: int) -> tuple[Event, ...]:
+        return fight.end_round(roster, self.rules)
+

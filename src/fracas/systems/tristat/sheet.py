@@ -1,0 +1,159 @@
+"""Pydantic models of the tristat inputs: the sheet, an action's options, the table defaults.
+
+All are frozen and forbid unknown fields, so a typo names the field it is in.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+Level = Annotated[int, Field(ge=1, le=10)]
+StyledPenalty = Literal["vital_target", "chink", "two_weapons", "disarm", "lightning_draw"]
+AttackMode = Literal["melee", "ranged", "unarmed"]
+
+
+def _freeze(value: Any) -> Any:
+    """A hashable copy of plain data (dicts become sorted item tuples)."""
+    if isinstance(value, dict):
+        return tuple(sorted((k, _freeze(v)) for k, v in value.items()))
+    if isinstance(value, list | tuple):
+        return tuple(_freeze(v) for v in value)
+    return value
+
+
+class _Model(BaseModel):
+    """Frozen, strict, and hashable even with mapping fields (the exact roller memoises)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    def __hash__(self) -> int:
+        return hash((type(self).__name__, _freeze(self.model_dump())))
+
+
+class Weapon(_Model):
+    """A weapon on the sheet: its base damage (seed 003 · Damage), melee or ranged, hands."""
+
+    name: str = Field(min_length=1)
+    damage: int = Field(ge=0, le=1000)
+    kind: Literal["melee", "ranged"]
+    hands: Literal[1, 2] = 1
+    skill: str | None = Field(default=None, min_length=1)
+
+
+class Armor(_Model):
+    """Armor: damage reduction, and what its weak points give (seed 003 · Aiming for a Chink)."""
+
+    name: str = Field(default="armor", min_length=1)
+    rating: int = Field(ge=0, le=1000)
+    chink: Literal["none", "half"] | None = None
+
+
+class Attributes(_Model):
+    """Attribute levels the combat rules read.
+
+    ``kensei`` (melee and unarmed) and ``gun_bunny`` (ranged) map a named penalty to the
+    levels spent on it: each level cuts that penalty by 3; ``lightning_draw`` removes the
+    draw penalty.
+    """
+
+    extra_attacks: int = Field(default=0, ge=0, le=10)
+    focused_damage: int = Field(default=0, ge=0, le=20)
+    focus: int = Field(default=0, ge=0, le=10)
+    kensei: dict[StyledPenalty, Level] = Field(default_factory=dict)
+    gun_bunny: dict[StyledPenalty, Level] = Field(default_factory=dict)
+    super_strength: int = Field(default=0, ge=0, le=10)
+    diminutive: int = Field(default=0, ge=0, le=10)
+    not_so_strong: int = Field(default=0, ge=0, le=10)
+
+
+Stat = Annotated[int, Field(ge=1, le=30)]
+SkillLevel = Annotated[int, Field(ge=0, le=20)]
+
+
+class Sheet(_Model):
+    """A tristat character: the three Stats, skills, Defense Value, armor, attributes,
+    weapons, and optionally its current Health / Energy and who is grappling it."""
+
+    body: Stat
+    mind: Stat
+    soul: Stat
+    skills: dict[str, SkillLevel] = Field(default_factory=dict)
+    defense_value: int | None = Field(default=None, ge=0, le=40)
+    armor: Armor | None = None
+    attributes: Attributes = Field(default_factory=Attributes)
+    weapons: tuple[Weapon, ...] = ()
+    health: int | None = Field(default=None, ge=-1000)
+    energy: int | None = Field(default=None, ge=0)
+    grappled_by: str | None = Field(default=None, min_length=1)
+
+
+class Options(_Model):
+    """The options of one action (one model for every kind; ``check_action`` says which
+    options fit which kind)."""
+
+    trick_shot: int = Field(default=0, ge=0, le=20)
+    vital_target: bool = False
+    chink: bool = False
+    flanked: bool = False
+    two_weapons: Literal["same_target", "two_targets"] | None = None
+    drawing: bool = False
+    total_attack: bool = False
+    total_defense: bool = False
+    willpower: bool = False
+    defense_willpower: bool = False
+    defense_number: int | None = Field(default=None, ge=1, le=20)
+    skill: str | None = Field(default=None, min_length=1)
+    defense_skill: str | None = Field(default=None, min_length=1)
+    extreme_mobility: bool = False
+    wall_at: int | None = Field(default=None, ge=0, le=100)
+    target_weapon: str | None = Field(default=None, min_length=1)
+    two_handed_grip: bool | None = None
+    body_check_modifier: int = Field(default=0, ge=-20, le=20)
+    no_body_check: bool = False
+
+
+class WillpowerDefaults(_Model):
+    cost: int = Field(ge=1)
+    bonus: int = Field(ge=1)
+    focus_bonus_per_level: int = Field(ge=0)
+
+
+class SkillMap(_Model):
+    melee: str = Field(min_length=1)
+    ranged: str = Field(min_length=1)
+    unarmed: str = Field(min_length=1)
+
+
+class StrengthDefaults(_Model):
+    super_strength: int
+    diminutive: int
+    not_so_strong: int
+
+
+class Defaults(_Model):
+    """``data/defaults.yaml``: RULES.md's public facts and table defaults, overridable."""
+
+    health_per_point: int = Field(ge=1)
+    energy_per_point: int = Field(ge=1)
+    dead_at: int = Field(le=0)
+    bleed_per_round: int = Field(ge=0)
+    extra_attacks_per_level: int = Field(ge=0)
+    style_reduction_per_level: int = Field(ge=0)
+    body_check_modifier: int
+    critical_defendable: bool
+    multipliers: Literal["multiply", "add"]
+    snake_eyes_always_succeeds: bool
+    chink: Literal["none", "half"]
+    half_armor_rounding: Literal["down", "up"]
+    strangle_armor: bool
+    focused_damage_per_level: int = Field(ge=0)
+    two_handed_extreme_mobility: bool
+    throw_wall_damage_per_square: int = Field(ge=0)
+    throw_wall_max_squares: int = Field(ge=0)
+    attack_skill: SkillMap
+    defense_skill: SkillMap
+    escape_skill: str = Field(min_length=1)
+    strength: StrengthDefaults
+    willpower: WillpowerDefaults
