@@ -20,6 +20,7 @@ from fracas.systems.tristat.steps import (
     grapple_penalty,
     hurt,
     label,
+    signed,
     spend_attack,
     target_total,
     willpower,
@@ -57,10 +58,10 @@ def resolve_grapple(roller: Roller, ctx: Ctx) -> Resolution:
     held = grapple_penalty(ctx, t.id, extreme=False)
     extreme = grapple_penalty(ctx, t.id, extreme=True)
     assert held and extreme
+    halved = ", halved: much stronger" if "halved" in held[0] else ""
     ctx.add(Note(R.GRAPPLING, f"{t.name} is held: it cannot move until it breaks free and "
-                              f"takes {held[1]} to attacks and defenses ({extreme[1]} for "
-                              "extreme mobility)" + (", halved: much stronger"
-                                                     if "halved" in held[0] else "")))
+                              f"takes {signed(held[1])} to attacks and defenses "
+                              f"({signed(extreme[1])} for extreme mobility){halved}"))
     return ctx.finish("grappled", True, rule=R.GRAPPLING)
 
 

@@ -91,6 +91,11 @@ def mode_of(weapon: Weapon | None) -> AttackMode:
     return "unarmed" if weapon is None else weapon.kind
 
 
+def signed(n: int) -> str:
+    """+2, −4 (a true minus sign, as the events print)."""
+    return f"+{n}" if n >= 0 else f"−{-n}"
+
+
 def label(name: str) -> str:
     return name.replace("_", " ").title() if name.islower() else name
 
@@ -116,7 +121,7 @@ def styled(ctx: Ctx, penalty: StyledPenalty, base: int, mode: AttackMode, what: 
     if penalty == "lightning_draw":
         return f"{what}, none with {style} (Lightning Draw)", 0
     value = min(0, base + levels * ctx.defaults.style_reduction_per_level)
-    return f"{what} {base:+d}, {style} {levels}", value
+    return f"{what} {signed(base)} cut by {style} {levels}", value
 
 
 def grapple_penalty(ctx: Ctx, cid: str, extreme: bool) -> Part | None:
@@ -267,7 +272,7 @@ def defend(roller: Roller, ctx: Ctx, rule: str = R.DEFEND, critical: bool = Fals
     defended = roll < value
     ctx.add(Compared(rule, "roll", roll, "<" if defended else "≥", "defense target", value,
                      f"{t.name} defends" if defended
-                     else f"the defense fails (it must roll under): {t.name} is hit"))
+                     else "the defense fails (it must roll under)"))
     return defended
 
 
@@ -289,10 +294,10 @@ def armor_value(ctx: Ctx, chink: bool) -> tuple[int, str]:
         return armor.rating, f"{ctx.target.name}'s {armor.name}"
     kind = armor.chink or ctx.defaults.chink
     if kind == "none":
-        return 0, f"chink in the {armor.name}: no protection"
+        return 0, f"chink in the {armor.name}: no protection instead of {armor.rating}"
     half = armor.rating // 2 if ctx.defaults.half_armor_rounding == "down" else -(
         -armor.rating // 2)
-    return half, f"chink in the {armor.name}: half protection"
+    return half, f"chink in the {armor.name}: half of {armor.rating}"
 
 
 def damage(ctx: Ctx, parts: list[Part], factors: list[Part], chink: bool = False,
