@@ -1,0 +1,337 @@
+"""Making an attack (seed 000): the weapon card, Accuracy against Avoidance, damage, and
+the seed's order of reductions: 1) graze halving, 2) the defender's reaction, 3) Armor
+less Pierce.
+
+The arithmetic is in :func:`plan` and :func:`reduce` (pure numbers, also used by the
+default split policy to compare expected damage); :func:`resolve_attack` walks the
+same steps and says each one as an event.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from fractions import Fraction
+
+from fracas.core.errors import RulesError
+from fracas.core.events import Changed, Compared, Event, Note, Outcome, Total
+from fracas.core.model import Action, Combatant, Resolution, Roster
+from fracas.dice.cards import Card, parse_card
+from fracas.dice.rollers import Roller
+from fracas.systems.c22.cards import HandKey
+from fracas.systems.c22.conf import Conf
+from fracas.systems.c22.decks import Drawing
+from fracas.systems.c22.events import (
+    C22Maneuver,
+    C22Moved,
+    C22Reduced,
+    C22Split,
+    public,
+    seed,
+    table,
+)
+from fracas.systems.c22.grid import step_toward
+from fracas.systems.c22.moves import move_along, occupied_by_others
+from fracas.systems.c22.sheet import Maneuver, Option, Options, Weapon
+
+TURN = public("Turn (draw 2: a weapon card and a maneuver card)")
+SPLIT = table("split policy")
+MANEUVER = public("Maneuvers (base and raised options)")
+ACCURACY = seed("Weapon card (Accuracy)")
+DAMAGE = seed("Weapon card (total damage)")
+GRAZE = seed("Calculating Damage (1. graze: half, rounded up)")
+REACTION = table("reactions (2. a skill check from the defender's deck)")
+ARMOR = seed("Calculating Damage (3. Armor; Pierce)")
+HEALTH = table("Health (unconscious at 0)")
+LOSS = seed("Glossary (damage converts into a loss of Health)")
+BLOCK = seed("Example: One Tough Lizard (a block adds 2 Armor)")
+FISH = seed("Example: One Tough Lizard (Fish in a Barrel grants Pierce 3)")
+
+
+@dataclass(frozen=True)
+class Plan:
+    """The numbers of one split of the hand: what the attack does before any reaction."""
+
+    weapon_card: Card
+    maneuver_card: Card
+    option: Option | None
+    raised: bool
+    accuracy: int
+    avoidance: int
+    damage: int
+    after_graze: int
+    pierce: int
+
+    @property
+    def graze(self) -> bool:
+        return self.accuracy <= self.avoidance
+
+
+@dataclass(frozen=True)
+class Attack:
+    """Who attacks whom with what, under which table defaults."""
+
+    conf: Conf
+    attacker: Combatant
+    defender: Combatant
+    weapon: Weapon
+    maneuver: Maneuver | None
+    opts: Options
+
+    def option(self, card: Card) -> tuple[Option | None, bool]:
+        """The maneuver option this maneuver card allows: raised when the card matches the
+        raised option's suit and minimum value (and the options ask to raise)."""
+        if self.maneuver is None:
+            return None, False
+        up = self.maneuver.raised
+        if self.opts.raised and self.conf.values.meets(card, up.suit, up.min_value):
+            return up, True
+        return self.maneuver.base, False
+
+    def avoidance(self) -> int:
+        return int(self.defender.sheet.avoidance + self.defender.state.avoidance_bonus)
+
+    def trained_bonus(self) -> int:
+        return int(self.conf.d.trained_damage_bonus) if self.weapon.name in (
+            self.attacker.sheet.trained) else 0
+
+    def general_bonus(self) -> int:
+        return int(self.conf.d.general_accuracy_per_rank * self.attacker.sheet.rank("general"))
+
+
+def plan(att: Attack, weapon_card: Card, maneuver_card: Card) -> Plan:
+    """Accuracy, damage and the graze of one split (seed: Weapon card)."""
+    option, raised = att.option(maneuver_card)
+    accuracy = (att.conf.values.value(weapon_card) + att.general_bonus()
+                + (option.accuracy if option else 0))
+    damage = att.weapon.damage + att.trained_bonus() + (option.damage if option else 0)
+    avoidance = att.avoidance()
+    after = -(-damage // 2) if accuracy <= avoidance else damage
+    pierce = att.weapon.pierce + (option.pierce if option else 0)
+    return Plan(weapon_card, maneuver_card, option, raised, accuracy, avoidance, damage,
+                max(0, after), pierce)
+
+
+def reduce(att: Attack, p: Plan, success: bool) -> tuple[int, int, int]:
+    """Steps 2 and 3: (damage after the reaction, Armor after Pierce, final damage)."""
+    damage, armor = p.after_graze, att.defender.sheet.armor
+    if success:
+        fx = getattr(att.conf.d.reactions, att.opts.reaction)
+        armor += fx.armor
+        damage = damage // 2 if fx.halve else max(0, damage - fx.damage)
+    effective = max(0, armor - p.pierce)
+    return damage, effective, max(0, damage - effective)
+
+
+def reaction_chance(att: Attack, accuracy: int) -> Fraction:
+    """The chance that the defender's reaction check (its next number card + rank) reaches
+    ``accuracy``, from the current state of its deck."""
+    if att.opts.reaction == "none":
+        return Fraction(0)
+    deck = deck_of_state(att.defender)
+    pool = [c for c in deck[0] if not c.is_joker] or [c for c in deck[1] if not c.is_joker]
+    if not pool:
+        return Fraction(0)
+    rank = att.defender.sheet.rank(att.opts.reaction)
+    good = sum(1 for c in pool if att.conf.values.value(c) + rank >= accuracy)
+    return Fraction(good, len(pool))
+
+
+def deck_of_state(c: Combatant) -> tuple[list[Card], list[Card]]:
+    """A combatant's draw pile and discard pile, as cards."""
+    return ([parse_card(x) for x in c.state.draw_pile], [parse_card(x) for x in c.state.discard])
+
+
+def expected_damage(att: Attack, p: Plan) -> Fraction:
+    """The split's expected damage against the defender's declared reaction."""
+    chance = reaction_chance(att, p.accuracy)
+    return chance * reduce(att, p, True)[2] + (1 - chance) * reduce(att, p, False)[2]
+
+
+def choose_split(att: Attack, hand: tuple[Card, Card]) -> tuple[Plan, str]:
+    """The split of the hand into weapon card and maneuver card, by the ``weapon_card``
+    option (auto: the better expected damage; ties: the raised maneuver, then the higher
+    Accuracy, then the first card drawn as the weapon card)."""
+    first, second = plan(att, hand[0], hand[1]), plan(att, hand[1], hand[0])
+    choice, why = att.opts.weapon_card, ""
+    if choice not in ("auto", "first", "second", "higher", "lower"):
+        if choice == hand[0].label:
+            return first, f"weapon_card: {choice}"
+        if choice == hand[1].label:
+            return second, f"weapon_card: {choice}"
+        why = f"{choice} was not drawn; "
+        choice = "auto"
+    if choice == "first":
+        return first, "weapon_card: first"
+    if choice == "second":
+        return second, "weapon_card: second"
+    values = att.conf.values
+    if choice in ("higher", "lower"):
+        sign = 1 if choice == "higher" else -1
+        best = max((first, second), key=lambda p: (sign * values.value(p.weapon_card),
+                                                   p.raised))
+        return best, why + f"weapon_card: {choice}"
+    scored = [(expected_damage(att, p), p.raised, p.accuracy, -i, p)
+              for i, p in enumerate((first, second))]
+    best_score = max(scored, key=lambda s: s[:4])
+    e = best_score[0]
+    return best_score[4], why + f"default policy: the better split, expected damage {e}"
+
+
+def resolve_attack(conf: Conf, roller: Roller, action: Action, roster: Roster) -> Resolution:
+    """One attack, step by step, in the seed's order."""
+    a, t = roster[action.actor], roster[action.target or ""]
+    opts = action.options
+    assert isinstance(opts, Options)
+    weapon = a.sheet.weapon(action.weapon)
+    assert weapon is not None
+    att = Attack(conf, a, t, weapon, conf.maneuver(opts.maneuver), opts)
+    drawing = Drawing(roster, conf.values, conf.d.empty_deck)
+    ev = drawing.events
+    word = opts.weapon_card
+    label = None if word in ("auto", "first", "second", "higher", "lower") else word
+    up = att.maneuver.raised if att.maneuver is not None and opts.raised else None
+    key = HandKey(conf.values, (up.suit, up.min_value) if up else None, label,
+                  ordered=word in ("first", "second"))
+
+    hand = drawing.hand(roller, a.id, 2, key, "for the turn", TURN)
+    p, why = choose_split(att, (hand[0], hand[1]))
+    ev.append(C22Split(SPLIT if "default" in why else TURN, a.name, p.weapon_card.label,
+                       p.maneuver_card.label, why))
+    details: list[tuple[str, str]] = []
+    _say_maneuver(att, p, ev, details)
+
+    if opts.path:
+        moved = move_along(conf, a, opts.path, p.option, roster, ev)
+        a = a.evolve(position=moved)
+        att = replace(att, attacker=a)
+        if t.state.position is not None and conf.grid.distance(
+                moved, t.state.position) > weapon.range:
+            raise RulesError(f"{t.name} is out of range of the {weapon.name} after the move")
+    if p.option is not None and p.option.avoidance:
+        ev.append(Changed(MANEUVER, a.id, "avoidance_bonus", a.state.avoidance_bonus,
+                          p.option.avoidance))
+
+    parts = [(weapon.name, weapon.damage), ("trained", att.trained_bonus())]
+    if att.maneuver is not None:
+        parts.append((att.maneuver.name, p.option.damage if p.option else 0))
+    ev.append(Total(DAMAGE, "Damage", tuple(parts), p.damage))
+    acc = [(f"weapon card {p.weapon_card.label}", conf.values.value(p.weapon_card)),
+           (f"General rank {a.sheet.rank('general')}", att.general_bonus())]
+    if p.option is not None and p.option.accuracy:
+        acc.append((att.maneuver.name if att.maneuver else "", p.option.accuracy))
+    ev.append(Total(ACCURACY, "Accuracy", tuple(acc), p.accuracy))
+    if t.state.avoidance_bonus:
+        ev.append(Total(MANEUVER, "Avoidance", (("Avoidance", t.sheet.avoidance),
+                                                ("Evasive", t.state.avoidance_bonus)),
+                        p.avoidance))
+    if p.graze:
+        ev.append(Compared(ACCURACY, "Accuracy", p.accuracy, "≤", "Avoidance", p.avoidance,
+                           "the attack grazes: half damage, rounded up"))
+        ev.append(C22Reduced(GRAZE, "Graze", p.damage, p.after_graze, "half, rounded up"))
+    else:
+        ev.append(Compared(ACCURACY, "Accuracy", p.accuracy, ">", "Avoidance", p.avoidance,
+                           "a full hit: full damage"))
+
+    success = _react(att, p, roller, drawing, roster, details)
+    damage, effective, final = reduce(att, p, success)
+    armor_parts = [("Armor", t.sheet.armor)]
+    if success and opts.reaction == "block":
+        armor_parts.append(("Block", conf.d.reactions.block.armor))
+    armor = sum(v for _, v in armor_parts)
+    if len(armor_parts) > 1:
+        ev.append(Total(ARMOR, "Armor", tuple(armor_parts), armor))
+    if p.pierce:
+        ev.append(Total(ARMOR, "Armor after Pierce", (("Armor", armor), ("Pierce", -p.pierce)),
+                        effective, note=f"Pierce {p.pierce} ignores {armor - effective} "
+                                        f"of the {armor} Armor"))
+    ev.append(C22Reduced(ARMOR, "Armor", damage, final, f"Armor {effective} reduces it by "
+                                                        f"{damage - final}"))
+    lost = min(final, int(t.state.health))
+    after = t.state.health - lost
+    if lost:
+        ev.append(Changed(LOSS, t.id, "health", t.state.health, after))
+    out = after <= 0
+    if out and "unconscious" not in t.state.conditions:
+        ev.append(Changed(HEALTH, t.id, "conditions", t.state.conditions,
+                          (*t.state.conditions, "unconscious")))
+        ev.append(Note(HEALTH, f"{t.name} is knocked unconscious at 0 Health"))
+    outcome = "graze" if p.graze else "full_hit"
+    ev.append(Outcome(seed("Calculating Damage"), a.name, t.name, outcome, True, lost))
+    drawing.finish()
+    return Resolution(outcome, True, lost, tuple(ev), taken_out=out, details=tuple(details))
+
+
+def _say_maneuver(att: Attack, p: Plan, ev: list[Event], details: list[tuple[str, str]]
+                  ) -> None:
+    who = att.attacker.name
+    if att.maneuver is None:
+        ev.append(Note(MANEUVER, f"{who} plays no maneuver: {p.maneuver_card.label} has no "
+                                 "effect"))
+        return
+    up = att.maneuver.raised
+    if p.raised:
+        why = f"{p.maneuver_card.label} meets {up.needs()}"
+    elif not att.opts.raised:
+        why = "raised: false"
+    else:
+        why = f"{p.maneuver_card.label} does not meet {up.needs()} to raise it"
+    option = p.option or att.maneuver.base
+    rule = MANEUVER if p.raised or att.opts.maneuver != "fish_in_a_barrel" else FISH
+    ev.append(C22Maneuver(rule, who, att.maneuver.name, "raised" if p.raised else "base",
+                          option.effects(), why))
+    details.append(("maneuver", "raised" if p.raised else "base"))
+
+
+def _react(att: Attack, p: Plan, roller: Roller, drawing: Drawing, roster: Roster,
+           details: list[tuple[str, str]]) -> bool:
+    """Step 2: the defender's reaction, a skill check drawn from its own deck."""
+    name = att.opts.reaction
+    if name == "none":
+        return False
+    t, ev = att.defender, drawing.events
+    title = name.capitalize()
+    cards = drawing.until_number(roller, t.id, f"for {title}", REACTION)
+    card = cards[-1]
+    rank = t.sheet.rank(name)
+    check = att.conf.values.value(card) + rank
+    ev.append(Total(REACTION, f"{title} check", ((card.label, att.conf.values.value(card)),
+                                                 (f"{title} rank", rank)), check))
+    success = check >= p.accuracy
+    ev.append(Compared(REACTION, f"{title} check", check, "≥" if success else "<", "Accuracy",
+                       p.accuracy, f"the {name} succeeds" if success else f"the {name} fails"))
+    details.append(("reaction", "succeeded" if success else "failed"))
+    if not success:
+        return False
+    fx = getattr(att.conf.d.reactions, name)
+    if fx.armor:
+        rule = BLOCK if name == "block" and fx.armor == 2 else REACTION
+        ev.append(Note(rule, f"{title}: +{fx.armor} Armor against this attack"))
+    else:
+        before = p.after_graze
+        after = before // 2 if fx.halve else max(0, before - fx.damage)
+        how = "halved, rounded down" if fx.halve else f"−{fx.damage}"
+        ev.append(C22Reduced(REACTION, title, before, after, how))
+    if fx.move and t.state.position is not None and att.attacker.state.position is not None:
+        _advance(att, fx.move, roster, ev)
+    return True
+
+
+def _advance(att: Attack, spaces: int, roster: Roster, ev: list[Event]) -> None:
+    t = att.defender
+    grid = att.conf.grid
+    here, path = t.state.position, []
+    taken = occupied_by_others(roster, t.id)
+    for _ in range(spaces):
+        nxt = step_toward(grid, here, att.attacker.state.position, taken)
+        if nxt is None:
+            break
+        path.append(nxt)
+        here = nxt
+    if path:
+        ev.append(C22Moved(REACTION, t.name, tuple(path), len(path),
+                           len(path) * grid.metres_per_space, ""))
+        ev.append(Changed(REACTION, t.id, "position", t.state.position, here))
+    else:
+        ev.append(Note(REACTION, f"{t.name} advances no further: already next to "
+                                 f"{att.attacker.name} or blocked"))
+

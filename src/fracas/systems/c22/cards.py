@@ -1,0 +1,201 @@
+"""Card values, and draws from a combatant's own deck as aggregate random variables.
+
+Cards are drawn without replacement from the draw pile in the combatant's state (the
+cards already drawn are gone). Two aggregate variables serve the rules:
+
+* :class:`HandDraw` - the turn's two cards, in the order drawn;
+* :class:`UntilNumber` - cards from the top until a number card shows (a reaction check,
+  an initiative card): the jokers passed over, then the number card.
+
+For exact odds, each variable's distribution merges the draws the rules cannot tell
+apart (same values, same "raises the maneuver" flag, ...), each class shown by one of its
+draws with the class's whole weight: a 22-card deck then branches a few dozen ways, not
+462. Sampling and pinned cards give the actual cards.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable
+from dataclasses import dataclass
+from functools import cache
+from itertools import permutations
+from typing import Any
+
+import numpy as np
+
+from fracas.core.errors import InputError, ScriptError
+from fracas.dice.cards import CARD_NOTATION, Card, parse_card
+from fracas.dice.distribution import Distribution
+from fracas.dice.variables import Script, Variable
+
+
+@dataclass(frozen=True)
+class CardValues:
+    """What each card is worth: its rank; a face card by the table; RJ 14, BJ 0."""
+
+    red_joker: int = 14
+    black_joker: int = 0
+    faces: tuple[tuple[str, int], ...] = (("A", 1), ("J", 11), ("Q", 12), ("K", 13))
+
+    def value(self, card: Card) -> int:
+        if card.rank == "RJ":
+            return self.red_joker
+        if card.rank == "BJ":
+            return self.black_joker
+        if card.rank.isdigit():
+            return int(card.rank)
+        return dict(self.faces)[card.rank]
+
+    @staticmethod
+    def is_number(card: Card) -> bool:
+        """A number card is any card but a joker (face cards count with their value)."""
+        return not card.is_joker
+
+    def meets(self, card: Card, suit: str | None, min_value: int) -> bool:
+        """Does the card match the suit (the red joker matches any, the black joker none)
+        and reach the minimum value?"""
+        if card.rank == "BJ":
+            return False
+        suit_ok = suit is None or card.rank == "RJ" or card.suit == suit
+        return suit_ok and self.value(card) >= min_value
+
+
+@dataclass(frozen=True)
+class HandKey:
+    """What the rules read from a drawn hand: each card's value, whether it raises the
+    maneuver (``raise_req`` = suit, minimum), whether it is the named weapon card; in
+    draw order when ``ordered`` (a first/second choice), else as a set."""
+
+    values: CardValues
+    raise_req: tuple[str | None, int] | None = None
+    label: str | None = None
+    ordered: bool = True
+
+    def card_key(self, card: Card) -> Hashable:
+        raises = self.raise_req is not None and self.values.meets(card, *self.raise_req)
+        return (self.values.value(card), raises, card.label == self.label)
+
+    def __call__(self, cards: tuple[Card, ...]) -> Hashable:
+        keys = [self.card_key(c) for c in cards]
+        return tuple(keys) if self.ordered else tuple(sorted(keys, key=repr))
+
+
+def _take(script: Script, label: str, owner: str, left: list[Card]) -> Card:
+    """One pinned card from the owner's stream, checked to be left in the draw pile."""
+    value, position = script.take(label, owner)
+    try:
+        card = parse_card(value)
+    except InputError as err:
+        raise ScriptError(err.message, die=label, position=position,
+                          allowed=CARD_NOTATION) from None
+    if card not in left:
+        shown = ", ".join(c.label for c in sorted(left))
+        raise ScriptError(f"{card.label} is not left in {owner}'s draw pile", die=label,
+                          position=position, allowed=shown or "none: the draw pile is empty")
+    left.remove(card)
+    return card
+
+
+@cache
+def _hand_classes(pile: tuple[Card, ...], count: int, key: HandKey
+                  ) -> Distribution[tuple[Card, ...]]:
+    weights: dict[Hashable, int] = {}
+    shown: dict[Hashable, tuple[Card, ...]] = {}
+    for order in permutations(range(len(pile)), count):
+        cards = tuple(pile[i] for i in order)
+        k = key(cards)
+        shown.setdefault(k, cards)
+        weights[k] = weights.get(k, 0) + 1
+    return Distribution({shown[k]: w for k, w in weights.items()})
+
+
+@dataclass(frozen=True)
+class HandDraw(Variable[tuple[Card, ...]]):
+    """The next ``count`` cards of a draw pile, in the order drawn (pile: sorted cards,
+    at least ``count``); pinned by the owner's stream of cards."""
+
+    pile: tuple[Card, ...]
+    owner: str
+    count: int
+    key: HandKey
+
+    @property
+    def label(self) -> str:  # type: ignore[override]
+        return f"{self.owner}'s next {self.count} cards"
+
+    @property
+    def stream(self) -> str:  # type: ignore[override]
+        return self.owner
+
+    def exact(self) -> Distribution[tuple[Card, ...]]:
+        return _hand_classes(self.pile, self.count, self.key)
+
+    def sample(self, rng: np.random.Generator) -> tuple[Card, ...]:
+        order = rng.permutation(len(self.pile))[: self.count]
+        return tuple(self.pile[int(i)] for i in order)
+
+    def from_script(self, script: Script) -> tuple[Card, ...]:
+        left = list(self.pile)
+        return tuple(_take(script, self.label, self.owner, left) for _ in range(self.count))
+
+
+@cache
+def _until_number_classes(pile: tuple[Card, ...], key: Callable[[Card], Any]
+                          ) -> Distribution[tuple[Card, ...]]:
+    # The first number card in a shuffled pile is equally likely to be any number card;
+    # the jokers passed over before it change no rule's result, only the discard pile.
+    weights: dict[Hashable, int] = {}
+    shown: dict[Hashable, tuple[Card, ...]] = {}
+    for card in pile:
+        if CardValues.is_number(card):
+            k = key(card)
+            shown.setdefault(k, (card,))
+            weights[k] = weights.get(k, 0) + 1
+    return Distribution({shown[k]: w for k, w in weights.items()})
+
+
+@dataclass(frozen=True)
+class ValueKey:
+    """What a reaction reads from its number card: the value (and the suit, for initiative)."""
+
+    values: CardValues
+    suits: bool = False
+
+    def __call__(self, card: Card) -> Hashable:
+        return (self.values.value(card), card.suit if self.suits else None)
+
+
+@dataclass(frozen=True)
+class UntilNumber(Variable[tuple[Card, ...]]):
+    """Cards from the top of a pile until a number card shows (the pile holds one):
+    the jokers passed over, then the number card."""
+
+    pile: tuple[Card, ...]
+    owner: str
+    key: ValueKey
+
+    @property
+    def label(self) -> str:  # type: ignore[override]
+        return f"{self.owner}'s cards until a number card"
+
+    @property
+    def stream(self) -> str:  # type: ignore[override]
+        return self.owner
+
+    def exact(self) -> Distribution[tuple[Card, ...]]:
+        return _until_number_classes(self.pile, self.key)
+
+    def sample(self, rng: np.random.Generator) -> tuple[Card, ...]:
+        out: list[Card] = []
+        for i in rng.permutation(len(self.pile)):
+            out.append(self.pile[int(i)])
+            if CardValues.is_number(out[-1]):
+                break
+        return tuple(out)
+
+    def from_script(self, script: Script) -> tuple[Card, ...]:
+        left = list(self.pile)
+        out: list[Card] = []
+        while not out or not CardValues.is_number(out[-1]):
+            out.append(_take(script, self.label, self.owner, left))
+        return tuple(out)

@@ -1,0 +1,41 @@
+"""The table defaults in the shapes the rules use: card values, the grid, maneuvers."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cached_property
+
+from fracas.systems.c22.cards import CardValues
+from fracas.systems.c22.grid import Allowance, Grid
+from fracas.systems.c22.sheet import Defaults, Maneuver, Option
+
+
+@dataclass(frozen=True, eq=False)
+class Conf:
+    """The validated defaults (``d``) and what the rules derive from them."""
+
+    d: Defaults
+
+    @cached_property
+    def values(self) -> CardValues:
+        return CardValues(self.d.red_joker_value, self.d.black_joker_value,
+                          tuple(sorted(self.d.face_card_values.items())))
+
+    @cached_property
+    def grid(self) -> Grid:
+        return Grid(self.d.grid, self.d.metres_per_space, self.d.diagonal_cost_m,
+                    self.d.diagonals_per_movement_action, self.d.occupied_spaces_block)
+
+    def maneuver(self, key: str) -> Maneuver | None:
+        """The maneuver by its key (``fish_in_a_barrel``); None for ``none``."""
+        return None if key == "none" else self.d.maneuvers[key]
+
+    def turn_allowance(self) -> Allowance:
+        """A turn's movement without a maneuver that gives more."""
+        return Allowance(self.d.movement_actions_per_turn, self.d.spaces_per_movement_action)
+
+    def allowance(self, option: Option | None) -> Allowance:
+        """The movement a maneuver option gives (Dash), else the turn's."""
+        if option is not None and option.movement_actions:
+            return Allowance(option.movement_actions, option.spaces_per_action)
+        return self.turn_allowance()

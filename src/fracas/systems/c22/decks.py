@@ -1,0 +1,132 @@
+"""The decks in play during one action: draws, the empty-deck rule, the joker reshuffle.
+
+:class:`Drawing` keeps each combatant's deck as it changes during an action (a local
+value: ``resolve`` stays pure) and records every change as ``Changed`` events on the
+combatant's ``draw_pile`` and ``discard``. Drawn cards go to the discard pile. When a
+joker was drawn, the discard pile is shuffled back into the deck once the action ends
+(:meth:`Drawing.finish`).
+"""
+
+from __future__ import annotations
+
+from fracas.core.errors import RulesError
+from fracas.core.events import Changed, Event, Note
+from fracas.core.model import Roster
+from fracas.dice.cards import Card, Deck, parse_card
+from fracas.dice.rollers import Roller
+from fracas.systems.c22.cards import CardValues, HandDraw, HandKey, UntilNumber, ValueKey
+from fracas.systems.c22.events import C22Drew, public, table
+
+DECK_RULE = public("Decks (own deck, drawn without replacement)")
+JOKER_RULE = public("Decks (a joker reshuffles once the action ends)")
+EMPTY_RULE = table("empty deck")
+
+
+def deck_of(roster: Roster, cid: str) -> Deck:
+    """A combatant's deck from its state (the draw pile and the discard pile)."""
+    state = roster[cid].state
+    return Deck(tuple(parse_card(c) for c in state.draw_pile),
+                tuple(parse_card(c) for c in state.discard), cid)
+
+
+def labels(cards: tuple[Card, ...]) -> tuple[str, ...]:
+    return tuple(c.label for c in cards)
+
+
+class Drawing:
+    """The decks of one action, with the events that changed them."""
+
+    def __init__(self, roster: Roster, values: CardValues, empty_deck: str):
+        self.roster = roster
+        self.values = values
+        self.empty_deck = empty_deck
+        self.decks: dict[str, Deck] = {}
+        self.in_play: dict[str, list[Card]] = {}
+        self.jokers: list[str] = []
+        self.events: list[Event] = []
+
+    def deck(self, cid: str) -> Deck:
+        if cid not in self.decks:
+            self.decks[cid] = deck_of(self.roster, cid)
+        return self.decks[cid]
+
+    # -- drawing ------------------------------------------------------------------------
+    def hand(self, roller: Roller, cid: str, count: int, key: HandKey, purpose: str,
+             rule: str) -> tuple[Card, ...]:
+        """Draw ``count`` cards in order (one aggregate roll when the pile holds enough)."""
+        deck = self.deck(cid)
+        if len(deck.draw_pile) >= count:
+            cards = roller.roll(HandDraw(deck.draw_pile, cid, count, key))
+            return self._drew(cid, cards, purpose, rule)
+        return tuple(self._one(roller, cid, purpose, rule) for _ in range(count))
+
+    def until_number(self, roller: Roller, cid: str, purpose: str, rule: str,
+                     suits: bool = False) -> tuple[Card, ...]:
+        """Draw from the top until a number card shows (jokers are passed over)."""
+        passed: list[Card] = []
+        while not any(CardValues.is_number(c) for c in self.deck(cid).draw_pile):
+            passed.append(self._one(roller, cid, purpose, rule))  # only jokers are left
+        pile = self.deck(cid).draw_pile
+        cards = roller.roll(UntilNumber(pile, cid, ValueKey(self.values, suits)))
+        return (*passed, *self._drew(cid, cards, purpose, rule))
+
+    def _one(self, roller: Roller, cid: str, purpose: str, rule: str) -> Card:
+        """One card, shuffling the discard pile back first if the draw pile is empty."""
+        if not self.deck(cid).draw_pile:
+            self._refill(cid)
+        card = roller.roll(self.deck(cid).next_card())
+        self._drew(cid, (card,), purpose, rule)
+        return card
+
+    def _refill(self, cid: str) -> None:
+        deck = self.deck(cid)
+        name = self.roster[cid].name
+        keep = list(self.in_play.get(cid, []))
+        back = list(deck.discard)
+        for card in keep:
+            back.remove(card)
+        if self.empty_deck == "error" or not back:
+            why = ("the table default empty_deck is 'error'" if back else
+                   "no card is left to shuffle back either")
+            raise RulesError(f"{name}'s deck has run out of cards: the draw pile is empty and "
+                             f"{why}")
+        self.events.append(Note(EMPTY_RULE, f"{name}'s draw pile is empty: the discard pile "
+                                            "is shuffled back in"))
+        self._set(cid, deck, Deck(tuple(back), tuple(keep), cid), EMPTY_RULE)
+
+    def _drew(self, cid: str, cards: tuple[Card, ...], purpose: str, rule: str
+              ) -> tuple[Card, ...]:
+        before = self.deck(cid)
+        after = before
+        for card in cards:
+            after = after.drawn(card)
+            self.in_play.setdefault(cid, []).append(card)
+            if card.is_joker and cid not in self.jokers:
+                self.jokers.append(cid)
+        self.events.append(C22Drew(rule, self.roster[cid].name, labels(cards), purpose))
+        self._set(cid, before, after, DECK_RULE)
+        return cards
+
+    # -- state changes --------------------------------------------------------------------
+    def _set(self, cid: str, before: Deck, after: Deck, rule: str) -> None:
+        pile0, pile1 = labels(before.draw_pile), labels(after.draw_pile)
+        disc0, disc1 = labels(before.discard), labels(after.discard)
+        if pile0 != pile1:
+            self.events.append(Changed(rule, cid, "draw_pile", pile0, pile1))
+        if disc0 != disc1:
+            self.events.append(Changed(rule, cid, "discard", disc0, disc1))
+        self.decks[cid] = after
+
+    def finish(self) -> list[Event]:
+        """The joker reshuffle, once the action ends: each deck a joker was drawn from
+        takes its discard pile back."""
+        for cid in self.jokers:
+            deck = self.deck(cid)
+            drawn = [c.label for c in self.in_play[cid] if c.is_joker]
+            self.events.append(Note(JOKER_RULE, f"{self.roster[cid].name} drew "
+                                                f"{' and '.join(drawn)}: the discard pile is "
+                                                "shuffled back into the deck"))
+            self._set(cid, deck, deck.reshuffled(), JOKER_RULE)
+        self.jokers = []
+        return self.events
+

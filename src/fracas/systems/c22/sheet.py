@@ -1,0 +1,197 @@
+"""The c22 sheet, attack options and table defaults, as frozen pydantic models.
+
+Bad input names its field: ``deck[3]: '11X' is not a card``, ``skills.block: a rank
+is a whole number >= 0``, ``options.weapon_card: ...``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Annotated, Any, Literal
+
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, field_validator
+
+from fracas.core.errors import InputError
+from fracas.dice.cards import CARD_NOTATION, parse_card
+
+REACTIONS = ("block", "parry", "dodge", "advance")
+SPLIT_WORDS = ("auto", "first", "second", "higher", "lower")
+
+
+def card_label(text: str) -> str:
+    """A card's label in canonical form (``4s`` -> ``4S``); a bad card is a ValueError."""
+    try:
+        return parse_card(text).label
+    except InputError:
+        raise ValueError(f"{text!r} is not a card (allowed: {CARD_NOTATION})") from None
+
+
+CardLabel = Annotated[str, AfterValidator(card_label)]
+Position = tuple[int, int]
+
+
+class Weapon(BaseModel):
+    """A weapon: base damage, Pierce (Armor it ignores) and range in spaces."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    name: str = Field(min_length=1)
+    damage: int = Field(ge=0)
+    pierce: int = Field(default=0, ge=0)
+    range: int = Field(default=1, ge=1)
+
+
+class Sheet(BaseModel):
+    """A c22 combatant: Avoidance, Armor, Health, skills, weapons, deck, position."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    avoidance: int = Field(ge=0)
+    armor: int = Field(default=0, ge=0)
+    health: int = Field(ge=1)
+    skills: tuple[tuple[str, int], ...] = ()
+    trained: tuple[str, ...] = ()
+    weapons: tuple[Weapon, ...] = ()
+    deck: tuple[CardLabel, ...] | None = None
+    position: Position | None = None
+    player: bool = False  # a player character (wins an exact initiative tie with an NPC)
+
+    @field_validator("skills", mode="before")
+    @classmethod
+    def _skills(cls, value: Any) -> Any:
+        """``{general: 1, block: 2}`` -> sorted (name, rank) pairs (names lower-cased)."""
+        if isinstance(value, Mapping):
+            pairs = []
+            for name, rank in value.items():
+                if not isinstance(rank, int) or isinstance(rank, bool) or rank < 0:
+                    raise ValueError(f"the rank of {name!r} must be a whole number >= 0, "
+                                     f"not {rank!r}")
+                pairs.append((str(name).strip().lower().replace(" ", "_"), rank))
+            return tuple(sorted(pairs))
+        return value
+
+    def rank(self, skill: str) -> int:
+        """The rank in a skill (0 when the sheet does not list it)."""
+        return dict(self.skills).get(skill, 0)
+
+    def has_skill(self, skill: str) -> bool:
+        return skill in dict(self.skills)
+
+    def weapon(self, name: str | None) -> Weapon | None:
+        return next((w for w in self.weapons if w.name == name), None)
+
+
+def _weapon_card(value: str) -> str:
+    word = value.strip().lower()
+    if word in SPLIT_WORDS:
+        return word
+    try:
+        return parse_card(value).label
+    except InputError:
+        raise ValueError(f"{value!r} is neither a choice ({', '.join(SPLIT_WORDS)}) nor a "
+                         f"card ({CARD_NOTATION})") from None
+
+
+class Options(BaseModel):
+    """An action's options: the split, the maneuver, the defender's reaction, a path."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    weapon_card: Annotated[str, AfterValidator(_weapon_card)] = "auto"
+    maneuver: str = "none"
+    raised: bool = True  # raise the maneuver when the maneuver card allows it
+    reaction: Literal["none", "block", "parry", "dodge", "advance"] = "none"
+    path: tuple[Position, ...] = ()
+
+    @field_validator("maneuver", mode="before")
+    @classmethod
+    def _maneuver(cls, value: Any) -> Any:
+        if isinstance(value, str):
+            return value.strip().lower().replace(" ", "_")
+        return value
+
+
+class Option(BaseModel):
+    """One option (base or raised) of a maneuver: its effects, and for a raised option
+    the suit (None: any) and minimum value the maneuver card needs."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    suit: Literal["S", "C", "D", "H"] | None = None
+    min_value: int = 0
+    accuracy: int = 0
+    damage: int = 0
+    pierce: int = Field(default=0, ge=0)
+    avoidance: int = Field(default=0, ge=0)
+    movement_actions: int = Field(default=0, ge=0)
+    spaces_per_action: int = Field(default=0, ge=0)
+
+    def effects(self) -> str:
+        """The option's effects in words: ``Pierce 3``, ``+2 damage, -3 Accuracy``."""
+        parts = []
+        if self.damage:
+            parts.append(f"{self.damage:+d} damage")
+        if self.accuracy:
+            parts.append(f"{self.accuracy:+d} Accuracy")
+        if self.pierce:
+            parts.append(f"Pierce {self.pierce}")
+        if self.avoidance:
+            parts.append(f"+{self.avoidance} Avoidance until your next turn")
+        if self.movement_actions:
+            parts.append(f"{self.movement_actions} movement actions of "
+                         f"{self.spaces_per_action} spaces")
+        return ", ".join(parts) or "no effect"
+
+    def needs(self) -> str:
+        suit = {"S": "spades", "C": "clubs", "D": "diamonds", "H": "hearts"}.get(
+            self.suit or "", "any suit")
+        return f"{suit} {self.min_value}+"
+
+
+class Maneuver(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    name: str
+    base: Option
+    raised: Option
+
+
+class ReactionEffects(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    armor: int = Field(default=0, ge=0)
+    damage: int = Field(default=0, ge=0)
+    halve: bool = False
+    move: int = Field(default=0, ge=0)
+
+
+class Reactions(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    block: ReactionEffects
+    parry: ReactionEffects
+    dodge: ReactionEffects
+    advance: ReactionEffects
+
+
+class Defaults(BaseModel):
+    """``data/defaults.yaml``: every table default (see docs/systems/c22.md)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    level_1_deck: tuple[CardLabel, ...] = Field(min_length=2)
+    red_joker_value: int
+    black_joker_value: int
+    face_card_values: dict[Literal["A", "J", "Q", "K"], int]
+    empty_deck: Literal["reshuffle", "error"]
+    general_accuracy_per_rank: int
+    trained_damage_bonus: int
+    reactions: Reactions
+    maneuvers: dict[str, Maneuver]
+    grid: Literal["hex", "square"]
+    metres_per_space: int = Field(ge=1)
+    spaces_per_movement_action: int = Field(ge=0)
+    movement_actions_per_turn: int = Field(ge=0)
+    diagonal_cost_m: int = Field(ge=1)
+    diagonals_per_movement_action: int = Field(ge=0)
+    occupied_spaces_block: bool
+    initiative_every_round: bool
+
+    @field_validator("maneuvers", mode="before")
+    @classmethod
+    def _keys(cls, value: Any) -> Any:
+        if isinstance(value, Mapping):
+            return {str(k).strip().lower().replace(" ", "_"): v for k, v in value.items()}
+        return value
