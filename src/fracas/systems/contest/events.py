@@ -1,0 +1,186 @@
+"""The contest system's own events (one plain line each) and the rules they cite."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from fracas.core.events import Event
+
+SEED = "seed 001"
+DECLARE = f"{SEED} · Step 1. Declare an Attack"
+DEFENSE = f"{SEED} · Step 2. Declare a Defense"
+CONTEST = f"{SEED} · Step 3. Attack Contest"
+SPONGE = f"{SEED} · Sponge Checks"
+DAMAGE = f"{SEED} · Step 4. Compute Damage"
+HIT_POINTS = f"{SEED} · Hit points (0 HP: dying)"
+R_CHECK = "RULES.md default · Checks, boons and banes"
+R_CONTEST = "RULES.md default · Contest rolls"
+R_CONFIRM = "RULES.md default · Confirming a threat"
+R_CALLED = "RULES.md default · Called shot"
+R_DEFENSIVE = "RULES.md default · Fight defensively"
+R_INITIATIVE = "RULES.md default · Initiative"
+R_MELEE = "RULES.md default · Melee bonus damage"
+O_WEAPON_ROLL = "contest default · Weapon roll"
+O_THREAT_ENDS = "contest default · An attacker's threat ends the contest"
+O_HALVING = "contest default · Halving rounds down"
+O_ACTIONS = "contest default · Standing up, recovering a weapon"
+
+
+def _terms(parts: tuple[tuple[str, int], ...]) -> str:
+    out = ""
+    for label, amount in parts:
+        sign = "+" if amount >= 0 else "−"
+        out += f" {sign} {abs(amount)}" + (f" ({label})" if label else "")
+    return out
+
+
+def _count(n: int, word: str) -> str:
+    names = {1: "one", 2: "two", 3: "three", 4: "four"}
+    return f"{names.get(n, str(n))} {word}{'s' if n != 1 else ''}"
+
+
+@dataclass(frozen=True)
+class ContestBoons(Event):
+    """A side's boons and banes, by source, netted into the dice it rolls."""
+
+    who: str
+    sources: tuple[tuple[str, int], ...]  # (source, +n boons / -n banes)
+    net: int
+    dice: str
+
+    def text(self) -> str:
+        shown = ", ".join(
+            f"{_count(abs(n), 'boon' if n > 0 else 'bane')} ({src})" for src, n in self.sources)
+        if self.net > 0:
+            net = f"net {_count(self.net, 'boon')}: rolls {self.dice}, keeps the highest"
+        elif self.net < 0:
+            net = f"net {_count(-self.net, 'bane')}: rolls {self.dice}, keeps the lowest"
+        else:
+            net = "they cancel out: one d20"
+        return f"{self.who}: {shown}; {net}"
+
+
+@dataclass(frozen=True)
+class ContestCheck(Event):
+    """One check of the contest: the kept natural, plus rank and attribute, = total."""
+
+    roll: int
+    who: str
+    check: str
+    dice: str
+    natural: int
+    parts: tuple[tuple[str, int], ...]
+    total: int
+    note: str
+
+    def text(self) -> str:
+        tail = f" — {self.note}" if self.note else ""
+        return (f"Roll {self.roll} · {self.who}, {self.check}: {self.dice} shows "
+                f"{self.natural}{_terms(self.parts)} = {self.total}{tail}")
+
+
+@dataclass(frozen=True)
+class ContestDecided(Event):
+    """The contest is over: who won, on how many rolls, and why it stopped."""
+
+    attacker: str
+    defender: str
+    attacker_wins: int
+    defender_wins: int
+    winner: str  # the winner's name, or "" for a deadlock
+    rolls: int
+    reason: str
+
+    def text(self) -> str:
+        score = f"{self.attacker} {self.attacker_wins}, {self.defender} {self.defender_wins}"
+        who = f"{self.winner} wins" if self.winner else "deadlocked"
+        return (f"Attack contest over after {_count(self.rolls, 'roll')} ({self.reason}): "
+                f"{who} ({score})")
+
+
+@dataclass(frozen=True)
+class ContestDamage(Event):
+    """A damage roll: the weapon's dice (times the critical multiplier) plus bonuses."""
+
+    who: str
+    weapon: str
+    dice: str
+    roll: int
+    multiplier: int
+    bonuses: tuple[tuple[str, int], ...]
+    total: int
+
+    def text(self) -> str:
+        crit = f" × {self.multiplier} (critical multiplier)" if self.multiplier > 1 else ""
+        return (f"{self.who}'s {self.weapon} damage: {self.dice} shows {self.roll}{crit}"
+                f"{_terms(self.bonuses)} = {self.total}")
+
+
+@dataclass(frozen=True)
+class ContestArmour(Event):
+    """A won sponge: damage reduction, halving, and what the armour absorbs."""
+
+    who: str
+    armour: str
+    incoming: int
+    dr: int
+    halved: int  # damage after halving (-1: no halving)
+    absorbed: int
+    armour_before: int
+    armour_after: int
+    through: int
+
+    def text(self) -> str:
+        after_dr = self.incoming - min(self.dr, self.incoming)
+        steps = f"{self.incoming} − {self.dr} (DR) = {after_dr}" if self.dr else (
+            f"{self.incoming} (no DR)")
+        if self.halved >= 0:
+            steps += f", halved to {self.halved}"
+        return (f"{self.who}'s {self.armour}: {steps}; the armour absorbs {self.absorbed} "
+                f"({self.armour_before} → {self.armour_after} HP); {self.through} gets "
+                f"through to {self.who}")
+
+
+@dataclass(frozen=True)
+class ContestWounded(Event):
+    """Damage reaches a combatant's own hit points."""
+
+    who: str
+    damage: int
+    before: int
+    after: int
+
+    def text(self) -> str:
+        state = " — dying" if self.after <= 0 < self.before else ""
+        return f"{self.who} takes {self.damage} damage: {self.before} → {self.after} HP{state}"
+
+
+class Tracker:
+    """The combatants' state values as a resolution changes them, so that each
+    :class:`~fracas.core.events.Changed` event carries the right ``before``."""
+
+    def __init__(self) -> None:
+        self._values: dict[tuple[str, str], object] = {}
+
+    def get(self, cid: str, name: str, current: object) -> object:
+        return self._values.get((cid, name), current)
+
+    def change(self, rule: str, cid: str, name: str, current: object, after: object
+               ) -> list[Event]:
+        """A Changed event (none when the value stays the same)."""
+        from fracas.core.events import Changed
+
+        before = self.get(cid, name, current)
+        if before == after:
+            return []
+        self._values[(cid, name)] = after
+        return [Changed(rule, cid, name, before, after)]
+
+    def add(self, rule: str, cid: str, name: str, current: tuple[str, ...], item: str
+            ) -> list[Event]:
+        """Add ``item`` to a tuple-of-strings field (conditions, dropped weapons)."""
+        before = self.get(cid, name, current)
+        assert isinstance(before, tuple)
+        if item in before:
+            return []
+        return self.change(rule, cid, name, current, (*before, item))

@@ -1,0 +1,155 @@
+"""The contest told roll by roll, the way the seed explains it (events only, no rules
+decided here: every decision comes from :mod:`contest`)."""
+
+from __future__ import annotations
+
+from fracas.core.events import Compared, Event, Note
+from fracas.core.model import Combatant
+from fracas.systems.contest.checks import PRONE
+from fracas.systems.contest.contest import (
+    Check,
+    ContestResult,
+    ContestSetup,
+    ContestState,
+    RollOutcome,
+    advance,
+)
+from fracas.systems.contest.events import (
+    CONTEST,
+    O_THREAT_ENDS,
+    O_WEAPON_ROLL,
+    R_CHECK,
+    R_CONFIRM,
+    R_CONTEST,
+    ContestCheck,
+    ContestDecided,
+    Tracker,
+)
+
+
+def dice_text(check: Check) -> str:
+    """``d20``, ``2d20kh1`` (a boon), ``3d20kl1`` (two banes)."""
+    if check.net == 0:
+        return f"d{check.die}"
+    return f"{1 + abs(check.net)}d{check.die}{'kh' if check.net > 0 else 'kl'}1"
+
+
+def _flag(s: ContestSetup, natural: int) -> str:
+    if natural >= s.rules.threat:
+        return "critical threat"
+    if natural <= s.rules.fumble:
+        return "critical failure"
+    return ""
+
+
+class ContestNarrator:
+    """Events for each roll of a finished contest, with the state changes it causes."""
+
+    def __init__(self, s: ContestSetup, attacker: Combatant, defender: Combatant,
+                 attack_weapon: str, counter_weapon: str | None, tracker: Tracker):
+        self.s = s
+        self.a, self.t = attacker, defender
+        self.attack_weapon, self.counter_weapon = attack_weapon, counter_weapon
+        self.tracker = tracker
+
+    def events(self, result: ContestResult) -> list[Event]:
+        out: list[Event] = []
+        state = ContestState()
+        for i, roll in enumerate(result.rolls, 1):
+            state, _ = advance(self.s, state, roll)
+            out += self._roll(i, roll, state)
+        out += self._decided(result)
+        return out
+
+    def _roll(self, i: int, roll: RollOutcome, state: ContestState) -> list[Event]:
+        s, dice = self.s, roll.dice
+        a, t = self.a.name, self.t.name
+        out: list[Event] = [
+            ContestCheck(R_CHECK, i, a, s.attack.label, dice_text(s.attack), dice.a_natural,
+                         s.attack.parts(), dice.a_total, _flag(s, dice.a_natural)),
+            ContestCheck(R_CHECK, i, t, s.defense.label, dice_text(s.defense), dice.d_natural,
+                         s.defense.parts(), dice.d_total, _flag(s, dice.d_natural)),
+        ]
+        tie = dice.a_total == dice.d_total
+        relation = "=" if tie else (">" if dice.a_total > dice.d_total else "<")
+        who = a if roll.winner == "attacker" else t
+        text = f"{'a tie goes to the ' + roll.winner + '; ' if tie else ''}roll {i} to {who}"
+        score = f"{a} {state.a_wins}, {t} {state.d_wins}"
+        threat_counts = not s.counter and roll.d_crit
+        out.append(Compared(R_CONTEST, a, dice.a_total, relation, t, dice.d_total,
+                            text + ("" if threat_counts else f" ({score})")))
+        if dice.a_confirm is not None:
+            out += self._confirm(i, s.attack, dice.a_confirm, dice.d_total, roll.a_crit, True)
+        if dice.d_confirm is not None:
+            out += self._confirm(i, s.defense, dice.d_confirm, dice.a_total, roll.d_crit, False)
+        if threat_counts:
+            out.append(Note(CONTEST, f"{t}'s critical threat on the {s.kind} counts as "
+                                     f"{s.rules.threat_counts} won rolls ({score})"))
+        out += self._fumbles(i, roll)
+        return out
+
+    def _confirm(self, i: int, check: Check, shown: tuple[int, int], other: int, crit: str,
+                 attacker: bool) -> list[Event]:
+        natural, total = shown
+        opponent = self.t.name if attacker else self.a.name
+        confirmed = crit == "confirmed"
+        if attacker:
+            meaning = ("confirmed: a Critical Hit" if self.attack_weapon else "confirmed")
+        elif self.s.counter:
+            meaning = "confirmed: the counter attack is a Critical Hit"
+        else:
+            meaning = f"confirmed: {self.t.name} wins the contest outright"
+        verdict = (f"beats {opponent}'s {other}, {meaning}" if confirmed
+                   else f"does not beat {opponent}'s {other}: not confirmed")
+        events: list[Event] = [
+            ContestCheck(R_CONFIRM, i, check.who, f"confirming the {check.label} threat",
+                         dice_text(check), natural, check.parts(), total, verdict)]
+        if attacker or self.s.counter:
+            who = check.who
+            events.append(Note(CONTEST, f"{who}'s critical threat: {who} deals damage "
+                                        "whatever the outcome of the contest"))
+        return events
+
+    def _fumbles(self, i: int, roll: RollOutcome) -> list[Event]:
+        s, dice, out = self.s, roll.dice, []
+        if roll.a_fumble:
+            out += self._weapon_roll(i, self.a, s.attack, dice.a_weapon, roll.a_fumble,
+                                     self.attack_weapon)
+        if roll.d_fumble:
+            t = self.t
+            if s.kind == "dodge":
+                out.append(Note(CONTEST, f"{t.name} critically fails the dodge: knocked prone"))
+                out += self.tracker.add(CONTEST, t.id, "conditions", t.state.conditions, PRONE)
+            elif s.kind in ("block", "sponge"):
+                out.append(Note(CONTEST, f"{t.name} critically fails the {s.kind}: knocked one "
+                                         "cell backwards, if physically possible"))
+            else:
+                out += self._weapon_roll(i, t, s.defense, dice.d_weapon, roll.d_fumble,
+                                         self.counter_weapon or "")
+        return out
+
+    def _weapon_roll(self, i: int, c: Combatant, check: Check, shown: tuple[int, int] | None,
+                     fumble: str, weapon: str) -> list[Event]:
+        out: list[Event] = []
+        if shown is None:
+            return [Note(CONTEST, f"{c.name} critically fails again, already disarmed")]
+        natural, total = shown
+        roll_check = (self.s.attack_weapon_roll if c.id == self.a.id
+                      else self.s.defense_weapon_roll)
+        assert roll_check is not None
+        need = self.s.rules.weapon_difficulty
+        verdict = (f"meets {need}: keeps the {weapon}" if fumble == "fumble"
+                   else f"misses {need}: disarmed, drops the {weapon}")
+        out.append(Note(CONTEST, f"{c.name} critically fails the {check.label}: a weapon roll "
+                                 "now, or be disarmed"))
+        out.append(ContestCheck(O_WEAPON_ROLL, i, c.name, "weapon roll", dice_text(roll_check),
+                                natural, roll_check.parts(), total, verdict))
+        if fumble == "disarmed":
+            out += self.tracker.add(CONTEST, c.id, "dropped", c.state.dropped, weapon)
+        return out
+
+    def _decided(self, result: ContestResult) -> list[Event]:
+        winner = {"attacker": self.a.name, "defender": self.t.name}.get(result.winner, "")
+        rule = O_THREAT_ENDS if "threat ends" in result.reason else R_CONTEST
+        return [ContestDecided(rule, self.a.name, self.t.name, result.a_wins, result.d_wins,
+                               winner, len(result.rolls), result.reason)]
