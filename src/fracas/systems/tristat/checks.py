@@ -13,7 +13,8 @@ _DEFENDED = frozenset({"flanked", "total_defense", "defense_willpower", "defense
                        "defense_skill"})
 _ROLLED = frozenset({"trick_shot", "total_attack", "willpower", "skill", "extreme_mobility"})
 KIND_OPTIONS: dict[str, frozenset[str]] = {
-    "attack": _DEFENDED | _ROLLED | {"vital_target", "chink", "two_weapons", "drawing"},
+    "attack": _DEFENDED | _ROLLED | {"vital_target", "chink", "two_weapons", "off_hand",
+                                        "drawing"},
     "grapple": _DEFENDED | _ROLLED,
     "escape": frozenset({"willpower", "defense_willpower", "extreme_mobility"}),
     "strangle": _DEFENDED,
@@ -146,6 +147,13 @@ def _check_options(action: Action, a: Combatant, t: Combatant, o: Options,
                                 else f" and the {action.weapon} is not one"),
                              path="attack.options.two_weapons",
                              allowed="an attack with one of two one-handed weapons")
+        others = [w for w in one_handed if w != action.weapon]
+        if o.off_hand is not None and o.off_hand not in others:
+            raise InputError(f"{o.off_hand!r} is not another one-handed weapon {a.name} holds",
+                             path="attack.options.off_hand", allowed=", ".join(others))
+    elif o.off_hand is not None:
+        raise InputError("off_hand names the other weapon of a two-weapon attack",
+                         path="attack.options.off_hand", allowed="with two_weapons only")
     if action.kind == "disarm":
         held = [w for w in _weapons(t) if w not in t.state.disarmed]
         if o.target_weapon is not None and o.target_weapon not in held:

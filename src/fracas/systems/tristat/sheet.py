@@ -98,6 +98,7 @@ class Options(_Model):
     chink: bool = False
     flanked: bool = False
     two_weapons: Literal["same_target", "two_targets"] | None = None
+    off_hand: str | None = Field(default=None, min_length=1)
     drawing: bool = False
     total_attack: bool = False
     total_defense: bool = False

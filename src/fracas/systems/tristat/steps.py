@@ -181,8 +181,11 @@ def spend_attack(ctx: Ctx, rule: str = R.ATTACK) -> None:
         return
     ctx.change(rule, a.id, "attacks_used", ctx.get(a.id, "attacks_used") + 1)
     if o.two_weapons:
-        other = next(w.name for w in a.sheet.weapons if w.hands == 1 and w.name !=
-                     ctx.action.weapon and w.name not in ctx.get(a.id, "disarmed"))
+        other = o.off_hand or next(w.name for w in a.sheet.weapons if w.hands == 1 and w.name
+                                   != ctx.action.weapon and w.name not in ctx.get(a.id, "disarmed"))
+        ctx.add(Note(R.TWO_WEAPONS, f"the other hand holds the {other}"
+                     + ("" if o.off_hand else " (the next one-handed weapon on the sheet)")
+                     + ": its attack on this turn comes with this one"))
         ctx.change(R.TWO_WEAPONS, a.id, "paired_weapon", other)
         ctx.change(R.TWO_WEAPONS, a.id, "paired_target", ctx.action.target)
     if o.total_attack:
