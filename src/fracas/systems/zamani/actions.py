@@ -1,0 +1,260 @@
+"""Non-attack actions and the choices an actor has (seed 002 · Guarding, Focusing,
+Movement & Attacks, Segment & Initiatives).
+
+Kinds: ``guard`` (self: +5 ranks; or over an ally within reach: the guard's defense
+replaces theirs; a self-guard may retreat a half move), ``focus`` (skip the round:
++25% to the next roll or +5 initiative next round), ``move`` (``half`` or ``full``;
+a full move leaves no attack this countdown), ``ready`` (change weapons) and
+``stand`` (get up from prone).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from fracas.core.errors import InputError
+from fracas.core.events import Note, Outcome
+from fracas.core.model import Action, Combatant, Resolution, Roster, Slot
+
+from .attack import _after_action
+from .defense import LIMITED, can_guard, choices
+from .sheet import STANDARD_EFFECTS, Options, Sheet
+from .state import SEED, Changes
+
+if TYPE_CHECKING:
+    from .rules import Zamani
+
+KINDS = ("attack", "guard", "focus", "move", "ready", "stand")
+OUTCOME_OF = {"guard": "guarding", "focus": "focusing", "move": "moved", "ready": "readied",
+              "stand": "stood"}
+
+
+def hands_after_ready(sheet: Sheet, in_hand: tuple[str, ...], name: str) -> tuple[str, ...]:
+    """What is in hand after readying ``name``: others are put away until it fits 2 hands."""
+    def hands(n: str) -> int:
+        w = sheet.weapon(n)
+        return w.hands if w is not None else 1  # the shield
+
+    kept = [n for n in in_hand if n != name]
+    while kept and sum(map(hands, kept)) + hands(name) > 2:
+        weapons = [n for n in kept if sheet.weapon(n) is not None]
+        kept.remove(weapons[0] if weapons else kept[0])
+    return (*kept, name)
+
+
+def resolve_other(system: Zamani, action: Action, roster: Roster) -> Resolution:
+    """A non-attack action: its note, its state changes, its outcome."""
+    me = roster[action.actor]
+    opts = action.options if isinstance(action.options, Options) else Options()
+    ch = Changes(roster)
+    ev = ch.events
+    kind = action.kind
+    if kind == "guard":
+        rule = f"{SEED} · Guarding"
+        ward = action.target if action.target not in (None, me.id) else None
+        if ward is None:
+            ev.append(Note(rule, f"{me.name} stands guard: +5 ranks to defense until "
+                                 "the next action"))
+        else:
+            ev.append(Note(rule, f"{me.name} stands guard over {roster[ward].name} (within "
+                                 f"1 m): {me.name}'s defense replaces theirs; no attacking"))
+        ch.set(rule, me.id, "guarding", ward or "self")
+        if opts.move == "half":
+            ev.append(Note(rule, f"{me.name} retreats a half move while on guard"))
+            ch.set(rule, me.id, "half_moves", me.state.half_moves + 1)
+    elif kind == "focus":
+        rule = f"{SEED} · Focusing"
+        use = "speed" if opts.focus == "speed" else "effect"
+        what = ("+5 initiative next round" if use == "speed"
+                else "+25% (5 ranks) to the next action")
+        tail = "; it does not compound" if me.state.focus in ("effect", "speed") else ""
+        ev.append(Note(rule, f"{me.name} focuses, skipping this round: {what}{tail}"))
+        ch.set(rule, me.id, "focus", f"focusing:{use}")
+    elif kind == "move":
+        rule = f"{SEED} · Movement & Attacks"
+        if opts.move == "full":
+            ev.append(Note(rule, f"{me.name} makes a full move, and cannot attack this round"))
+            ch.set(rule, me.id, "half_moves", 2)
+            ch.set(rule, me.id, "offensive_used", True)
+        else:
+            ev.append(Note(rule, f"{me.name} makes a half move"))
+            ch.set(rule, me.id, "half_moves", me.state.half_moves + 1)
+    elif kind == "ready":
+        rule = f"{SEED} · Segment & Initiatives"
+        name = action.weapon or ""
+        ev.append(Note(rule, f"{me.name} readies the {name} (changing weapons)"))
+        ch.set(rule, me.id, "in_hand", hands_after_ready(me.sheet, me.state.in_hand, name))
+    elif kind == "stand":
+        rule = f"{SEED} · Movement & Attacks"
+        ev.append(Note(rule, f"{me.name} gets up"))
+        ch.set(rule, me.id, "conditions", tuple(c for c in me.state.conditions if c != "prone"))
+    _after_action(ch, me.id, offensive=False)
+    outcome = OUTCOME_OF[kind]
+    target = roster[action.target].name if action.target else ""
+    ev.append(Outcome(rule, me.name, target, outcome, False, 0))
+    return Resolution(outcome, False, 0, tuple(ev))
+
+
+def check(system: Zamani, action: Action, roster: Roster) -> None:
+    """Cross-field checks of an action (InputError naming the field and what is allowed)."""
+    if action.kind not in KINDS:
+        raise InputError(f"unknown action {action.kind!r}", path="attack.action",
+                         allowed=", ".join(KINDS))
+    opts = action.options if isinstance(action.options, Options) else Options()
+    me = roster[action.actor]
+    if action.kind == "attack":
+        _check_attack(action, roster, opts)
+    elif action.kind == "guard":
+        if not can_guard(me.sheet, me.state):
+            raise InputError(f"{me.id} needs a shield or a blocking weapon in hand to guard",
+                             path="attack.attacker", allowed="a character with one in hand")
+        if action.target not in (None, me.id) and opts.move != "none":
+            raise InputError("a guard over another cannot move out of reach",
+                             path="attack.options.move", allowed="none")
+    elif action.kind == "move" and opts.move not in ("half", "full"):
+        raise InputError("say how far", path="attack.options.move", allowed="half, full")
+    elif action.kind == "ready":
+        names = [w.name for w in me.sheet.weapons] + (
+            [me.sheet.shield.name] if me.sheet.shield else [])
+        if action.weapon not in names:
+            raise InputError(f"{action.weapon!r} is not on {me.id}'s sheet",
+                             path="attack.weapon", allowed=", ".join(names) or "none")
+
+
+def _check_attack(action: Action, roster: Roster, opts: Options) -> None:
+    me = roster[action.actor]
+    if action.target is None or action.target == me.id:
+        raise InputError("an attack needs a defender other than the attacker",
+                         path="attack.defender", allowed=", ".join(
+                             c for c in roster if c != me.id))
+    usable = [n for n in me.state.in_hand] + [w.name for w in me.sheet.weapons
+                                              if w.hands == 0 and w.name not in me.state.in_hand]
+    weapon = me.sheet.weapon(action.weapon)
+    if weapon is None or weapon.name not in usable:
+        where = "not in hand (ready it first, or list it in in_hand)" if weapon else \
+            "not on the sheet"
+        raise InputError(f"{action.weapon!r} is {where}", path="attack.weapon",
+                         allowed=", ".join(n for n in usable if me.sheet.weapon(n)) or "none")
+    if opts.controlled:
+        if weapon.kind != "melee":
+            raise InputError("a controlled attack needs a non-missile (melee) weapon",
+                             path="attack.options.controlled", allowed="false")
+        if not opts.effect:
+            raise InputError("a controlled attack declares its effect first",
+                             path="attack.options.effect",
+                             allowed=", ".join(STANDARD_EFFECTS) + " or your own (e.g. blinded)")
+        if opts.surprise != "none":
+            raise InputError("a surprise attack cannot be a controlled attack",
+                             path="attack.options.surprise", allowed="none")
+        if opts.move == "half_after":
+            raise InputError("only a successful regular attack may be followed by a half move",
+                             path="attack.options.move", allowed="none, half_before")
+    elif opts.effect:
+        raise InputError("an effect is declared only for a controlled attack",
+                         path="attack.options.effect", allowed="controlled: true, or no effect")
+    if opts.move not in ("none", "half_before", "half_after"):
+        raise InputError(f"move {opts.move!r} leaves no attack", path="attack.options.move",
+                         allowed="none, half_before, half_after")
+    if opts.focus == "speed":
+        raise InputError("a focus for speed changes initiative, not the attack roll",
+                         path="attack.options.focus", allowed="none, effect")
+    t = roster[action.target]
+    if opts.guard is not None:
+        _check_guard(opts.guard, action, roster)
+    if opts.cover and opts.defense in ("block", "shield", "acrobatics"):
+        raise InputError(f"{opts.defense} cannot be combined with hiding behind cover",
+                         path="attack.options.defense", allowed="best, dexterity")
+    if opts.defense not in ("best", "dexterity"):
+        have = [c for c in choices(t.sheet, t.state, weapon.kind, opts.cover)
+                if c.name == opts.defense]
+        if not have:
+            raise InputError(f"{t.id} has no {opts.defense} defense", path="attack.options.defense",
+                             allowed=", ".join(sorted({"best", "dexterity"} | {
+                                 c.name for c in choices(t.sheet, t.state, weapon.kind, False)})))
+        if all(c.reason for c in have):
+            raise InputError(f"{opts.defense} cannot be used: {have[0].reason}",
+                             path="attack.options.defense", allowed="best, dexterity")
+
+
+def _check_guard(guard: str, action: Action, roster: Roster) -> None:
+    if guard == "self":
+        who = roster[action.target or ""]
+    else:
+        if guard not in roster or guard in (action.actor, action.target):
+            raise InputError(f"{guard!r} cannot guard the defender", path="attack.options.guard",
+                             allowed="self, or the id of another character within reach: " +
+                             ", ".join(c for c in roster if c not in (action.actor,
+                                                                      action.target)))
+        who = roster[guard]
+    if not can_guard(who.sheet, who.state):
+        raise InputError(f"{who.id} needs a shield or a blocking weapon in hand to stand guard",
+                         path="attack.options.guard", allowed="a character with one in hand")
+
+
+def _usable_weapons(me: Combatant) -> list[str]:
+    names = [n for n in me.state.in_hand if me.sheet.weapon(n) is not None]
+    return names + [w.name for w in me.sheet.weapons if w.hands == 0 and w.name not in names]
+
+
+def actions_for(system: Zamani, actor: str, roster: Roster, slot: Slot | None) -> list[Action]:
+    """Every action ``actor`` may take now; attacks first."""
+    me = roster[actor]
+    st = me.state
+    if (not system.is_active(me) or set(LIMITED) & set(st.conditions) or st.lost_round
+            or st.focus.startswith("focusing")):
+        return []
+    extra = dict(slot.extra) if slot is not None else {}
+    offensive = (slot is None or slot.offensive) and not st.offensive_used
+    prone = "prone" in st.conditions
+    enemies = [e for e in roster.enemies_of(actor) if system.is_active(e)]
+    out: list[Action] = []
+    if offensive:
+        for weapon_name in _usable_weapons(me):
+            weapon = me.sheet.weapon(weapon_name)
+            assert weapon is not None
+            for e in enemies:
+                variants = [Options()]
+                if not prone and st.half_moves < 2:
+                    variants += [Options(move="half_before"), Options(move="half_after")]
+                if weapon.kind == "melee":
+                    variants += [Options(controlled=True, effect=x) for x in STANDARD_EFFECTS]
+                if extra.get("opening"):
+                    variants += [Options(surprise="stealth"), Options(surprise="ambush")]
+                out += [Action(actor, e.id, weapon_name, "attack", o) for o in variants]
+    calm = Options()
+    if can_guard(me.sheet, st):
+        out.append(Action(actor, None, None, "guard", calm, offensive=False))
+        out += [Action(actor, ally.id, None, "guard", calm, offensive=False)
+                for ally in roster.allies_of(actor)]
+    if st.segments_used == 0:
+        out += [Action(actor, None, None, "focus", Options(focus=f), offensive=False)
+                for f in ("effect", "speed")]
+    if not prone and st.half_moves < 2:
+        out.append(Action(actor, None, None, "move", Options(move="half"), offensive=False))
+        if st.half_moves == 0 and not st.offensive_used:
+            out.append(Action(actor, None, None, "move", Options(move="full"),
+                              offensive=False))
+    if prone:
+        out.append(Action(actor, None, None, "stand", calm, offensive=False))
+    held = set(st.in_hand)
+    for name in [w.name for w in me.sheet.weapons if w.hands > 0] + (
+            [me.sheet.shield.name] if me.sheet.shield else []):
+        if name not in held:
+            out.append(Action(actor, None, name, "ready", calm, offensive=False))
+    return out
+
+
+def reactions_for(action: Action, roster: Roster) -> list[Action]:
+    """The variants of an attack for each defense its target may choose."""
+    if action.kind != "attack" or action.target is None:
+        return [action]
+    opts = action.options if isinstance(action.options, Options) else Options()
+    t = roster[action.target]
+    weapon = roster[action.actor].sheet.weapon(action.weapon)
+    kind = weapon.kind if weapon is not None else "melee"
+    names: list[str] = []
+    for c in choices(t.sheet, t.state, kind, opts.cover):
+        if not c.reason and c.name not in names:
+            names.append(c.name)
+    return [Action(action.actor, action.target, action.weapon, action.kind,
+                   opts.model_copy(update={"defense": n}), action.offensive) for n in names]

@@ -1,0 +1,209 @@
+"""The Zamani rule system (seed 002): percentile skill rolls on an action table, the 10-to-1
+initiative countdown with extra segments, guard, focus, sacrifice and surprise."""
+
+from __future__ import annotations
+
+from functools import cached_property
+from typing import Any
+
+from fracas.core.errors import InputError
+from fracas.core.events import Event, Note
+from fracas.core.model import Action, Combatant, Resolution, Roster, Slot
+from fracas.core.system import RuleSystem
+from fracas.dice.rollers import Roller
+
+from .actions import actions_for, check, reactions_for, resolve_other
+from .attack import resolve_attack
+from .countdown import Countdown, countdown, segments_for
+from .sheet import CONDITIONS, Defaults, Options, Sheet
+from .state import (
+    DEFAULT,
+    SEED,
+    Changes,
+    State,
+    ZamaniCountdown,
+    ZamaniInitiative,
+    ZamaniTieBreak,
+)
+from .table import ActionTable, load_action_table
+
+FOCUS_INITIATIVE = 5
+ROUNDS_PER_TURN = 10
+
+
+def default_in_hand(sheet: Sheet) -> tuple[str, ...]:
+    """The first weapon that takes hands, plus the shield if a hand is left."""
+    held = [w for w in sheet.weapons if w.hands > 0][:1]
+    names = [w.name for w in held]
+    if sheet.shield is not None and sum(w.hands for w in held) <= 1:
+        names.append(sheet.shield.name)
+    return tuple(names)
+
+
+class Zamani(RuleSystem):
+    """Zamani, seed 002."""
+
+    id = "zamani"
+    title = "Zamani"
+    seed = "002_8f1f8e2b32a59ce2.txt"
+    summary = ("percentile skills on an action table, 10-to-1 initiative countdown with "
+               "segments, guard, focus, sacrifice, surprise")
+    sheet_model = Sheet
+    options_model = Options
+    defaults_model = Defaults
+    outcomes = ("miss", "avoided", "light", "medium", "heavy", "extreme", "critical",
+                "controlled", "guarding", "focusing", "moved", "readied", "stood")
+    dice_order = ("d100 rolls in order: with surprise, the attacker's stealth or ambush roll "
+                  "and then the target's Fitness (or ambush) roll; then the attack roll")
+    demo_examples = ("regular_melee.yaml", "controlled_disarm.yaml", "firearm_cover.yaml",
+                     "surprise_stealth.yaml", "guard_another.yaml")
+
+    def __init__(self, rules: Any = None):
+        super().__init__(rules)
+        self.table  # load and validate the action table now  # noqa: B018
+
+    @cached_property
+    def table(self) -> ActionTable:
+        """The action table in force (the default, or the GM's own)."""
+        defaults: Defaults = self.defaults
+        return load_action_table(defaults.action_table)
+
+    # -- combatants ---------------------------------------------------------------
+    def check_sheet(self, sheet: Any) -> None:
+        assert isinstance(sheet, Sheet)
+        names = [w.name for w in sheet.weapons]
+        for i, name in enumerate(names):
+            if name in names[:i]:
+                raise InputError(f"two weapons are named {name!r}", path=f"weapons[{i}].name",
+                                 allowed="a unique name per weapon")
+        if sheet.shield is not None and sheet.shield.name in names:
+            raise InputError(f"the shield shares the name {sheet.shield.name!r} with a weapon",
+                             path="shield.name", allowed="a name no weapon has")
+        if sheet.in_hand is not None:
+            known = [*names, *([sheet.shield.name] if sheet.shield else [])]
+            hands = 0
+            for i, name in enumerate(sheet.in_hand):
+                if name not in known:
+                    raise InputError(f"{name!r} is not a weapon or shield on this sheet",
+                                     path=f"in_hand[{i}]", allowed=", ".join(known) or "none")
+                w = sheet.weapon(name)
+                hands += w.hands if w is not None else 1
+            if hands > 2:
+                raise InputError(f"{', '.join(sheet.in_hand)} need {hands} hands",
+                                 path="in_hand", allowed="at most 2 hands")
+        for i, cond in enumerate(sheet.conditions):
+            if cond not in CONDITIONS:
+                raise InputError(f"unknown starting condition {cond!r}",
+                                 path=f"conditions[{i}]", allowed=", ".join(CONDITIONS))
+
+    def initial_state(self, sheet: Any) -> State:
+        assert isinstance(sheet, Sheet)
+        in_hand = sheet.in_hand if sheet.in_hand is not None else default_in_hand(sheet)
+        return State(wounds=sheet.wounds.now, max_wounds=sheet.wounds.max,
+                     conditions=tuple(sheet.conditions), in_hand=tuple(in_hand))
+
+    def check_action(self, action: Action, roster: Roster) -> None:
+        check(self, action, roster)
+
+    # -- resolution -----------------------------------------------------------------
+    def resolve(self, roller: Roller, action: Action, roster: Roster) -> Resolution:
+        if action.kind == "attack":
+            return resolve_attack(self, roller, action, roster)
+        return resolve_other(self, action, roster)
+
+    # -- fights ------------------------------------------------------------------------
+    def initiative_parts(self, c: Combatant) -> tuple[tuple[str, int], ...]:
+        """Initiative = Dexterity + traits that add to it + sacrifice + a focus for speed."""
+        sheet: Sheet = c.sheet
+        parts: list[tuple[str, int]] = [("Dexterity", sheet.attributes["dexterity"])]
+        parts += [(f"trait {t.name}", t.initiative) for t in sheet.traits if t.initiative]
+        if sheet.sacrifice:
+            parts.append((f"sacrifice {sheet.sacrifice}", sheet.sacrifice))
+        if c.state.focus == "speed":
+            parts.append(("focus for speed", FOCUS_INITIATIVE))
+        return tuple(parts)
+
+    def countdown_of(self, roster: Roster, roller: Roller | None = None) -> Countdown:
+        """The countdown of the active combatants of ``roster``."""
+        active = [c for c in roster.values() if self.is_active(c)]
+        inits = {c.id: sum(v for _, v in self.initiative_parts(c)) for c in active}
+        return countdown(inits, {c.id: c.sheet.attributes["fitness"] for c in active},
+                         {c.id: c.sheet.attributes["spirit"] for c in active}, roller,
+                         self.defaults.tie_die)
+
+    def initiative(self, roller: Roller, roster: Roster, round_number: int) -> tuple[
+            tuple[Slot, ...], tuple[Event, ...]]:
+        events: list[Event] = []
+        turn, within = divmod(round_number - 1, ROUNDS_PER_TURN)
+        if within == 0:
+            events.append(Note(f"{SEED} · Time Scale", f"Turn {turn + 1} begins "
+                                                       "(a turn is 10 rounds)"))
+            for c in roster.values():
+                if c.sheet.sacrifice and self.is_active(c):
+                    n = c.sheet.sacrifice
+                    events.append(Note(f"{SEED} · Sacrifice",
+                                       f"{c.name} sacrifices {n} rank(s) for this turn: −{5 * n}%"
+                                       f" on rolled skills, +{n} initiative"))
+        cd = self.countdown_of(roster, roller)
+        for cid in cd.order:
+            c = roster[cid]
+            parts = self.initiative_parts(c)
+            value = sum(v for _, v in parts)
+            events.append(ZamaniInitiative(f"{SEED} · Segment & Initiatives", c.name, parts,
+                                           value, segments_for(value)))
+        for tie in cd.ties:
+            rule = (f"{SEED} · Segment & Initiatives" if not tie.by.startswith("d")
+                    else f"{DEFAULT} · Initiative tie die")
+            events.append(ZamaniTieBreak(rule, tie.initiative, tie.by,
+                                         tuple(roster[n].name for n in tie.names), tie.values))
+        events.append(ZamaniCountdown(f"{SEED} · Segment & Initiatives", round_number, tuple(
+            (s, tuple(roster[n].name for n in cd.segment(s))) for s in range(10, 0, -1))))
+        slots = []
+        for i, place in enumerate(cd.places):
+            extra: tuple[tuple[str, Any], ...] = (
+                ("segment", place.segment), ("action", place.action), ("round", round_number))
+            if round_number == 1 and i == 0:
+                extra += (("opening", True),)
+            slots.append(Slot((place.name,), f"countdown {place.segment}"
+                              + ("" if place.offensive else " (extra)"),
+                              place.offensive, extra))
+        return tuple(slots), tuple(events)
+
+    def actions(self, actor: str, roster: Roster, slot: Slot | None = None) -> list[Action]:
+        return actions_for(self, actor, roster, slot)
+
+    def reactions(self, action: Action, roster: Roster) -> list[Action]:
+        return reactions_for(action, roster)
+
+    def health(self, combatant: Combatant) -> tuple[int, int]:
+        return combatant.state.wounds, combatant.state.max_wounds
+
+    def is_active(self, combatant: Combatant) -> bool:
+        return bool(combatant.state.wounds > self.defaults.out_at
+                    and "unconscious" not in combatant.state.conditions)
+
+    def start_turn(self, roller: Roller, actor: str, roster: Roster) -> tuple[Event, ...]:
+        """Standing guard lasts until the guard's next action."""
+        ch = Changes(roster)
+        if roster[actor].state.guarding:
+            ch.set(f"{SEED} · Guarding", actor, "guarding", "")
+        return tuple(ch.events)
+
+    def end_round(self, roller: Roller, roster: Roster, round_number: int) -> tuple[Event, ...]:
+        """Per-round counters reset; a round of focus becomes its benefit; speed is spent."""
+        ch = Changes(roster)
+        seg = f"{SEED} · Segment & Initiatives"
+        for cid, c in roster.items():
+            st = c.state
+            ch.set(f"{SEED} · Defense", cid, "blocks_used", ())
+            ch.set(f"{SEED} · Defense", cid, "acrobatics_used", False)
+            ch.set(f"{SEED} · Defense", cid, "wounded_this_round", False)
+            ch.set(seg, cid, "offensive_used", False)
+            ch.set(f"{SEED} · Movement & Attacks", cid, "half_moves", 0)
+            ch.set(seg, cid, "segments_used", 0)
+            ch.set(f"{SEED} · Surprise", cid, "lost_round", False)
+            if st.focus == "speed":
+                ch.set(f"{SEED} · Focusing", cid, "focus", "")
+            elif st.focus.startswith("focusing:"):
+                ch.set(f"{SEED} · Focusing", cid, "focus", st.focus.split(":", 1)[1])
+        return tuple(ch.events)
