@@ -132,7 +132,7 @@ def _guard_of(system: Zamani, action: Action, roster: Roster, opts: Options) -> 
 def _defense(system: Zamani, action: Action, roster: Roster, opts: Options, kind: str,
              surprised: bool, ch: Changes) -> Defense:
     t = roster[action.target or ""]
-    defaults = system.defaults
+    defaults: Defaults = system.defaults
     if surprised:
         return Defense(0, (), "surprised: as if no defensive skill", t.id)
     guard_id = _guard_of(system, action, roster, opts) if kind != "area" else None
@@ -201,7 +201,8 @@ def _apply_effect(effect: str, target: str, roster: Roster, defaults: Defaults, 
 
 def resolve_attack(system: Zamani, roller: Roller, action: Action, roster: Roster) -> Resolution:
     """One attack, from the first movement to the last state change."""
-    defaults, table = system.defaults, system.table
+    defaults: Defaults = system.defaults
+    table = system.table
     opts = action.options if isinstance(action.options, Options) else Options()
     a, t = roster[action.actor], roster[action.target or ""]
     weapon = a.sheet.weapon(action.weapon)
@@ -310,7 +311,7 @@ def _damage(system: Zamani, ch: Changes, weapon: str, rating: int, grade: str, b
             action: Action, roster: Roster) -> int:
     """Rating x multiplier, less armor unless bypassed; wounds fall; at 0 the target is out."""
     t = roster[action.target or ""]
-    defaults = system.defaults
+    defaults: Defaults = system.defaults
     multiplier = defaults.multipliers[grade]
     armor: int = t.sheet.armor.absorption
     raw = rating * multiplier
