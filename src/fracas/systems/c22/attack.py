@@ -114,7 +114,7 @@ def plan(att: Attack, weapon_card: Card, maneuver_card: Card) -> Plan:
 def reduce(att: Attack, p: Plan, success: bool) -> tuple[int, int, int]:
     """Steps 2 and 3: (damage after the reaction, Armor after Pierce, final damage)."""
     damage, armor = p.after_graze, att.defender.sheet.armor
-    if success:
+    if success and att.opts.reaction != "none":
         fx = getattr(att.conf.d.reactions, att.opts.reaction)
         armor += fx.armor
         damage = damage // 2 if fx.halve else max(0, damage - fx.damage)
@@ -255,10 +255,11 @@ def resolve_attack(conf: Conf, roller: Roller, action: Action, roster: Roster) -
         ev.append(Changed(HEALTH, t.id, "conditions", t.state.conditions,
                           (*t.state.conditions, "unconscious")))
         ev.append(Note(HEALTH, f"{t.name} is knocked unconscious at 0 Health"))
-    outcome = "graze" if p.graze else "full_hit"
-    ev.append(Outcome(seed("Calculating Damage"), a.name, t.name, outcome, True, lost))
+    outcome = "graze" if p.graze else "hit"  # a graze does not beat Avoidance: hit=False
+    ev.append(Outcome(seed("Calculating Damage"), a.name, t.name, outcome, not p.graze, lost))
     drawing.finish()
-    return Resolution(outcome, True, lost, tuple(ev), taken_out=out, details=tuple(details))
+    return Resolution(outcome, not p.graze, lost, tuple(ev), taken_out=out,
+                      details=tuple(details))
 
 
 def _say_maneuver(att: Attack, p: Plan, ev: list[Event], details: list[tuple[str, str]]

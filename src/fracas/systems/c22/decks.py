@@ -68,6 +68,9 @@ class Drawing:
             passed.append(self._one(roller, cid, purpose, rule))  # only jokers are left
         pile = self.deck(cid).draw_pile
         cards = roller.roll(UntilNumber(pile, cid, ValueKey(self.values, suits)))
+        jokers = [c.label for c in cards if c.is_joker]
+        if jokers:
+            purpose += f" ({' and '.join(jokers)} passed over: not a number card)"
         return (*passed, *self._drew(cid, cards, purpose, rule))
 
     def _one(self, roller: Roller, cid: str, purpose: str, rule: str) -> Card:

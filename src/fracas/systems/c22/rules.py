@@ -42,7 +42,7 @@ class C22(RuleSystem):
     sheet_model = Sheet
     options_model = Options
     defaults_model = Defaults
-    outcomes = ("full_hit", "graze", "moved", "stopped", "stayed")
+    outcomes = ("hit", "graze", "moved", "stopped", "stayed")
     scenario_keys = frozenset({"cards"})
     dice_order = ("cards: {owner: [cards]}, top of each deck first: the attacker's two "
                   "cards for the turn in the order drawn; the defender's reaction cards "
