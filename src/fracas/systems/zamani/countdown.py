@@ -57,7 +57,8 @@ class TieBreak:
 
     def text(self) -> str:
         shown = ", ".join(f"{n} {v}" for n, v in zip(self.names, self.values, strict=True))
-        return f"initiative {self.initiative} tie broken by {self.by}: {shown}"
+        still = "; still tied" if len(set(self.values)) == 1 else ""
+        return f"tie at initiative {self.initiative}, compared by {self.by}: {shown}{still}"
 
 
 @dataclass(frozen=True)

@@ -161,7 +161,7 @@ def own_defense(c: Combatant, kind: str, cover: bool, wanted: str, guard_self: b
     if kind == "area":
         pen = armor_penalty(sheet)
         dex = sheet.attributes["dexterity"]
-        parts = [("raw Dexterity", dex)] + ([("physical armor", -min(pen, dex))] if pen else [])
+        parts = [("Dexterity", dex)] + ([("physical armor", -min(pen, dex))] if pen else [])
         parts += trait_parts(sheet) + limb_parts(state, defaults)
         return Defense(max(0, sum(v for _, v in parts)), tuple(parts), "raw Dexterity", c.id,
                        notes=("area weapon: no defensive skills, guard or cover",))

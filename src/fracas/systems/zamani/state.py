@@ -182,8 +182,8 @@ class ZamaniTieBreak(Event):
 
     def text(self) -> str:
         shown = ", ".join(f"{n} {v}" for n, v in zip(self.names, self.values, strict=True))
-        return (f"Tie at initiative {self.initiative}, compared by {self.by}: {shown} "
-                f"(higher goes first)")
+        still = "still tied" if len(set(self.values)) == 1 else "higher goes first"
+        return f"Tie at initiative {self.initiative}, compared by {self.by}: {shown} ({still})"
 
 
 @dataclass(frozen=True)
