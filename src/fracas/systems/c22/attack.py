@@ -11,13 +11,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from fractions import Fraction
+from functools import cache
 
 from fracas.core.errors import RulesError
 from fracas.core.events import Changed, Compared, Event, Note, Outcome, Total
 from fracas.core.model import Action, Combatant, Resolution, Roster
-from fracas.dice.cards import Card, parse_card
+from fracas.dice.cards import Card
 from fracas.dice.rollers import Roller
-from fracas.systems.c22.cards import HandKey
+from fracas.systems.c22.cards import CardValues, HandKey, cards_of
 from fracas.systems.c22.conf import Conf
 from fracas.systems.c22.decks import Drawing
 from fracas.systems.c22.events import (
@@ -127,18 +128,21 @@ def reaction_chance(att: Attack, accuracy: int) -> Fraction:
     ``accuracy``, from the current state of its deck."""
     if att.opts.reaction == "none":
         return Fraction(0)
-    deck = deck_of_state(att.defender)
-    pool = [c for c in deck[0] if not c.is_joker] or [c for c in deck[1] if not c.is_joker]
+    state = att.defender.state
+    return _chance(state.draw_pile, state.discard, att.conf.values,
+                   att.defender.sheet.rank(att.opts.reaction), accuracy)
+
+
+@cache
+def _chance(pile: tuple[str, ...], discard: tuple[str, ...], values: CardValues, rank: int,
+            accuracy: int) -> Fraction:
+    # the first number card is equally likely to be any number card of the draw pile (of
+    # the discard pile once shuffled back, when the draw pile holds none)
+    pool = [c for c in cards_of(pile) if not c.is_joker] or [
+        c for c in cards_of(discard) if not c.is_joker]
     if not pool:
         return Fraction(0)
-    rank = att.defender.sheet.rank(att.opts.reaction)
-    good = sum(1 for c in pool if att.conf.values.value(c) + rank >= accuracy)
-    return Fraction(good, len(pool))
-
-
-def deck_of_state(c: Combatant) -> tuple[list[Card], list[Card]]:
-    """A combatant's draw pile and discard pile, as cards."""
-    return ([parse_card(x) for x in c.state.draw_pile], [parse_card(x) for x in c.state.discard])
+    return Fraction(sum(1 for c in pool if values.value(c) + rank >= accuracy), len(pool))
 
 
 def expected_damage(att: Attack, p: Plan) -> Fraction:

@@ -29,6 +29,18 @@ from fracas.dice.distribution import Distribution
 from fracas.dice.variables import Script, Variable
 
 
+@cache
+def card(label: str) -> Card:
+    """The card of a label from the state (parsed once)."""
+    return parse_card(label)
+
+
+@cache
+def cards_of(labels: tuple[str, ...]) -> tuple[Card, ...]:
+    """The cards of a pile of labels (parsed once per pile)."""
+    return tuple(card(x) for x in labels)
+
+
 @dataclass(frozen=True)
 class CardValues:
     """What each card is worth: its rank; a face card by the table; RJ 14, BJ 0."""

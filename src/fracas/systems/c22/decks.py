@@ -12,9 +12,16 @@ from __future__ import annotations
 from fracas.core.errors import RulesError
 from fracas.core.events import Changed, Event, Note
 from fracas.core.model import Roster
-from fracas.dice.cards import Card, Deck, parse_card
+from fracas.dice.cards import Card, Deck
 from fracas.dice.rollers import Roller
-from fracas.systems.c22.cards import CardValues, HandDraw, HandKey, UntilNumber, ValueKey
+from fracas.systems.c22.cards import (
+    CardValues,
+    HandDraw,
+    HandKey,
+    UntilNumber,
+    ValueKey,
+    cards_of,
+)
 from fracas.systems.c22.events import C22Drew, public, table
 
 DECK_RULE = public("Decks (own deck, drawn without replacement)")
@@ -25,8 +32,7 @@ EMPTY_RULE = table("empty deck")
 def deck_of(roster: Roster, cid: str) -> Deck:
     """A combatant's deck from its state (the draw pile and the discard pile)."""
     state = roster[cid].state
-    return Deck(tuple(parse_card(c) for c in state.draw_pile),
-                tuple(parse_card(c) for c in state.discard), cid)
+    return Deck(cards_of(state.draw_pile), cards_of(state.discard), cid)
 
 
 def labels(cards: tuple[Card, ...]) -> tuple[str, ...]:
