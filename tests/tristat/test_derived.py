@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.tristat.util import make, person
@@ -10,6 +10,7 @@ from tests.tristat.util import make, person
 stats = st.integers(min_value=1, max_value=30)
 
 
+@settings(deadline=None)
 @given(stats, stats, stats)
 def test_combat_value_health_energy_from_the_stats(body: int, mind: int, soul: int) -> None:
     scenario = make(person("a", "x", body=body, mind=mind, soul=soul))

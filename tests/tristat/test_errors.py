@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from fracas.core.errors import InputError
@@ -21,6 +21,7 @@ def error(**kw: Any) -> InputError:
     return err.value
 
 
+@settings(deadline=None)
 @given(st.sampled_from(["body", "mind", "soul"]), st.integers(max_value=0))
 def test_a_stat_below_one_names_the_stat(stat: str, value: int) -> None:
     err = error(a=person("a", "x", **{stat: value}))
@@ -43,6 +44,7 @@ def test_unknown_option() -> None:
     assert err.path == "attack.options.called_shot"
 
 
+@settings(deadline=None)
 @given(st.integers(max_value=-1))
 def test_negative_trick_shot(value: int) -> None:
     assert error(attack={"options": {"trick_shot": value}}).path == "attack.options.trick_shot"

@@ -1,0 +1,28 @@
+"""The shipped conformance kit, on every tristat example."""
+
+from __future__ import annotations
+
+from fracas.systems.tristat import SYSTEM
+from fracas.testing import check_system
+from tests.tristat.util import EXAMPLES
+
+
+def test_conforms() -> None:
+    check_system(SYSTEM, sorted(EXAMPLES.glob("*.yaml")))
+
+
+def test_every_example_pins_dice_that_resolve_exactly() -> None:
+    from fracas.core.scenario import load_scenario
+    from fracas.dice import ScriptedRoller
+
+    for path in sorted(EXAMPLES.glob("*.yaml")):
+        scenario = load_scenario(path)
+        assert scenario.attack is not None and scenario.pins() is not None, path
+        ScriptedRoller(scenario.pins()).run(scenario.system.resolve, scenario.attack,
+                                            scenario.roster)
+
+
+def test_demo_examples_exist_worked_example_first() -> None:
+    assert SYSTEM.demo_examples[0] == "vampire.yaml"
+    for name in SYSTEM.demo_examples:
+        assert (EXAMPLES / name).exists()
