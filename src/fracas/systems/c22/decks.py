@@ -71,7 +71,10 @@ class Drawing:
         """Draw from the top until a number card shows (jokers are passed over)."""
         passed: list[Card] = []
         while not any(CardValues.is_number(c) for c in self.deck(cid).draw_pile):
-            passed.append(self._one(roller, cid, purpose, rule))  # only jokers are left
+            if self.deck(cid).draw_pile:  # only jokers are left: draw them one by one
+                passed.append(self._one(roller, cid, purpose, rule))
+            else:
+                self._refill(cid)
         pile = self.deck(cid).draw_pile
         cards = roller.roll(UntilNumber(pile, cid, ValueKey(self.values, suits)))
         jokers = [c.label for c in cards if c.is_joker]
