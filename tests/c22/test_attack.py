@@ -88,7 +88,7 @@ def test_dodge_halves_the_damage_left_rounded_down() -> None:
              person("b", "y", avoidance=2, skills={"dodge": 1}),
              options={"weapon_card": "first", "reaction": "dodge"})
     r = run(s, {"a": ["5S", "2H"], "b": ["4C"]})  # 4 + 1 >= 5
-    assert [(e.step, e.before, e.after) for e in of_type(r.events, "C22Reduced")][0] == (
+    assert next((e.step, e.before, e.after) for e in of_type(r.events, "C22Reduced")) == (
         "Dodge", 15, 7)
 
 
