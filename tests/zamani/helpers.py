@@ -15,7 +15,9 @@ EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "zamani"
 
 
 def sheet(cid: str, side: str, **fields: Any) -> dict[str, Any]:
-    """A plain fighter: Dexterity 5, Fitness 5, Spirit 5, Swords 5, a blocking sword."""
+    """A plain fighter: Dexterity 5, Fitness 5, Spirit 5, Swords 5, a blocking sword.
+
+    ``attributes`` given are merged into these; any other field replaces the default."""
     base: dict[str, Any] = {
         "id": cid, "name": cid.capitalize(), "side": side,
         "attributes": {"dexterity": 5, "fitness": 5, "spirit": 5},
@@ -25,7 +27,7 @@ def sheet(cid: str, side: str, **fields: Any) -> dict[str, Any]:
                      "skill": "swords"}],
     }
     for key, value in fields.items():
-        if isinstance(value, Mapping) and isinstance(base.get(key), Mapping):
+        if key == "attributes":
             base[key] = {**base[key], **value}
         else:
             base[key] = copy.deepcopy(value)

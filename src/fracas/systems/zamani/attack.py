@@ -13,10 +13,9 @@ Surprise, Defense; RULES.md · skill rolls, action table, damage).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from fracas.core.events import Event, Note, Outcome
+from fracas.core.events import Note, Outcome
 from fracas.core.model import Action, Resolution, Roster
 from fracas.dice.rollers import Roller
 from fracas.dice.variables import D100
@@ -29,6 +28,7 @@ from .state import (
     PUBLIC,
     SEED,
     Changes,
+    ZamaniDamage,
     ZamaniDefense,
     ZamaniLookup,
     ZamaniRoll,
@@ -41,29 +41,6 @@ if TYPE_CHECKING:
 
 FOCUS_PERCENT = 25
 PERCENT_PER_RANK = 5
-
-
-@dataclass(frozen=True)
-class ZamaniDamage(Event):
-    """Damage: weapon rating x the result's multiplier, less armor unless bypassed."""
-
-    weapon: str
-    rating: int
-    grade: str
-    multiplier: int
-    armor: int
-    bypassed: bool
-    value: int
-
-    def text(self) -> str:
-        raw = self.rating * self.multiplier
-        out = (f"Damage: {self.weapon} rating {self.rating} × {self.multiplier} "
-               f"({self.grade}) = {raw}")
-        if self.bypassed:
-            return out + (f"; armor {self.armor} bypassed" if self.armor else "")
-        if self.armor:
-            return out + f" − {self.armor} (armor) = {self.value}"
-        return out
 
 
 def _focus_lost(ch: Changes, cid: str, name: str, why: str) -> None:

@@ -196,3 +196,26 @@ class ZamaniCountdown(Event):
     def text(self) -> str:
         parts = [f"{s}: {', '.join(names)}" for s, names in self.segments if names]
         return f"Round {self.round} countdown — " + " · ".join(parts)
+
+
+@dataclass(frozen=True)
+class ZamaniDamage(Event):
+    """Damage: weapon rating x the result's multiplier, less armor unless bypassed."""
+
+    weapon: str
+    rating: int
+    grade: str
+    multiplier: int
+    armor: int
+    bypassed: bool
+    value: int
+
+    def text(self) -> str:
+        raw = self.rating * self.multiplier
+        out = (f"Damage: {self.weapon} rating {self.rating} × {self.multiplier} "
+               f"({self.grade}) = {raw}")
+        if self.bypassed:
+            return out + (f"; armor {self.armor} bypassed" if self.armor else "")
+        if self.armor:
+            return out + f" − {self.armor} (armor) = {self.value}"
+        return out
