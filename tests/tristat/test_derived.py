@@ -18,7 +18,7 @@ def test_combat_value_health_energy_from_the_stats(body: int, mind: int, soul: i
     from fracas.systems.tristat.state import combat_value, defense_value
 
     assert combat_value(a.sheet) == (body + mind + soul) // 3
-    assert defense_value(a.sheet) == (body + mind + soul) // 3
+    assert defense_value(a.sheet, scenario.system.defaults) == (body + mind + soul) // 3
     assert (a.state.health, a.state.max_health) == ((body + soul) * 5, (body + soul) * 5)
     assert (a.state.energy, a.state.max_energy) == ((mind + soul) * 5, (mind + soul) * 5)
 
@@ -38,8 +38,17 @@ def test_sheet_current_health_and_energy_override_the_full_values() -> None:
 def test_sheet_defense_value_overrides_combat_value() -> None:
     from fracas.systems.tristat.state import defense_value
 
-    a = make(person("a", "x", defense_value=9)).roster["a"]
-    assert defense_value(a.sheet) == 9
+    scenario = make(person("a", "x", defense_value=9))
+    assert defense_value(scenario.roster["a"].sheet, scenario.system.defaults) == 9
+
+
+def test_defense_value_offset_is_a_table_default() -> None:
+    from tests.tristat.util import run, texts
+
+    scenario = make(person("a", "x", skills={"brawl": 3}), rules={"defense_value_offset": -1})
+    result = run(scenario, [2, 2, 6, 6])
+    assert any(t.startswith("B's defense target: 4 (Defense Value)") and
+               "Defense Value = Combat Value −1 (RULES.md default)" in t for t in texts(result))
 
 
 def test_health_per_point_is_a_table_value_overridable_by_rules() -> None:

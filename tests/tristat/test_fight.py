@@ -107,3 +107,11 @@ def test_every_action_offered_resolves() -> None:
             for action in scenario.system.actions(cid, scenario.roster):
                 result = scenario.system.resolve(RandomRoller(7), action, scenario.roster)
                 assert result.events
+
+
+def test_initiative_dice_are_a_table_default() -> None:
+    scenario = make(person("a", "x", body=2, mind=2, soul=2), person("b", "y"),
+                    rules={"initiative": {"dice": 1, "add_combat_value": False}})
+    slots, events = scenario.system.initiative(ScriptedRoller([6, 5]), scenario.roster, 1)
+    assert [s.candidates for s in slots] == [("a",), ("b",)]
+    assert {e.target: e.after for e in events if isinstance(e, Changed)} == {"a": 6, "b": 5}

@@ -6,7 +6,7 @@ from collections.abc import Iterator
 
 from fracas.core.events import Changed, Event, Note, Rolled
 from fracas.core.model import Action, Combatant, Roster, Slot, apply_events
-from fracas.dice import TWO_D6, Roller
+from fracas.dice import Roller, nd
 from fracas.systems.tristat import rulebook as R
 from fracas.systems.tristat.checks import check
 from fracas.systems.tristat.sheet import Defaults, Options
@@ -19,16 +19,18 @@ def active(c: Combatant) -> bool:
     return bool(c.state.health > 0)
 
 
-def roll_initiative(roller: Roller, roster: Roster) -> list[Event]:
+def roll_initiative(roller: Roller, roster: Roster, defaults: Defaults) -> list[Event]:
     """2d6 + Combat Value for whoever has none yet; ties (with equal CV) roll off on 2d6."""
     events: list[Event] = []
+    dice = nd(defaults.initiative.dice, 6)
+    with_cv = defaults.initiative.add_combat_value
     values = {cid: c.state.initiative for cid, c in roster.items()}
     for cid, c in roster.items():
         if values[cid] is None:
-            roll = roller.roll(TWO_D6)
-            cv = combat_value(c.sheet)
-            events.append(Rolled(R.INITIATIVE, c.name, "2d6 for initiative", roll,
-                                 f"+ Combat Value {cv} = {roll + cv}"))
+            roll = roller.roll(dice)
+            cv = combat_value(c.sheet) if with_cv else 0
+            events.append(Rolled(R.INITIATIVE, c.name, f"{dice.label} for initiative", roll,
+                                 f"+ Combat Value {cv} = {roll + cv}" if with_cv else ""))
             events.append(Changed(R.INITIATIVE, cid, "initiative", None, roll + cv))
             values[cid] = roll + cv
     offs = {cid: c.state.roll_off for cid, c in roster.items()}
@@ -41,8 +43,8 @@ def roll_initiative(roller: Roller, roster: Roster) -> list[Event]:
             return events
         for ids in tied:
             for cid in ids:
-                roll = roller.roll(TWO_D6)
-                events.append(Rolled(R.INITIATIVE, roster[cid].name, "2d6 roll-off", roll,
+                roll = roller.roll(dice)
+                events.append(Rolled(R.INITIATIVE, roster[cid].name, f"{dice.label} roll-off", roll,
                                      "initiative and Combat Value tied"))
                 # each roll-off adds a digit so earlier roll-offs still rank first
                 new = offs[cid] * 16 + roll
@@ -53,7 +55,7 @@ def roll_initiative(roller: Roller, roster: Roster) -> list[Event]:
 def initiative(roller: Roller, roster: Roster, round_number: int, defaults: Defaults
                ) -> tuple[tuple[Slot, ...], tuple[Event, ...]]:
     """Highest initiative first (then Combat Value, then roll-off); one slot per attack."""
-    events = roll_initiative(roller, roster) if any(
+    events = roll_initiative(roller, roster, defaults) if any(
         c.state.initiative is None for c in roster.values()) else []
     rolled = apply_events(roster, events)
     order = sorted((c for c in rolled.values() if active(c)),

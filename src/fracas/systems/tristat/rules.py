@@ -114,7 +114,7 @@ class Tristat(RuleSystem):
         return fight.initiative(roller, roster, round_number, self.rules)
 
     def start_fight(self, roller: Roller, roster: Roster) -> tuple[Event, ...]:
-        return tuple(fight.roll_initiative(roller, roster))
+        return tuple(fight.roll_initiative(roller, roster, self.rules))
 
     def actions(self, actor: str, roster: Roster, slot: Slot | None = None) -> list[Action]:
         return fight.actions(actor, roster, slot, self.rules)

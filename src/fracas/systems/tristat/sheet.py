@@ -133,6 +133,11 @@ class StrengthDefaults(_Model):
     not_so_strong: int
 
 
+class InitiativeDefaults(_Model):
+    dice: int = Field(ge=1, le=10)
+    add_combat_value: bool
+
+
 class Defaults(_Model):
     """``data/defaults.yaml``: RULES.md's public facts and table defaults, overridable."""
 
@@ -158,3 +163,5 @@ class Defaults(_Model):
     escape_skill: str = Field(min_length=1)
     strength: StrengthDefaults
     willpower: WillpowerDefaults
+    initiative: InitiativeDefaults
+    defense_value_offset: int = Field(ge=-20, le=20)

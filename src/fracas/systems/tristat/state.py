@@ -61,9 +61,11 @@ def max_energy(sheet: Sheet, defaults: Defaults) -> int:
     return (sheet.mind + sheet.soul) * defaults.energy_per_point
 
 
-def defense_value(sheet: Sheet) -> int:
-    """Defense Value: the sheet's, or the Combat Value (RULES.md default)."""
-    return combat_value(sheet) if sheet.defense_value is None else sheet.defense_value
+def defense_value(sheet: Sheet, defaults: Defaults) -> int:
+    """Defense Value: the sheet's, or the Combat Value (+ the offset; RULES.md default)."""
+    if sheet.defense_value is not None:
+        return sheet.defense_value
+    return max(0, combat_value(sheet) + defaults.defense_value_offset)
 
 
 def attacks_per_round(sheet: Sheet, defaults: Defaults) -> int:

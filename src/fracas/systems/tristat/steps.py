@@ -183,9 +183,9 @@ def spend_attack(ctx: Ctx, rule: str = R.ATTACK) -> None:
     if o.two_weapons:
         other = o.off_hand or next(w.name for w in a.sheet.weapons if w.hands == 1 and w.name
                                    != ctx.action.weapon and w.name not in ctx.get(a.id, "disarmed"))
-        ctx.add(Note(R.TWO_WEAPONS, f"the other hand holds the {other}"
-                     + ("" if o.off_hand else " (the next one-handed weapon on the sheet)")
-                     + ": its attack on this turn comes with this one"))
+        why = "" if o.off_hand else " (the next one-handed weapon on the sheet)"
+        ctx.add(Note(R.TWO_WEAPONS, f"{a.name}'s other hand holds the {other}{why}: "
+                                    "it strikes next, in the same action"))
         ctx.change(R.TWO_WEAPONS, a.id, "paired_weapon", other)
         ctx.change(R.TWO_WEAPONS, a.id, "paired_target", ctx.action.target)
     if o.total_attack:
@@ -247,11 +247,13 @@ def defend(roller: Roller, ctx: Ctx, rule: str = R.DEFEND, critical: bool = Fals
     free = optimal_defenses(t.sheet, ctx.defaults)
     skill = o.defense_skill or getattr(ctx.defaults.defense_skill,
                                        mode_of(weapon_of(ctx.actor, ctx.action.weapon)))
-    parts: list[Part] = [("Defense Value", defense_value(t.sheet)),
+    parts: list[Part] = [("Defense Value", defense_value(t.sheet, ctx.defaults)),
                          (label(skill), skill_level(t.sheet, skill))]
     notes = []
     if t.sheet.defense_value is None:
-        notes.append("Defense Value = Combat Value (RULES.md default)")
+        offset = ctx.defaults.defense_value_offset
+        notes.append("Defense Value = Combat Value" + (f" {signed(offset)}" if offset else "")
+                     + " (RULES.md default)")
     if number > free:
         parts.append((f"defense #{number} this round", R.EXTRA_DEFENSE_PENALTY * (number - free)))
     else:
