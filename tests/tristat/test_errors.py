@@ -42,6 +42,7 @@ def test_unknown_sheet_field() -> None:
 def test_unknown_option() -> None:
     err = error(attack={"options": {"called_shot": True}})
     assert err.path == "attack.options.called_shot"
+    assert err.allowed is not None and "vital_target" in err.allowed
 
 
 @settings(deadline=None)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any, ClassVar
 
 from fracas.core.errors import InputError, RulesError
@@ -95,6 +95,18 @@ class Tristat(RuleSystem):
             raise InputError(f"Energy {sheet.energy} is above the maximum (Mind + Soul) × "
                              f"{self.rules.energy_per_point} = {top}", path="energy",
                              allowed=f"a whole number from 0 to {top}")
+
+    def parse_action(self, roster: Roster, attacker: str, defender: str | None,
+                     weapon: str | None, options: Mapping[str, Any], kind: str = "attack"
+                     ) -> Action:
+        """As the base class, but a bad option's error lists the options there are."""
+        try:
+            return super().parse_action(roster, attacker, defender, weapon, options, kind)
+        except InputError as err:
+            if err.path and err.path.startswith("attack.options.") and err.allowed is None:
+                raise InputError(err.message, path=err.path,
+                                 allowed="options " + ", ".join(Options.model_fields)) from None
+            raise
 
     def check_action(self, action: Action, roster: Roster) -> None:
         checks.check(action, roster, self.rules)
