@@ -34,18 +34,18 @@ from fracas.systems.c22.grid import step_toward
 from fracas.systems.c22.moves import move_along, occupied_by_others
 from fracas.systems.c22.sheet import Maneuver, Option, Options, Weapon
 
-TURN = public("Turn (draw 2: a weapon card and a maneuver card)")
+TURN = public("Turn: draw 2 cards")
 SPLIT = table("split policy")
-MANEUVER = public("Maneuvers (base and raised options)")
-ACCURACY = seed("Weapon card (Accuracy)")
-DAMAGE = seed("Weapon card (total damage)")
-GRAZE = seed("Calculating Damage (1. graze: half, rounded up)")
-REACTION = table("reactions (2. a skill check from the defender's deck)")
-ARMOR = seed("Calculating Damage (3. Armor; Pierce)")
-HEALTH = table("Health (unconscious at 0)")
-LOSS = seed("Glossary (damage converts into a loss of Health)")
-BLOCK = seed("Example: One Tough Lizard (a block adds 2 Armor)")
-FISH = seed("Example: One Tough Lizard (Fish in a Barrel grants Pierce 3)")
+MANEUVER = public("Maneuvers")
+ACCURACY = seed("Weapon card")
+DAMAGE = seed("Weapon card")
+GRAZE = seed("Calculating Damage, 1. graze")
+REACTION = table("reactions")
+ARMOR = seed("Calculating Damage, 3. Armor")
+HEALTH = table("Health 0: unconscious")
+LOSS = seed("Glossary: Damage, Health")
+BLOCK = seed("Example: One Tough Lizard")
+FISH = seed("Example: One Tough Lizard")
 
 
 @dataclass(frozen=True)
@@ -230,11 +230,11 @@ def resolve_attack(conf: Conf, roller: Roller, action: Action, roster: Roster) -
                         p.avoidance))
     if p.graze:
         ev.append(Compared(ACCURACY, "Accuracy", p.accuracy, "≤", "Avoidance", p.avoidance,
-                           "the attack grazes: half damage, rounded up"))
+                           "a graze (half damage, rounded up)"))
         ev.append(C22Reduced(GRAZE, "Graze", p.damage, p.after_graze, "half, rounded up"))
     else:
         ev.append(Compared(ACCURACY, "Accuracy", p.accuracy, ">", "Avoidance", p.avoidance,
-                           "a full hit: full damage"))
+                           "a full hit (full damage)"))
 
     success = _react(att, p, roller, drawing, roster, details)
     damage, effective, final = reduce(att, p, success)
@@ -260,7 +260,8 @@ def resolve_attack(conf: Conf, roller: Roller, action: Action, roster: Roster) -
                           (*t.state.conditions, "unconscious")))
         ev.append(Note(HEALTH, f"{t.name} is knocked unconscious at 0 Health"))
     outcome = "graze" if p.graze else "hit"  # a graze does not beat Avoidance: hit=False
-    ev.append(Outcome(seed("Calculating Damage"), a.name, t.name, outcome, not p.graze, lost))
+    ev.append(Outcome(seed("Calculating Damage"), a.name, t.name, outcome, not p.graze,
+                      lost))
     drawing.finish()
     return Resolution(outcome, not p.graze, lost, tuple(ev), taken_out=out,
                       details=tuple(details))

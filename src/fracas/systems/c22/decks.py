@@ -24,8 +24,8 @@ from fracas.systems.c22.cards import (
 )
 from fracas.systems.c22.events import C22Drew, public, table
 
-DECK_RULE = public("Decks (own deck, drawn without replacement)")
-JOKER_RULE = public("Decks (a joker reshuffles once the action ends)")
+DECK_RULE = public("Decks")
+JOKER_RULE = public("Decks: joker reshuffle")
 EMPTY_RULE = table("empty deck")
 
 

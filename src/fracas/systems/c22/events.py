@@ -16,8 +16,8 @@ def seed(step: str) -> str:
 
 
 def public(step: str) -> str:
-    """A rule citation of a public fact in RULES.md: ``RULES.md c22 (public) · Initiative``."""
-    return f"RULES.md c22 (public) · {step}"
+    """A rule citation of a public fact in RULES.md: ``RULES.md c22 · Initiative``."""
+    return f"RULES.md c22 · {step}"
 
 
 def table(step: str) -> str:

@@ -15,8 +15,8 @@ from fracas.systems.c22.grid import Pos, check_path, walk
 from fracas.systems.c22.sheet import Option, Options
 
 GRID = seed("Using a Grid")
-TURN = public("Turn (draw 2: a weapon card and a maneuver card)")
-MANEUVER = public("Maneuvers (base and raised options)")
+TURN = public("Turn: draw 2 cards")
+MANEUVER = public("Maneuvers")
 
 
 def occupied_by_others(roster: Roster, cid: str) -> set[Pos]:

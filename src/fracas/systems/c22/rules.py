@@ -25,7 +25,7 @@ from fracas.systems.c22.fight import attack_choices, move_choices
 from fracas.systems.c22.moves import check_move, resolve_move
 from fracas.systems.c22.sheet import REACTIONS, SPLIT_WORDS, Defaults, Options, Sheet
 
-INITIATIVE = public("Initiative (one number card each; suit order; PC beats NPC)")
+INITIATIVE = public("Initiative")
 SUIT_ORDER = {"S": 0, "C": 1, "D": 2, "H": 3}
 KINDS = ("attack", "move")
 
@@ -47,8 +47,7 @@ class C22(RuleSystem):
     dice_order = ("cards: {owner: [cards]}, top of each deck first: the attacker's two "
                   "cards for the turn in the order drawn; the defender's reaction cards "
                   "(any jokers, then the number card)")
-    demo_examples = ("one-tough-lizard.yaml", "full-hit-parry.yaml", "raised-heavy-swing.yaml",
-                     "red-joker-dodge.yaml")
+    demo_examples = ("one-tough-lizard.yaml", "raised-heavy-swing.yaml", "red-joker-dodge.yaml")
 
     @cached_property
     def conf(self) -> Conf:
@@ -210,7 +209,7 @@ class C22(RuleSystem):
                 how = ("a player character beats an NPC" if order(x)[2] != order(y)[2]
                        else "the roster's order (table default)")
                 ties.append(f"{x.name} and {y.name} tie on {cards[x.id]}: {how}")
-        rule = INITIATIVE if not reuse else table("initiative (kept from round 1)")
+        rule = INITIATIVE if not reuse else table("initiative kept from round 1")
         drawing.events.append(C22Initiative(rule, tuple(c.name for c in ranked),
                                             tuple(cards[c.id] for c in ranked),
                                             "; ".join(ties)))
@@ -239,7 +238,7 @@ class C22(RuleSystem):
         """Evasive's Avoidance bonus lasts until the character's next turn."""
         me = roster[actor]
         if me.state.avoidance_bonus:
-            return (Changed(public("Maneuvers (Evasive: until your next turn)"), actor,
+            return (Changed(public("Maneuvers: Evasive"), actor,
                             "avoidance_bonus", me.state.avoidance_bonus, 0),)
         return ()
 
