@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from fracas.core.scenario import load_scenario
+from fracas.dice import ScriptedRoller
 from fracas.systems.tristat import SYSTEM
 from fracas.testing import check_system
 from tests.tristat.util import EXAMPLES
@@ -12,9 +14,6 @@ def test_conforms() -> None:
 
 
 def test_every_example_pins_dice_that_resolve_exactly() -> None:
-    from fracas.core.scenario import load_scenario
-    from fracas.dice import ScriptedRoller
-
     for path in sorted(EXAMPLES.glob("*.yaml")):
         scenario = load_scenario(path)
         assert scenario.attack is not None and scenario.pins() is not None, path

@@ -5,7 +5,8 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tests.tristat.util import make, person
+from fracas.systems.tristat.state import combat_value, defense_value
+from tests.tristat.util import make, person, run, texts
 
 stats = st.integers(min_value=1, max_value=30)
 
@@ -15,8 +16,6 @@ stats = st.integers(min_value=1, max_value=30)
 def test_combat_value_health_energy_from_the_stats(body: int, mind: int, soul: int) -> None:
     scenario = make(person("a", "x", body=body, mind=mind, soul=soul))
     a = scenario.roster["a"]
-    from fracas.systems.tristat.state import combat_value, defense_value
-
     assert combat_value(a.sheet) == (body + mind + soul) // 3
     assert defense_value(a.sheet, scenario.system.defaults) == (body + mind + soul) // 3
     assert (a.state.health, a.state.max_health) == ((body + soul) * 5, (body + soul) * 5)
@@ -24,8 +23,6 @@ def test_combat_value_health_energy_from_the_stats(body: int, mind: int, soul: i
 
 
 def test_combat_value_rounds_the_mean_down() -> None:
-    from fracas.systems.tristat.state import combat_value
-
     a = make(person("a", "x", body=6, mind=5, soul=5)).roster["a"]
     assert combat_value(a.sheet) == 5  # 16 / 3 = 5.33
 
@@ -36,15 +33,11 @@ def test_sheet_current_health_and_energy_override_the_full_values() -> None:
 
 
 def test_sheet_defense_value_overrides_combat_value() -> None:
-    from fracas.systems.tristat.state import defense_value
-
     scenario = make(person("a", "x", defense_value=9))
     assert defense_value(scenario.roster["a"].sheet, scenario.system.defaults) == 9
 
 
 def test_defense_value_offset_is_a_table_default() -> None:
-    from tests.tristat.util import run, texts
-
     scenario = make(person("a", "x", skills={"brawl": 3}), rules={"defense_value_offset": -1})
     result = run(scenario, [2, 2, 6, 6])
     assert any(t.startswith("B's defense target: 4 (Defense Value)") and

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
+from fracas.core.errors import InputError
 from fracas.core.model import Action, apply_events
 from fracas.dice import ScriptedRoller
 from fracas.systems.tristat.sheet import Options
@@ -139,10 +142,6 @@ def test_strangle_is_automatic_defendable_at_the_penalty_and_deals_cv_plus_bonus
 
 
 def test_strangle_needs_a_hold() -> None:
-    import pytest
-
-    from fracas.core.errors import InputError
-
     with pytest.raises(InputError, match="grapple it first") as err:
         held(person("a", "x"), person("b", "y"), "strangle")
     assert err.value.path == "attack.defender"

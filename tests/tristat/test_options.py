@@ -7,8 +7,11 @@ from typing import Any
 
 import pytest
 
-from fracas.core.model import apply_events
+from fracas.core.errors import InputError
+from fracas.core.model import Action, apply_events
 from fracas.core.scenario import Scenario
+from fracas.dice import ScriptedRoller
+from fracas.systems.tristat.sheet import Options
 from tests.tristat.util import after, make, person, run, texts
 
 SWORD = {"name": "sword", "damage": 8, "kind": "melee"}
@@ -93,7 +96,6 @@ def test_two_weapon_pair_gives_a_second_attack_with_the_other_hand() -> None:
     follow = [x for x in scenario.system.actions("a", roster) if x.weapon == "dagger"
               and x.options is not None and getattr(x.options, "two_weapons", None)]
     assert follow, "the other hand's attack is offered"
-    from fracas.dice import ScriptedRoller
 
     second = ScriptedRoller([2, 2, 6, 6]).run(scenario.system.resolve, follow[0], roster)
     assert second.hit
@@ -140,9 +142,6 @@ def test_total_attack_gives_plus_one_and_no_defense_until_next_turn() -> None:
     roster = after(scenario, result)
     assert roster["a"].state.total_attack
     # b strikes back: a may not defend (no defense dice are used)
-    from fracas.core.model import Action
-    from fracas.dice import ScriptedRoller
-    from fracas.systems.tristat.sheet import Options
 
     reply = Action("b", "a", None, "attack", Options())
     hit = ScriptedRoller([1, 2]).run(scenario.system.resolve, reply, roster)
@@ -179,3 +178,21 @@ def test_defender_may_spend_willpower_on_its_defense() -> None:
     result = run(scenario, [2, 2, 6, 6])
     assert defense_target(result) == 8
     assert after(scenario, result)["b"].state.energy == 45
+
+
+def test_total_attack_bonus_lasts_for_every_attack_until_the_next_turn() -> None:
+    twice = person("a", "x", skills={"melee": 4}, weapons=[SWORD],
+                   attributes={"extra_attacks": 1})
+    scenario = fight({"total_attack": True}, twice)
+    roster = after(scenario, run(scenario, [2, 2, 6, 6]))
+
+    second = ScriptedRoller([2, 2, 6, 6]).run(
+        scenario.system.resolve, Action("a", "b", "sword", "attack", Options()), roster)
+    assert attack_target(second) == 9 + 1
+
+
+def test_grappled_target_cannot_be_grabbed_again() -> None:
+    with pytest.raises(InputError, match="already held") as err:
+        make(person("a", "x"), person("b", "y", grappled_by="c"), {"action": "grapple"},
+             others=(person("c", "x"),))
+    assert err.value.path == "attack.defender"
