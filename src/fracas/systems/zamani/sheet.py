@@ -28,6 +28,14 @@ def _name(value: str, what: str) -> str:
     return text
 
 
+def _freeze(value: Any) -> Any:
+    if isinstance(value, dict):
+        return tuple(sorted((k, _freeze(v)) for k, v in value.items()))
+    if isinstance(value, list | tuple):
+        return tuple(_freeze(v) for v in value)
+    return value
+
+
 class Frozen(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
@@ -152,6 +160,10 @@ class Sheet(Frozen):
     @classmethod
     def _conditions(cls, value: tuple[str, ...]) -> tuple[str, ...]:
         return tuple(_name(c, "condition") for c in value)
+
+    def __hash__(self) -> int:
+        """Hashable despite its mappings (the exact roller memoises on rosters)."""
+        return hash(_freeze(self.model_dump()))
 
     def weapon(self, name: str | None) -> Weapon | None:
         return next((w for w in self.weapons if w.name == name), None)
