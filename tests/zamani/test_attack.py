@@ -237,6 +237,15 @@ def test_focus_is_lost_when_knocked_prone_before_acting() -> None:
     assert "loses the focus benefit (knocked prone)" in texts(result)
 
 
+def test_focus_is_lost_when_stunned_before_acting() -> None:
+    s = duel(SURE, EASY, options={"controlled": True, "effect": "stunned"})
+    focused = s.roster.replace(s.roster["bob"].evolve(focus="effect"))
+    result = pinned(s, [45], roster=focused)
+    bob = after(s, result, focused)["bob"].state
+    assert "stunned" in bob.conditions and bob.focus == ""
+    assert s.system.actions("bob", after(s, result, focused)) == []
+
+
 def test_a_limb_strike_on_the_attacker_costs_five_percent() -> None:
     s = duel()
     hurt = s.roster.replace(s.roster["ann"].evolve(limb_strikes=2))

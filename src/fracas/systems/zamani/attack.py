@@ -76,13 +76,12 @@ def _surprise(system: Zamani, roller: Roller, action: Action, roster: Roster, op
                                     f"{theirs}%"))
         their_what = "Fitness"
     ties = system.defaults.surprise_ties
+    ch.events.append(Note(f"{DEFAULT} · Surprise contest",
+                          f"Opposed roll: the {opts.surprise} roll must succeed and beat "
+                          f"{t.name}'s margin (a tie goes to the {ties})"))
     result = roller.roll(Contest(mine, theirs, ties == "attacker"))
     ch.events.append(ZamaniRoll(rule, a.name, opts.surprise, result.attacker_roll, mine))
     ch.events.append(ZamaniRoll(rule, t.name, their_what, result.defender_roll, theirs))
-    how = (f"{DEFAULT} · Surprise contest",
-           f"opposed roll: the {opts.surprise} roll must succeed and beat {t.name}'s margin "
-           f"(a tie goes to the {ties})")
-    ch.events.append(Note(*how))
     if not result.surprised:
         ch.events.append(Note(rule, f"No surprise: {t.name} sees it coming and defends "
                                     "normally"))
@@ -174,6 +173,8 @@ def _apply_effect(effect: str, target: str, roster: Roster, defaults: Defaults, 
     else:
         ch.events.append(Note(rule, f"{t.name} suffers the declared effect: {effect}"))
         ch.add_condition(rule, target, effect)
+        if effect in ("stunned", "unconscious"):
+            _focus_lost(ch, target, t.name, effect)
 
 
 def resolve_attack(system: Zamani, roller: Roller, action: Action, roster: Roster) -> Resolution:
