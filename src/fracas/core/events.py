@@ -192,24 +192,42 @@ class Outcome(Event):
 
 @dataclass(frozen=True)
 class RoundStarted(Event):
-    """A new round of the fight, with its turn order."""
+    """A new round of the fight, with its turn order: ``slots`` holds each slot's
+    (candidates, label, offensive)."""
 
     round: int
-    order: tuple[str, ...]
+    slots: tuple[tuple[tuple[str, ...], str, bool], ...]
 
     def text(self) -> str:
-        return f"Round {self.round}: " + ", ".join(self.order)
+        order = []
+        for candidates, label, _ in self.slots:
+            who = candidates[0] if len(candidates) == 1 else label
+            order.append(f"{who} ({label})" if label and len(candidates) == 1 else who)
+        return f"Round {self.round}: " + ", ".join(order)
 
 
 @dataclass(frozen=True)
 class TurnStarted(Event):
-    """Somebody's turn (or segment) begins."""
+    """Somebody takes a slot of the round: their turn (or segment) begins."""
 
     actor: str
     slot: str
+    slot_index: int
 
     def text(self) -> str:
         return f"{self.actor}'s turn ({self.slot})" if self.slot else f"{self.actor}'s turn"
+
+
+@dataclass(frozen=True)
+class SlotPassed(Event):
+    """A slot of the round goes by with nobody able to take it."""
+
+    slot: str
+    slot_index: int
+    reason: str
+
+    def text(self) -> str:
+        return f"{self.slot or 'a slot'} passes: {self.reason}"
 
 
 @dataclass(frozen=True)

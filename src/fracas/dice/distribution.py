@@ -47,7 +47,7 @@ def _is_int(value: object) -> bool:
 class Distribution(Generic[T]):
     """An immutable finite distribution over hashable outcomes, with exact weights."""
 
-    __slots__ = ("_cum", "_hash", "_keys", "_total", "_weights")
+    __slots__ = ("_cum", "_hash", "_items", "_keys", "_total", "_weights")
 
     _weights: dict[T, int]
     _total: int
@@ -76,6 +76,7 @@ class Distribution(Generic[T]):
         self._total = sum(merged.values())
         self._hash: int | None = None
         self._keys: list[T] | None = None
+        self._items: list[tuple[T, int]] | None = None
         self._cum: list[int] | None = None
 
     # -- construction -------------------------------------------------------------
@@ -133,8 +134,10 @@ class Distribution(Generic[T]):
         return self._keys
 
     def items(self) -> list[tuple[T, int]]:
-        """(outcome, weight) pairs in :meth:`outcomes` order."""
-        return [(k, self._weights[k]) for k in self.outcomes()]
+        """(outcome, weight) pairs in :meth:`outcomes` order (cached: do not mutate)."""
+        if self._items is None:
+            self._items = [(k, self._weights[k]) for k in self.outcomes()]
+        return self._items
 
     def probability(self, outcome: T) -> Fraction:
         return Fraction(self._weights.get(outcome, 0), self._total)

@@ -18,6 +18,8 @@ fracas.core.errors.DiceSyntaxError: bad dice expression '2d6+' at column 5: expe
 
 from __future__ import annotations
 
+import functools
+
 from fracas.core.errors import DiceSyntaxError
 from fracas.dice.variables import Sum, Variable, d, keep, nd
 
@@ -112,8 +114,12 @@ class _Parser:
 
 
 def parse_dice(text: str) -> Variable[int]:
-    """The random variable a dice expression describes."""
+    """The random variable a dice expression describes (parsed once per text, cached)."""
     if not isinstance(text, str):
         raise DiceSyntaxError(str(text), 1, "a dice expression as text")
-    parser = _Parser(text)
-    return parser.expression()
+    return _parse(text)
+
+
+@functools.lru_cache(maxsize=4096)
+def _parse(text: str) -> Variable[int]:
+    return _Parser(text).expression()

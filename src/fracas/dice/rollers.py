@@ -22,6 +22,7 @@ Fraction(7, 12)
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from fractions import Fraction
 from typing import Any, Protocol, TypeVar, runtime_checkable
@@ -160,15 +161,15 @@ class ExactRoller:
             cached, key = None, ()
         if cached is not None:
             return cached
-        results: dict[RH, Fraction] = {}
+        results: dict[RH, list[tuple[int, int]]] = {}
         stack: list[tuple[int, ...]] = [()]
         while stack:
             path = stack.pop()
             branch = _Branch(self, path, stack)
             result = fn(branch, *args)
             self.runs += 1
-            results[result] = results.get(result, Fraction(0)) + branch.probability
-        dist = Distribution.from_probabilities(results)
+            results.setdefault(result, []).append((branch.numerator, branch.denominator))
+        dist = _from_paths(results)
         if key:
             self._memo[key] = dist
         return dist
@@ -191,7 +192,12 @@ class _Branch:
         self._path = path
         self._stack = stack
         self._taken: list[int] = []
-        self.probability = Fraction(1)
+        self.numerator = 1
+        self.denominator = 1
+
+    @property
+    def probability(self) -> Fraction:
+        return Fraction(self.numerator, self.denominator)
 
     def _choose(self, dist: Distribution[Any]) -> Any:
         items = dist.items()
@@ -205,7 +211,8 @@ class _Branch:
                 self._stack.append((*prefix, alternative))
         self._taken.append(index)
         outcome, weight = items[index]
-        self.probability *= Fraction(weight, dist.total)
+        self.numerator *= weight
+        self.denominator *= dist.total
         return outcome
 
     def roll(self, var: Variable[T]) -> T:
@@ -213,6 +220,16 @@ class _Branch:
 
     def resolve(self, fn: Callable[..., R], *args: Any) -> R:
         return self._choose(self._owner.distribution(fn, *args))  # type: ignore[no-any-return]
+
+
+def _from_paths(results: Mapping[RH, list[tuple[int, int]]]) -> Distribution[RH]:
+    """Integer weights from each result's paths (numerator, denominator), over their LCM."""
+    lcm = 1
+    for paths in results.values():
+        for _, den in paths:
+            lcm = math.lcm(lcm, den)
+    return Distribution({r: sum(num * (lcm // den) for num, den in paths)
+                         for r, paths in results.items()})
 
 
 def exact(fn: Callable[..., RH], *args: Any) -> Distribution[RH]:

@@ -1,0 +1,188 @@
+"""A fight as a Markov chain over its states, grown as it is explored.
+
+Each turn of a fight is :func:`fracas.encounter.engine.step`, a pure function of the
+fight's state. Under the exact roller it gives the exact distribution of the next
+state (with the damage each combatant dealt on the way). :class:`FightChain` keeps
+those distributions, one per state met, as rows of padded numpy arrays, so that a
+batch of fights advances by one turn with a handful of vectorised operations: one
+random integer per fight, a row lookup and a comparison with the row's cumulative
+weights. Fights in the same state share the row: they are grouped by state key.
+
+The same chain answers exact questions about a duel (the chance each side wins, the
+distribution of rounds) when its reachable states are few: see :mod:`fracas.analysis.duel`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from fracas.core.events import Outcome
+from fracas.dice.rollers import ExactRoller, Roller
+from fracas.encounter.engine import FightSetup, step
+from fracas.encounter.state import FightState
+
+_INT64_SAFE = 2**62
+_FLOAT_SCALE = 2**53
+
+Dealt = tuple[tuple[str, int], ...]
+
+
+def transition(roller: Roller, setup: FightSetup, state: FightState) -> tuple[FightState, Dealt]:
+    """One turn, keeping only what the chain needs: the next state and the damage dealt."""
+    new, events = step(roller, setup, state, lean=True)
+    dealt: dict[str, int] = {}
+    for e in events:
+        if isinstance(e, Outcome) and e.damage:
+            dealt[e.actor] = dealt.get(e.actor, 0) + e.damage
+    return new, tuple(sorted(dealt.items()))
+
+
+class ChainTooLarge(Exception):
+    """The chain met more states than its budget allows."""
+
+
+@dataclass
+class FightChain:
+    """The states of a fight met so far and their exact one-turn transitions."""
+
+    setup: FightSetup
+    ids: tuple[str, ...]
+    max_states: int = 200_000
+    exact: ExactRoller = field(default_factory=ExactRoller)
+    states: list[FightState] = field(default_factory=list)
+    index: dict[FightState, int] = field(default_factory=dict)
+    rows: list[tuple[list[int], list[int], list[int]] | None] = field(default_factory=list)
+    edges: list[tuple[int, ...]] = field(default_factory=list)
+    edge_index: dict[tuple[int, ...], int] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        self._built = 0
+        self._dirty: list[int] = []
+        self.expanded = np.zeros(0, dtype=bool)
+        self.cum = np.zeros((0, 1), dtype=np.int64)
+        self.totals = np.zeros(0, dtype=np.int64)
+        self.succ = np.zeros((0, 1), dtype=np.int64)
+        self.edge_of = np.zeros((0, 1), dtype=np.int64)
+        self.over = np.zeros(0, dtype=bool)
+        self.edge_dealt = np.zeros((0, len(self.ids)), dtype=np.int64)
+
+    def state_id(self, state: FightState) -> int:
+        found = self.index.get(state)
+        if found is None:
+            if len(self.states) >= self.max_states:
+                raise ChainTooLarge(f"more than {self.max_states} fight states")
+            found = len(self.states)
+            self.index[state] = found
+            self.states.append(state)
+            self.rows.append(None)
+        return found
+
+    def _edge_id(self, dealt: Dealt) -> int:
+        vector = [0] * len(self.ids)
+        for cid, amount in dealt:
+            vector[self.ids.index(cid)] += amount
+        key = tuple(vector)
+        found = self.edge_index.get(key)
+        if found is None:
+            found = len(self.edges)
+            self.edge_index[key] = found
+            self.edges.append(key)
+        return found
+
+    def expand(self, sid: int) -> None:
+        """Compute the exact one-turn distribution out of state ``sid``."""
+        if self.rows[sid] is not None:
+            return
+        state = self.states[sid]
+        if state.over:
+            self.rows[sid] = ([1], [sid], [self._edge_id(())])
+            self._dirty.append(sid)
+            return
+        dist = self.exact.distribution(transition, self.setup, state)
+        weights, succ, edges = [], [], []
+        items = dist.items()
+        total = dist.total
+        if total > _INT64_SAFE:  # sample by 53-bit rounded weights (documented)
+            scaled = [max(1, w * _FLOAT_SCALE // total) for _, w in items]
+        else:
+            scaled = [w for _, w in items]
+        for ((new, dealt), _), w in zip(items, scaled, strict=True):
+            weights.append(w)
+            succ.append(self.state_id(new))
+            edges.append(self._edge_id(dealt))
+        self.rows[sid] = (weights, succ, edges)
+        self._dirty.append(sid)
+
+    def _grow(self, rows: int, width: int) -> None:
+        """Make room for ``rows`` states and ``width`` branches, keeping what is there."""
+        old_rows, old_width = self.cum.shape
+        if rows <= old_rows and width <= old_width:
+            return
+        new_rows = max(rows, 2 * old_rows, 64)
+        new_width = max(width, old_width)
+
+        def widen(a: np.ndarray, fill_last: bool) -> np.ndarray:
+            out = np.zeros((new_rows, new_width), dtype=np.int64)
+            out[:old_rows, :old_width] = a
+            if fill_last and old_rows and new_width > old_width:
+                out[:old_rows, old_width:] = a[:, -1:]
+            return out
+
+        self.cum = widen(self.cum, True)
+        self.succ = widen(self.succ, True)
+        self.edge_of = widen(self.edge_of, True)
+        totals = np.ones(new_rows, dtype=np.int64)
+        totals[:old_rows] = self.totals
+        self.totals = totals
+        expanded = np.zeros(new_rows, dtype=bool)
+        expanded[:old_rows] = self.expanded
+        self.expanded = expanded
+        over = np.zeros(new_rows, dtype=bool)
+        over[:old_rows] = self.over
+        self.over = over
+
+    def build(self) -> None:
+        """Bring the arrays up to date with the states and rows found since the last build."""
+        width = max([len(self.rows[i][0]) for i in self._dirty  # type: ignore[index]
+                     if self.rows[i] is not None] + [1])
+        self._grow(len(self.states), width)
+        w = self.cum.shape[1]
+        for i in range(self._built, len(self.states)):
+            self.cum[i, :] = 1
+            self.succ[i, :] = i
+            self.over[i] = self.states[i].over
+        for i in self._dirty:
+            row = self.rows[i]
+            assert row is not None
+            weights, nxt, edges = row
+            c = np.cumsum(np.asarray(weights, dtype=np.int64))
+            k = len(weights)
+            self.cum[i, :k] = c
+            self.cum[i, k:w] = c[-1]  # padding equals the total: never below a draw
+            self.succ[i, :k] = nxt
+            self.succ[i, k:w] = nxt[-1]
+            self.edge_of[i, :k] = edges
+            self.edge_of[i, k:w] = edges[-1]
+            self.totals[i] = c[-1]
+            self.expanded[i] = True
+        self._dirty.clear()
+        self.edge_dealt = np.array(self.edges, dtype=np.int64).reshape(-1, len(self.ids))
+        self._built = len(self.states)
+
+    def advance(self, current: np.ndarray, rng: np.random.Generator
+                ) -> tuple[np.ndarray, np.ndarray]:
+        """One turn for every fight in ``current`` (state ids): new ids and damage dealt."""
+        if self._built != len(self.states):
+            self.build()
+        need = ~self.expanded[current]
+        if need.any():
+            for sid in np.unique(current[need]).tolist():
+                self.expand(int(sid))
+            self.build()
+        draws = rng.integers(0, self.totals[current])
+        branch = (self.cum[current] <= draws[:, None]).sum(axis=1)
+        new = self.succ[current, branch]
+        dealt = self.edge_dealt[self.edge_of[current, branch]]
+        return new, dealt

@@ -1,0 +1,71 @@
+"""The state of a fight, and how it is rebuilt from the event log.
+
+:class:`FightState` is immutable and hashable: the roster, the round, the round's
+slots, the next slot, who has acted this round, and whether the fight is over.
+:func:`fold` rebuilds it from the initial roster and the events, which is what
+replay, undo and loading a saved log rest on.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, replace
+from typing import Any
+
+from fracas.core.events import (
+    Changed,
+    Event,
+    FightEnded,
+    RoundStarted,
+    SlotPassed,
+    TurnStarted,
+)
+from fracas.core.model import Roster, Slot, apply_event
+
+
+def slots_to_data(slots: Iterable[Slot]) -> tuple[tuple[Any, ...], ...]:
+    """Slots as plain tuples, to be carried by a :class:`RoundStarted` event."""
+    return tuple((s.candidates, s.label, s.offensive) for s in slots)
+
+
+def slots_from_data(data: Iterable[tuple[Any, ...]]) -> tuple[Slot, ...]:
+    return tuple(Slot(tuple(c), str(label), bool(off)) for c, label, off in data)
+
+
+@dataclass(frozen=True)
+class FightState:
+    """Where a fight stands (all of it folded from events)."""
+
+    roster: Roster
+    round: int = 0
+    slots: tuple[Slot, ...] = ()
+    next_slot: int = 0
+    acted: tuple[str, ...] = ()
+    actor: str | None = None
+    over: bool = False
+    winner: str | None = None
+    started: bool = False
+
+    def apply(self, event: Event) -> FightState:
+        """The state after one event."""
+        if isinstance(event, Changed):
+            return replace(self, roster=apply_event(self.roster, event))
+        if isinstance(event, RoundStarted):
+            return replace(self, round=event.round, slots=slots_from_data(event.slots),
+                           next_slot=0, acted=(), actor=None, started=True)
+        if isinstance(event, TurnStarted):
+            return replace(self, next_slot=event.slot_index + 1,
+                           acted=(*self.acted, event.actor), actor=event.actor)
+        if isinstance(event, SlotPassed):
+            return replace(self, next_slot=event.slot_index + 1, actor=None)
+        if isinstance(event, FightEnded):
+            return replace(self, over=True, winner=event.winner or None)
+        return self
+
+
+def fold(roster: Roster, events: Iterable[Event]) -> FightState:
+    """The fight's state after ``events``, starting from ``roster``."""
+    state = FightState(roster)
+    for event in events:
+        state = state.apply(event)
+    return state
