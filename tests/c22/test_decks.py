@@ -165,3 +165,13 @@ def test_pinned_cards_on_the_command_line() -> None:
 def test_the_draw_order_is_documented_in_dice_order() -> None:
     s = make()
     assert "cards" in type(s.system).dice_order
+
+
+def test_a_sheet_may_start_with_cards_already_discarded() -> None:
+    s = make(person("a", "x", discard=["RJ", "8s"]))
+    state = s.roster["a"].state
+    assert state.discard == ("RJ", "8S") and len(state.draw_pile) == 20
+    assert "RJ" not in state.draw_pile
+    with pytest.raises(InputError) as err:
+        make(person("a", "x", deck=["2S", "4S", "8H"], discard=["2S", "2S"]))
+    assert err.value.path == "combatants[0].discard[1]"

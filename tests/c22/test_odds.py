@@ -145,3 +145,16 @@ def test_odds_of_a_raised_dash_are_the_chance_of_a_raising_card() -> None:
     odds = attack_odds(s.system, s.attack, s.roster)
     # 5S, 6S, 8S and the red joker raise Dash: 1 - C(18, 2) / C(22, 2)
     assert odds.outcomes["moved"] == 1 - Fraction(math.comb(18, 2), math.comb(22, 2))
+
+
+def test_discarded_cards_on_the_sheet_change_the_odds_as_brute_force_says() -> None:
+    deck_a = ["2S", "5D", "6D", "8H", "RJ", "BJ"]
+    deck_b = ["2C", "4C", "8S", "BJ", "6D"]
+    s = make(person("a", "x", skills={"general": 1}, trained=["blade"], deck=deck_a,
+                    discard=["RJ", "8H"]),
+             person("b", "y", avoidance=5, armor=4, skills={"block": 1}, deck=deck_b,
+                    discard=["8S"]),
+             options={"weapon_card": "first", "maneuver": "fish in a barrel",
+                      "reaction": "block"})
+    want = brute_fish_block(["2S", "5D", "6D", "BJ"], ["2C", "4C", "6D", "BJ"], 1, 1, 5, 4, 10)
+    assert outcome_damage(s) == want

@@ -226,7 +226,7 @@ def resolve_attack(conf: Conf, roller: Roller, action: Action, roster: Roster) -
     ev.append(Total(ACCURACY, "Accuracy", tuple(acc), p.accuracy))
     if t.state.avoidance_bonus:
         ev.append(Total(MANEUVER, "Avoidance", (("Avoidance", t.sheet.avoidance),
-                                                ("Evasive", t.state.avoidance_bonus)),
+                                                ("maneuver bonus", t.state.avoidance_bonus)),
                         p.avoidance))
     if p.graze:
         ev.append(Compared(ACCURACY, "Accuracy", p.accuracy, "≤", "Avoidance", p.avoidance,
@@ -239,8 +239,9 @@ def resolve_attack(conf: Conf, roller: Roller, action: Action, roster: Roster) -
     success = _react(att, p, roller, drawing, roster, details)
     damage, effective, final = reduce(att, p, success)
     armor_parts = [("Armor", t.sheet.armor)]
-    if success and opts.reaction == "block":
-        armor_parts.append(("Block", conf.d.reactions.block.armor))
+    if success and getattr(conf.d.reactions, opts.reaction).armor:
+        armor_parts.append((opts.reaction.capitalize(),
+                            getattr(conf.d.reactions, opts.reaction).armor))
     armor = sum(v for _, v in armor_parts)
     if len(armor_parts) > 1:
         ev.append(Total(ARMOR, "Armor", tuple(armor_parts), armor))

@@ -55,10 +55,12 @@ class C22(RuleSystem):
 
     # -- combatants ---------------------------------------------------------------------
     def initial_state(self, sheet: Any) -> State:
-        cards = sheet.deck if sheet.deck is not None else self.defaults.level_1_deck
+        cards = list(sheet.deck if sheet.deck is not None else self.defaults.level_1_deck)
+        for card in sheet.discard:  # checked by check_sheet
+            cards.remove(card)
         pile = Deck.of(cards).draw_pile
         return State(sheet.health, sheet.health, tuple(c.label for c in pile),
-                     position=sheet.position)
+                     discard=tuple(sheet.discard), position=sheet.position)
 
     def check_sheet(self, sheet: Any) -> None:
         names = [w.name for w in sheet.weapons]
@@ -77,6 +79,12 @@ class C22(RuleSystem):
         if all(parse_card(c).is_joker for c in cards):
             raise InputError("a deck needs a number card (reactions and initiative draw until "
                              "one shows)", path="deck", allowed="at least one non-joker card")
+        left = list(cards)
+        for i, card in enumerate(sheet.discard):
+            if card not in left:
+                raise InputError(f"{card} is not in the deck (or is discarded twice)",
+                                 path=f"discard[{i}]", allowed=", ".join(left))
+            left.remove(card)
 
     def health(self, combatant: Combatant) -> tuple[int, int]:
         return int(combatant.state.health), int(combatant.state.max_health)

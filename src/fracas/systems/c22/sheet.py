@@ -51,6 +51,7 @@ class Sheet(BaseModel):
     trained: tuple[str, ...] = ()
     weapons: tuple[Weapon, ...] = ()
     deck: tuple[CardLabel, ...] | None = None
+    discard: tuple[CardLabel, ...] = ()  # cards of the deck already drawn in this fight
     position: Position | None = None
     player: bool = False  # a player character (wins an exact initiative tie with an NPC)
 
