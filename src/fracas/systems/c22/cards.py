@@ -96,16 +96,16 @@ def _take(script: Script, label: str, owner: str, left: list[Card]) -> Card:
     """One pinned card from the owner's stream, checked to be left in the draw pile."""
     value, position = script.take(label, owner)
     try:
-        card = parse_card(value)
+        drawn = parse_card(value)
     except InputError as err:
         raise ScriptError(err.message, die=label, position=position,
                           allowed=CARD_NOTATION) from None
-    if card not in left:
+    if drawn not in left:
         shown = ", ".join(c.label for c in sorted(left))
-        raise ScriptError(f"{card.label} is not left in {owner}'s draw pile", die=label,
+        raise ScriptError(f"{drawn.label} is not left in {owner}'s draw pile", die=label,
                           position=position, allowed=shown or "none: the draw pile is empty")
-    left.remove(card)
-    return card
+    left.remove(drawn)
+    return drawn
 
 
 @cache
@@ -158,10 +158,10 @@ def _until_number_classes(pile: tuple[Card, ...], key: Callable[[Card], Any]
     # the jokers passed over before it change no rule's result, only the discard pile.
     weights: dict[Hashable, int] = {}
     shown: dict[Hashable, tuple[Card, ...]] = {}
-    for card in pile:
-        if CardValues.is_number(card):
-            k = key(card)
-            shown.setdefault(k, (card,))
+    for c in pile:
+        if CardValues.is_number(c):
+            k = key(c)
+            shown.setdefault(k, (c,))
             weights[k] = weights.get(k, 0) + 1
     return Distribution({shown[k]: w for k, w in weights.items()})
 
