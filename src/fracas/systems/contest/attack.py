@@ -23,7 +23,6 @@ from fracas.systems.contest.contest import (
     ContestResult,
     ContestRules,
     ContestSetup,
-    run_contest,
 )
 from fracas.systems.contest.damage import Blow, Guard, Harm, harm
 from fracas.systems.contest.events import (
@@ -43,7 +42,7 @@ from fracas.systems.contest.events import (
     ContestWounded,
     Tracker,
 )
-from fracas.systems.contest.narrate import ContestNarrator, dice_text
+from fracas.systems.contest.narrate import Narrated, Side, dice_text, narrated_contest
 from fracas.systems.contest.sheet import Defaults, Options, Sheet, Trait, Weapon
 
 MODES = {"normal": "fighting normally", "called_shot": "a called shot",
@@ -59,6 +58,10 @@ class Defense:
     skill: str
     item: Weapon | None  # the blocking item, or the counter-attack weapon
     parry: bool
+
+
+def _side(c: Combatant) -> Side:
+    return Side(c.id, c.name, c.state.conditions, c.state.dropped)
 
 
 def block_item(t: Combatant, name: str | None) -> Weapon | None:
@@ -142,15 +145,52 @@ def boon_sources(a: Combatant, t: Combatant, opts: Options, df: Defaults
     return mine, theirs
 
 
+@dataclass(frozen=True)
+class Prepared:
+    """What an attack is before any die is rolled."""
+
+    weapon: Weapon
+    defense: Defense
+    setup: ContestSetup
+    opening: tuple[Event, ...]
+    counter_weapon: str | None
+    blows: Mapping[tuple[str, bool], Blow]
+
+
 class AttackResolver:
     """Resolves one attack action into events and a Resolution."""
 
     def __init__(self, df: Defaults, traits: Mapping[str, Trait]):
         self.df, self.traits = df, traits
+        self._prepared: dict[tuple[Action, Combatant, Combatant], Prepared] = {}
 
     def resolve(self, roller: Roller, action: Action, roster: Roster) -> Resolution:
-        df = self.df
         a, t = roster[action.actor], roster[action.target or ""]
+        p = self.prepare(action, a, t)
+        tracker = Tracker()
+        tracker.seed(p.opening)
+        told: Narrated = roller.resolve(narrated_contest, p.setup, _side(a), _side(t),
+                                        p.weapon.name, p.counter_weapon)
+        tracker.seed(told.events)
+        events = [*p.opening, *told.events]
+        assert isinstance(action.options, Options)
+        return self._consequences(roller, a, t, p, action.options, told.result, tracker,
+                                  events)
+
+    def prepare(self, action: Action, a: Combatant, t: Combatant) -> Prepared:
+        """Steps 1 and 2 and the checks of Step 3: they depend only on the action and the
+        two combatants, so they are worked out once (the exact roller re-runs
+        :meth:`resolve` once per path)."""
+        key = (action, a, t)
+        found = self._prepared.get(key)
+        if found is None:
+            if len(self._prepared) > 256:
+                self._prepared.clear()
+            found = self._prepared[key] = self._prepare(action, a, t)
+        return found
+
+    def _prepare(self, action: Action, a: Combatant, t: Combatant) -> Prepared:
+        df = self.df
         if a.id == t.id:
             raise RulesError(f"{a.name} cannot attack themself")
         opts = action.options
@@ -170,14 +210,14 @@ class AttackResolver:
                                   FIGHTING_DEFENSIVELY)
         mine, theirs = boon_sources(a, t, opts, df)
         a_net, d_net = sum(n for _, n in mine), sum(n for _, n in theirs)
+        counter = defense.item if defense.kind == "counter" else None
         setup = ContestSetup(
             attack=make_check(a, weapon.skill, f"{weapon.name} attack", a_net, df, weapon.kind),
             defense=self._defense_check(t, defense, d_net),
             kind=defense.kind,
             attack_weapon_roll=make_check(a, weapon.skill, "weapon roll", 0, df, weapon.kind),
-            defense_weapon_roll=(make_check(t, defense.skill, "weapon roll", 0, df,
-                                            defense.item.kind)
-                                 if defense.kind == "counter" and defense.item else None),
+            defense_weapon_roll=(make_check(t, counter.skill, "weapon roll", 0, df,
+                                            counter.kind) if counter else None),
             rules=contest_rules(df))
         for who, sources, check in ((a, mine, setup.attack), (t, theirs, setup.defense)):
             if sources:
@@ -186,12 +226,11 @@ class AttackResolver:
                     else R_CHECK)
                 events.append(ContestBoons(rule, who.name, tuple(sources), check.net,
                                            dice_text(check)))
-        result = run_contest(roller, setup)
-        narrator = ContestNarrator(setup, a, t, weapon.name,
-                                   defense.item.name if defense.kind == "counter" and
-                                   defense.item else None, tracker)
-        events += narrator.events(result)
-        return self._consequences(roller, a, t, weapon, defense, opts, result, tracker, events)
+        blows = {(who.id, crit): blow(who, w, crit, df, self.traits)
+                 for who, w in ((a, weapon), (t, counter)) if w is not None
+                 for crit in (False, True)}
+        return Prepared(weapon, defense, setup, tuple(events),
+                        counter.name if counter else None, blows)
 
     def _defense_check(self, t: Combatant, d: Defense, net: int) -> Any:
         if d.kind == "counter":
@@ -200,10 +239,10 @@ class AttackResolver:
                               d.item.kind)
         return make_check(t, d.skill, d.kind, net, self.df)
 
-    def _consequences(self, roller: Roller, a: Combatant, t: Combatant, weapon: Weapon,
-                      d: Defense, opts: Options, c: ContestResult, tracker: Tracker,
+    def _consequences(self, roller: Roller, a: Combatant, t: Combatant, p: Prepared,
+                      opts: Options, c: ContestResult, tracker: Tracker,
                       events: list[Event]) -> Resolution:
-        df = self.df
+        weapon, d = p.weapon, p.defense
         threat, critical = c.a_crit != "", c.a_crit == "confirmed"
         won = c.winner
         parried = d.kind == "counter" and d.parry and won == "defender" and not threat
@@ -233,7 +272,7 @@ class AttackResolver:
             events.append(Note(DEFENSE, f"{t.name} wins the counter attack with Parry: no "
                                         f"damage from {a.name}'s {weapon.name}"))
         if deals:
-            hit_blow = blow(a, weapon, critical, df, self.traits)
+            hit_blow = p.blows[(a.id, critical)]
             h = roller.resolve(harm, hit_blow, guard, t.state.hp, t.state.armour_hp)
             events += self._harm_events(t, hit_blow, guard, h, tracker)
             damage = t.state.hp - h.hp_after
@@ -250,7 +289,7 @@ class AttackResolver:
             if outcome == "deadlock":
                 events.append(Note(CONTEST, "the attack is deadlocked: no damage"))
         if d.kind == "counter":
-            events += self._counter(roller, a, t, d, c, tracker, details)
+            events += self._counter(roller, a, t, p, c, tracker, details)
         hp_after = tracker.get(t.id, "hp", t.state.hp)
         assert isinstance(hp_after, int)
         hit = won == "attacker" or d.kind in ("sponge", "counter") or threat
@@ -337,10 +376,11 @@ class AttackResolver:
             out += tracker.add(HIT_POINTS, c.id, "conditions", c.state.conditions, DYING)
         return out
 
-    def _counter(self, roller: Roller, a: Combatant, t: Combatant, d: Defense,
+    def _counter(self, roller: Roller, a: Combatant, t: Combatant, p: Prepared,
                  c: ContestResult, tracker: Tracker, details: list[tuple[str, Any]]
                  ) -> list[Event]:
         """The counter attack lands when the defender wins, or on its critical threat."""
+        d = p.defense
         assert d.item is not None
         lands = c.winner == "defender" or c.d_crit != ""
         if not lands:
@@ -358,7 +398,7 @@ class AttackResolver:
         if critical:
             out.append(Note(CONTEST, f"a confirmed critical with a weapon skill is a Critical "
                                      f"Hit: the {d.item.name}'s roll × {d.item.crit_multiplier}"))
-        b = blow(t, d.item, critical, self.df, self.traits)
+        b = p.blows[(t.id, critical)]
         h = roller.resolve(harm, b, Guard(), a.state.hp, a.state.armour_hp)
         out.append(self._damage_event(b, h))
         out += self._wound(a, h.through, h.hp_after, tracker)

@@ -16,10 +16,22 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass, field
+from functools import lru_cache
 
-from fracas.dice import Keep, Roller, boons_banes, d
+from fracas.dice import Group, Keep, Mapped, Roller, Variable, boons_banes, d
 
 CRIT_ORDER = {"": 0, "threat": 1, "confirmed": 2}
+
+
+def cached_hash(obj: object) -> int:
+    """The hash of a frozen dataclass's compare fields, computed once: these objects are
+    outcome keys the exact roller looks up many times."""
+    cached: int | None = obj.__dict__.get("_hash")
+    if cached is None:
+        cached = hash(tuple(getattr(obj, f.name) for f in dataclasses.fields(obj)  # type: ignore[arg-type]
+                            if f.compare))
+        object.__setattr__(obj, "_hash", cached)
+    return cached
 FUMBLE_ORDER = {"": 0, "fumble": 1, "disarmed": 2}
 
 
@@ -76,6 +88,9 @@ class ContestSetup:
     defense_weapon_roll: Check | None  # a counter-attacker's weapon roll
     rules: ContestRules
 
+    def __hash__(self) -> int:
+        return cached_hash(self)
+
     @property
     def counter(self) -> bool:
         return self.kind == "counter"
@@ -105,6 +120,9 @@ class RollOutcome:
     d_crit: str
     d_fumble: str
     dice: RollDice = field(compare=False)
+
+    def __hash__(self) -> int:
+        return cached_hash(self)
 
 
 @dataclass(frozen=True)
@@ -136,6 +154,9 @@ class ContestResult:
     reason: str = field(default="", compare=False)
     rolls: tuple[RollOutcome, ...] = field(default=(), compare=False)
 
+    def __hash__(self) -> int:
+        return cached_hash(self)
+
 
 def _beats(total: int, other: int, by_defender: bool, ties_to_defender: bool) -> bool:
     """Does ``total`` win against ``other``? Ties go to the defender (RULES.md default)."""
@@ -144,10 +165,61 @@ def _beats(total: int, other: int, by_defender: bool, ties_to_defender: bool) ->
     return by_defender == ties_to_defender
 
 
-def _weapon_roll(roller: Roller, check: Check, difficulty: int) -> tuple[str, tuple[int, int]]:
-    natural = roller.roll(d(check.die))
-    total = natural + check.bonus
-    return ("fumble" if total >= difficulty else "disarmed"), (natural, total)
+@dataclass(frozen=True)
+class Seen:
+    """What a roll means to the rules (compared) and the dice behind it (not compared):
+    the exact roller branches once per meaning, not once per face."""
+
+    meaning: tuple[object, ...]
+    shown: tuple[int, ...] = field(compare=False)  # natural, total [, natural, total]
+
+    def __hash__(self) -> int:
+        return cached_hash(self)
+
+
+@lru_cache(maxsize=1024)
+def pair_variable(s: ContestSetup) -> Variable[Seen]:
+    """Both checks of a roll, attacker's dice first: who wins the roll, each natural's
+    class (threat, critical failure), and the opponent total a threat must beat."""
+    r, a, dd = s.rules, s.attack, s.defense
+
+    def meaning(nats: tuple[int, int]) -> Seen:
+        a_nat, d_nat = nats
+        at, dt = a_nat + a.bonus, d_nat + dd.bonus
+        winner = "defender" if _beats(dt, at, True, r.ties_to_defender) else "attacker"
+        a_cls = "threat" if a_nat >= r.threat else "fumble" if a_nat <= r.fumble else ""
+        d_cls = "threat" if d_nat >= r.threat else "fumble" if d_nat <= r.fumble else ""
+        return Seen((winner, a_cls, d_cls, dt if a_cls == "threat" else None,
+                     at if d_cls == "threat" else None), (a_nat, at, d_nat, dt))
+
+    return Mapped(Group((a.variable(), dd.variable())), meaning)
+
+
+@lru_cache(maxsize=4096)
+def confirm_variable(check: Check, opponent: int, by_defender: bool, ties_to_defender: bool
+                     ) -> Variable[Seen]:
+    """A confirmation check: does it beat the opponent's total?"""
+
+    def meaning(nat: int) -> Seen:
+        total = nat + check.bonus
+        return Seen((_beats(total, opponent, by_defender, ties_to_defender),), (nat, total))
+
+    return Mapped(check.variable(), meaning)
+
+
+@lru_cache(maxsize=1024)
+def weapon_variable(check: Check, difficulty: int) -> Variable[Seen]:
+    """A weapon roll after a critical failure: does it meet the difficulty?"""
+
+    def meaning(nat: int) -> Seen:
+        total = nat + check.bonus
+        return Seen((total >= difficulty,), (nat, total))
+
+    return Mapped(d(check.die), meaning)
+
+
+def _shown(seen: Seen) -> tuple[int, int]:
+    return seen.shown[0], seen.shown[1]
 
 
 def contest_roll(roller: Roller, s: ContestSetup, a_armed: bool, d_armed: bool) -> RollOutcome:
@@ -155,33 +227,31 @@ def contest_roll(roller: Roller, s: ContestSetup, a_armed: bool, d_armed: bool) 
     defender's check, the attacker's confirmation, the defender's confirmation, the
     attacker's weapon roll, the defender's weapon roll (each only when called for)."""
     r = s.rules
-    a_nat = roller.roll(s.attack.variable())
-    a_total = a_nat + s.attack.bonus
-    d_nat = roller.roll(s.defense.variable())
-    d_total = d_nat + s.defense.bonus
-    winner = "defender" if _beats(d_total, a_total, True, r.ties_to_defender) else "attacker"
-    dice = RollDice(a_nat, a_total, d_nat, d_total)
+    pair = roller.roll(pair_variable(s))
+    winner, a_cls, d_cls = (str(x) for x in pair.meaning[:3])
+    a_nat, at, d_nat, dt = pair.shown
+    dice = RollDice(a_nat, at, d_nat, dt)
     a_crit = d_crit = a_fumble = d_fumble = ""
-    if a_nat >= r.threat:
-        nat = roller.roll(s.attack.variable())
-        total = nat + s.attack.bonus
-        a_crit = "confirmed" if _beats(total, d_total, False, r.ties_to_defender) else "threat"
-        dice = dataclasses.replace(dice, a_confirm=(nat, total))
-    if d_nat >= r.threat:
-        nat = roller.roll(s.defense.variable())
-        total = nat + s.defense.bonus
-        d_crit = "confirmed" if _beats(total, a_total, True, r.ties_to_defender) else "threat"
-        dice = dataclasses.replace(dice, d_confirm=(nat, total))
-    if a_nat <= r.fumble:
+    if a_cls == "threat":
+        seen = roller.roll(confirm_variable(s.attack, dt, False, r.ties_to_defender))
+        a_crit = "confirmed" if seen.meaning[0] else "threat"
+        dice = dataclasses.replace(dice, a_confirm=_shown(seen))
+    if d_cls == "threat":
+        seen = roller.roll(confirm_variable(s.defense, at, True, r.ties_to_defender))
+        d_crit = "confirmed" if seen.meaning[0] else "threat"
+        dice = dataclasses.replace(dice, d_confirm=_shown(seen))
+    if a_cls == "fumble":
         a_fumble = "fumble"
         if a_armed:
-            a_fumble, shown = _weapon_roll(roller, s.attack_weapon_roll, r.weapon_difficulty)
-            dice = dataclasses.replace(dice, a_weapon=shown)
-    if d_nat <= r.fumble:
+            seen = roller.roll(weapon_variable(s.attack_weapon_roll, r.weapon_difficulty))
+            a_fumble = "fumble" if seen.meaning[0] else "disarmed"
+            dice = dataclasses.replace(dice, a_weapon=_shown(seen))
+    if d_cls == "fumble":
         d_fumble = "fumble"
         if d_armed and s.defense_weapon_roll is not None:
-            d_fumble, shown = _weapon_roll(roller, s.defense_weapon_roll, r.weapon_difficulty)
-            dice = dataclasses.replace(dice, d_weapon=shown)
+            seen = roller.roll(weapon_variable(s.defense_weapon_roll, r.weapon_difficulty))
+            d_fumble = "fumble" if seen.meaning[0] else "disarmed"
+            dice = dataclasses.replace(dice, d_weapon=_shown(seen))
     return RollOutcome(winner, a_crit, a_fumble, d_crit, d_fumble, dice)
 
 

@@ -162,6 +162,14 @@ class Tracker:
     def __init__(self) -> None:
         self._values: dict[tuple[str, str], object] = {}
 
+    def seed(self, events: tuple[Event, ...]) -> None:
+        """Take in the changes other events already made."""
+        from fracas.core.events import Changed
+
+        for e in events:
+            if isinstance(e, Changed):
+                self._values[(e.target, e.field)] = e.after
+
     def get(self, cid: str, name: str, current: object) -> object:
         return self._values.get((cid, name), current)
 

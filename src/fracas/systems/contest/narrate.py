@@ -3,8 +3,10 @@ decided here: every decision comes from :mod:`contest`)."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+
 from fracas.core.events import Compared, Event, Note
-from fracas.core.model import Combatant
+from fracas.dice import Roller
 from fracas.systems.contest.checks import PRONE
 from fracas.systems.contest.contest import (
     Check,
@@ -13,6 +15,8 @@ from fracas.systems.contest.contest import (
     ContestState,
     RollOutcome,
     advance,
+    cached_hash,
+    run_contest,
 )
 from fracas.systems.contest.events import (
     CONTEST,
@@ -42,10 +46,40 @@ def _flag(s: ContestSetup, natural: int) -> str:
     return ""
 
 
+@dataclass(frozen=True)
+class Side:
+    """What the narration needs of a combatant (small and hashable)."""
+
+    id: str
+    name: str
+    conditions: tuple[str, ...]
+    dropped: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Narrated:
+    """A contest's result (the summary) with its events, told once per distinct result."""
+
+    result: ContestResult
+    events: tuple[Event, ...] = field(compare=False)
+
+    def __hash__(self) -> int:
+        return cached_hash(self)
+
+
+def narrated_contest(roller: Roller, s: ContestSetup, a: Side, t: Side, attack_weapon: str,
+                     counter_weapon: str | None) -> Narrated:
+    """The contest and its explanation (a memoised sub-step: under the exact roller the
+    events are told once per distinct result, not once per path)."""
+    result = run_contest(roller, s)
+    narrator = ContestNarrator(s, a, t, attack_weapon, counter_weapon, Tracker())
+    return Narrated(result, tuple(narrator.events(result)))
+
+
 class ContestNarrator:
     """Events for each roll of a finished contest, with the state changes it causes."""
 
-    def __init__(self, s: ContestSetup, attacker: Combatant, defender: Combatant,
+    def __init__(self, s: ContestSetup, attacker: Side, defender: Side,
                  attack_weapon: str, counter_weapon: str | None, tracker: Tracker):
         self.s = s
         self.a, self.t = attacker, defender
@@ -119,7 +153,7 @@ class ContestNarrator:
             t = self.t
             if s.kind == "dodge":
                 out.append(Note(CONTEST, f"{t.name} critically fails the dodge: knocked prone"))
-                out += self.tracker.add(CONTEST, t.id, "conditions", t.state.conditions, PRONE)
+                out += self.tracker.add(CONTEST, t.id, "conditions", t.conditions, PRONE)
             elif s.kind in ("block", "sponge"):
                 out.append(Note(CONTEST, f"{t.name} critically fails the {s.kind}: knocked one "
                                          "cell backwards, if physically possible"))
@@ -128,7 +162,7 @@ class ContestNarrator:
                                          self.counter_weapon or "")
         return out
 
-    def _weapon_roll(self, i: int, c: Combatant, check: Check, shown: tuple[int, int] | None,
+    def _weapon_roll(self, i: int, c: Side, check: Check, shown: tuple[int, int] | None,
                      fumble: str, weapon: str) -> list[Event]:
         out: list[Event] = []
         if shown is None:
@@ -145,7 +179,7 @@ class ContestNarrator:
         out.append(ContestCheck(O_WEAPON_ROLL, i, c.name, "weapon roll", dice_text(roll_check),
                                 natural, roll_check.parts(), total, verdict))
         if fumble == "disarmed":
-            out += self.tracker.add(CONTEST, c.id, "dropped", c.state.dropped, weapon)
+            out += self.tracker.add(CONTEST, c.id, "dropped", c.dropped, weapon)
         return out
 
     def _decided(self, result: ContestResult) -> list[Event]:

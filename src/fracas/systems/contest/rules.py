@@ -58,6 +58,10 @@ class ContestSystem(RuleSystem):
                                    prefix=None) from None
         return {t.name.casefold(): t for t in table.traits}
 
+    @cached_property
+    def _attacks(self) -> AttackResolver:
+        return AttackResolver(self.table, self.traits)
+
     @property
     def table(self) -> Defaults:
         df = self.defaults
@@ -135,7 +139,7 @@ class ContestSystem(RuleSystem):
 
     def resolve(self, roller: Roller, action: Action, roster: Roster) -> Resolution:
         if action.kind == "attack":
-            return AttackResolver(self.table, self.traits).resolve(roller, action, roster)
+            return self._attacks.resolve(roller, action, roster)
         a = roster[action.actor]
         tracker = Tracker()
         if action.kind == "stand_up":
