@@ -1,0 +1,293 @@
+"""The six-step combat check (seed 004), written once against a roller.
+
+``resolve_attack`` rolls the whole pool once, then hands the rest to
+``finish_attack`` through ``roller.resolve``: under the exact roller that step is
+computed once per distinct pool result (and branches only on the Critical
+Injury table's rows), which keeps the odds of a whole attack fast.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+from fracas.core.events import Compared, Event, Note, Outcome, Total
+from fracas.core.model import Action, Resolution, Roster
+from fracas.dice.rollers import Roller
+from fracas.systems.genesys import harm
+from fracas.systems.genesys import state as st
+from fracas.systems.genesys.check import DEFAULT, attack_pool
+from fracas.systems.genesys.dice import PoolResult, PoolSpec
+from fracas.systems.genesys.events import GenesysDamage, GenesysRolled, GenesysSpent
+from fracas.systems.genesys.harm import STEP6, Tracker
+from fracas.systems.genesys.pool import GenesysPool
+from fracas.systems.genesys.sheet import Options, Sheet, Weapon
+from fracas.systems.genesys.spending import Context, Spend, spend_advantage, spend_threat
+from fracas.systems.genesys.tables import qualities, skills
+
+STEP1 = "seed 004 · Step 1: declare the attack"
+STEP3 = "seed 004 · Step 3: results and damage"
+QUALITIES = "seed 004 · Step 4: item qualities"
+
+
+@dataclass(frozen=True)
+class Plan:
+    """Everything fixed before the dice are rolled."""
+
+    spec: PoolSpec
+    events: tuple[Event, ...]
+    weapon: Weapon
+    band: str
+    melee: bool
+    auto_fire: bool
+
+
+@lru_cache(maxsize=1024)
+def plan_attack(system: Any, action: Action, roster: Roster) -> Plan:
+    """Steps 1 and 2: the declared attack and its assembled pool."""
+    attacker, target = roster[action.actor], roster[action.target or ""]
+    sheet: Sheet = attacker.sheet
+    weapon = sheet.weapon(action.weapon)
+    assert weapon is not None and isinstance(action.options, Options)
+    opts = action.options
+    melee = skills()[weapon.skill].combat == "melee"
+    band_note = ""
+    if melee:
+        band = "engaged"
+    elif opts.range is not None:
+        band = opts.range
+    else:
+        band = system.defaults.ranged_band
+        band_note = f" ({DEFAULT} · ranged_band)"
+    has_auto = weapon.quality("Auto-fire") is not None
+    auto_fire = has_auto if opts.auto_fire is None else opts.auto_fire
+    events: list[Event] = [Note(STEP1, f"{attacker.name} attacks {target.name} with "
+                                       f"{weapon.name} ({weapon.skill}, "
+                                       f"{'melee' if melee else band + ' range'})")]
+    spec, pool_events, _ = attack_pool(system.defaults, attacker, target, weapon, opts,
+                                       auto_fire, band, band_note)
+    events += pool_events
+    return Plan(spec, tuple(events), weapon, band, melee, auto_fire)
+
+
+def resolve_attack(system: Any, roller: Roller, action: Action, roster: Roster) -> Resolution:
+    plan = plan_attack(system, action, roster)
+    result = roller.roll(GenesysPool(plan.spec))
+    resolution: Resolution = roller.resolve(finish_attack, system, action, roster, result)
+    return resolution
+
+
+def _soak(target: Any, weapon: Weapon) -> tuple[int, str]:
+    """Soak after Pierce and Breach (Breach: 10 soak per rating)."""
+    soak: int = target.sheet.soak
+    notes = []
+    pierce, breach = weapon.rating("Pierce"), weapon.rating("Breach")
+    if pierce:
+        notes.append(f"Pierce {pierce}")
+    if breach:
+        notes.append(f"Breach {breach}: {10 * breach}")
+    left = max(0, soak - pierce - 10 * breach)
+    if notes:
+        return left, f"{soak} less " + ", ".join(notes)
+    return left, ""
+
+
+def finish_attack(roller: Roller, system: Any, action: Action, roster: Roster,
+                  result: PoolResult) -> Resolution:
+    """Steps 3 to 6 for one pool result."""
+    plan = plan_attack(system, action, roster)
+    weapon, opts = plan.weapon, action.options
+    assert isinstance(opts, Options)
+    a_id, t_id = action.actor, action.target or ""
+    tr = Tracker(roster)
+    tr.events.extend(plan.events)
+    attacker, target = tr.c(a_id), tr.c(t_id)
+    if attacker.state.next_check:
+        tr.set("next-check effects are used up by this check", a_id, "next_check", ())
+    brink = harm.action_strain(attacker)
+    if brink:
+        harm.suffer_strain(tr, f"{STEP6} (At the Brink)", a_id, brink)
+    tr.add(GenesysRolled(STEP3, a_id, plan.spec.notation(), result.symbols or "",
+                         result.successes, result.advantage, result.triumphs, result.despairs,
+                         result.describe()))
+    successes, advantage = result.successes, result.advantage
+    bonus = 0
+    for name, shift in (("Superior", 1), ("Inferior", -1)):
+        if weapon.quality(name):
+            advantage += shift
+            bonus += shift
+            word = "advantage" if shift > 0 else "threat"
+            tr.add(Note(QUALITIES, f"{name}: one automatic {word} (net advantage now "
+                                   f"{advantage}) and {shift:+d} damage"))
+    hit = successes >= 1
+    tr.add(Compared(STEP3, "net successes", successes, ">=" if hit else "<", "needed", 1,
+                    "the attack hits" if hit else "the attack misses"))
+    base = weapon.base_damage(attacker.sheet.characteristics.brawn)
+    per_hit = max(0, base + successes + bonus) if hit else 0
+    if hit:
+        parts = [(f"{weapon.name}" + (" (Brawn + " + str(weapon.damage)[1:] + ")"
+                                      if isinstance(weapon.damage, str) else ""), base),
+                 ("net successes", successes)]
+        if bonus:
+            parts.append(("Superior" if bonus > 0 else "Inferior", bonus))
+        tr.add(Total(STEP3, "damage per hit", tuple(parts), per_hit))
+    soak, _soak_note = _soak(target, weapon)
+    crit_possible = hit and per_hit > soak
+    silhouette = target.sheet.silhouette
+    ctx = Context(hit, crit_possible, weapon.crit, weapon, plan.auto_fire,
+                  qualities()["Knockdown"].cost + qualities()["Knockdown"].cost_per_silhouette
+                  * max(0, silhouette - 1), attacker.state.strain, st.has(attacker, "prone"),
+                  not plan.melee)
+    a_policy = opts.advantage_policy or system.defaults.advantage_policy
+    h_policy = opts.threat_policy or system.defaults.threat_policy
+    bought, notes, adv_left, tri_left = spend_advantage(ctx, advantage, result.triumphs,
+                                                        opts.spend, a_policy)
+    _announce(tr, a_id, bought, notes, "a", "t", a_policy, "advantage_policy", opts.spend,
+              opts.advantage_policy is not None)
+    if adv_left > 0 or tri_left:
+        tr.add(Note("seed 004 · Step 4", f"unspent: {adv_left} advantage, {tri_left} triumph"))
+    gm, gm_notes, _, _ = spend_threat(ctx, -advantage, result.despairs, opts.gm_spend, h_policy)
+    _announce(tr, "the GM", gm, gm_notes, "h", "d", h_policy, "threat_policy", opts.gm_spend,
+              opts.threat_policy is not None)
+    before = (target.state.wounds, target.state.strain)
+    crossed = _hits(tr, plan, weapon, a_id, t_id, opts, bought, per_hit, successes, hit)
+    severity = _criticals(roller, tr, system, weapon, t_id, bought, crossed)
+    _effects(tr, a_id, t_id, weapon, bought, gm, per_hit, base)
+    after = tr.c(t_id)
+    lost = (after.state.wounds - before[0]) + max(0, after.state.strain - before[1])
+    blast_miss = not hit and any(s.effect == "blast" for s in bought)
+    outcome = ("critical injury" if severity else "plain hit") if hit else (
+        "blast" if blast_miss else "miss")
+    taken_out = after.state.incapacitated
+    tr.add(Outcome(STEP6, a_id, t_id, outcome, hit, lost))
+    details: list[tuple[str, Any]] = []
+    if severity:
+        details.append(("critical injury", severity))
+    if after.sheet.adversary == "minion":
+        details.append(("minions standing", after.state.members))
+    return Resolution(outcome, hit, lost, tuple(tr.events), taken_out, tuple(details))
+
+
+def _announce(tr: Tracker, who: str, bought: list[Spend], notes: list[str], small: str,
+              big: str, policy: str, knob: str, explicit: tuple[str, ...], chosen: bool
+              ) -> None:
+    if bought and policy != "none":
+        source = "the attack's options" if chosen else f"{DEFAULT} · {knob}"
+        tr.add(Note(bought[0].rule, f"{who} spends by policy {policy} ({source})"
+                    + (" after the explicit choices" if explicit else "")))
+    for s in bought:
+        tr.add(GenesysSpent(s.rule, who, s.cost(small, big), s.label, s.text))
+    for n in notes:
+        tr.add(Note(bought[0].rule if bought else "seed 004 · Steps 4-5", f"skipped: {n}"))
+
+
+def _hit_on(tr: Tracker, label: str, cid: str, damage: int, weapon: Weapon) -> bool:
+    """One hit on ``cid``: soak, then wounds (or strain for Stun Damage)."""
+    target = tr.c(cid)
+    soak, note = _soak(target, weapon)
+    suffered = max(0, damage - soak)
+    stun = weapon.quality("Stun Damage") is not None
+    tr.add(GenesysDamage(STEP6, cid, label, damage, soak, note, suffered,
+                         "strain (Stun Damage)" if stun else "wounds"))
+    if stun:
+        return harm.suffer_strain(tr, STEP6, cid, suffered)
+    return harm.suffer_wounds(tr, STEP6, cid, suffered)
+
+
+def _hits(tr: Tracker, plan: Plan, weapon: Weapon, a_id: str, t_id: str, opts: Options,
+          bought: list[Spend], per_hit: int, successes: int, hit: bool) -> dict[str, bool]:
+    """Every hit of the attack (the first, extra hits, Blast); who went past threshold."""
+    crossed: dict[str, bool] = {}
+    if hit:
+        crossed[t_id] = _hit_on(tr, "Hit", t_id, per_hit, weapon)
+        extra = [s for s in bought if s.effect == "extra_hit"]
+        others = [t for t in opts.extra_targets if t != t_id]
+        for i, s in enumerate(extra, 2):
+            cid = others[i - 2] if i - 2 < len(others) else t_id
+            went = _hit_on(tr, f"Hit {i} ({s.label})", cid, per_hit, weapon)
+            crossed[cid] = crossed.get(cid, False) or went
+    blast = next((s for s in bought if s.effect == "blast"), None)
+    if blast is not None:
+        rating = weapon.rating("Blast")
+        victims = [t for t in opts.blast_targets if t != t_id]
+        damage = rating + successes if hit else rating
+        if not hit:
+            victims = [t_id, *victims]
+        for cid in victims:
+            went = _hit_on(tr, f"Blast {rating}", cid, damage, weapon)
+            crossed[cid] = crossed.get(cid, False) or went
+    return crossed
+
+
+def _criticals(roller: Roller, tr: Tracker, system: Any, weapon: Weapon, t_id: str,
+               bought: list[Spend], crossed: dict[str, bool]) -> str | None:
+    """Critical Injuries: one roll for the Critical rating triggers (+10 per extra), and
+    one for wounds past the threshold (the table default threshold_injury)."""
+    triggers = sum(1 for s in bought if s.effect == "critical")
+    mode = system.defaults.threshold_injury
+    vicious = weapon.rating("Vicious")
+    severity = None
+    main_crossed = crossed.get(t_id, False)
+    if triggers:
+        extra = triggers - 1
+        if main_crossed and mode == "extra_trigger":
+            tr.add(Note(f"{DEFAULT} · threshold_injury=extra_trigger",
+                        f"{t_id} also went past its wound threshold: one more trigger (+10)"))
+            extra += 1
+            main_crossed = False
+        severity = harm.critical_injury(roller, tr, system.defaults, t_id, extra, vicious,
+                                        "Critical rating")
+    for cid, went in crossed.items():
+        if not went or (cid == t_id and not main_crossed):
+            continue
+        tr.add(Note(harm.WOUNDS, f"{cid} suffered wounds past its wound threshold: one "
+                                 "Critical Injury"))
+        got = harm.critical_injury(roller, tr, system.defaults, cid, 0, vicious,
+                                   "wound threshold")
+        if cid == t_id:
+            severity = severity or got
+    return severity
+
+
+def _effects(tr: Tracker, a_id: str, t_id: str, weapon: Weapon, bought: list[Spend],
+             gm: list[Spend], per_hit: int, base: int) -> None:
+    """The effects of active qualities and of the spending tables."""
+    for s in bought:
+        rating = weapon.rating(s.key) if s.key in qualities() else 0
+        rule = s.rule
+        if s.effect == "burn":
+            tr.condition(rule, t_id, f"burning:{rating}:{base}")
+        elif s.effect == "ensnare":
+            tr.condition(rule, t_id, f"immobilized:{rating}")
+        elif s.effect == "disorient":
+            tr.condition(rule, t_id, f"disoriented:{rating}")
+        elif s.effect == "knockdown":
+            tr.condition(rule, t_id, "prone")
+        elif s.effect == "stun":
+            harm.suffer_strain(tr, rule, t_id, rating)
+        elif s.effect == "recover_strain":
+            harm.recover_strain(tr, rule, a_id, 1)
+        elif s.effect == "negate_defense":
+            tr.condition(rule, t_id, "exposed:0")
+        elif s.effect == "self_defense":
+            tr.condition(rule, a_id, "defended:1")
+        elif s.effect in ("target_setback", "target_upgrade_difficulty"):
+            token = "setback" if s.effect == "target_setback" else "upgrade_difficulty"
+            tr.set(rule, t_id, "next_check", (*tr.c(t_id).state.next_check, token))
+        elif s.effect in ("self_boost", "self_upgrade_ability"):
+            token = "boost" if s.effect == "self_boost" else "upgrade_ability"
+            tr.set(rule, a_id, "next_check", (*tr.c(a_id).state.next_check, token))
+    for s in gm:
+        rule = s.rule
+        if s.effect == "attacker_strain":
+            harm.suffer_strain(tr, rule, a_id, 1)
+        elif s.effect == "attacker_prone":
+            tr.condition(rule, a_id, "prone")
+        elif s.effect == "out_of_ammo":
+            tr.condition(rule, a_id, f"out_of_ammo:{weapon.name}")
+        elif s.effect in ("attacker_setback", "attacker_upgrade_difficulty"):
+            token = "setback" if s.effect == "attacker_setback" else "upgrade_difficulty"
+            tr.set(rule, a_id, "next_check", (*tr.c(a_id).state.next_check, token))
+        elif s.effect == "target_boost":
+            tr.set(rule, t_id, "next_check", (*tr.c(t_id).state.next_check, "boost"))

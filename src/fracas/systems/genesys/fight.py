@@ -1,0 +1,165 @@
+"""Fight hooks: initiative slots, the actions an actor has, turn and round effects."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fracas.core.events import Changed, Event, Note, Outcome
+from fracas.core.model import Action, Resolution, Roster, Slot
+from fracas.dice.rollers import Roller
+from fracas.systems.genesys import harm
+from fracas.systems.genesys import state as st
+from fracas.systems.genesys.check import DEFAULT, simple_pool
+from fracas.systems.genesys.events import GenesysDamage, GenesysRolled
+from fracas.systems.genesys.harm import Tracker
+from fracas.systems.genesys.pool import GenesysPool
+from fracas.systems.genesys.sheet import Options, Sheet
+from fracas.systems.genesys.tables import skills
+
+INITIATIVE = "RULES.md genesys · Initiative (public)"
+STANCE = "Genesys maneuver · Guarded Stance"
+CONDITIONS = "genesys conditions (docs/systems/genesys.md)"
+
+
+def guarded_stance(action: Action, roster: Roster) -> Resolution:
+    """+1 melee defense and a setback die on its own combat checks until the end of
+    its next turn (counted as the end of the next round)."""
+    tr = Tracker(roster)
+    tr.add(Note(STANCE, f"{action.actor} takes a Guarded Stance: +1 melee defense, a setback "
+                        "die on its combat checks"))
+    tr.condition(STANCE, action.actor, "guarded:1")
+    tr.add(Outcome(STANCE, action.actor, "", "guarded stance", False, 0))
+    return Resolution("guarded stance", False, 0, tuple(tr.events))
+
+
+def _is_pc(sheet: Sheet) -> bool:
+    return sheet.adversary == "pc"
+
+
+def initiative(system: Any, roller: Roller, roster: Roster, round_number: int
+               ) -> tuple[tuple[Slot, ...], tuple[Event, ...]]:
+    """Cool (Vigilance when surprised) checks, once per encounter; slots by successes
+    then advantage; any PC may take a PC slot, any NPC an NPC slot."""
+    events: list[Event] = []
+    results: dict[str, tuple[int, int]] = {}
+    defaults = system.defaults
+    for cid, c in roster.items():
+        if not system.is_active(c):
+            continue
+        if c.state.initiative:
+            results[cid] = (c.state.initiative[0], c.state.initiative[1])
+            continue
+        surprised = st.has(c, "surprised")
+        skill = defaults.surprised_skill if surprised else defaults.initiative_skill
+        if skill not in skills():
+            skill = "Cool" if not surprised else "Vigilance"
+        spec, pool_events = simple_pool(defaults, c, skill)
+        events.append(Note(f"{INITIATIVE}; {DEFAULT} · "
+                           f"{'surprised_skill' if surprised else 'initiative_skill'}",
+                           f"{cid} rolls {skill} for initiative"
+                           + (" (surprised)" if surprised else "")))
+        events += pool_events
+        r = roller.roll(GenesysPool(spec))
+        events.append(GenesysRolled(INITIATIVE, cid, spec.notation(), r.symbols or "",
+                                    r.successes, r.advantage, r.triumphs, r.despairs,
+                                    r.describe()))
+        results[cid] = (r.successes, r.advantage)
+        events.append(Changed(INITIATIVE, cid, "initiative", c.state.initiative,
+                              (r.successes, r.advantage)))
+    pc_first = defaults.initiative_tie == "pc"
+    order = sorted(results, key=lambda cid: (
+        -results[cid][0], -results[cid][1],
+        (0 if _is_pc(roster[cid].sheet) else 1) if pc_first else
+        (1 if _is_pc(roster[cid].sheet) else 0)))
+    pcs = tuple(cid for cid in order if _is_pc(roster[cid].sheet))
+    npcs = tuple(cid for cid in order if not _is_pc(roster[cid].sheet))
+    slots = []
+    counts = {"PC": 0, "NPC": 0}
+    for cid in order:
+        kind = "PC" if _is_pc(roster[cid].sheet) else "NPC"
+        counts[kind] += 1
+        s, a = results[cid]
+        slots.append(Slot(pcs if kind == "PC" else npcs,
+                          f"{kind} slot {counts[kind]} ({s} successes, {a} advantage)"))
+    events.append(Note(f"{INITIATIVE}; {DEFAULT} · initiative_tie={defaults.initiative_tie}",
+                       f"round {round_number} slots: " + ", ".join(
+                           s.label.split(" (")[0] for s in slots)))
+    return tuple(slots), tuple(events)
+
+
+def actions(system: Any, actor: str, roster: Roster) -> list[Action]:
+    """Every attack (each enemy, each usable weapon, with and without Aim), then a
+    Guarded Stance."""
+    me = roster[actor]
+    if not system.is_active(me):
+        return []
+    out: list[Action] = []
+    sheet: Sheet = me.sheet
+    if not st.has(me, "staggered"):
+        for enemy in roster.enemies_of(actor):
+            if not system.is_active(enemy):
+                continue
+            for w in sheet.weapons:
+                if f"out_of_ammo:{w.name}" in me.state.conditions:
+                    continue
+                melee = skills()[w.skill].combat == "melee"
+                band = None if melee else system.defaults.fight_band
+                for aim in (0, 1):
+                    opts = Options(range=band, aim=aim)
+                    out.append(Action(actor, enemy.id, w.name, "attack", opts))
+    out.append(Action(actor, None, None, "guarded_stance", Options(), offensive=False))
+    return out
+
+
+def start_turn(system: Any, roller: Roller, actor: str, roster: Roster) -> tuple[Event, ...]:
+    """Standing up from prone, burning, and Bleeding Out, as the turn begins."""
+    tr = Tracker(roster)
+    me = tr.c(actor)
+    if not system.is_active(me):
+        return ()
+    if st.has(me, "prone"):
+        tr.add(Note(CONDITIONS, f"{actor} spends a maneuver to stand up"))
+        tr.set(CONDITIONS, actor, "conditions", st.without(me.state.conditions, "prone"))
+    burning = st.find(tr.c(actor).state.conditions, "burning")
+    if burning is not None:
+        _, turns, damage = burning.split(":")
+        soak = tr.c(actor).sheet.soak
+        suffered = max(0, int(damage) - soak)
+        rule = "seed 004 · item qualities (Burn)"
+        tr.add(GenesysDamage(rule, actor, "Burning", int(damage), soak, "", suffered, "wounds"))
+        crossed = harm.suffer_wounds(tr, rule, actor, suffered)
+        left = int(turns) - 1
+        conds = st.without(tr.c(actor).state.conditions, "burning")
+        tr.set(rule, actor, "conditions", (*conds, f"burning:{left}:{damage}") if left > 0
+               else conds)
+        if crossed:
+            harm.critical_injury(roller, tr, system.defaults, actor, 0, 0, "wound threshold")
+    if harm.bleeding(tr.c(actor)):
+        rule = "seed 004 · Critical Injury (Bleeding Out)"
+        sheet: Sheet = tr.c(actor).sheet
+        past_before = max(0, tr.c(actor).state.wounds - sheet.wound_threshold) // 5
+        harm.suffer_wounds(tr, rule, actor, 1)
+        harm.suffer_strain(tr, rule, actor, 1)
+        past_after = max(0, tr.c(actor).state.wounds - sheet.wound_threshold) // 5
+        for _ in range(past_after - past_before):
+            harm.critical_injury(roller, tr, system.defaults, actor, 0, 0,
+                                 "5 more wounds past the threshold")
+    return tuple(tr.events)
+
+
+def end_round(roster: Roster, round_number: int) -> tuple[Event, ...]:
+    """Counted conditions count down; The End is Nigh comes due."""
+    tr = Tracker(roster)
+    for cid, c in roster.items():
+        conds = st.tick_round(c.state.conditions)
+        dying = st.find(conds, "dying")
+        if dying == "dying:1":
+            conds = (*st.without(conds, "dying"), "dying:0")
+        elif dying == "dying:0":
+            conds = (*st.without(conds, "dying"), "dead")
+            tr.add(Note("seed 004 · Critical Injury (The End is Nigh)",
+                        f"{cid} dies after the last initiative slot"))
+        tr.set(f"{CONDITIONS}: end of round {round_number}", cid, "conditions", conds)
+        if "dead" in conds and not tr.c(cid).state.incapacitated:
+            tr.set("seed 004 · Critical Injury", cid, "incapacitated", True)
+    return tuple(tr.events)

@@ -1,0 +1,172 @@
+"""Wounds, strain, incapacitation, minion groups and Critical Injuries (seed 004 · Step 6),
+as Changed events on a working copy of the roster."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from fracas.core.events import Event, Note
+from fracas.core.model import Combatant, Roster, apply_event
+from fracas.dice.rollers import Roller
+from fracas.systems.genesys import state as st
+from fracas.systems.genesys.events import GenesysCriticalInjury
+from fracas.systems.genesys.injuries import CriticalRoll, InjuryResult
+from fracas.systems.genesys.sheet import Sheet
+from fracas.systems.genesys.tables import injuries
+
+STEP6 = "seed 004 · Step 6: soak, wounds, Critical Injuries"
+WOUNDS = "RULES.md genesys · wound threshold"
+ADVERSARIES = "RULES.md genesys · adversaries (public)"
+
+
+@dataclass
+class Tracker:
+    """The roster as events change it, and the events so far."""
+
+    roster: Roster
+    events: list[Event] = field(default_factory=list)
+
+    def c(self, cid: str) -> Combatant:
+        return self.roster[cid]
+
+    def add(self, *events: Event) -> None:
+        for e in events:
+            self.events.append(e)
+            self.roster = apply_event(self.roster, e)
+
+    def set(self, rule: str, cid: str, name: str, after: Any) -> None:
+        e = st.change(rule, self.c(cid), name, after)
+        if e is not None:
+            self.add(e)
+
+    def condition(self, rule: str, cid: str, text: str) -> None:
+        c = self.c(cid)
+        self.set(rule, cid, "conditions", st.with_condition(c.state.conditions, text))
+
+
+def group_threshold(sheet: Sheet) -> int:
+    """A minion group's wound threshold is its members' added up."""
+    return sheet.wound_threshold * sheet.group
+
+
+def suffer_wounds(tr: Tracker, rule: str, cid: str, n: int) -> bool:
+    """Add wounds; True when a PC or nemesis has just gone past its wound threshold."""
+    if n <= 0:
+        return False
+    c = tr.c(cid)
+    sheet: Sheet = c.sheet
+    after = c.state.wounds + n
+    tr.set(rule, cid, "wounds", after)
+    if sheet.adversary == "minion":
+        fallen = min(sheet.group, max(0, (after - 1) // sheet.wound_threshold))
+        standing = sheet.group - fallen
+        if standing < c.state.members:
+            tr.set(f"{ADVERSARIES} · minion groups: wounds spill over the members", cid,
+                   "members", standing)
+        if standing == 0 and not c.state.incapacitated:
+            tr.set(f"{ADVERSARIES} · minion groups", cid, "incapacitated", True)
+        return False
+    if after > sheet.wound_threshold and not c.state.incapacitated:
+        tr.set(f"{WOUNDS}: wounds past the threshold", cid, "incapacitated", True)
+        return sheet.adversary in ("pc", "nemesis")
+    return False
+
+
+def suffer_strain(tr: Tracker, rule: str, cid: str, n: int) -> bool:
+    """Add strain (minions and rivals suffer it as wounds); True as in suffer_wounds."""
+    if n <= 0:
+        return False
+    c = tr.c(cid)
+    sheet: Sheet = c.sheet
+    if sheet.adversary in ("minion", "rival") or sheet.strain_threshold is None:
+        tr.add(Note(ADVERSARIES, f"{cid} has no strain threshold: {n} strain is suffered "
+                                 "as wounds"))
+        return suffer_wounds(tr, rule, cid, n)
+    after = c.state.strain + n
+    tr.set(rule, cid, "strain", after)
+    if after > sheet.strain_threshold and not c.state.incapacitated:
+        tr.set(f"{WOUNDS}: strain past the strain threshold", cid, "incapacitated", True)
+    return False
+
+
+def recover_strain(tr: Tracker, rule: str, cid: str, n: int) -> None:
+    c = tr.c(cid)
+    tr.set(rule, cid, "strain", max(0, c.state.strain - n))
+
+
+def injury_modifier(c: Combatant, extra_triggers: int, vicious: int
+                    ) -> tuple[tuple[str, int], ...]:
+    """The additions to the d100: extra triggers, untreated injuries, Vicious."""
+    parts = []
+    if extra_triggers:
+        parts.append((f"{extra_triggers} extra trigger(s)", 10 * extra_triggers))
+    untreated = len(c.state.critical_injuries)
+    if untreated:
+        parts.append((f"{untreated} untreated Critical Injur{'y' if untreated == 1 else 'ies'}",
+                      10 * untreated))
+    if vicious:
+        parts.append((f"Vicious {vicious}", 10 * vicious))
+    return tuple(parts)
+
+
+def critical_injury(roller: Roller, tr: Tracker, defaults: Any, cid: str, extra_triggers: int,
+                    vicious: int, why: str) -> str | None:
+    """Inflict one Critical Injury on ``cid``: roll it (or defeat a minion); its severity."""
+    c = tr.c(cid)
+    sheet: Sheet = c.sheet
+    if sheet.adversary == "minion" and defaults.minion_critical == "defeat_one":
+        rule = "RULES.md default · minion_critical=defeat_one"
+        if c.state.members <= 0:
+            return None
+        fallen = sheet.group - c.state.members + 1
+        need = fallen * sheet.wound_threshold + 1 - c.state.wounds
+        tr.add(Note(rule, f"a Critical Injury on the minion group {cid} ({why}): one "
+                          "member is defeated"))
+        suffer_wounds(tr, rule, cid, max(need, 0))
+        return "minion defeated"
+    parts = injury_modifier(c, extra_triggers, vicious)
+    modifier = sum(v for _, v in parts)
+    result: InjuryResult = roller.roll(CriticalRoll(modifier, cid))
+    row = result.row
+    total = None if result.natural is None else result.natural + modifier
+    effect = row.text
+    if result.characteristic:
+        effect += f" (d10 {result.d10}: {result.characteristic.capitalize()})" if (
+            result.d10 is not None) else f" ({result.characteristic.capitalize()})"
+    tr.add(GenesysCriticalInjury(f"{STEP6} (Table I.6-10)", cid, result.natural, parts,
+                                 total, result.full_name, row.severity, effect))
+    apply_injury(tr, cid, result)
+    return row.severity
+
+
+def apply_injury(tr: Tracker, cid: str, result: InjuryResult) -> None:
+    """Record the injury and apply its immediate effects."""
+    rule = f"{STEP6} (Table I.6-10: {result.name})"
+    c = tr.c(cid)
+    tr.set(rule, cid, "critical_injuries", (*c.state.critical_injuries, result.full_name))
+    eff = result.row.effects
+    if eff.strain:
+        suffer_strain(tr, rule, cid, eff.strain)
+    if eff.next_check:
+        tr.set(rule, cid, "next_check", (*tr.c(cid).state.next_check, *eff.next_check))
+    if eff.condition:
+        tr.condition(rule, cid, eff.condition.replace(":0", "") if eff.condition.endswith(
+            ":0") else eff.condition)
+    if eff.dies == "next_round":
+        tr.condition(rule, cid, "dying:1")
+    if eff.dies == "now":
+        tr.condition(rule, cid, "dead")
+        tr.set(rule, cid, "incapacitated", True)
+
+
+def bleeding(c: Combatant) -> bool:
+    table = injuries()
+    return any((row := table.by_name(n)) is not None and row.effects.bleeding
+               for n in c.state.critical_injuries)
+
+
+def action_strain(c: Combatant) -> int:
+    table = injuries()
+    return sum(row.effects.action_strain for n in c.state.critical_injuries
+               if (row := table.by_name(n)) is not None)

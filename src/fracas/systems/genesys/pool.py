@@ -1,0 +1,225 @@
+"""Exact pool distributions by dense convolution, and the pool as one random variable.
+
+The distribution of a pool's result (net successes, net advantage, triumphs,
+despairs) is a 4-d array of integer counts: entry ``[s, a, t, d]`` is the number
+of ways the dice can fall to give that result (offset so indices start at 0).
+Each die is added by a shifted add of the array per distinct face, over the box
+of cells that can be non-zero so far: the work is a few dozen numpy slice
+operations, never a loop over symbol objects. Counts stay exact: int64 while a
+bound on the largest count proves it cannot overflow, Python integers (object
+arrays) past that.
+
+>>> table = pool_table(PoolSpec(ability=2, difficulty=1))
+>>> table.p_success()
+Fraction(7, 16)
+>>> GenesysPool(PoolSpec(ability=1)).exact().probability(PoolResult(1, 0))
+Fraction(1, 4)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import cache, cached_property, lru_cache
+from typing import Any
+
+import numpy as np
+
+from fracas.core.errors import ScriptError
+from fracas.dice.distribution import Distribution
+from fracas.dice.variables import Script, Variable
+from fracas.systems.genesys.dice import (
+    DIE_ORDER,
+    PoolResult,
+    PoolSpec,
+    Symbols,
+    die_faces,
+)
+
+_INT64_MAX = 2**63 - 1
+# dice that do not touch the triumph/despair axes first, so the array stays small longest
+_CONVOLUTION_ORDER = ("boost", "setback", "ability", "difficulty", "proficiency", "challenge")
+
+
+@dataclass(frozen=True)
+class PoolTable:
+    """The exact distribution of a pool as a dense array of counts."""
+
+    spec: PoolSpec
+    counts: np.ndarray[Any, Any]  # [net s - s_min, net a - a_min, triumphs, despairs]
+    s_min: int
+    a_min: int
+
+    @property
+    def total(self) -> int:
+        """The sum of the counts: the product of the dice's sides."""
+        return self.spec.sides_total()
+
+    @property
+    def exact_python_ints(self) -> bool:
+        """True when the counts needed Python integers (past 64 bits)."""
+        return bool(self.counts.dtype == object)
+
+    def items(self) -> Iterator[tuple[tuple[int, int, int, int], int]]:
+        """((net s, net a, triumphs, despairs), count) for every possible result."""
+        idx = np.nonzero(self.counts)
+        weights = self.counts[idx].tolist()
+        s_min, a_min = self.s_min, self.a_min
+        for s, a, t, d, w in zip(*(i.tolist() for i in idx), weights, strict=True):
+            yield (s + s_min, a + a_min, t, d), int(w)
+
+    def as_dict(self) -> dict[tuple[int, int, int, int], int]:
+        return dict(self.items())
+
+    def _sum(self, part: np.ndarray[Any, Any]) -> int:
+        return sum(int(x) for x in part.ravel().tolist())
+
+    def p_success(self) -> Fraction:
+        """P(net successes >= 1)."""
+        return Fraction(self._sum(self.counts[max(0, 1 - self.s_min):]), self.total)
+
+    def marginal(self, axis: str) -> dict[int, Fraction]:
+        """One component's exact distribution: successes, advantage, triumphs or despairs."""
+        names = ("successes", "advantage", "triumphs", "despairs")
+        k = names.index(axis)
+        offset = (self.s_min, self.a_min, 0, 0)[k]
+        other = tuple(i for i in range(4) if i != k)
+        counts = self.counts.astype(object).sum(axis=other) if self.counts.size else []
+        return {i + offset: Fraction(int(c), self.total)
+                for i, c in enumerate(list(counts)) if c}
+
+
+@cache
+def _kernel(name: str) -> tuple[tuple[tuple[int, int, int, int], int], ...]:
+    """A die's distinct faces as shifts in the internal layout (t, d, s, a), with counts."""
+    return tuple(((v[2], v[3], v[0], v[1]), m) for v, m in die_faces()[name].kernel())
+
+
+def _convolve(cur: np.ndarray[Any, Any], origin: list[int], name: str
+              ) -> tuple[np.ndarray[Any, Any], list[int]]:
+    """Add one die: a shifted add per distinct face into a grown array."""
+    kernel = _kernel(name)
+    k_lo = [min(v[i] for v, _ in kernel) for i in range(4)]
+    k_hi = [max(v[i] for v, _ in kernel) for i in range(4)]
+    shape = tuple(n + b - a for n, a, b in zip(cur.shape, k_lo, k_hi, strict=True))
+    out = np.zeros(shape, dtype=cur.dtype)
+    for vector, mult in kernel:
+        dst = tuple(slice(v - a, v - a + n)
+                    for v, a, n in zip(vector, k_lo, cur.shape, strict=True))
+        if mult == 1:
+            out[dst] += cur
+        else:
+            out[dst] += mult * cur
+    return out, [o - a for o, a in zip(origin, k_lo, strict=True)]
+
+
+@lru_cache(maxsize=512)
+def pool_table(spec: PoolSpec) -> PoolTable:
+    """The exact distribution of ``spec`` by dense convolution (cached per pool)."""
+    faces = die_faces()
+    cur: np.ndarray[Any, Any] = np.ones((1, 1, 1, 1), dtype=np.int64)
+    origin = [0, 0, 0, 0]  # index of the result (t=0, d=0, s=0, a=0)
+    bound = 1  # no count exceeds this
+    for name in _CONVOLUTION_ORDER:
+        sides = len(faces[name].faces)
+        for _ in range(spec.count(name)):
+            if cur.dtype != object and bound * sides > _INT64_MAX:
+                bound = int(cur.max())
+                if bound * sides > _INT64_MAX:  # past 64 bits: exact Python integers
+                    cur = cur.astype(object)
+            cur, origin = _convolve(cur, origin, name)
+            bound *= sides
+    # expose as [s, a, t, d]
+    return PoolTable(spec, cur.transpose(2, 3, 0, 1), -origin[2], -origin[3])
+
+
+@lru_cache(maxsize=512)
+def pool_distribution(spec: PoolSpec) -> Distribution[PoolResult]:
+    """The pool's exact distribution over :class:`PoolResult` values (cached)."""
+    return Distribution({PoolResult(*key): w for key, w in pool_table(spec).items()})
+
+
+@lru_cache(maxsize=512)
+def raw_reachable(spec: PoolSpec, positive: bool) -> frozenset[tuple[int, int, int]]:
+    """Every (s, a, t) the positive dice (or (f, h, d) the negative dice) can show."""
+    faces = die_faces()
+    states: set[tuple[int, int, int]] = {(0, 0, 0)}
+    letters = "sat" if positive else "fhd"
+    for name in DIE_ORDER:
+        die = faces[name]
+        if die.positive != positive:
+            continue
+        shown = {tuple(face.count(c) for c in letters) for face in die.faces}
+        for _ in range(spec.count(name)):
+            states = {(x + u[0], y + u[1], z + u[2]) for x, y, z in states for u in shown}
+    return frozenset(states)
+
+
+def check_symbols(spec: PoolSpec, symbols: Symbols) -> str | None:
+    """Why the pool cannot show these symbols, or None when it can."""
+    if (symbols.s, symbols.a, symbols.t) not in raw_reachable(spec, True):
+        return "the positive dice cannot show " + (
+            Symbols(symbols.s, symbols.a, symbols.t).text())
+    if (symbols.f, symbols.h, symbols.d) not in raw_reachable(spec, False):
+        return "the negative dice cannot show " + (
+            Symbols(f=symbols.f, h=symbols.h, d=symbols.d).text())
+    return None
+
+
+def symbol_ranges(spec: PoolSpec) -> str:
+    """What each symbol can number in this pool, for error messages."""
+    pos = raw_reachable(spec, True)
+    neg = raw_reachable(spec, False)
+    parts = []
+    for letter, states, i in (("s", pos, 0), ("a", pos, 1), ("t", pos, 2),
+                              ("f", neg, 0), ("h", neg, 1), ("d", neg, 2)):
+        top = max(x[i] for x in states)
+        parts.append(f"{letter} 0-{top}")
+    return ("symbols s a t f h d (or counts like 2s1a), " + ", ".join(parts)
+            + "; '-' for all blanks")
+
+
+@dataclass(frozen=True)
+class GenesysPool(Variable[PoolResult]):
+    """A whole Genesys dice pool rolled at once: ``roller.roll(GenesysPool(spec))``.
+
+    * exact: the dense-convolution distribution over :class:`PoolResult`;
+    * sample: one draw from that exact distribution;
+    * scripted: one pinned value, the symbols the dice showed (``"ss a t f"``,
+      ``"2s1a1t1f"``, ``"-"``), checked against what the pool can show, then cancelled.
+    """
+
+    spec: PoolSpec
+    name: str = ""
+
+    @property
+    def label(self) -> str:  # type: ignore[override]
+        return self.name or f"pool {self.spec.notation()}"
+
+    @cached_property
+    def _dist(self) -> Distribution[PoolResult]:
+        return pool_distribution(self.spec)
+
+    def exact(self) -> Distribution[PoolResult]:
+        return self._dist
+
+    def from_script(self, script: Script) -> PoolResult:
+        value, position = script.take(self.label, self.stream)
+        allowed = symbol_ranges(self.spec)
+        if not isinstance(value, str):
+            if isinstance(value, int) and not isinstance(value, bool) and value == 0:
+                value = "-"
+            else:
+                raise ScriptError(f"{value!r} is not a set of symbols", die=self.label,
+                                  position=position, allowed=allowed)
+        try:
+            symbols = Symbols.parse(value)
+        except ValueError as err:
+            raise ScriptError(f"{value!r}: {err}", die=self.label, position=position,
+                              allowed=allowed) from None
+        why = check_symbols(self.spec, symbols)
+        if why is not None:
+            raise ScriptError(f"{value!r}: {why}", die=self.label, position=position,
+                              allowed=allowed)
+        return symbols.cancel()

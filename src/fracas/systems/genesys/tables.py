@@ -1,0 +1,177 @@
+"""The data pack's tables, validated with pydantic when first read.
+
+Range bands, skills, item qualities, the Critical Injury table and the two
+spending tables live in ``data/*.yaml``; a bad file is an error naming the file,
+the entry and the field.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from fracas.core.errors import InputError
+from fracas.core.scenario import read_yaml, validation_error
+
+DATA = Path(__file__).parent / "data"
+CHARACTERISTICS = ("brawn", "agility", "intellect", "cunning", "willpower", "presence")
+Band = Literal["engaged", "short", "medium", "long", "extreme"]
+BANDS: tuple[str, ...] = ("engaged", "short", "medium", "long", "extreme")
+
+
+class _Frozen(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class Ranges(_Frozen):
+    difficulty_names: tuple[str, ...]
+    melee: int = Field(ge=0)
+    bands: dict[Band, int]
+
+
+class Skill(_Frozen):
+    characteristic: Literal["brawn", "agility", "intellect", "cunning", "willpower", "presence"]
+    combat: Literal["melee", "ranged"] | None = None
+
+
+class Quality(_Frozen):
+    kind: Literal["active", "passive"]
+    rated: bool
+    effect: str
+    text: str
+    cost: int = Field(default=2, ge=0)
+    cost_per_silhouette: int = Field(default=0, ge=0)
+    miss_cost: int | None = None
+    repeatable: bool | Literal["rating"] = False
+    difficulty: int = 0
+
+
+class CheckEffects(_Frozen):
+    setback: int = 0
+    difficulty: int = 0
+    upgrade_difficulty: int = 0
+    no_boost: bool = False
+    characteristics: tuple[str, ...] = ()
+    combat_only: bool = False
+
+
+class InjuryEffects(_Frozen):
+    strain: int = 0
+    next_check: tuple[Literal["setback", "difficulty", "boost", "upgrade_difficulty",
+                              "upgrade_ability"], ...] = ()
+    condition: str | None = None
+    checks: CheckEffects | None = None
+    characteristic: Literal["temporary", "permanent"] | None = None
+    action_strain: int = 0
+    bleeding: bool = False
+    dies: Literal["now", "next_round"] | None = None
+
+
+class Injury(_Frozen):
+    low: int = Field(ge=1)
+    high: int | None
+    name: str
+    severity: str
+    text: str
+    effects: InjuryEffects = InjuryEffects()
+
+
+class InjuryTable(_Frozen):
+    characteristic_d10: dict[str, tuple[int, int]]
+    severities: tuple[str, ...]
+    injuries: tuple[Injury, ...]
+
+    def lookup(self, total: int) -> Injury:
+        """The row a Critical Injury roll's total lands on (below 1 counts as 1)."""
+        total = max(1, total)
+        for row in self.injuries:
+            if row.low <= total and (row.high is None or total <= row.high):
+                return row
+        raise InputError(f"no Critical Injury row for a roll of {total}",
+                         file=str(DATA / "critical_injuries.yaml"))
+
+    def by_name(self, name: str) -> Injury | None:
+        base = name.split(" (")[0]
+        return next((row for row in self.injuries if row.name == base), None)
+
+    def characteristic(self, d10: int) -> str:
+        for name, (low, high) in self.characteristic_d10.items():
+            if low <= d10 <= high:
+                return name
+        raise InputError(f"no characteristic for a d10 of {d10}",
+                         file=str(DATA / "critical_injuries.yaml"))
+
+
+class SpendOption(_Frozen):
+    key: str
+    text: str
+    advantage: int | None = None
+    triumph: int | None = None
+    threat: int | None = None
+    despair: int | None = None
+    repeatable: bool = False
+    effect: str | None = None
+
+
+class Spending(_Frozen):
+    advantage: tuple[SpendOption, ...]
+    threat: tuple[SpendOption, ...]
+
+    def option(self, side: str, key: str) -> SpendOption | None:
+        rows = self.advantage if side == "advantage" else self.threat
+        return next((o for o in rows if o.key == key), None)
+
+
+def _load(name: str, model: type[BaseModel], wrap: str | None = None) -> Any:
+    path = DATA / name
+    data = read_yaml(path)
+    try:
+        return model.model_validate({wrap: data} if wrap else data)
+    except ValidationError as err:
+        raise validation_error(err, str(path), None) from None
+
+
+class _Skills(_Frozen):
+    skills: dict[str, Skill]
+
+
+class _Qualities(_Frozen):
+    qualities: dict[str, Quality]
+
+
+@cache
+def ranges() -> Ranges:
+    table: Ranges = _load("ranges.yaml", Ranges)
+    return table
+
+
+@cache
+def skills() -> dict[str, Skill]:
+    table: _Skills = _load("skills.yaml", _Skills, wrap="skills")
+    return table.skills
+
+
+@cache
+def qualities() -> dict[str, Quality]:
+    table: _Qualities = _load("qualities.yaml", _Qualities, wrap="qualities")
+    return table.qualities
+
+
+@cache
+def injuries() -> InjuryTable:
+    table: InjuryTable = _load("critical_injuries.yaml", InjuryTable)
+    return table
+
+
+@cache
+def spending() -> Spending:
+    table: Spending = _load("spending.yaml", Spending)
+    return table
+
+
+def difficulty_name(n: int) -> str:
+    names = ranges().difficulty_names
+    return names[n] if 0 <= n < len(names) else f"{n} difficulty dice"
