@@ -125,3 +125,38 @@ def test_boons_and_banes_cancel_one_for_one() -> None:
 def test_melee_bonus_damage_is_for_melee_weapons_only() -> None:
     result = run(scenario(defense="dodge", weapon="bow"), [15, 5, 15, 5, 4])
     assert result.damage == 4
+
+
+# -- which numbers a check adds (table defaults) -----------------------------------------
+def test_an_untrained_defense_uses_the_table_rank_and_says_so() -> None:
+    from tests.contest.helpers import DEFENDER, sheet
+
+    clumsy = sheet(DEFENDER, skills={"spear": 2, "shield": 0})
+    result = run(scenario(defender=clumsy, defense="dodge",
+                          rules={"check": {"untrained_rank": 2}}), [15, 5, 15, 5, 2])
+    assert _checks(result, "Def")[0].parts == (("dodge, untrained", 2), ("agility", 1))
+    assert any("no dodge skill on the sheet, rank 2 (untrained)" in t for t in texts(result))
+
+
+def test_a_missing_attribute_uses_the_table_modifier_and_says_so() -> None:
+    from tests.contest.helpers import ATTACKER, sheet
+
+    plain = sheet(ATTACKER, attributes={})
+    result = run(scenario(attacker=plain, defense="dodge",
+                          rules={"attributes": {"missing_modifier": -1}}), [15, 5, 15, 5, 2])
+    assert _checks(result, "Att")[0].parts == (("sword", 3), ("strength, not on the sheet", -1))
+    assert result.damage == 2  # no strength on the sheet: no melee bonus
+
+
+def test_a_sheet_can_say_which_attribute_a_skill_uses() -> None:
+    from tests.contest.helpers import ATTACKER, sheet
+
+    finesse = sheet(ATTACKER, skill_attributes={"sword": "agility"},
+                    attributes={"strength": 1, "agility": 3})
+    result = run(scenario(attacker=finesse, defense="dodge"), [15, 5, 15, 5, 2])
+    assert _checks(result, "Att")[0].parts == (("sword", 3), ("agility", 3))
+
+
+def test_a_critical_says_the_melee_bonus_is_left_off() -> None:
+    result = run(scenario(defense="dodge"), [20, 5, 12, 5])
+    assert any("no melee bonus (strength)" in t for t in texts(result))

@@ -28,8 +28,8 @@ class Ref:
     def __init__(self, n: int, kind: str, a: int, d: int, *, rolls: int = 3, need: int = 2,
                  a_net: int = 0, d_net: int = 0, difficulty: int = 10, parry: bool = False,
                  called: bool = False, dmg: int = 3, ctr: int = 3, mult: int = 2,
-                 bonus: int = 0, ctr_bonus: int = 0, hp_t: int = 4, hp_a: int = 3, dr: int = 1, armour: int = 2,
-                 block: int = 1):
+                 bonus: int = 0, ctr_bonus: int = 0, hp_t: int = 4, hp_a: int = 3,
+                 dr: int = 1, armour: int = 2, block: int = 1):
         self.n, self.kind, self.A, self.D = n, kind, a, d
         self.rolls, self.need, self.a_net, self.d_net = rolls, need, a_net, d_net
         self.difficulty, self.parry, self.called = difficulty, parry, called

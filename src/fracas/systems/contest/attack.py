@@ -31,7 +31,9 @@ from fracas.systems.contest.events import (
     DECLARE,
     DEFENSE,
     HIT_POINTS,
+    O_CRIT_MELEE,
     O_HALVING,
+    O_UNTRAINED,
     R_CALLED,
     R_CHECK,
     R_DEFENSIVE,
@@ -43,7 +45,7 @@ from fracas.systems.contest.events import (
     Tracker,
 )
 from fracas.systems.contest.narrate import Narrated, Side, dice_text, narrated_contest
-from fracas.systems.contest.sheet import Defaults, Options, Sheet, Trait, Weapon
+from fracas.systems.contest.sheet import Defaults, Options, Sheet, Trait, Weapon, lookup
 
 MODES = {"normal": "fighting normally", "called_shot": "a called shot",
          "defensive": "fighting defensively"}
@@ -219,6 +221,15 @@ class AttackResolver:
             defense_weapon_roll=(make_check(t, counter.skill, "weapon roll", 0, df,
                                             counter.kind) if counter else None),
             rules=contest_rules(df))
+        for check in (setup.attack, setup.defense):
+            missing = [f"no {label[:-11]} skill on the sheet, rank {amount} (untrained)"
+                       for label, amount in check.parts() if label.endswith(", untrained")]
+            missing += [f"no {label[:-18]} on the sheet, modifier {amount}"
+                        for label, amount in check.parts()
+                        if label.endswith(", not on the sheet")]
+            if missing:
+                events.append(Note(O_UNTRAINED, f"{check.who}'s {check.label} check: "
+                                   + "; ".join(missing)))
         for who, sources, check in ((a, mine, setup.attack), (t, theirs, setup.defense)):
             if sources:
                 rule = R_CALLED if any(s == "called shot" for s, _ in sources) else (
@@ -265,6 +276,7 @@ class AttackResolver:
             events.append(Note(CONTEST, f"a confirmed critical with a weapon skill is a "
                                         f"Critical Hit: the {weapon.name}'s roll × "
                                         f"{weapon.crit_multiplier}"))
+            events += self._melee_on_critical(a, weapon)
         guard, armour_notes = self._guard(a, t, d, opts, c, critical, deals)
         events += armour_notes
         damage, outcome = 0, ""
@@ -296,6 +308,15 @@ class AttackResolver:
         events.append(Outcome(CONTEST, a.id, t.id, outcome, hit, damage))
         return Resolution(outcome, hit, damage, tuple(events), taken_out=hp_after <= 0,
                           details=tuple(details))
+
+    def _melee_on_critical(self, c: Combatant, weapon: Weapon) -> list[Event]:
+        """Say so when the table leaves the melee bonus off a critical's damage."""
+        attribute = self.df.damage.melee_bonus_attribute
+        if (weapon.kind != "melee" or self.df.damage.melee_bonus_on_critical
+                or lookup(c.sheet.attributes, attribute) is None):
+            return []
+        return [Note(O_CRIT_MELEE, f"a critical's damage is the roll × the multiplier plus "
+                                   f"trait bonuses: no melee bonus ({attribute})")]
 
     @staticmethod
     def _defender_fumble(kind: str, fumble: str) -> str:
@@ -335,8 +356,7 @@ class AttackResolver:
             divisor = df.sponge.critical_divisor
             notes.append(Note(SPONGE, f"a confirmed critical sponge: the damage is divided by "
                                       f"{divisor} after damage reduction"))
-            if df.sponge.rounding == "down":
-                notes.append(Note(O_HALVING, "fractions round down"))
+            notes.append(Note(O_HALVING, f"fractions round {df.sponge.rounding}"))
         return Guard("sponge", dr=dr, divisor=divisor,
                      round_up=df.sponge.rounding == "up"), notes
 
@@ -398,6 +418,7 @@ class AttackResolver:
         if critical:
             out.append(Note(CONTEST, f"a confirmed critical with a weapon skill is a Critical "
                                      f"Hit: the {d.item.name}'s roll × {d.item.crit_multiplier}"))
+            out += self._melee_on_critical(t, d.item)
         b = p.blows[(t.id, critical)]
         h = roller.resolve(harm, b, Guard(), a.state.hp, a.state.armour_hp)
         out.append(self._damage_event(b, h))
