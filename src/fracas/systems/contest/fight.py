@@ -6,8 +6,8 @@ from __future__ import annotations
 from fracas.core.events import Event, Note, Rolled
 from fracas.core.model import Action, Combatant, Roster, Slot
 from fracas.dice import Roller, d
-from fracas.systems.contest.attack import block_item, counter_weapon
 from fracas.systems.contest.checks import FIGHTING_DEFENSIVELY, PRONE, held_weapons
+from fracas.systems.contest.declare import block_item, counter_weapon
 from fracas.systems.contest.events import R_DEFENSIVE, R_INITIATIVE, Tracker
 from fracas.systems.contest.sheet import Defaults, Options, Sheet
 

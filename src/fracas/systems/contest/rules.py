@@ -14,8 +14,9 @@ from fracas.core.model import Action, Combatant, Resolution, Roster, Slot
 from fracas.core.system import RuleSystem
 from fracas.dice import Roller
 from fracas.systems.contest import fight
-from fracas.systems.contest.attack import AttackResolver, declare_defense
+from fracas.systems.contest.attack import AttackResolver
 from fracas.systems.contest.checks import PRONE, State, initial_state
+from fracas.systems.contest.declare import declare_defense
 from fracas.systems.contest.events import O_ACTIONS, Tracker
 from fracas.systems.contest.sheet import Defaults, Options, Sheet, Trait, TraitTable
 
