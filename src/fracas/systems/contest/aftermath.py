@@ -147,10 +147,10 @@ def plan(f: Fighters, c: ContestResult, df: Defaults) -> Plan:
                    else "sponged" if guard.kind == "sponge" else "hit")
     else:
         outcome = "parried" if parried else "dodged" if won == "defender" else "deadlock"
-        notes.append(Note(DEFENSE, f"{f.defender} wins the dodge: no damage")
-                     if outcome == "dodged" else
-                     Note(CONTEST, "the attack is deadlocked: no damage")
-                     if outcome == "deadlock" else Note(DEFENSE, "no damage"))
+        if outcome == "dodged":
+            notes.append(Note(DEFENSE, f"{f.defender} wins the dodge: no damage"))
+        elif outcome == "deadlock":
+            notes.append(Note(CONTEST, "the attack is deadlocked: no damage"))
     lands = f.kind == "counter" and (won == "defender" or c.d_crit != "")
     counter_notes: list[Event] = []
     if f.kind == "counter":
