@@ -258,12 +258,12 @@ def test_an_unseen_attack_meets_no_defense() -> None:
     assert column_ranks(pinned(s, [10])) == 0
 
 
-def test_reactions_offer_each_available_defense() -> None:
+def test_reactions_offer_the_attack_as_declared_then_each_available_defense() -> None:
     s = duel(defender={"skills": {"swords": 6, "shield": 6}, "shield": {}})
     assert s.attack is not None
     choices = [a.options.defense for a in s.system.reactions(s.attack, s.roster)]  # type: ignore[union-attr]
-    assert choices == ["dexterity", "block", "shield"]
+    assert choices == ["best", "dexterity", "block", "shield"]
     gun = attack_with(PISTOL, {"skills": {"swords": 6, "shield": 6}, "shield": {}})
     assert gun.attack is not None
     assert [a.options.defense for a in gun.system.reactions(gun.attack, gun.roster)  # type: ignore[union-attr]
-            ] == ["dexterity"]
+            ] == ["best", "dexterity"]

@@ -27,13 +27,14 @@ def test_initiative_gives_slots_in_countdown_order_with_extra_segments_not_offen
               sheet("bob", "b", attributes={"dexterity": 9}))
     slots, events = s.system.initiative(RandomRoller(1), s.roster, 1)
     assert [(sl.candidates[0], sl.label, sl.offensive) for sl in slots] == [
-        ("ann", "countdown 10", True), ("bob", "countdown 9", True),
+        ("ann", "countdown 10 (opening)", True), ("bob", "countdown 9", True),
         ("ann", "countdown 2 (extra)", False)]
     line = next(e for e in events if isinstance(e, ZamaniInitiative) and e.who == "Ann")
     assert line.text() == ("Ann: initiative 8 (Dexterity) + 4 (trait Quick) = 12; acts on "
                            "segments 10 and 2 (extra segments: no attack)")
-    assert dict(slots[0].extra)["opening"] is True
-    assert "opening" not in dict(slots[1].extra)
+    assert dict(slots[2].extra) == {"segment": 2, "action": 2, "round": 1}
+    later, _ = s.system.initiative(RandomRoller(1), s.roster, 2)
+    assert later[0].label == "countdown 10"
 
 
 def test_a_turn_is_ten_rounds_and_sacrifice_is_declared_at_its_start() -> None:

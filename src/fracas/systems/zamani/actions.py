@@ -90,8 +90,7 @@ def resolve_other(system: Zamani, action: Action, roster: Roster) -> Resolution:
         ch.set(rule, me.id, "conditions", tuple(c for c in me.state.conditions if c != "prone"))
     _after_action(ch, me.id, offensive=False)
     outcome = OUTCOME_OF[kind]
-    target = roster[action.target].name if action.target else ""
-    ev.append(Outcome(rule, me.name, target, outcome, False, 0))
+    ev.append(Outcome(rule, me.id, action.target or "", outcome, False, 0))
     return Resolution(outcome, False, 0, tuple(ev))
 
 
@@ -203,7 +202,7 @@ def actions_for(system: Zamani, actor: str, roster: Roster, slot: Slot | None) -
     if (not system.is_active(me) or set(LIMITED) & set(st.conditions) or st.lost_round
             or st.focus.startswith("focusing")):
         return []
-    extra = dict(slot.extra) if slot is not None else {}
+    opening = slot is not None and slot.label.endswith("(opening)")
     offensive = (slot is None or slot.offensive) and not st.offensive_used
     prone = "prone" in st.conditions
     enemies = [e for e in roster.enemies_of(actor) if system.is_active(e)]
@@ -218,7 +217,7 @@ def actions_for(system: Zamani, actor: str, roster: Roster, slot: Slot | None) -
                     variants += [Options(move="half_before"), Options(move="half_after")]
                 if weapon.kind == "melee":
                     variants += [Options(controlled=True, effect=x) for x in STANDARD_EFFECTS]
-                if extra.get("opening"):
+                if opening:
                     variants += [Options(surprise="stealth"), Options(surprise="ambush")]
                 out += [Action(actor, e.id, weapon_name, "attack", o) for o in variants]
     calm = Options()
@@ -245,7 +244,8 @@ def actions_for(system: Zamani, actor: str, roster: Roster, slot: Slot | None) -
 
 
 def reactions_for(action: Action, roster: Roster) -> list[Action]:
-    """The variants of an attack for each defense its target may choose."""
+    """The attack as declared (``defense: best`` unless chosen) first, then one variant per
+    other defense its target may choose."""
     if action.kind != "attack" or action.target is None:
         return [action]
     opts = action.options if isinstance(action.options, Options) else Options()
@@ -254,7 +254,8 @@ def reactions_for(action: Action, roster: Roster) -> list[Action]:
     kind = weapon.kind if weapon is not None else "melee"
     names: list[str] = []
     for c in choices(t.sheet, t.state, kind, opts.cover):
-        if not c.reason and c.name not in names:
+        if not c.reason and c.name not in names and c.name != opts.defense:
             names.append(c.name)
-    return [Action(action.actor, action.target, action.weapon, action.kind,
-                   opts.model_copy(update={"defense": n}), action.offensive) for n in names]
+    return [action] + [Action(action.actor, action.target, action.weapon, action.kind,
+                              opts.model_copy(update={"defense": n}), action.offensive)
+                       for n in names]

@@ -18,10 +18,9 @@ from typing import TYPE_CHECKING, Any
 from fracas.core.events import Note, Outcome
 from fracas.core.model import Action, Resolution, Roster
 from fracas.dice.rollers import Roller
-from fracas.dice.variables import D100
 
 from .defense import LIMITED, Defense, can_guard, own_defense
-from .percentile import Contest, skill_base
+from .percentile import AttackRoll, Contest, skill_base
 from .sheet import STANDARD_EFFECTS, Defaults, Options
 from .state import (
     DEFAULT,
@@ -217,7 +216,7 @@ def resolve_attack(system: Zamani, roller: Roller, action: Action, roster: Roste
     ev.append(ZamaniTarget(f"{PUBLIC} · Skill roll", a.name, base.skill, base.rank,
                            base.attribute, base.attribute_rank, tuple(mods), target,
                            "" if base.trained else "untrained: rank 0"))
-    roll = roller.roll(D100)
+    roll = roller.roll(AttackRoll(target, table.margins)).face
     ev.append(ZamaniRoll(f"{PUBLIC} · Skill roll", a.name, f"{weapon.name} ({base.skill})",
                          roll, target))
     details: list[tuple[str, Any]] = []
@@ -281,7 +280,7 @@ def resolve_attack(system: Zamani, roller: Roller, action: Action, roster: Roste
                                       "afterwards"))
     _after_action(ch, a.id, offensive=True)
     taken_out = ch.get(t.id, "wounds") <= defaults.out_at
-    ev.append(Outcome(attack_rule, a.name, t.name, outcome, hit, lost))
+    ev.append(Outcome(attack_rule, a.id, t.id, outcome, hit, lost))
     return Resolution(outcome, hit, lost, tuple(ev), taken_out, tuple(details))
 
 

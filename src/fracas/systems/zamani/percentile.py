@@ -15,6 +15,13 @@ random and scripted rollers keep the two faces for the explanation.
 
 >>> Contest(50, 50, False).exact().probability(ContestResult(True, 0, 0))
 Fraction(149, 400)
+
+:class:`AttackRoll` does the same for the attack roll: the rules read only whether it
+succeeded and which margin band (row of the action table) it fell in, so exact odds
+branch once per band, not once per face.
+
+>>> AttackRoll(55, (0, 10, 20, 30, 40, 50)).exact().probability(BandRoll(-1, 0))
+Fraction(9, 20)
 """
 
 from __future__ import annotations
@@ -128,3 +135,51 @@ class Contest(Variable[ContestResult]):
             value, position = script.take(self.label, self.stream)
             faces.append(int(check_value(self.label, D100.exact(), value, position)))
         return self._result(faces[0], faces[1])
+
+
+@dataclass(frozen=True)
+class BandRoll:
+    """A d100 attack roll read as its band (-1 failure, else the margin row); the face
+    rides along for the explanation (not compared)."""
+
+    band: int
+    face: int = field(compare=False)
+
+
+@cache
+def _bands(target: int, margins: tuple[int, ...]) -> Distribution[BandRoll]:
+    weights: dict[BandRoll, int] = {}
+    for face in range(1, 101):
+        key = BandRoll(_band_of(target, margins, face), face)
+        weights[key] = weights.get(key, 0) + 1
+    return Distribution(weights)
+
+
+def _band_of(target: int, margins: tuple[int, ...], face: int) -> int:
+    margin = succeeds_by(target, face)
+    if margin is None:
+        return -1
+    return max(i for i, lo in enumerate(margins) if lo <= margin)
+
+
+@dataclass(frozen=True)
+class AttackRoll(Variable[BandRoll]):
+    """The attack's d100 against ``target``, read by the action table's margin rows."""
+
+    target: int
+    margins: tuple[int, ...]
+    label: str = "d100"
+    stream: str = "dice"
+
+    def exact(self) -> Distribution[BandRoll]:
+        return _bands(self.target, self.margins)
+
+    def _result(self, face: int) -> BandRoll:
+        return BandRoll(_band_of(self.target, self.margins, face), face)
+
+    def sample(self, rng: np.random.Generator) -> BandRoll:
+        return self._result(D100.sample(rng))
+
+    def from_script(self, script: Script) -> BandRoll:
+        value, position = script.take(self.label, self.stream)
+        return self._result(int(check_value(self.label, D100.exact(), value, position)))

@@ -28,6 +28,7 @@ from .state import (
 from .table import ActionTable, load_action_table
 
 FOCUS_INITIATIVE = 5
+OPENING = "(opening)"  # the round-1 first slot: the one that may be a surprise attack
 ROUNDS_PER_TURN = 10
 
 
@@ -162,11 +163,10 @@ class Zamani(RuleSystem):
         for i, place in enumerate(cd.places):
             extra: tuple[tuple[str, Any], ...] = (
                 ("segment", place.segment), ("action", place.action), ("round", round_number))
+            label = f"countdown {place.segment}" + ("" if place.offensive else " (extra)")
             if round_number == 1 and i == 0:
-                extra += (("opening", True),)
-            slots.append(Slot((place.name,), f"countdown {place.segment}"
-                              + ("" if place.offensive else " (extra)"),
-                              place.offensive, extra))
+                label += f" {OPENING}"  # the label survives a fight log; extra does not
+            slots.append(Slot((place.name,), label, place.offensive, extra))
         return tuple(slots), tuple(events)
 
     def actions(self, actor: str, roster: Roster, slot: Slot | None = None) -> list[Action]:

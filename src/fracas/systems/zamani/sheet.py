@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, field_validator, model_validator
 
 NAME = re.compile(r"^[a-z][a-z0-9_ -]*$")
 REQUIRED_ATTRIBUTES = ("dexterity", "fitness", "spirit")
@@ -161,9 +161,18 @@ class Sheet(Frozen):
     def _conditions(cls, value: tuple[str, ...]) -> tuple[str, ...]:
         return tuple(_name(c, "condition") for c in value)
 
+    _hash: int | None = PrivateAttr(default=None)
+
     def __hash__(self) -> int:
-        """Hashable despite its mappings (the exact roller memoises on rosters)."""
-        return hash(_freeze(self.model_dump()))
+        """Hashable despite its mappings (the exact roller memoises on rosters); computed
+        once."""
+        if self._hash is None:
+            self._hash = hash(_freeze(self.model_dump()))
+        return self._hash
+
+    def __eq__(self, other: object) -> bool:
+        """Equal fields (the cached hash is not compared)."""
+        return type(other) is type(self) and self.__dict__ == other.__dict__
 
     def weapon(self, name: str | None) -> Weapon | None:
         return next((w for w in self.weapons if w.name == name), None)

@@ -1,0 +1,61 @@
+"""The zamani hooks under the encounter layer: whole fights, replay, and the fast chain."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import pytest
+
+from fracas.analysis.simulate import simulate
+from fracas.core.events import Outcome, RoundStarted
+from fracas.core.scenario import load_scenario
+from fracas.encounter.engine import Encounter, setup_from_scenario
+
+from .helpers import EXAMPLES, scenario, sheet
+
+
+@pytest.mark.parametrize("name", ["regular_melee", "guard_another", "surprise_stealth",
+                                  "ambush_skill", "focus_sacrifice"])
+def test_a_whole_fight_ends_and_replays_from_its_log(name: str) -> None:
+    s = load_scenario(EXAMPLES / f"{name}.yaml")
+    fight = Encounter(s, seed=7)
+    final = fight.run()
+    assert final.over
+    assert fight.replayed() == final
+
+
+def test_one_offensive_action_per_countdown_in_a_fight() -> None:
+    fast = sheet("ann", "a", attributes={"dexterity": 21}, wounds={"max": 60})
+    s = scenario([fast, sheet("bob", "b", wounds={"max": 60})])
+    fight = Encounter(s, seed=3)
+    fight.run()
+    attacks: Counter[tuple[int, str]] = Counter()
+    current = 0
+    for e in fight.events:
+        if isinstance(e, RoundStarted):
+            current = e.round
+        elif isinstance(e, Outcome) and e.outcome not in (
+                "guarding", "focusing", "moved", "readied", "stood"):
+            attacks[(current, e.actor)] += 1
+    assert attacks and max(attacks.values()) == 1
+    first = next(e for e in fight.events if isinstance(e, RoundStarted))
+    assert [(label, offensive) for who, label, offensive in first.slots if who == ("ann",)] == [
+        ("countdown 10 (opening)", True), ("countdown 9 (extra)", False),
+        ("countdown 1 (extra)", False)]
+
+
+def test_the_opening_slot_may_be_a_surprise_attack_in_a_fight() -> None:
+    s = load_scenario(EXAMPLES / "surprise_stealth.yaml")
+    fight = Encounter(s, seed=1)
+    fight.step()
+    slot = fight.state.slots[0]  # as folded from the fight's log
+    assert slot.label.endswith("(opening)")
+    actions = s.system.actions(slot.candidates[0], s.roster, slot)
+    assert any(a.options.surprise == "stealth" for a in actions)  # type: ignore[union-attr]
+
+
+def test_the_fast_simulation_chain_runs_zamani_fights() -> None:
+    s = load_scenario(EXAMPLES / "firearm_cover.yaml")
+    fights = simulate(setup_from_scenario(s), s.roster, 200, seed=1)
+    assert fights.method == "fast"
+    assert len(fights.winner) == 200
