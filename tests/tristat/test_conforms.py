@@ -13,8 +13,8 @@ def test_conforms() -> None:
     check_system(SYSTEM, sorted(EXAMPLES.glob("*.yaml")))
 
 
-def test_every_example_pins_dice_that_resolve_exactly() -> None:
-    for path in sorted(EXAMPLES.glob("*.yaml")):
+def test_every_attack_example_pins_dice_that_resolve_exactly() -> None:
+    for path in sorted(p for p in EXAMPLES.glob("*.yaml") if not p.stem.endswith("-fight")):
         scenario = load_scenario(path)
         assert scenario.attack is not None and scenario.pins() is not None, path
         ScriptedRoller(scenario.pins()).run(scenario.system.resolve, scenario.attack,

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from fracas.core.events import Changed
+from fracas.core.events import Changed, Rolled
 from fracas.core.model import apply_events
 from fracas.dice import RandomRoller, ScriptedRoller
 from tests.tristat.util import after, example, make, person, run
@@ -15,8 +15,10 @@ def test_initiative_is_2d6_plus_combat_value_highest_first() -> None:
     scenario = make(person("a", "x", body=2, mind=2, soul=2), person("b", "y"))
     slots, events = scenario.system.initiative(ScriptedRoller([6, 6, 1, 1]), scenario.roster, 1)
     assert [s.candidates for s in slots] == [("a",), ("b",)]  # 12 + 2 = 14 beats 2 + 5 = 7
-    values = {e.target: e.after for e in events if isinstance(e, Changed)}
-    assert values == {"a": 14, "b": 7}
+    rolled = [e.text() for e in events if isinstance(e, Rolled)]
+    assert "= 14" in rolled[0] and "= 7" in rolled[1]
+    places = {e.target: e.after for e in events if isinstance(e, Changed)}
+    assert places == {"a": 1, "b": 2}  # the state keeps the place in the order
 
 
 def test_initiative_ties_go_to_combat_value_then_a_roll_off() -> None:
@@ -114,4 +116,5 @@ def test_initiative_dice_are_a_table_default() -> None:
                     rules={"initiative": {"dice": 1, "add_combat_value": False}})
     slots, events = scenario.system.initiative(ScriptedRoller([6, 5]), scenario.roster, 1)
     assert [s.candidates for s in slots] == [("a",), ("b",)]
-    assert {e.target: e.after for e in events if isinstance(e, Changed)} == {"a": 6, "b": 5}
+    assert [e.value for e in events if isinstance(e, Rolled)] == [6, 5]
+    assert {e.target: e.after for e in events if isinstance(e, Changed)} == {"a": 1, "b": 2}

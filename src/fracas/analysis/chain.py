@@ -14,11 +14,12 @@ distribution of rounds) when its reachable states are few: see :mod:`fracas.anal
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
-from fracas.core.events import Outcome
+from fracas.core.events import Outcome, RoundStarted
+from fracas.core.model import Roster
 from fracas.dice.rollers import ExactRoller, Roller
 from fracas.encounter.engine import FightSetup, step
 from fracas.encounter.state import FightState
@@ -29,14 +30,20 @@ _FLOAT_SCALE = 2**53
 Dealt = tuple[tuple[str, int], ...]
 
 
-def transition(roller: Roller, setup: FightSetup, state: FightState) -> tuple[FightState, Dealt]:
-    """One turn, keeping only what the chain needs: the next state and the damage dealt."""
+def transition(roller: Roller, setup: FightSetup, state: FightState
+               ) -> tuple[FightState, Dealt, int]:
+    """One turn, keeping only what the chain needs: the next state (its round replaced by
+    the system's representative round), the damage dealt, and how many rounds began."""
     new, events = step(roller, setup, state, lean=True)
     dealt: dict[str, int] = {}
+    rounds = 0
     for e in events:
         if isinstance(e, Outcome) and e.damage:
             dealt[e.actor] = dealt.get(e.actor, 0) + e.damage
-    return new, tuple(sorted(dealt.items()))
+        elif isinstance(e, RoundStarted):
+            rounds += 1
+    new = replace(new, round=setup.system.round_representative(new.round))
+    return new, tuple(sorted(dealt.items())), rounds
 
 
 class ChainTooLarge(Exception):
@@ -48,6 +55,7 @@ class FightChain:
     """The states of a fight met so far and their exact one-turn transitions."""
 
     setup: FightSetup
+    setup_roster: Roster
     ids: tuple[str, ...]
     max_states: int = 200_000
     exact: ExactRoller = field(default_factory=ExactRoller)
@@ -58,6 +66,12 @@ class FightChain:
     edge_index: dict[tuple[int, ...], int] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
+        roster = self.setup_roster
+        # an Outcome names its actor by id (the contract) or, in some systems' narration, name
+        self._who = {c.name: i for i, c in enumerate(roster.values())}
+        self._who.update({cid: i for i, cid in enumerate(self.ids)})
+        # rounds are counted outside the states, so the round limit is applied outside too
+        self._chain_setup = replace(self.setup, max_rounds=10**9)
         self._built = 0
         self._dirty: list[int] = []
         self.expanded = np.zeros(0, dtype=bool)
@@ -67,6 +81,7 @@ class FightChain:
         self.edge_of = np.zeros((0, 1), dtype=np.int64)
         self.over = np.zeros(0, dtype=bool)
         self.edge_dealt = np.zeros((0, len(self.ids)), dtype=np.int64)
+        self.edge_rounds = np.zeros(0, dtype=np.int64)
 
     def state_id(self, state: FightState) -> int:
         found = self.index.get(state)
@@ -79,11 +94,11 @@ class FightChain:
             self.rows.append(None)
         return found
 
-    def _edge_id(self, dealt: Dealt) -> int:
+    def _edge_id(self, dealt: Dealt, rounds: int = 0) -> int:
         vector = [0] * len(self.ids)
-        for cid, amount in dealt:
-            vector[self.ids.index(cid)] += amount
-        key = tuple(vector)
+        for who, amount in dealt:
+            vector[self._who[who]] += amount
+        key = (*vector, rounds)
         found = self.edge_index.get(key)
         if found is None:
             found = len(self.edges)
@@ -100,7 +115,7 @@ class FightChain:
             self.rows[sid] = ([1], [sid], [self._edge_id(())])
             self._dirty.append(sid)
             return
-        dist = self.exact.distribution(transition, self.setup, state)
+        dist = self.exact.distribution(transition, self._chain_setup, state)
         weights, succ, edges = [], [], []
         items = dist.items()
         total = dist.total
@@ -108,10 +123,10 @@ class FightChain:
             scaled = [max(1, w * _FLOAT_SCALE // total) for _, w in items]
         else:
             scaled = [w for _, w in items]
-        for ((new, dealt), _), w in zip(items, scaled, strict=True):
+        for ((new, dealt, rounds), _), w in zip(items, scaled, strict=True):
             weights.append(w)
             succ.append(self.state_id(new))
-            edges.append(self._edge_id(dealt))
+            edges.append(self._edge_id(dealt, rounds))
         self.rows[sid] = (weights, succ, edges)
         self._dirty.append(sid)
 
@@ -168,12 +183,15 @@ class FightChain:
             self.totals[i] = c[-1]
             self.expanded[i] = True
         self._dirty.clear()
-        self.edge_dealt = np.array(self.edges, dtype=np.int64).reshape(-1, len(self.ids))
+        table = np.array(self.edges, dtype=np.int64).reshape(-1, len(self.ids) + 1)
+        self.edge_dealt = table[:, :-1]
+        self.edge_rounds = table[:, -1]
         self._built = len(self.states)
 
     def advance(self, current: np.ndarray, rng: np.random.Generator
-                ) -> tuple[np.ndarray, np.ndarray]:
-        """One turn for every fight in ``current`` (state ids): new ids and damage dealt."""
+                ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """One turn for every fight in ``current`` (state ids): new ids, the damage each
+        combatant dealt, and the rounds that began."""
         if self._built != len(self.states):
             self.build()
         need = ~self.expanded[current]
@@ -184,5 +202,5 @@ class FightChain:
         draws = rng.integers(0, self.totals[current])
         branch = (self.cum[current] <= draws[:, None]).sum(axis=1)
         new = self.succ[current, branch]
-        dealt = self.edge_dealt[self.edge_of[current, branch]]
-        return new, dealt
+        edge = self.edge_of[current, branch]
+        return new, self.edge_dealt[edge], self.edge_rounds[edge]

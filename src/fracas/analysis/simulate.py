@@ -116,7 +116,8 @@ def _health(setup: FightSetup, roster: Roster) -> np.ndarray:
 
 
 def _finish(setup: FightSetup, initial: Roster, finals: Sequence[FightState],
-            dealt: np.ndarray, method: str) -> Fights:
+            dealt: np.ndarray, method: str, rounds_played: np.ndarray | None = None,
+            cut: np.ndarray | None = None) -> Fights:
     ids = tuple(initial)
     sides = tuple(initial.sides())
     start = _health(setup, initial)
@@ -135,6 +136,10 @@ def _finish(setup: FightSetup, initial: Roster, finals: Sequence[FightState],
             row = (w, s.round, np.maximum(start - health, 0), alive)
             cache[s] = row
         winner[i], rounds[i], taken[i], survived[i] = row
+    if rounds_played is not None:
+        rounds = rounds_played
+    if cut is not None:
+        winner[cut] = -1
     return Fights(ids, sides, winner, rounds, dealt, taken, survived, method)
 
 
@@ -150,13 +155,15 @@ def _steps_chunk(args: tuple[Any, Roster, int, int, int]) -> Fights:
     scenario = Scenario(setup.system, roster, None, {})
     finals, dealt_rows = [], []
     ids = tuple(roster)
+    who = {c.name: i for i, c in enumerate(roster.values())}
+    who.update({cid: i for i, cid in enumerate(ids)})
     for i in range(start, stop):
         fight = Encounter(scenario, setup, RandomRoller(rng=_fight_rng(seed, i)))
         finals.append(fight.run())
         dealt = np.zeros(len(ids), dtype=np.int64)
         for e in fight.events:
-            if isinstance(e, Outcome) and e.damage and e.actor in ids:
-                dealt[ids.index(e.actor)] += e.damage
+            if isinstance(e, Outcome) and e.damage and e.actor in who:
+                dealt[who[e.actor]] += e.damage
         dealt_rows.append(dealt)
     return _finish(setup, roster, finals, np.array(dealt_rows).reshape(-1, len(ids)), "steps")
 
@@ -169,7 +176,7 @@ def _chain(setup: FightSetup, roster: Roster, max_states: int) -> FightChain:
     key = (setup, roster)
     chain = _CHAINS.get(key)
     if chain is None:
-        chain = FightChain(setup, tuple(roster), max_states=max_states)
+        chain = FightChain(setup, roster, tuple(roster), max_states=max_states)
         _CHAINS.clear()
         _CHAINS[key] = chain
     return chain
@@ -182,14 +189,21 @@ def _fast_batch(args: tuple[FightSetup, Roster, int, int, int, int]) -> Fights:
     start = chain.state_id(FightState(roster))
     current = np.full(size, start, dtype=np.int64)
     dealt = np.zeros((size, len(roster)), dtype=np.int64)
+    rounds = np.zeros(size, dtype=np.int64)
+    cut = np.zeros(size, dtype=bool)
     live = np.arange(size)
     while live.size:
-        new, got = chain.advance(current[live], rng)
+        new, got, began = chain.advance(current[live], rng)
         current[live] = new
         dealt[live] += got
-        live = live[~chain.over[new]]
+        rounds[live] += began
+        over_limit = rounds[live] > setup.max_rounds
+        if over_limit.any():  # the round limit: the fight stops before that round's turns
+            cut[live[over_limit]] = True
+            rounds[live[over_limit]] = setup.max_rounds
+        live = live[~(chain.over[new] | over_limit)]
     finals = [chain.states[int(s)] for s in current]
-    return _finish(setup, roster, finals, dealt, "fast")
+    return _finish(setup, roster, finals, dealt, "fast", rounds, cut)
 
 
 def _run(tasks: list[Any], worker: Callable[[Any], Fights], jobs: int,

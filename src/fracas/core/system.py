@@ -184,6 +184,13 @@ class RuleSystem(ABC):
         """Hook: effects at the end of a round (default none)."""
         return ()
 
+    def round_representative(self, round_number: int) -> int:
+        """Hook: the smallest round number the hooks treat exactly like ``round_number``
+        (e.g. 1 if no hook reads the round). The exact fight chain keeps only this in its
+        states, counting real rounds apart, so a long fight does not multiply its states.
+        Default: the round itself (always correct, never merged)."""
+        return round_number
+
     def start_fight(self, roller: Roller, roster: Roster) -> tuple[Event, ...]:
         """Hook: what happens once before the first round (default none)."""
         return ()

@@ -333,3 +333,48 @@ def dice_values(values: Sequence[object]) -> list[object]:
     if isinstance(values, str):
         return [v.strip() for v in values.split(",") if v.strip()]
     return list(values)
+
+
+@dataclass(frozen=True)
+class RollOff(Variable[tuple[str, ...]]):
+    """A roll-off among tied names: each rolls ``die``, highest first, again while tied.
+
+    Rolling again until nobody is tied is the same as a uniformly random order of the
+    names, which is the exact distribution (finite, so the exact roller can enumerate
+    it, where a "roll again while tied" loop would never end). Scripted, it reads one
+    die per still-tied name, round after round, as a table would.
+    """
+
+    names: tuple[str, ...]
+    die: Variable[int] = field(default_factory=lambda: d(6))
+    name: str = "roll-off"
+
+    @property
+    def label(self) -> str:  # type: ignore[override]
+        return f"{self.name} ({self.die.label} each)"
+
+    @cached_property
+    def _dist(self) -> Distribution[tuple[str, ...]]:
+        import itertools
+
+        return Distribution.uniform(itertools.permutations(self.names))
+
+    def exact(self) -> Distribution[tuple[str, ...]]:
+        return self._dist
+
+    def sample(self, rng: np.random.Generator) -> tuple[str, ...]:
+        order = rng.permutation(len(self.names))
+        return tuple(self.names[i] for i in order)
+
+    def from_script(self, script: Script) -> tuple[str, ...]:
+        keys: dict[str, tuple[int, ...]] = dict.fromkeys(self.names, ())
+        while True:
+            groups: dict[tuple[int, ...], list[str]] = {}
+            for n in self.names:
+                groups.setdefault(keys[n], []).append(n)
+            tied = [g for g in groups.values() if len(g) > 1]
+            if not tied:
+                return tuple(sorted(self.names, key=lambda n: keys[n], reverse=True))
+            for group in tied:
+                for n in group:
+                    keys[n] = (*keys[n], self.die.from_script(script))

@@ -182,6 +182,10 @@ class C22(RuleSystem):
         return out
 
     # -- fights ---------------------------------------------------------------------------
+    def round_representative(self, round_number: int) -> int:
+        """The hooks only tell the first round from the later ones."""
+        return min(round_number, 2)
+
     def initiative(self, roller: Roller, roster: Roster, round_number: int
                    ) -> tuple[tuple[Slot, ...], tuple[Event, ...]]:
         """Each active combatant draws one number card from its deck: the higher value goes

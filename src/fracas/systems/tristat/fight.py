@@ -6,7 +6,7 @@ from collections.abc import Iterator
 
 from fracas.core.events import Changed, Event, Note, Rolled
 from fracas.core.model import Action, Combatant, Roster, Slot, apply_events
-from fracas.dice import Roller, nd
+from fracas.dice import Roller, RollOff, nd
 from fracas.systems.tristat import rulebook as R
 from fracas.systems.tristat.checks import check
 from fracas.systems.tristat.sheet import Defaults, Options
@@ -20,56 +20,56 @@ def active(c: Combatant) -> bool:
 
 
 def roll_initiative(roller: Roller, roster: Roster, defaults: Defaults) -> list[Event]:
-    """2d6 + Combat Value for whoever has none yet; ties (with equal CV) roll off on 2d6."""
+    """2d6 + Combat Value for each combatant, once per fight; ties go to the higher Combat
+    Value, then a roll-off. The state keeps each one's place in the order (1 acts first):
+    the order is all later rounds need, and keeping only it lets fights that differ only in
+    the values rolled share their states."""
+    if all(c.state.initiative is not None for c in roster.values()):
+        return []
     events: list[Event] = []
     dice = nd(defaults.initiative.dice, 6)
     with_cv = defaults.initiative.add_combat_value
-    values = {cid: c.state.initiative for cid, c in roster.items()}
+    values: dict[str, int] = {}
     for cid, c in roster.items():
-        if values[cid] is None:
-            roll = roller.roll(dice)
-            cv = combat_value(c.sheet) if with_cv else 0
-            events.append(Rolled(R.INITIATIVE, c.name, f"{dice.label} for initiative", roll,
-                                 f"+ Combat Value {cv} = {roll + cv}" if with_cv else ""))
-            events.append(Changed(R.INITIATIVE, cid, "initiative", None, roll + cv))
-            values[cid] = roll + cv
-    offs = {cid: c.state.roll_off for cid, c in roster.items()}
-    while True:
-        groups: dict[tuple[int, int, int], list[str]] = {}
-        for cid, c in roster.items():
-            groups.setdefault((values[cid] or 0, combat_value(c.sheet), offs[cid]), []).append(cid)
-        tied = [ids for ids in groups.values() if len(ids) > 1]
-        if not tied:
-            return events
-        for ids in tied:
-            for cid in ids:
-                roll = roller.roll(dice)
-                events.append(Rolled(R.INITIATIVE, roster[cid].name, f"{dice.label} roll-off", roll,
-                                     "initiative and Combat Value tied"))
-                # each roll-off adds a digit so earlier roll-offs still rank first
-                new = offs[cid] * 16 + roll
-                events.append(Changed(R.INITIATIVE, cid, "roll_off", offs[cid], new))
-                offs[cid] = new
+        roll = roller.roll(dice)
+        cv = combat_value(c.sheet) if with_cv else 0
+        events.append(Rolled(R.INITIATIVE, c.name, f"{dice.label} for initiative", roll,
+                             f"+ Combat Value {cv} = {roll + cv}" if with_cv else ""))
+        values[cid] = roll + cv
+    groups: dict[tuple[int, int], list[str]] = {}
+    for cid, c in roster.items():
+        groups.setdefault((values[cid], combat_value(c.sheet)), []).append(cid)
+    order: list[str] = []
+    for key in sorted(groups, reverse=True):
+        ids = groups[key]
+        if len(ids) > 1:
+            # a roll-off repeated while tied: exactly a uniformly random order of the tied
+            ids = list(roller.roll(RollOff(tuple(ids), dice, "initiative roll-off")))
+            events.append(Note(R.INITIATIVE, f"initiative {key[0]} and Combat Value {key[1]} "
+                               f"tied: the roll-off puts {', '.join(ids)} in that order"))
+        order.extend(ids)
+    for place, cid in enumerate(order, start=1):
+        c = roster[cid]
+        events.append(Changed(R.INITIATIVE, cid, "initiative", c.state.initiative, place))
+    return events
 
 
 def initiative(roller: Roller, roster: Roster, round_number: int, defaults: Defaults
                ) -> tuple[tuple[Slot, ...], tuple[Event, ...]]:
-    """Highest initiative first (then Combat Value, then roll-off); one slot per attack."""
-    events = roll_initiative(roller, roster, defaults) if any(
-        c.state.initiative is None for c in roster.values()) else []
+    """In initiative order (rolled once per fight); one slot per attack."""
+    events = roll_initiative(roller, roster, defaults)
     rolled = apply_events(roster, events)
     order = sorted((c for c in rolled.values() if active(c)),
-                   key=lambda c: (c.state.initiative or 0, combat_value(c.sheet),
-                                  c.state.roll_off), reverse=True)
+                   key=lambda c: c.state.initiative or 0)
     slots: list[Slot] = []
     for c in order:
         n = attacks_per_round(c.sheet, defaults)
         for k in range(n):
-            text = f"initiative {c.state.initiative}" + (f", attack {k + 1} of {n}" if n > 1
-                                                          else "")
+            text = f"initiative place {c.state.initiative}" + (
+                f", attack {k + 1} of {n}" if n > 1 else "")
             slots.append(Slot((c.id,), text, extra=(("attack", k + 1),)))
         if len([w for w in c.sheet.weapons if w.hands == 1]) >= 2:
-            slots.append(Slot((c.id,), f"initiative {c.state.initiative}, second weapon",
+            slots.append(Slot((c.id,), f"initiative place {c.state.initiative}, second weapon",
                               extra=(("second_weapon", True),)))
     return tuple(slots), tuple(events)
 

@@ -128,6 +128,10 @@ class Tristat(RuleSystem):
     def start_fight(self, roller: Roller, roster: Roster) -> tuple[Event, ...]:
         return tuple(fight.roll_initiative(roller, roster, self.rules))
 
+    def round_representative(self, round_number: int) -> int:
+        """No tristat hook reads the round number: every round is alike."""
+        return 1
+
     def actions(self, actor: str, roster: Roster, slot: Slot | None = None) -> list[Action]:
         return fight.actions(actor, roster, slot, self.rules)
 
