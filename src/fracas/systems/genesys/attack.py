@@ -93,9 +93,46 @@ def _soak(target: Any, weapon: Weapon) -> tuple[int, str]:
     return left, ""
 
 
+@dataclass(frozen=True)
+class _Settled:
+    """Steps 3 to 5 and the hits of Step 6 for one pool result (before any injury roll)."""
+
+    events: tuple[Event, ...]
+    roster: Roster
+    bought: tuple[Spend, ...]
+    crossed: tuple[tuple[str, bool], ...]
+    hit: bool
+    before: tuple[int, int]
+    weapon: Weapon
+
+
 def finish_attack(roller: Roller, system: Any, action: Action, roster: Roster,
                   result: PoolResult) -> Resolution:
     """Steps 3 to 6 for one pool result."""
+    t_id = action.target or ""
+    pre = _settle(system, action, roster, result, result.symbols)
+    tr = Tracker(pre.roster, list(pre.events))
+    severity = _criticals(roller, tr, system, pre.weapon, t_id, list(pre.bought),
+                          dict(pre.crossed))
+    after = tr.c(t_id)
+    lost = (after.state.wounds - pre.before[0]) + max(0, after.state.strain - pre.before[1])
+    blast_miss = not pre.hit and any(s.effect == "blast" for s in pre.bought)
+    outcome = ("critical injury" if severity else "plain hit") if pre.hit else (
+        "blast" if blast_miss else "miss")
+    tr.add(Outcome(STEP6, action.actor, t_id, outcome, pre.hit, lost))
+    details: list[tuple[str, Any]] = []
+    if severity:
+        details.append(("critical injury", severity))
+    if after.sheet.adversary == "minion":
+        details.append(("minions standing", after.state.members))
+    return Resolution(outcome, pre.hit, lost, tuple(tr.events), after.state.incapacitated,
+                      tuple(details))
+
+
+@lru_cache(maxsize=4096)
+def _settle(system: Any, action: Action, roster: Roster, result: PoolResult,
+            symbols: str | None) -> _Settled:
+    """(``symbols`` is part of the cache key: what the dice showed is in the events.)"""
     plan = plan_attack(system, action, roster)
     weapon, opts = plan.weapon, action.options
     assert isinstance(opts, Options)
@@ -132,13 +169,13 @@ def finish_attack(roller: Roller, system: Any, action: Action, roster: Roster,
         if bonus:
             parts.append(("Superior" if bonus > 0 else "Inferior", bonus))
         tr.add(Total(STEP3, "damage per hit", tuple(parts), per_hit))
-    soak, _soak_note = _soak(target, weapon)
+    soak, _ = _soak(target, weapon)
     crit_possible = hit and per_hit > soak
-    silhouette = target.sheet.silhouette
+    knockdown = qualities()["Knockdown"]
     ctx = Context(hit, crit_possible, weapon.crit, weapon, plan.auto_fire,
-                  qualities()["Knockdown"].cost + qualities()["Knockdown"].cost_per_silhouette
-                  * max(0, silhouette - 1), attacker.state.strain, st.has(attacker, "prone"),
-                  not plan.melee)
+                  knockdown.cost + knockdown.cost_per_silhouette
+                  * max(0, target.sheet.silhouette - 1), attacker.state.strain,
+                  st.has(attacker, "prone"), not plan.melee)
     a_policy = opts.advantage_policy or system.defaults.advantage_policy
     h_policy = opts.threat_policy or system.defaults.threat_policy
     bought, notes, adv_left, tri_left = spend_advantage(ctx, advantage, result.triumphs,
@@ -152,21 +189,9 @@ def finish_attack(roller: Roller, system: Any, action: Action, roster: Roster,
               opts.threat_policy is not None)
     before = (target.state.wounds, target.state.strain)
     crossed = _hits(tr, plan, weapon, a_id, t_id, opts, bought, per_hit, successes, hit)
-    severity = _criticals(roller, tr, system, weapon, t_id, bought, crossed)
     _effects(tr, a_id, t_id, weapon, bought, gm, per_hit, base)
-    after = tr.c(t_id)
-    lost = (after.state.wounds - before[0]) + max(0, after.state.strain - before[1])
-    blast_miss = not hit and any(s.effect == "blast" for s in bought)
-    outcome = ("critical injury" if severity else "plain hit") if hit else (
-        "blast" if blast_miss else "miss")
-    taken_out = after.state.incapacitated
-    tr.add(Outcome(STEP6, a_id, t_id, outcome, hit, lost))
-    details: list[tuple[str, Any]] = []
-    if severity:
-        details.append(("critical injury", severity))
-    if after.sheet.adversary == "minion":
-        details.append(("minions standing", after.state.members))
-    return Resolution(outcome, hit, lost, tuple(tr.events), taken_out, tuple(details))
+    return _Settled(tuple(tr.events), tr.roster, tuple(bought), tuple(crossed.items()), hit,
+                    before, weapon)
 
 
 def _announce(tr: Tracker, who: str, bought: list[Spend], notes: list[str], small: str,

@@ -4,6 +4,7 @@ as Changed events on a working copy of the roster."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 from fracas.core.events import Event, Note
@@ -128,16 +129,30 @@ def critical_injury(roller: Roller, tr: Tracker, defaults: Any, cid: str, extra_
     parts = injury_modifier(c, extra_triggers, vicious)
     modifier = sum(v for _, v in parts)
     result: InjuryResult = roller.roll(CriticalRoll(modifier, cid))
+    events, roster = _injury_events(tr.roster, cid, parts, result, result.natural, result.d10)
+    tr.events.extend(events)
+    tr.roster = roster
+    return result.row.severity
+
+
+@lru_cache(maxsize=8192)
+def _injury_events(roster: Roster, cid: str, parts: tuple[tuple[str, int], ...],
+                   result: InjuryResult, natural: int | None, d10: int | None
+                   ) -> tuple[tuple[Event, ...], Roster]:
+    """The events of one rolled injury (cached: exact odds meet each row many times;
+    ``natural`` and ``d10`` are in the key because the events show them)."""
+    tr = Tracker(roster)
+    modifier = sum(v for _, v in parts)
     row = result.row
-    total = None if result.natural is None else result.natural + modifier
+    total = None if natural is None else natural + modifier
     effect = row.text
     if result.characteristic:
-        effect += f" (d10 {result.d10}: {result.characteristic.capitalize()})" if (
-            result.d10 is not None) else f" ({result.characteristic.capitalize()})"
-    tr.add(GenesysCriticalInjury(f"{STEP6} (Table I.6-10)", cid, result.natural, parts,
+        effect += f" (d10 {d10}: {result.characteristic.capitalize()})" if (
+            d10 is not None) else f" ({result.characteristic.capitalize()})"
+    tr.add(GenesysCriticalInjury(f"{STEP6} (Table I.6-10)", cid, natural, parts,
                                  total, result.full_name, row.severity, effect))
     apply_injury(tr, cid, result)
-    return row.severity
+    return tuple(tr.events), tr.roster
 
 
 def apply_injury(tr: Tracker, cid: str, result: InjuryResult) -> None:
