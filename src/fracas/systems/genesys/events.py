@@ -17,7 +17,8 @@ class GenesysPoolStep(Event):
     pool: str
 
     def text(self) -> str:
-        return f"{self.who}'s pool: {self.source}: {self.change} → {self.pool}"
+        owner = f"{self.who}'" if self.who.endswith("s") else f"{self.who}'s"
+        return f"{owner} pool: {self.source}: {self.change} → {self.pool}"
 
 
 @dataclass(frozen=True)
@@ -65,8 +66,9 @@ class GenesysDamage(Event):
 
     def text(self) -> str:
         note = f" ({self.soak_note})" if self.soak_note else ""
+        unit = self.unit[:-1] if self.suffered == 1 and self.unit == "wounds" else self.unit
         return (f"{self.hit} on {self.target}: damage {self.damage} − soak {self.soak}{note}"
-                f" = {self.suffered} {self.unit}")
+                f" = {self.suffered} {unit}")
 
 
 @dataclass(frozen=True)

@@ -78,6 +78,17 @@ class _Offer:
     limit: int | None  # None: any number of times
 
 
+_QUALITY_EFFECT = {
+    "extra_hit": "one more hit (base damage plus net successes)",
+    "blast": "each character engaged with the target is hit too",
+    "burn": "the target burns for {r} round(s)",
+    "ensnare": "the target is immobilized for {r} round(s)",
+    "knockdown": "the target is knocked prone",
+    "stun": "the target suffers {r} strain",
+    "disorient": "the target is disoriented for {r} round(s)",
+}
+
+
 def _advantage_offer(key: str, ctx: Context) -> _Offer | str:
     """The option ``key`` on the advantage side, or why it does not apply."""
     if key == "critical":
@@ -111,7 +122,8 @@ def _advantage_offer(key: str, ctx: Context) -> _Offer | str:
             limit = None
         elif info.repeatable == "rating":
             limit = q.rating or 1
-        return _Offer(key, q.label(), cost, 1, info.effect, info.text, f"{STEP4}: item qualities",
+        text = _QUALITY_EFFECT.get(info.effect, info.text).format(r=q.rating or 1)
+        return _Offer(key, q.label(), cost, 1, info.effect, text, f"{STEP4}: item qualities",
                       limit)
     option = spending().option("advantage", key)
     if option is None:
