@@ -172,9 +172,9 @@ MINIONS = {"adversary": "minion", "group_size": 3,
 
 
 def test_minion_group_wounds_spill_over_the_members() -> None:
-    res, after = attack(["ss ss"], defender=MINIONS)  # 6 wounds: one of three falls
+    _res, after = attack(["ss ss"], defender=MINIONS)  # 6 wounds: one of three falls
     assert (after["b"].state.wounds, after["b"].state.members) == (6, 2)
-    res, after = attack(["ss ss ss"], defender=MINIONS, attacker=pc(
+    _res, after = attack(["ss ss ss"], defender=MINIONS, attacker=pc(
         weapons=[SWORD], characteristics={"brawn": 3, "agility": 2, "intellect": 2,
                                           "cunning": 2, "willpower": 2, "presence": 2},
         skills={"Melee": 3}))
@@ -200,7 +200,7 @@ def test_auto_fire_extra_hits_are_soaked_each() -> None:
 def test_linked_gives_at_most_its_rating_in_extra_hits() -> None:
     gun = {"name": "twin", "skill": "Ranged (Heavy)", "damage": 6, "crit": 5,
            "range": "long", "qualities": ["Linked 1"]}
-    res, after = attack(["s aa aa"], gun)
+    res, _after = attack(["s aa aa"], gun)
     assert len([e for e in res.events if isinstance(e, GenesysDamage)]) == 2
 
 
@@ -208,7 +208,7 @@ def test_extra_hits_can_go_to_other_targets_each_with_the_success_damage() -> No
     gun = {"name": "repeater", "skill": "Ranged (Heavy)", "damage": 6, "crit": 5,
            "range": "long", "qualities": ["Auto-fire"]}
     other = {"id": "c", **pc()}
-    res, after = attack(["ss aa aa"], gun, options={"extra_targets": ["c"]}, others=[other])
+    _res, after = attack(["ss aa aa"], gun, options={"extra_targets": ["c"]}, others=[other])
     assert after["b"].state.wounds == 2 * (6 + 2 - 3)
     assert after["c"].state.wounds == 6 + 2 - 3
 
@@ -286,18 +286,18 @@ def test_policies_order_the_spending() -> None:
 
 
 def test_gm_spends_threat_as_strain_and_despair_as_an_upgrade() -> None:
-    res, after = attack(["ss h h"])
+    _res, after = attack(["ss h h"])
     assert after["a"].state.strain == 2
-    res, after = attack(["ss ss d h"], options={"upgrade_difficulty": 1})
+    _res, after = attack(["ss ss d h"], options={"upgrade_difficulty": 1})
     assert after["a"].state.next_check == ("upgrade_difficulty",)
 
 
 def test_gm_prone_first_and_out_of_ammo() -> None:
-    res, after = attack(["ss hh h"], options={"threat_policy": "prone_first"})
+    _res, after = attack(["ss hh h"], options={"threat_policy": "prone_first"})
     assert "prone" in after["a"].state.conditions and after["a"].state.strain == 0
     rifle = {"name": "rifle", "skill": "Ranged (Heavy)", "damage": 8, "crit": 3,
              "range": "long"}
-    res, after = attack(["ss d"], rifle, options={"upgrade_difficulty": 1,
+    _res, after = attack(["ss d"], rifle, options={"upgrade_difficulty": 1,
                                                    "gm_spend": ["out_of_ammo"]})
     assert "out_of_ammo:rifle" in after["a"].state.conditions
 
@@ -337,12 +337,12 @@ def test_example_vicious_and_pierce() -> None:
 
 
 def test_example_minion_group_attacks() -> None:
-    res, after = run(example("minions.yaml"))
+    _res, after = run(example("minions.yaml"))
     assert after["kira"].state.wounds == 3 and after["deckhands"].state.wounds == 1
 
 
 def test_example_auto_fire() -> None:
-    res, after = run(example("autofire.yaml"))
+    _res, after = run(example("autofire.yaml"))
     assert after["deckhands"].state.wounds == 18 and after["deckhands"].state.members == 1
 
 
