@@ -135,22 +135,34 @@ def start_turn(system: Any, roller: Roller, actor: str, roster: Roster) -> tuple
         if crossed:
             harm.critical_injury(roller, tr, system.defaults, actor, 0, 0, "wound threshold")
     if harm.bleeding(tr.c(actor)):
-        rule = "seed 004 · Critical Injury (Bleeding Out)"
-        sheet: Sheet = tr.c(actor).sheet
-        past_before = max(0, tr.c(actor).state.wounds - sheet.wound_threshold) // 5
-        harm.suffer_wounds(tr, rule, actor, 1)
-        harm.suffer_strain(tr, rule, actor, 1)
-        past_after = max(0, tr.c(actor).state.wounds - sheet.wound_threshold) // 5
-        for _ in range(past_after - past_before):
-            harm.critical_injury(roller, tr, system.defaults, actor, 0, 0,
-                                 "5 more wounds past the threshold")
+        bleed(system, roller, tr, actor)
     return tuple(tr.events)
 
 
-def end_round(roster: Roster, round_number: int) -> tuple[Event, ...]:
-    """Counted conditions count down; The End is Nigh comes due."""
+def bleed(system: Any, roller: Roller, tr: Tracker, cid: str) -> None:
+    """Bleeding Out: 1 wound and 1 strain; one more Critical Injury for every 5 wounds
+    past the wound threshold."""
+    rule = "seed 004 · Critical Injury (Bleeding Out)"
+    sheet: Sheet = tr.c(cid).sheet
+    past_before = max(0, tr.c(cid).state.wounds - sheet.wound_threshold) // 5
+    harm.suffer_wounds(tr, rule, cid, 1)
+    harm.suffer_strain(tr, rule, cid, 1)
+    past_after = max(0, tr.c(cid).state.wounds - sheet.wound_threshold) // 5
+    for _ in range(past_after - past_before):
+        harm.critical_injury(roller, tr, system.defaults, cid, 0, 0,
+                             "5 more wounds past the threshold")
+
+
+def end_round(system: Any, roller: Roller, roster: Roster, round_number: int
+              ) -> tuple[Event, ...]:
+    """Counted conditions count down; The End is Nigh comes due; an incapacitated
+    character who is Bleeding Out (and has no turns) bleeds at the end of the round."""
     tr = Tracker(roster)
-    for cid, c in roster.items():
+    for cid in roster:
+        c = tr.c(cid)
+        if c.state.incapacitated and "dead" not in c.state.conditions and harm.bleeding(c):
+            bleed(system, roller, tr, cid)
+            c = tr.c(cid)
         conds = st.tick_round(c.state.conditions)
         dying = st.find(conds, "dying")
         if dying == "dying:1":

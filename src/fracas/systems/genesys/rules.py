@@ -210,7 +210,7 @@ class Genesys(RuleSystem):
         return fight.start_turn(self, roller, actor, roster)
 
     def end_round(self, roller: Roller, roster: Roster, round_number: int) -> tuple[Any, ...]:
-        return fight.end_round(roster, round_number)
+        return fight.end_round(self, roller, roster, round_number)
 
     def start_fight(self, roller: Roller, roster: Roster) -> tuple[Any, ...]:
         tr = Tracker(roster)
