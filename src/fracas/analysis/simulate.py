@@ -24,7 +24,7 @@ from typing import Any, Literal
 
 import numpy as np
 
-from fracas.analysis.chain import ChainTooLarge, FightChain
+from fracas.analysis.chain import FightChain
 from fracas.core.events import Outcome
 from fracas.core.model import Roster
 from fracas.dice.rollers import RandomRoller
@@ -206,6 +206,67 @@ def _fast_batch(args: tuple[FightSetup, Roster, int, int, int, int]) -> Fights:
     return _finish(setup, roster, finals, dealt, "fast", rounds, cut)
 
 
+PROBE_FIGHTS = 256  # per half of the probe
+
+
+@dataclass(frozen=True)
+class Probe:
+    """What a probe of the chain found, and its verdict (all deterministic in the seed)."""
+
+    fast: bool
+    states_half: int
+    states_full: int
+    turns: int
+    runs: int
+    reason: str
+
+
+def probe(setup: FightSetup, roster: Roster, seed: int, n: int) -> Probe:
+    """Decide whether the exact chain pays for ``n`` fights.
+
+    Plays two halves of :data:`PROBE_FIGHTS` fights through the chain, counting the
+    distinct states met (S after one half and after both) and the exact roller's runs.
+    States grow like S(n) ~ S(2h) (n / 2h)^a with a = log2(S(2h) / S(h)); the chain costs
+    about runs / S per state, the step-by-step path one run per turn. It stops early,
+    answering no, once its own runs pass what the step-by-step path would spend.
+    """
+    chain = _chain(setup, roster, 10**7)
+    start_runs = chain.exact.runs
+    start = chain.state_id(FightState(roster))
+    visited: set[int] = set()
+    turns = 0
+    counts: list[int] = []
+    for half in range(2):
+        rng = np.random.Generator(np.random.PCG64(np.random.SeedSequence([seed, 7, half])))
+        current = np.full(PROBE_FIGHTS, start, dtype=np.int64)
+        live = np.arange(PROBE_FIGHTS)
+        while live.size:
+            visited.update(np.unique(current[live]).tolist())
+            turns += int(live.size)
+            runs = chain.exact.runs - start_runs
+            per_fight = turns / (PROBE_FIGHTS * (half + 1))
+            if runs > n * max(per_fight, 1.0):
+                return Probe(False, counts[0] if counts else len(visited), len(visited), turns,
+                             runs, "the chain's states cost more than playing every fight")
+            if turns > 2 * PROBE_FIGHTS and len(visited) > 0.25 * turns:
+                return Probe(False, counts[0] if counts else len(visited), len(visited), turns,
+                             runs, "nearly every turn meets a new state: they do not repeat")
+            new, _, _ = chain.advance(current[live], rng)
+            current[live] = new
+            live = live[~chain.over[new]]
+        counts.append(len(visited))
+    runs = chain.exact.runs - start_runs
+    s_half, s_full = counts
+    alpha = min(1.0, max(0.0, math.log2(s_full / s_half))) if s_half else 1.0
+    fights = 2 * PROBE_FIGHTS
+    states_n = s_full * max(1.0, n / fights) ** alpha
+    fast_cost = runs / max(s_full, 1) * states_n
+    steps_cost = n * turns / fights
+    return Probe(fast_cost < steps_cost, s_half, s_full, turns, runs,
+                 f"states grow as n^{alpha:.2f}: about {states_n:,.0f} states "
+                 f"(~{fast_cost:,.0f} runs) against {steps_cost:,.0f} turns step by step")
+
+
 def _run(tasks: list[Any], worker: Callable[[Any], Fights], jobs: int,
          progress: Callable[[int], None] | None, sizes: list[int]) -> list[Fights]:
     results: list[Fights] = []
@@ -224,26 +285,18 @@ def _run(tasks: list[Any], worker: Callable[[Any], Fights], jobs: int,
 
 
 def simulate(setup: FightSetup, roster: Roster, n: int, seed: int = 0, jobs: int = 1,
-             method: Method = "auto", max_states: int = 100_000,
+             method: Method = "auto", max_states: int = 1_000_000,
              progress: Callable[[int], None] | None = None) -> Fights:
-    """Play ``n`` fights; ``auto`` takes the fast path unless the chain grows past
-    ``max_states`` on a first batch (then every fight is played step by step)."""
+    """Play ``n`` fights. ``fast`` goes through the exact chain; ``steps`` plays each fight
+    turn by turn; ``auto`` asks :func:`probe` which pays for this fight."""
     if n < 1:
         raise ValueError("simulate needs n >= 1")
-    if method in ("auto", "fast"):
+    if method == "auto":
+        method = "fast" if probe(setup, roster, seed, n).fast else "steps"
+    if method == "fast":
         sizes = [min(BATCH, n - b * BATCH) for b in range(math.ceil(n / BATCH))]
-        tasks = [(setup, roster, seed, b, size, max_states if b == 0 else 10 * max_states)
-                 for b, size in enumerate(sizes)]
-        try:
-            first = _fast_batch(tasks[0])
-        except ChainTooLarge:
-            if method == "fast":
-                raise
-        else:
-            if progress:
-                progress(sizes[0])
-            rest = _run(tasks[1:], _fast_batch, jobs, progress, sizes[1:]) if tasks[1:] else []
-            return Fights.concat([first, *rest])
+        tasks = [(setup, roster, seed, b, size, max_states) for b, size in enumerate(sizes)]
+        return Fights.concat(_run(tasks, _fast_batch, jobs, progress, sizes))
     sizes = [min(CHUNK, n - c * CHUNK) for c in range(math.ceil(n / CHUNK))]
     step_tasks = [(setup, roster, seed, c * CHUNK, c * CHUNK + size)
                   for c, size in enumerate(sizes)]

@@ -226,9 +226,14 @@ def _mount_system_commands() -> None:
             app.add_typer(sub, name=system_id, help=f"Commands of the {system_cls.title} system.")
 
 
+def _load_commands() -> None:
+    import fracas.cli.fights  # noqa: F401  (registers fight, simulate, replay)
+
+
 def main() -> None:
     """Entry point: user errors exit 2 with a short message, no traceback (unless --debug)."""
     try:
+        _load_commands()
         _mount_system_commands()
         app()  # standalone: usage errors exit 2 with Typer's own message
     except FracasError as err:

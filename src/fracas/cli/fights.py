@@ -1,0 +1,205 @@
+"""``fracas fight``, ``fracas simulate`` and ``fracas replay``: whole fights from the CLI."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
+from rich.rule import Rule
+from rich.table import Table
+
+from fracas.analysis.simulate import simulate, summarize
+from fracas.cli import render
+from fracas.cli.app import FileArg, JsonOpt, SeedOpt, app
+from fracas.core.events import Event, FightEnded, RoundStarted
+from fracas.core.scenario import load_scenario
+from fracas.encounter.engine import Encounter, setup_from_scenario
+from fracas.encounter.policies import POLICIES
+from fracas.encounter.state import FightState
+
+
+def _roster_view(fight: Encounter, state: FightState) -> Table:
+    table = Table(show_header=False, show_edge=False, box=None, padding=(0, 1))
+    system = fight.setup.system
+    for c in state.roster.values():
+        current, maximum = system.health(c)
+        status = "" if system.is_active(c) else "[red]out[/]"
+        table.add_row(f"{c.name}", f"[dim]{c.side}[/]", render.health_bar(current, maximum),
+                      status)
+    return table
+
+
+def narrate(console: Console, fight: Encounter, events: tuple[Event, ...],
+            state_before: FightState) -> None:
+    """Print one step's events, with the health of everyone at each new round."""
+    state = state_before
+    for e in events:
+        state = state.apply(e)
+        if isinstance(e, RoundStarted):
+            console.print(Rule(f"[bold]Round {e.round}[/]"))
+            console.print(_roster_view(fight, state))
+            console.print(f"[dim]{e.text()}[/]")
+            continue
+        if isinstance(e, FightEnded):
+            console.print(Rule("[bold]The end[/]"))
+            console.print(f"[bold]{e.text()}[/]")
+            console.print(_roster_view(fight, state))
+            continue
+        style = {"TurnStarted": "bold", "Outcome": "bold", "Changed": "yellow",
+                 "ActionChosen": "magenta"}.get(e.type, "")
+        indent = "" if e.type == "TurnStarted" else "  "
+        console.print(f"{indent}[{style}]{e.text()}[/]" if style else f"{indent}{e.text()}",
+                      markup=bool(style), highlight=False)
+
+
+def fight_json(fight: Encounter) -> dict[str, Any]:
+    state = fight.state
+    system = fight.setup.system
+    return {
+        "system": system.id,
+        "seed": fight.seed,
+        "winner": state.winner,
+        "rounds": state.round,
+        "combatants": {cid: {"name": c.name, "side": c.side, "active": system.is_active(c),
+                             "health": list(system.health(c)), **c.state_dict()}
+                       for cid, c in state.roster.items()},
+        "events": [e.to_dict() for e in fight.events],
+    }
+
+
+PolicyOpt = Annotated[str | None, typer.Option(
+    "--policy", help=f"One policy for everybody ({', '.join(POLICIES)}); default: each "
+    "combatant's own, else aggressive.")]
+RoundsOpt = Annotated[int | None, typer.Option("--max-rounds", help="Round limit.", min=1)]
+
+
+@app.command()
+def fight(
+    file: FileArg,
+    seed: SeedOpt = None,
+    as_json: JsonOpt = False,
+    log: Annotated[Path | None, typer.Option("--log", help="Save the event log (JSON Lines).")
+                   ] = None,
+    policy: PolicyOpt = None,
+    max_rounds: RoundsOpt = None,
+) -> None:
+    """Run the scenario's fight to its end, narrated round by round."""
+    scenario = load_scenario(file)
+    setup = setup_from_scenario(scenario, max_rounds, policy)
+    encounter = Encounter(scenario, setup, seed=seed)
+    console = render.make_console()
+    if not as_json:
+        console.print(f"[bold]{scenario.title or file.name}[/] — {scenario.system.title}"
+                      + (f" (seed {seed})" if seed is not None else ""))
+    while not encounter.state.over:
+        before = encounter.state
+        events = encounter.step()
+        if not as_json:
+            narrate(console, encounter, events, before)
+    if log is not None:
+        encounter.save(log)
+        if not as_json:
+            console.print(f"[dim]Event log saved to {log} ({len(encounter.events)} events).[/]")
+    if as_json:
+        typer.echo(json.dumps(fight_json(encounter), indent=2, ensure_ascii=False))
+
+
+@app.command()
+def replay(
+    log: Annotated[Path, typer.Argument(help="A log saved by fight --log.")],
+    undo: Annotated[int, typer.Option("--undo", help="Take back the last N turns.", min=0)
+                    ] = 0,
+    as_json: JsonOpt = False,
+) -> None:
+    """Rebuild a fight's state from its saved log (optionally undoing the last turns)."""
+    encounter = Encounter.load(log)
+    for _ in range(min(undo, len(encounter.marks))):
+        encounter.undo()
+    if as_json:
+        typer.echo(json.dumps(fight_json(encounter), indent=2, ensure_ascii=False))
+        return
+    console = render.make_console()
+    state = encounter.state
+    where = "over" if state.over else f"round {state.round}"
+    console.print(f"[bold]{log}[/]: {len(encounter.events)} events, {where}"
+                  + (f", undid {undo} turn(s)" if undo else ""))
+    console.print(_roster_view(encounter, state))
+    for e in encounter.events[-6:]:
+        console.print(f"  [dim]{e.text()}[/]", highlight=False)
+
+
+def simulation_view(summary: dict[str, Any], title: str) -> list[Any]:
+    sides = Table(title=f"{title}: {summary['fights']:,} fights ({summary['method']} path)")
+    sides.add_column("side")
+    sides.add_column("wins", justify="right")
+    sides.add_column("win probability", justify="right")
+    sides.add_column("95% interval", justify="right")
+    for side, s in summary["sides"].items():
+        lo, hi = s["ci95"]
+        sides.add_row(side, f"{s['wins']:,}", f"{s['p_win']:.2%}", f"{lo:.2%} – {hi:.2%}")
+    nw = summary["no_winner"]
+    if nw["count"]:
+        sides.add_row("[dim]no winner[/]", f"{nw['count']:,}", f"{nw['p']:.2%}", "")
+    r = summary["rounds"]
+    rounds = Table(title=f"Rounds to the end: mean {r['mean']:.2f}; "
+                   + ", ".join(f"{k} {v}" for k, v in r["quantiles"].items()))
+    rounds.add_column("rounds", justify="right")
+    rounds.add_column("fights", justify="right")
+    rounds.add_column("", min_width=30)
+    top = max(r["histogram"].values())
+    for k, v in r["histogram"].items():
+        rounds.add_row(k, f"{v:,}", "█" * max(1, round(30 * v / top)))
+    people = Table(title="Per combatant")
+    for col in ("combatant", "damage dealt (mean)", "damage taken (mean)", "survives"):
+        people.add_column(col, justify="right" if col != "combatant" else "left")
+    for c in summary["combatants"].values():
+        people.add_row(c["name"], f"{c['damage_dealt_mean']:.2f}",
+                       f"{c['damage_taken_mean']:.2f}", f"{c['survival']:.2%}")
+    return [sides, rounds, people]
+
+
+@app.command("simulate")
+def simulate_cmd(
+    file: FileArg,
+    n: Annotated[int, typer.Option("-n", help="How many fights.", min=1)] = 1000,
+    seed: Annotated[int, typer.Option("--seed", help="Seed: same seed and n, same result.")
+                    ] = 0,
+    jobs: Annotated[int, typer.Option("--jobs", help="Processes to use.", min=1)] = 1,
+    method: Annotated[str, typer.Option(
+        "--method", help="auto (fast unless the fight's states are too many), fast, steps.")
+    ] = "auto",
+    as_json: JsonOpt = False,
+    policy: PolicyOpt = None,
+    max_rounds: RoundsOpt = None,
+) -> None:
+    """Simulate many fights: win probabilities, rounds, damage, survival."""
+    from fracas.core.errors import InputError
+
+    if method not in ("auto", "fast", "steps"):
+        raise InputError(f"unknown method {method!r}", path="--method",
+                         allowed="auto, fast, steps")
+    scenario = load_scenario(file)
+    setup = setup_from_scenario(scenario, max_rounds, policy)
+    show_bar = sys.stderr.isatty() and not as_json
+    console = render.make_console()
+    with Progress("[progress.description]{task.description}", BarColumn(),
+                  MofNCompleteColumn(), TimeRemainingColumn(),
+                  console=render.make_console(stderr=True), disable=not show_bar,
+                  transient=True) as progress:
+        task = progress.add_task("fights", total=n)
+        fights = simulate(setup, scenario.roster, n, seed=seed, jobs=jobs,
+                          method=method,  # type: ignore[arg-type]
+                          progress=lambda k: progress.advance(task, k))
+    names = {c.id: c.name for c in scenario.roster.values()}
+    summary = summarize(fights, names)
+    summary.update({"system": scenario.system.id, "seed": seed})
+    if as_json:
+        typer.echo(json.dumps(summary, indent=2))
+        return
+    for part in simulation_view(summary, scenario.title or file.name):
+        console.print(part)

@@ -1,0 +1,92 @@
+"""Simulation: the fast path (exact chain) and the step-by-step path agree statistically;
+the same seed and n give the same result for any number of jobs."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from fracas.analysis.simulate import Fights, simulate, summarize, wilson
+from fracas.core.scenario import load_scenario
+from fracas.encounter.engine import setup_from_scenario
+
+EXAMPLES = Path(__file__).parents[2] / "examples"
+
+
+def two_proportion_z(a: int, n: int, b: int, m: int) -> float:
+    p = (a + b) / (n + m)
+    if p in (0, 1):
+        return 0.0
+    return (a / n - b / m) / math.sqrt(p * (1 - p) * (1 / n + 1 / m))
+
+
+def agree(fast: Fights, steps: Fights) -> None:
+    """Tolerance: |z| < 4.5 for each side's win rate and for the mean rounds (a false
+    alarm has probability about 7e-6 per comparison; seeds are fixed, so the test is
+    deterministic)."""
+    for i in range(len(fast.sides)):
+        z = two_proportion_z(int((fast.winner == i).sum()), fast.n,
+                             int((steps.winner == i).sum()), steps.n)
+        assert abs(z) < 4.5, (fast.sides[i], z)
+    se = math.sqrt(fast.rounds.var() / fast.n + steps.rounds.var() / steps.n)
+    if se:
+        assert abs(fast.rounds.mean() - steps.rounds.mean()) / se < 4.5
+    for j in range(len(fast.ids)):
+        se = math.sqrt(fast.dealt[:, j].var() / fast.n + steps.dealt[:, j].var() / steps.n)
+        if se:
+            assert abs(fast.dealt[:, j].mean() - steps.dealt[:, j].mean()) / se < 4.5
+
+
+def test_fast_and_step_by_step_agree_on_the_test_fight(toy_dir: Path) -> None:
+    scenario = load_scenario(toy_dir / "duel-fight.yaml")
+    setup = setup_from_scenario(scenario)
+    fast = simulate(setup, scenario.roster, 6000, seed=1, method="fast")
+    steps = simulate(setup, scenario.roster, 1500, seed=2, method="steps")
+    assert fast.method == "fast" and steps.method == "steps"
+    agree(fast, steps)
+
+
+DUELS = [EXAMPLES / "tristat" / "duel-fight.yaml"]
+
+
+@pytest.mark.parametrize("path", [p for p in DUELS if p.exists()], ids=lambda p: p.parent.name)
+def test_fast_and_step_by_step_agree_on_example_duels(path: Path) -> None:
+    scenario = load_scenario(path)
+    setup = setup_from_scenario(scenario)
+    fast = simulate(setup, scenario.roster, 20000, seed=3, method="fast")
+    steps = simulate(setup, scenario.roster, 300, seed=4, method="steps")
+    agree(fast, steps)
+
+
+def test_same_seed_same_result_for_any_jobs(toy_dir: Path) -> None:
+    scenario = load_scenario(toy_dir / "duel-fight.yaml")
+    setup = setup_from_scenario(scenario)
+    for method in ("fast", "steps"):
+        n = 5000 if method == "fast" else 200
+        one = simulate(setup, scenario.roster, n, seed=11, jobs=1, method=method)  # type: ignore[arg-type]
+        two = simulate(setup, scenario.roster, n, seed=11, jobs=2, method=method)  # type: ignore[arg-type]
+        assert np.array_equal(one.winner, two.winner) and np.array_equal(one.dealt, two.dealt)
+        assert np.array_equal(one.rounds, two.rounds)
+
+
+def test_summary_reports_wins_rounds_and_damage(toy_dir: Path) -> None:
+    scenario = load_scenario(toy_dir / "duel-fight.yaml")
+    fights = simulate(setup_from_scenario(scenario), scenario.roster, 500, seed=1,
+                      method="fast")
+    s = summarize(fights)
+    total = sum(side["wins"] for side in s["sides"].values()) + s["no_winner"]["count"]
+    assert total == 500
+    lo, hi = s["sides"]["heroes"]["ci95"]
+    assert lo <= s["sides"]["heroes"]["p_win"] <= hi
+    assert sum(s["rounds"]["histogram"].values()) == 500
+    assert s["rounds"]["quantiles"]["p5"] <= s["rounds"]["quantiles"]["p95"]
+    assert set(s["combatants"]) == {"ann", "cid", "bob"}
+
+
+def test_wilson_interval() -> None:
+    lo, hi = wilson(50, 100)
+    assert lo == pytest.approx(0.4038, abs=1e-4) and hi == pytest.approx(0.5962, abs=1e-4)
+    assert wilson(0, 10)[0] == 0.0
