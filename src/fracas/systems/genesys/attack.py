@@ -178,14 +178,15 @@ def _settle(system: Any, action: Action, roster: Roster, result: PoolResult,
                   st.has(attacker, "prone"), not plan.melee)
     a_policy = opts.advantage_policy or system.defaults.advantage_policy
     h_policy = opts.threat_policy or system.defaults.threat_policy
-    bought, notes, adv_left, tri_left = spend_advantage(ctx, advantage, result.triumphs,
-                                                        opts.spend, a_policy)
-    _announce(tr, a_id, bought, notes, "a", "t", a_policy, "advantage_policy", opts.spend,
+    bought, notes, adv_left, tri_left, chosen = spend_advantage(
+        ctx, advantage, result.triumphs, opts.spend, a_policy)
+    _announce(tr, a_id, bought, notes, "a", "t", a_policy, "advantage_policy", chosen,
               opts.advantage_policy is not None)
     if adv_left > 0 or tri_left:
         tr.add(Note("seed 004 · Step 4", f"unspent: {adv_left} advantage, {tri_left} triumph"))
-    gm, gm_notes, _, _ = spend_threat(ctx, -advantage, result.despairs, opts.gm_spend, h_policy)
-    _announce(tr, "the GM", gm, gm_notes, "h", "d", h_policy, "threat_policy", opts.gm_spend,
+    gm, gm_notes, _, _, gm_chosen = spend_threat(ctx, -advantage, result.despairs,
+                                                 opts.gm_spend, h_policy)
+    _announce(tr, "the GM", gm, gm_notes, "h", "d", h_policy, "threat_policy", gm_chosen,
               opts.threat_policy is not None)
     before = (target.state.wounds, target.state.strain)
     crossed = _hits(tr, plan, weapon, a_id, t_id, opts, bought, per_hit, successes, hit)
@@ -195,13 +196,15 @@ def _settle(system: Any, action: Action, roster: Roster, result: PoolResult,
 
 
 def _announce(tr: Tracker, who: str, bought: list[Spend], notes: list[str], small: str,
-              big: str, policy: str, knob: str, explicit: tuple[str, ...], chosen: bool
-              ) -> None:
-    if bought and policy != "none":
-        source = "the attack's options" if chosen else f"{DEFAULT} · {knob}"
-        tr.add(Note(bought[0].rule, f"{who} spends by policy {policy} ({source})"
-                    + (" after the explicit choices" if explicit else "")))
-    for s in bought:
+              big: str, policy: str, knob: str, chosen: int, given: bool) -> None:
+    """The spending events: explicit choices first, then what the policy bought."""
+    for i, s in enumerate(bought):
+        if i == 0 and chosen:
+            tr.add(Note(s.rule, f"{who} spends as the attack's options choose"))
+        if i == chosen:
+            source = "the attack's options" if given else f"{DEFAULT} · {knob}"
+            rest = "the rest " if chosen else ""
+            tr.add(Note(s.rule, f"{who} spends {rest}by policy {policy} ({source})"))
         tr.add(GenesysSpent(s.rule, who, s.cost(small, big), s.label, s.text))
     for n in notes:
         tr.add(Note(bought[0].rule if bought else "seed 004 · Steps 4-5", f"skipped: {n}"))

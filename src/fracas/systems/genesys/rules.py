@@ -37,7 +37,7 @@ class Genesys(RuleSystem):
     outcomes = ("miss", "blast", "plain hit", "critical injury", "guarded stance")
     dice_order = ("the symbols the attack's pool showed (e.g. 'ss a t f'), then a d100 for "
                   "each Critical Injury (and a d10 after it for Horrific or Gruesome Injury)")
-    demo_examples = ("brawl.yaml", "ranged_bands.yaml", "minions.yaml", "vicious_pierce.yaml",
+    demo_examples = ("brawl.yaml", "ranged_long.yaml", "minions.yaml", "vicious_pierce.yaml",
                      "autofire.yaml")
 
     # -- combatants ---------------------------------------------------------------

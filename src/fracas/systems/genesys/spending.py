@@ -182,8 +182,9 @@ def _policy_steps(policy: str) -> tuple[str, ...]:
 
 
 def spend_advantage(ctx: Context, advantage: int, triumphs: int, explicit: tuple[str, ...],
-                    policy: str) -> tuple[list[Spend], list[str], int, int]:
-    """Spend advantage and triumph: (bought, notes, advantage left, triumphs left)."""
+                    policy: str) -> tuple[list[Spend], list[str], int, int, int]:
+    """Spend advantage and triumph: (bought, notes, advantage left, triumphs left, how
+    many of the bought were explicit choices)."""
     purse = _Purse(max(0, advantage), triumphs)
     for key in explicit:
         offer = _advantage_offer(key, ctx)
@@ -191,6 +192,7 @@ def spend_advantage(ctx: Context, advantage: int, triumphs: int, explicit: tuple
             purse.notes.append(f"{key}: {offer}")
         else:
             _buy(purse, offer, explicit=True)
+    chosen = len(purse.bought)
     active = [q.name for q in ctx.weapon.qualities if qualities()[q.name].kind == "active"]
     hits = [n for n in active if qualities()[n].effect == "extra_hit"]
     others = [n for n in active if qualities()[n].effect != "extra_hit"]
@@ -218,12 +220,13 @@ def spend_advantage(ctx: Context, advantage: int, triumphs: int, explicit: tuple
         if not isinstance(offer, str):
             while purse.big and _buy(purse, offer):
                 pass
-    return purse.bought, purse.notes, purse.small, purse.big
+    return purse.bought, purse.notes, purse.small, purse.big, chosen
 
 
 def spend_threat(ctx: Context, threat: int, despairs: int, explicit: tuple[str, ...],
-                 policy: str) -> tuple[list[Spend], list[str], int, int]:
-    """The GM spends threat and despair: (bought, notes, threat left, despairs left)."""
+                 policy: str) -> tuple[list[Spend], list[str], int, int, int]:
+    """The GM spends threat and despair: (bought, notes, threat left, despairs left,
+    how many of the bought were explicit choices)."""
     purse = _Purse(max(0, threat), despairs)
     for key in explicit:
         offer = _threat_offer(key, ctx)
@@ -231,8 +234,9 @@ def spend_threat(ctx: Context, threat: int, despairs: int, explicit: tuple[str, 
             purse.notes.append(f"{key}: {offer}")
         else:
             _buy(purse, offer, explicit=True)
+    chosen = len(purse.bought)
     if policy == "none":
-        return purse.bought, purse.notes, purse.small, purse.big
+        return purse.bought, purse.notes, purse.small, purse.big, chosen
     if policy == "prone_first":
         offer = _threat_offer("prone", ctx)
         if not isinstance(offer, str) and purse.times("prone") == 0:
@@ -242,4 +246,4 @@ def spend_threat(ctx: Context, threat: int, despairs: int, explicit: tuple[str, 
     if not isinstance(offer, str):
         while purse.big and _buy(purse, offer):
             pass
-    return purse.bought, purse.notes, purse.small, purse.big
+    return purse.bought, purse.notes, purse.small, purse.big, chosen
