@@ -1,0 +1,171 @@
+"""Exact Genesys pool distributions: fracas's dense convolution side by side with icepool.
+
+Pools: (a) PAA vs DD; (b) PPPAAB vs CCDS; (c) 5P 5A 2B vs 4C 2D 2S. Each is the joint
+distribution of (net successes, net advantage, triumphs, despairs), computed cold
+(caches cleared). icepool (a benchmark-only extra: ``pip install .[bench]``) is run
+with two encodings of the same faces:
+
+* fastest: each face packed into one integer (the four numbers as digits of base
+  256, balanced so that negative successes and advantage survive), summed with
+  ``n @ die``, then unpacked;
+* natural: each face an ``icepool.Vector`` of the four numbers, summed the same way.
+
+The distributions are checked to be identical (exact fractions), then the times and
+the ratios are printed. Goal: pool (c) at least 30x faster than icepool's fastest.
+
+Run: .venv/bin/python benchmarks/genesys_pools.py [--quick]   (--quick skips the
+natural encoding of pool (c), which takes seconds)
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from collections.abc import Callable
+from fractions import Fraction
+from typing import Any
+
+from fracas.systems.genesys.dice import DIE_ORDER, PoolSpec, die_faces
+from fracas.systems.genesys.pool import pool_distribution, pool_table
+
+POOLS = {"(a) PAA vs DD": "PAA-DD", "(b) PPPAAB vs CCDS": "PPPAAB-CCDS",
+         "(c) 5P 5A 2B vs 4C 2D 2S": "5P5A2B-4C2D2S"}
+GOAL = 30.0
+BASE, HALF = 256, 128
+
+Key = tuple[int, int, int, int]
+
+
+def timed(fn: Callable[[], Any], repeat: int) -> tuple[float, Any]:
+    best, result = float("inf"), None
+    for _ in range(repeat):
+        start = time.perf_counter()
+        result = fn()
+        best = min(best, time.perf_counter() - start)
+    return best, result
+
+
+def fracas_table(spec: PoolSpec) -> dict[Key, Fraction]:
+    pool_table.cache_clear()
+    table = pool_table(spec)
+    return {k: Fraction(w, table.total) for k, w in table.items()}
+
+
+def fracas_cold(spec: PoolSpec) -> Callable[[], Any]:
+    def run() -> Any:
+        pool_table.cache_clear()
+        return pool_table(spec)
+    return run
+
+
+def fracas_distribution(spec: PoolSpec) -> Callable[[], Any]:
+    def run() -> Any:
+        pool_table.cache_clear()
+        pool_distribution.cache_clear()
+        return pool_distribution(spec)
+    return run
+
+
+def _vector(face: str) -> Key:
+    return die_faces()["ability"].vector(face)
+
+
+def _pack(v: Key) -> int:
+    s, a, t, d = v
+    return ((s * BASE + a) * BASE + t) * BASE + d
+
+
+def _unpack(x: int) -> Key:
+    digits = []
+    for _ in range(3):
+        r = (x + HALF) % BASE - HALF
+        digits.append(r)
+        x = (x - r) // BASE
+    d, t, a = digits
+    return (x, a, t, d)
+
+
+def icepool_run(spec: PoolSpec, encoding: str) -> Callable[[], Any]:
+    import icepool
+
+    def run() -> Any:
+        total = None
+        for name in DIE_ORDER:
+            n = spec.count(name)
+            if not n:
+                continue
+            faces = die_faces()[name].faces
+            if encoding == "fastest":
+                die = icepool.Die([_pack(_vector(f)) for f in faces])
+            else:
+                die = icepool.Die([icepool.Vector(_vector(f)) for f in faces])
+            part = n @ die
+            total = part if total is None else total + part
+        return total
+    return run
+
+
+def icepool_dict(die: Any, encoding: str) -> dict[Key, Fraction]:
+    denominator = die.denominator()
+    out: dict[Key, Fraction] = {}
+    for outcome, quantity in die.items():
+        key = _unpack(outcome) if encoding == "fastest" else tuple(outcome)
+        out[key] = out.get(key, Fraction(0)) + Fraction(quantity, denominator)
+    return out
+
+
+def main() -> None:
+    quick = "--quick" in sys.argv
+    try:
+        import icepool
+        version = icepool.__version__
+    except ImportError:
+        icepool = None
+        version = ""
+    print("Genesys pools: exact joint distribution of (net successes, net advantage, "
+          "triumphs, despairs)")
+    if icepool is None:
+        print("icepool is not installed (pip install '.[bench]'): fracas times only.")
+    else:
+        print(f"icepool {version}: 'fastest' = packed integer faces, 'natural' = Vector faces")
+    print()
+    header = (f"{'pool':<28}{'results':>8}{'fracas':>11}{'+ Distribution':>16}"
+              f"{'icepool fastest':>17}{'natural':>11}{'ratio f/n':>16}  identical")
+    print(header)
+    print("-" * len(header))
+    goal_met = None
+    for label, text in POOLS.items():
+        spec = PoolSpec.parse(text)
+        t_fracas, _ = timed(fracas_cold(spec), 20)
+        t_dist, _ = timed(fracas_distribution(spec), 3)
+        ours = fracas_table(spec)
+        row = f"{label:<28}{len(ours):>8}{t_fracas * 1e3:>9.2f}ms{t_dist * 1e3:>14.1f}ms"
+        if icepool is None:
+            print(row)
+            continue
+        t_fast, die_fast = timed(icepool_run(spec, "fastest"), 3)
+        same = icepool_dict(die_fast, "fastest") == ours
+        skip_natural = quick and text == "5P5A2B-4C2D2S"
+        if skip_natural:
+            t_nat = float("nan")
+        else:
+            t_nat, die_nat = timed(icepool_run(spec, "natural"), 1)
+            same = same and icepool_dict(die_nat, "natural") == ours
+        ratio_fast, ratio_nat = t_fast / t_fracas, t_nat / t_fracas
+        nat = "skipped" if skip_natural else f"{t_nat * 1e3:.0f}ms"
+        ratios = f"{ratio_fast:.0f}x/" + ("-" if skip_natural else f"{ratio_nat:.0f}x")
+        print(f"{row}{t_fast * 1e3:>15.1f}ms{nat:>11}{ratios:>16}  {'yes' if same else 'NO'}")
+        if not same:
+            raise SystemExit(f"{label}: the distributions differ")
+        if text == "5P5A2B-4C2D2S":
+            goal_met = ratio_fast >= GOAL
+    print()
+    print("fracas: dense convolution into exact integer counts (the table); '+ Distribution'"
+          " also builds the fracas Distribution of PoolResult values the rules roll.")
+    if goal_met is not None:
+        print(f"Goal (pool (c) at least {GOAL:.0f}x faster than icepool's fastest encoding): "
+              f"{'met' if goal_met else 'NOT met'}.")
+
+
+if __name__ == "__main__":
+    main()
