@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from fractions import Fraction
 from typing import Any
 
 import pytest
@@ -25,12 +26,12 @@ def test_initiative_is_d20_plus_rank_highest_first_and_kept_for_the_fight() -> N
                  defense="dodge")
     slots, events = s.system.initiative(ScriptedRoller([10, 11]), s.roster, 1)
     assert [slot.candidates[0] for slot in slots] == ["att", "def"]  # 10 + 2 beats 11 + 0
-    assert [slot.label for slot in slots] == ["initiative 12", "initiative 11"]
+    assert any("= 12" in e.text() for e in events)
     roster = apply_events(s.roster, events)
-    assert roster["att"].state.initiative == (12, 2)
-    assert roster["def"].state.initiative == (11, 0)
+    assert (roster["att"].state.initiative, roster["def"].state.initiative) == (1, 2)
     again, more = s.system.initiative(ScriptedRoller([]), roster, 2)  # no new rolls
     assert more == () and [x.candidates[0] for x in again] == ["att", "def"]
+    assert s.system.round_representative(7) == 1
 
 
 def test_initiative_ties_go_by_rank_then_a_roll_off() -> None:
@@ -39,11 +40,23 @@ def test_initiative_ties_go_by_rank_then_a_roll_off() -> None:
     slots, _ = s.system.initiative(ScriptedRoller([10, 11]), s.roster, 1)  # 11 v 11, rank 1
     assert [x.candidates[0] for x in slots] == ["att", "def"]
     plain = scenario(defense="dodge")
-    roller = ScriptedRoller([10, 10, 4, 9])  # 10 v 10, equal ranks, roll-off 4 v 9
+    roller = ScriptedRoller([10, 10, 4, 4, 3, 9])  # 10 v 10, equal ranks; roll-off 4 v 4, 3 v 9
     slots, events = plain.system.initiative(roller, plain.roster, 1)
     roller.finish()
     assert [x.candidates[0] for x in slots] == ["def", "att"]
-    assert sum(1 for e in events if "roll-off" in e.text()) == 2
+    assert any("roll-off puts def, att" in e.text() for e in events)
+
+
+def test_initiative_odds_are_exact_and_even_between_equals() -> None:
+    from fracas.dice import ExactRoller
+
+    plain = scenario(defense="dodge")
+
+    def first(roller: Any) -> str:
+        slots, _ = plain.system.initiative(roller, plain.roster, 1)
+        return str(slots[0].candidates[0])
+
+    assert ExactRoller().distribution(first).probability("att") == Fraction(1, 2)
 
 
 # -- actions and reactions --------------------------------------------------------------

@@ -20,7 +20,7 @@ DYING = "dying"
 @dataclass(frozen=True)
 class State:
     """What changes in a fight: hit points, armour hit points, conditions (prone, fighting
-    defensively, dying), dropped weapons, and the initiative rolled at the fight's start."""
+    defensively, dying), dropped weapons, the place in the initiative order."""
 
     hp: int
     max_hp: int
@@ -28,7 +28,7 @@ class State:
     max_armour_hp: int
     conditions: tuple[str, ...] = ()
     dropped: tuple[str, ...] = ()
-    initiative: tuple[int, ...] = ()
+    initiative: int = 0  # place in the initiative order (1 acts first; 0: not rolled yet)
 
 
 def initial_state(sheet: Sheet) -> State:

@@ -4,8 +4,8 @@ target may declare, and the effects that end at the start of a turn."""
 from __future__ import annotations
 
 from fracas.core.events import Event, Note, Rolled
-from fracas.core.model import Action, Combatant, Roster, Slot
-from fracas.dice import Roller, d
+from fracas.core.model import Action, Combatant, Roster, Slot, apply_events
+from fracas.dice import Roller, RollOff, d
 from fracas.systems.contest.checks import FIGHTING_DEFENSIVELY, PRONE, held_weapons
 from fracas.systems.contest.declare import block_item, counter_weapon
 from fracas.systems.contest.events import R_DEFENSIVE, R_INITIATIVE, Tracker
@@ -14,46 +14,44 @@ from fracas.systems.contest.sheet import Defaults, Options, Sheet
 
 def initiative(roller: Roller, roster: Roster, df: Defaults) -> tuple[
         tuple[Slot, ...], tuple[Event, ...]]:
-    """d20 + initiative rank, rolled once at the start of the fight (kept in the state);
-    highest first, ties by rank, then a roll-off among those still tied."""
+    """d20 + initiative rank, rolled once at the start of the fight, highest first; ties by
+    rank, then a roll-off. The state keeps each one's place in the order (1 acts first):
+    later rounds need only the order, and fights that differ only in the numbers rolled
+    then share their states."""
     events: list[Event] = []
-    tracker = Tracker()
-    keys: dict[str, tuple[int, ...]] = {}
-    fresh = [c for c in roster.values() if not c.state.initiative]
-    for c in fresh:
-        rank = c.sheet.rank(df.initiative.skill) or 0
-        natural = roller.roll(d(df.initiative.die))
-        keys[c.id] = (natural + rank, rank)
-        events.append(Rolled(R_INITIATIVE, c.name, f"d{df.initiative.die} for initiative",
-                             natural, f"+ {rank} ({df.initiative.skill}) = {natural + rank}"))
-    _roll_offs(roller, roster, keys, df, events)
-    for c in fresh:
-        events += tracker.change(R_INITIATIVE, c.id, "initiative", c.state.initiative,
-                                 keys[c.id])
+    if any(not c.state.initiative for c in roster.values()):
+        events = _roll(roller, roster, df)
+        roster = apply_events(roster, events)
+    order = sorted(roster.values(), key=lambda c: c.state.initiative)
+    slots = tuple(Slot((c.id,), f"initiative place {c.state.initiative}") for c in order
+                  if c.state.hp > 0)
+    return slots or tuple(Slot((c.id,), "") for c in order), tuple(events)
+
+
+def _roll(roller: Roller, roster: Roster, df: Defaults) -> list[Event]:
+    events: list[Event] = []
+    die = d(df.initiative.die)
+    groups: dict[tuple[int, int], list[str]] = {}
     for c in roster.values():
-        keys.setdefault(c.id, c.state.initiative)
-    order = sorted(roster, key=lambda cid: keys[cid], reverse=True)
-    slots = tuple(Slot((cid,), f"initiative {keys[cid][0]}") for cid in order)
-    return slots, tuple(events)
-
-
-def _roll_offs(roller: Roller, roster: Roster, keys: dict[str, tuple[int, ...]],
-               df: Defaults, events: list[Event]) -> None:
-    """Roll-offs among the newly rolled combatants still tied on total and rank."""
-    for _ in range(20):  # a tie survives 20 roll-offs with vanishing probability
-        groups: dict[tuple[int, ...], list[str]] = {}
-        for cid, key in keys.items():
-            groups.setdefault(key, []).append(cid)
-        tied = [ids for ids in groups.values() if len(ids) > 1]
-        if not tied:
-            return
-        for ids in tied:
-            for cid in ids:
-                natural = roller.roll(d(df.initiative.die))
-                keys[cid] = (*keys[cid], natural)
-                events.append(Rolled(R_INITIATIVE, roster[cid].name,
-                                     f"d{df.initiative.die} roll-off for a tied initiative",
-                                     natural))
+        rank = c.sheet.rank(df.initiative.skill) or 0
+        natural = roller.roll(die)
+        events.append(Rolled(R_INITIATIVE, c.name, f"{die.label} for initiative", natural,
+                             f"+ {rank} ({df.initiative.skill}) = {natural + rank}"))
+        groups.setdefault((natural + rank, rank), []).append(c.id)
+    order: list[str] = []
+    for key in sorted(groups, reverse=True):
+        ids = groups[key]
+        if len(ids) > 1:  # rolling off while tied is a uniformly random order of the tied
+            ids = list(roller.roll(RollOff(tuple(ids), die, "initiative roll-off")))
+            events.append(Note(R_INITIATIVE, f"initiative {key[0]} and rank {key[1]} tied: "
+                                              f"the roll-off puts {', '.join(ids)} in that "
+                                              "order"))
+        order.extend(ids)
+    tracker = Tracker()
+    for place, cid in enumerate(order, start=1):
+        events += tracker.change(R_INITIATIVE, cid, "initiative", roster[cid].state.initiative,
+                                 place)
+    return events
 
 
 def attacks(actor: Combatant, roster: Roster) -> list[Action]:

@@ -164,6 +164,10 @@ class ContestSystem(RuleSystem):
             tuple[Slot, ...], tuple[Event, ...]]:
         return fight.initiative(roller, roster, self.table)
 
+    def round_representative(self, round_number: int) -> int:
+        """No contest hook reads the round number: every round is alike."""
+        return 1
+
     def actions(self, actor: str, roster: Roster, slot: Slot | None = None) -> list[Action]:
         me = roster[actor]
         if not self.is_active(me):
