@@ -18,7 +18,7 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
-from fracas.core.events import Outcome, RoundStarted
+from fracas.core.events import ActionChosen, Outcome, RoundStarted
 from fracas.core.model import Roster
 from fracas.dice.rollers import ExactRoller, Roller
 from fracas.encounter.engine import FightSetup, step
@@ -31,19 +31,22 @@ Dealt = tuple[tuple[str, int], ...]
 
 
 def transition(roller: Roller, setup: FightSetup, state: FightState
-               ) -> tuple[FightState, Dealt, int]:
+               ) -> tuple[FightState, Dealt, int, int]:
     """One turn, keeping only what the chain needs: the next state (its round replaced by
-    the system's representative round), the damage dealt, and how many rounds began."""
+    the system's representative round), the damage dealt, how many rounds began and how
+    many actions were resolved."""
     new, events = step(roller, setup, state, lean=True)
     dealt: dict[str, int] = {}
-    rounds = 0
+    rounds = actions = 0
     for e in events:
         if isinstance(e, Outcome) and e.damage:
             dealt[e.actor] = dealt.get(e.actor, 0) + e.damage
         elif isinstance(e, RoundStarted):
             rounds += 1
+        elif isinstance(e, ActionChosen):
+            actions += 1
     new = replace(new, round=setup.system.round_representative(new.round))
-    return new, tuple(sorted(dealt.items())), rounds
+    return new, tuple(sorted(dealt.items())), rounds, actions
 
 
 class ChainTooLarge(Exception):
@@ -82,6 +85,7 @@ class FightChain:
         self.over = np.zeros(0, dtype=bool)
         self.edge_dealt = np.zeros((0, len(self.ids)), dtype=np.int64)
         self.edge_rounds = np.zeros(0, dtype=np.int64)
+        self.edge_actions = np.zeros(0, dtype=np.int64)
 
     def state_id(self, state: FightState) -> int:
         found = self.index.get(state)
@@ -94,11 +98,11 @@ class FightChain:
             self.rows.append(None)
         return found
 
-    def _edge_id(self, dealt: Dealt, rounds: int = 0) -> int:
+    def _edge_id(self, dealt: Dealt, rounds: int = 0, actions: int = 0) -> int:
         vector = [0] * len(self.ids)
         for who, amount in dealt:
             vector[self._who[who]] += amount
-        key = (*vector, rounds)
+        key = (*vector, rounds, actions)
         found = self.edge_index.get(key)
         if found is None:
             found = len(self.edges)
@@ -123,10 +127,10 @@ class FightChain:
             scaled = [max(1, w * _FLOAT_SCALE // total) for _, w in items]
         else:
             scaled = [w for _, w in items]
-        for ((new, dealt, rounds), _), w in zip(items, scaled, strict=True):
+        for ((new, dealt, rounds, actions), _), w in zip(items, scaled, strict=True):
             weights.append(w)
             succ.append(self.state_id(new))
-            edges.append(self._edge_id(dealt, rounds))
+            edges.append(self._edge_id(dealt, rounds, actions))
         self.rows[sid] = (weights, succ, edges)
         self._dirty.append(sid)
 
@@ -183,15 +187,16 @@ class FightChain:
             self.totals[i] = c[-1]
             self.expanded[i] = True
         self._dirty.clear()
-        table = np.array(self.edges, dtype=np.int64).reshape(-1, len(self.ids) + 1)
-        self.edge_dealt = table[:, :-1]
-        self.edge_rounds = table[:, -1]
+        table = np.array(self.edges, dtype=np.int64).reshape(-1, len(self.ids) + 2)
+        self.edge_dealt = table[:, :-2]
+        self.edge_rounds = table[:, -2]
+        self.edge_actions = table[:, -1]
         self._built = len(self.states)
 
     def advance(self, current: np.ndarray, rng: np.random.Generator
-                ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+                ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """One turn for every fight in ``current`` (state ids): new ids, the damage each
-        combatant dealt, and the rounds that began."""
+        combatant dealt, the rounds that began and the actions resolved."""
         if self._built != len(self.states):
             self.build()
         need = ~self.expanded[current]
@@ -203,4 +208,4 @@ class FightChain:
         branch = (self.cum[current] <= draws[:, None]).sum(axis=1)
         new = self.succ[current, branch]
         edge = self.edge_of[current, branch]
-        return new, self.edge_dealt[edge], self.edge_rounds[edge]
+        return new, self.edge_dealt[edge], self.edge_rounds[edge], self.edge_actions[edge]

@@ -25,13 +25,13 @@ from typing import Any, Literal
 import numpy as np
 
 from fracas.analysis.chain import FightChain
-from fracas.core.events import Outcome
+from fracas.core.events import ActionChosen, Outcome
 from fracas.core.model import Roster
 from fracas.dice.rollers import RandomRoller
 from fracas.encounter.engine import Encounter, FightSetup
 from fracas.encounter.state import FightState
 
-BATCH = 4096
+BATCH = 32768
 CHUNK = 64  # fights per task on the step-by-step path
 Method = Literal["auto", "fast", "steps"]
 
@@ -48,6 +48,7 @@ class Fights:
     taken: np.ndarray
     survived: np.ndarray  # bool (n, combatants)
     method: str = "steps"
+    actions: np.ndarray | None = None  # turns in which an action was resolved, per fight
 
     @property
     def n(self) -> int:
@@ -61,7 +62,9 @@ class Fights:
                       np.concatenate([p.rounds for p in parts]),
                       np.concatenate([p.dealt for p in parts]),
                       np.concatenate([p.taken for p in parts]),
-                      np.concatenate([p.survived for p in parts]), first.method)
+                      np.concatenate([p.survived for p in parts]), first.method,
+                      None if first.actions is None else
+                      np.concatenate([p.actions for p in parts if p.actions is not None]))
 
 
 def wilson(successes: int, n: int, z: float = 1.959963984540054) -> tuple[float, float]:
@@ -117,7 +120,7 @@ def _health(setup: FightSetup, roster: Roster) -> np.ndarray:
 
 def _finish(setup: FightSetup, initial: Roster, finals: Sequence[FightState],
             dealt: np.ndarray, method: str, rounds_played: np.ndarray | None = None,
-            cut: np.ndarray | None = None) -> Fights:
+            cut: np.ndarray | None = None, actions: np.ndarray | None = None) -> Fights:
     ids = tuple(initial)
     sides = tuple(initial.sides())
     start = _health(setup, initial)
@@ -140,7 +143,7 @@ def _finish(setup: FightSetup, initial: Roster, finals: Sequence[FightState],
         rounds = rounds_played
     if cut is not None:
         winner[cut] = -1
-    return Fights(ids, sides, winner, rounds, dealt, taken, survived, method)
+    return Fights(ids, sides, winner, rounds, dealt, taken, survived, method, actions)
 
 
 # -- step by step ----------------------------------------------------------------------------
@@ -153,7 +156,7 @@ def _steps_chunk(args: tuple[Any, Roster, int, int, int]) -> Fights:
 
     setup, roster, seed, start, stop = args
     scenario = Scenario(setup.system, roster, None, {})
-    finals, dealt_rows = [], []
+    finals, dealt_rows, actions = [], [], []
     ids = tuple(roster)
     who = {c.name: i for i, c in enumerate(roster.values())}
     who.update({cid: i for i, cid in enumerate(ids)})
@@ -165,7 +168,9 @@ def _steps_chunk(args: tuple[Any, Roster, int, int, int]) -> Fights:
             if isinstance(e, Outcome) and e.damage and e.actor in who:
                 dealt[who[e.actor]] += e.damage
         dealt_rows.append(dealt)
-    return _finish(setup, roster, finals, np.array(dealt_rows).reshape(-1, len(ids)), "steps")
+        actions.append(sum(isinstance(e, ActionChosen) for e in fight.events))
+    return _finish(setup, roster, finals, np.array(dealt_rows).reshape(-1, len(ids)), "steps",
+                   actions=np.array(actions, dtype=np.int64))
 
 
 # -- fast ------------------------------------------------------------------------------------
@@ -191,9 +196,11 @@ def _fast_batch(args: tuple[FightSetup, Roster, int, int, int, int]) -> Fights:
     dealt = np.zeros((size, len(roster)), dtype=np.int64)
     rounds = np.zeros(size, dtype=np.int64)
     cut = np.zeros(size, dtype=bool)
+    acted = np.zeros(size, dtype=np.int64)
     live = np.arange(size)
     while live.size:
-        new, got, began = chain.advance(current[live], rng)
+        new, got, began, resolved = chain.advance(current[live], rng)
+        acted[live] += resolved
         current[live] = new
         dealt[live] += got
         rounds[live] += began
@@ -203,7 +210,7 @@ def _fast_batch(args: tuple[FightSetup, Roster, int, int, int, int]) -> Fights:
             rounds[live[over_limit]] = setup.max_rounds
         live = live[~(chain.over[new] | over_limit)]
     finals = [chain.states[int(s)] for s in current]
-    return _finish(setup, roster, finals, dealt, "fast", rounds, cut)
+    return _finish(setup, roster, finals, dealt, "fast", rounds, cut, acted)
 
 
 PROBE_FIGHTS = 256  # per half of the probe
@@ -251,7 +258,7 @@ def probe(setup: FightSetup, roster: Roster, seed: int, n: int) -> Probe:
             if turns > 2 * PROBE_FIGHTS and len(visited) > 0.25 * turns:
                 return Probe(False, counts[0] if counts else len(visited), len(visited), turns,
                              runs, "nearly every turn meets a new state: they do not repeat")
-            new, _, _ = chain.advance(current[live], rng)
+            new, _, _, _ = chain.advance(current[live], rng)
             current[live] = new
             live = live[~chain.over[new]]
         counts.append(len(visited))

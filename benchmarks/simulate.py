@@ -1,0 +1,85 @@
+"""Simulation speed, side by side in one run: raw numpy random integers per second, then
+resolved attacks (actions) per second and fights per second for a tristat duel and a
+genesys three-against-three fight, on the fast path (exact chain, vectorised) and step by
+step.
+
+The fast path is timed twice: cold (the chain is built as fights meet new states) and warm
+(a second run of the same size, the chain already built, as in a designer's sweep).
+
+Run: .venv/bin/python benchmarks/simulate.py [--fights N]
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from pathlib import Path
+
+import numpy as np
+
+from fracas.analysis import simulate as sim
+from fracas.core.scenario import load_scenario
+from fracas.encounter.engine import setup_from_scenario
+
+ROOT = Path(__file__).resolve().parents[1]
+FIGHTS = {
+    "tristat duel": ROOT / "examples" / "tristat" / "duel-fight.yaml",
+    "genesys 3 vs 3": ROOT / "examples" / "genesys" / "three-vs-three-fight.yaml",
+}
+
+
+def raw_integers_per_second(n: int = 10_000_000) -> tuple[float, float]:
+    """Raw numpy random integers per second: (each with its own bound, as the fast path
+    draws them, one per attack from that state's total; one bound for all), best of 3."""
+    rng = np.random.default_rng(0)
+    bounds = rng.integers(1, 10_000, size=n)
+    own = one = 0.0
+    for _ in range(3):
+        start = time.perf_counter()
+        rng.integers(0, bounds)
+        own = max(own, n / (time.perf_counter() - start))
+        start = time.perf_counter()
+        rng.integers(0, 1000, size=n)
+        one = max(one, n / (time.perf_counter() - start))
+    return own, one
+
+
+def measure(path: Path, n: int, method: str) -> tuple[float, float, float]:
+    scenario = load_scenario(path)
+    setup = setup_from_scenario(scenario)
+    start = time.perf_counter()
+    fights = sim.simulate(setup, scenario.roster, n, seed=1, method=method)  # type: ignore[arg-type]
+    seconds = time.perf_counter() - start
+    actions = float(fights.actions.sum()) if fights.actions is not None else float("nan")
+    return actions / seconds, n / seconds, seconds
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--fights", type=int, default=1_000_000, help="fights on the fast path")
+    parser.add_argument("--steps", type=int, default=300, help="fights step by step")
+    args = parser.parse_args()
+    raw, raw_one = raw_integers_per_second()
+    print(f"numpy random integers, one core: {raw:,.0f}/s each with its own bound (the "
+          f"reference below), {raw_one:,.0f}/s with one bound for all\n")
+    print(f"{'fight':<16} {'path':<12} {'fights':>10} {'seconds':>9} {'attacks/s':>14} "
+          f"{'fights/s':>12} {'vs raw':>8}")
+    for name, path in FIGHTS.items():
+        if not path.exists():
+            print(f"{name:<16} (no example at {path.relative_to(ROOT)})")
+            continue
+        steps_rate, steps_fights, steps_s = measure(path, args.steps, "steps")
+        sim._CHAINS.clear()
+        cold = measure(path, args.fights, "fast")
+        warm = measure(path, args.fights, "fast")
+        for label, (rate, fps, secs), n in (("steps", (steps_rate, steps_fights, steps_s),
+                                             args.steps), ("fast, cold", cold, args.fights),
+                                            ("fast, warm", warm, args.fights)):
+            print(f"{name:<16} {label:<12} {n:>10,} {secs:>9.2f} {rate:>14,.0f} {fps:>12,.0f} "
+                  f"{rate / raw:>8.3f}")
+        print(f"{'':<16} fast (warm) / step by step: {warm[0] / steps_rate:,.0f}x attacks per "
+              f"second; goal: 0.1 of raw = {0.1 * raw:,.0f}/s and 100x step by step\n")
+
+
+if __name__ == "__main__":
+    main()
