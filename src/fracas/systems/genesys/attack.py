@@ -74,8 +74,31 @@ def plan_attack(system: Any, action: Action, roster: Roster) -> Plan:
 def resolve_attack(system: Any, roller: Roller, action: Action, roster: Roster) -> Resolution:
     plan = plan_attack(system, action, roster)
     result = roller.roll(GenesysPool(plan.spec))
-    resolution: Resolution = roller.resolve(finish_attack, system, action, roster, result)
-    return resolution
+    done: _Done = roller.resolve(_finish, system, action, roster, result)
+    return done.resolution
+
+
+class _Done:
+    """A resolution whose hash is computed once: the exact roller looks the results of
+    a memoised step up again at every branch, and a Resolution hashes all its events."""
+
+    __slots__ = ("_hash", "resolution")
+
+    def __init__(self, resolution: Resolution) -> None:
+        self.resolution = resolution
+        self._hash = hash(resolution)
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _Done) and (
+            self is other or (self._hash == other._hash and self.resolution == other.resolution))
+
+
+def _finish(roller: Roller, system: Any, action: Action, roster: Roster,
+            result: PoolResult) -> _Done:
+    return _Done(finish_attack(roller, system, action, roster, result))
 
 
 def _soak(target: Any, weapon: Weapon) -> tuple[int, str]:

@@ -94,8 +94,9 @@ class InjuryTable(_Frozen):
                          file=str(DATA / "critical_injuries.yaml"))
 
     def by_name(self, name: str) -> Injury | None:
-        base = name.split(" (")[0]
-        return next((row for row in self.injuries if row.name == base), None)
+        """The row of an injury (``Horrific Injury (Agility)`` finds Horrific Injury)."""
+        return {row.name: row for row in self.injuries}.get(name.split(" (")[0]) if (
+            self is not injuries()) else _rows_by_name().get(name.split(" (")[0])
 
     def characteristic(self, d10: int) -> str:
         for name, (low, high) in self.characteristic_d10.items():
@@ -103,6 +104,11 @@ class InjuryTable(_Frozen):
                 return name
         raise InputError(f"no characteristic for a d10 of {d10}",
                          file=str(DATA / "critical_injuries.yaml"))
+
+
+@cache
+def _rows_by_name() -> dict[str, Injury]:
+    return {row.name: row for row in injuries().injuries}
 
 
 class SpendOption(_Frozen):
