@@ -39,7 +39,7 @@ def test_one_offensive_action_per_countdown_in_a_fight() -> None:
             attacks[(current, e.actor)] += 1
     assert attacks and max(attacks.values()) == 1
     first = next(e for e in fight.events if isinstance(e, RoundStarted))
-    assert [(label, offensive) for who, label, offensive in first.slots if who == ("ann",)] == [
+    assert [(label, offensive) for who, label, offensive, _ in first.slots if who == ("ann",)] == [
         ("countdown 10 (opening)", True), ("countdown 9 (extra)", False),
         ("countdown 1 (extra)", False)]
 
@@ -56,6 +56,6 @@ def test_the_opening_slot_may_be_a_surprise_attack_in_a_fight() -> None:
 
 def test_the_fast_simulation_chain_runs_zamani_fights() -> None:
     s = load_scenario(EXAMPLES / "firearm_cover.yaml")
-    fights = simulate(setup_from_scenario(s), s.roster, 200, seed=1)
+    fights = simulate(setup_from_scenario(s), s.roster, 200, seed=1, method="fast")
     assert fights.method == "fast"
     assert len(fights.winner) == 200

@@ -68,7 +68,7 @@ def odds_view(odds: AttackOdds, title: str) -> Group:
     summary.add_column("exact", justify="right", style="dim")
     for name, p in odds.outcomes.items():
         summary.add_row(name, percent(p), fraction_text(p))
-    summary.add_row("[bold]hit[/]", percent(odds.p_hit), fraction_text(odds.p_hit))
+    summary.add_row("[bold]any hit[/]", percent(odds.p_hit), fraction_text(odds.p_hit))
     summary.add_row("[bold]target taken out[/]", percent(odds.p_taken_out),
                     fraction_text(odds.p_taken_out))
     parts: list[Table | Text] = [summary]

@@ -193,14 +193,14 @@ class Outcome(Event):
 @dataclass(frozen=True)
 class RoundStarted(Event):
     """A new round of the fight, with its turn order: ``slots`` holds each slot's
-    (candidates, label, offensive)."""
+    (candidates, label, offensive, extra)."""
 
     round: int
-    slots: tuple[tuple[tuple[str, ...], str, bool], ...]
+    slots: tuple[tuple[Any, ...], ...]
 
     def text(self) -> str:
         order = []
-        for candidates, label, _ in self.slots:
+        for candidates, label, *_ in self.slots:
             who = candidates[0] if len(candidates) == 1 else label
             order.append(f"{who} ({label})" if label and len(candidates) == 1 else who)
         return f"Round {self.round}: " + ", ".join(order)

@@ -125,7 +125,8 @@ class RuleSystem(ABC):
         except ValidationError as err:
             from fracas.core.scenario import validation_error
 
-            raise validation_error(err, file=None, prefix="attack.options") from None
+            raise validation_error(err, file=None, prefix="attack.options",
+                                   model=self.options_model) from None
         action = Action(actor=attacker, target=defender, weapon=weapon, kind=kind, options=opts)
         self.check_action(action, roster)
         return action

@@ -25,11 +25,16 @@ from fracas.core.model import Roster, Slot, apply_event
 
 def slots_to_data(slots: Iterable[Slot]) -> tuple[tuple[Any, ...], ...]:
     """Slots as plain tuples, to be carried by a :class:`RoundStarted` event."""
-    return tuple((s.candidates, s.label, s.offensive) for s in slots)
+    return tuple((s.candidates, s.label, s.offensive, s.extra) for s in slots)
 
 
 def slots_from_data(data: Iterable[tuple[Any, ...]]) -> tuple[Slot, ...]:
-    return tuple(Slot(tuple(c), str(label), bool(off)) for c, label, off in data)
+    out = []
+    for item in data:
+        candidates, label, offensive = item[:3]
+        extra = tuple(tuple(pair) for pair in item[3]) if len(item) > 3 else ()
+        out.append(Slot(tuple(candidates), str(label), bool(offensive), extra))
+    return tuple(out)
 
 
 @dataclass(frozen=True)

@@ -132,6 +132,11 @@ class Zamani(RuleSystem):
                          {c.id: c.sheet.attributes["spirit"] for c in active}, roller,
                          self.defaults.tie_die)
 
+    def round_representative(self, round_number: int) -> int:
+        """Round 1 is the opening; after it the hooks only read the round within its turn
+        of 10 (a turn begins at rounds 11, 21, ...), so round 12 acts like round 2."""
+        return round_number if round_number <= 11 else (round_number - 2) % 10 + 2
+
     def initiative(self, roller: Roller, roster: Roster, round_number: int) -> tuple[
             tuple[Slot, ...], tuple[Event, ...]]:
         events: list[Event] = []
