@@ -48,7 +48,7 @@ class PoolRoll:
         return {
             "pool": self.spec.notation(),
             "dice": self.spec.describe(),
-            "outcomes": total,
+            "rolls": total,  # equally likely ways the dice can fall
             "p_success": fraction_text(table.p_success()),
             "marginals": {axis: {str(k): fraction_text(p)
                                  for k, p in table.marginal(axis).items()}

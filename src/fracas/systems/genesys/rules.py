@@ -172,7 +172,8 @@ class Genesys(RuleSystem):
 
     def _check_spend(self, opts: Options) -> None:
         table = spending()
-        a_keys = ["critical", *qualities(), *(o.key for o in table.advantage)]
+        active = [name for name, q in qualities().items() if q.kind == "active"]
+        a_keys = ["critical", *active, *(o.key for o in table.advantage)]
         h_keys = [o.key for o in table.threat]
         for field, keys in (("spend", a_keys), ("gm_spend", h_keys)):
             for i, key in enumerate(getattr(opts, field)):
