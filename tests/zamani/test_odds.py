@@ -20,8 +20,8 @@ from fracas.dice import RandomRoller, ScriptedRoller
 
 from .helpers import EXAMPLES, duel
 
-PLAIN = sorted(p for p in EXAMPLES.glob("*.yaml") if "surprise" not in
-               (p.read_text(encoding="utf-8").split("attack:")[-1]))
+PLAIN = sorted(p for p in EXAMPLES.glob("*.yaml") if not p.stem.endswith("-fight")
+               and "surprise" not in (p.read_text(encoding="utf-8").split("attack:")[-1]))
 
 
 def brute_force(s: Scenario, prefix: tuple[int, ...] = ()) -> dict[Any, Fraction]:
