@@ -173,3 +173,36 @@ def test_any_valid_sheet_builds_and_resolves(skills: dict[str, int], rank: int, 
     assert s.attack is not None
     result = s.system.resolve(RandomRoller(hp), s.attack, s.roster)
     assert result.damage >= 0 and result.events
+
+
+def test_initiative_order_odds_equal_brute_force_with_roll_offs() -> None:
+    """Three combatants on d4 + rank (2, 0, 0): every face, ties by rank, then a fair
+    roll-off (each order of the tied equally likely)."""
+    from itertools import permutations, product
+
+    from fracas.core.scenario import scenario_from_mapping
+    from fracas.dice import ExactRoller
+
+    third = sheet(DEFENDER, id="ter", name="Ter")
+    s = scenario_from_mapping({
+        "system": "contest", "rules": {"initiative": {"die": 4}},
+        "combatants": [sheet(ATTACKER, skills={**ATTACKER["skills"], "initiative": 2}),
+                       DEFENDER, third]})
+    ranks = {"att": 2, "def": 0, "ter": 0}
+    expected: dict[tuple[str, ...], Fraction] = {}
+    for faces in product(range(1, 5), repeat=3):
+        keys = {cid: (face + ranks[cid], ranks[cid])
+                for cid, face in zip(ranks, faces, strict=True)}
+        groups = sorted(set(keys.values()), reverse=True)
+        orders: list[tuple[str, ...]] = [()]
+        for k in groups:
+            tied = [cid for cid in ranks if keys[cid] == k]
+            orders = [o + p for o in orders for p in permutations(tied)]
+        for o in orders:
+            expected[o] = expected.get(o, Fraction(0)) + Fraction(1, 64 * len(orders))
+
+    def order(roller: Any) -> tuple[str, ...]:
+        slots, _ = s.system.initiative(roller, s.roster, 1)
+        return tuple(x.candidates[0] for x in slots)
+
+    assert ExactRoller().distribution(order).probabilities() == expected

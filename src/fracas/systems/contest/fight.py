@@ -3,10 +3,19 @@ target may declare, and the effects that end at the start of a turn."""
 
 from __future__ import annotations
 
+import itertools
+from dataclasses import dataclass
+from functools import cached_property
+from typing import cast
+
+import numpy as np
+
 from fracas.core.events import Event, Note, Rolled
 from fracas.core.model import Action, Combatant, Roster, Slot, apply_events
-from fracas.dice import Roller, RollOff, d
+from fracas.dice import Distribution, Roller, RollOff, Variable, d
+from fracas.dice.variables import Script
 from fracas.systems.contest.checks import FIGHTING_DEFENSIVELY, PRONE, held_weapons
+from fracas.systems.contest.contest import Seen
 from fracas.systems.contest.declare import block_item, counter_weapon
 from fracas.systems.contest.events import R_DEFENSIVE, R_INITIATIVE, Tracker
 from fracas.systems.contest.sheet import Defaults, Options, Sheet
@@ -28,24 +37,63 @@ def initiative(roller: Roller, roster: Roster, df: Defaults) -> tuple[
     return slots or tuple(Slot((c.id,), "") for c in order), tuple(events)
 
 
+@dataclass(frozen=True)
+class InitiativeRoll(Variable[Seen]):
+    """Everybody's initiative d20 at once (in roster order), seen as the order it gives:
+    groups of ids from first to last, tied ones together. The naturals ride along
+    outside equality, so the exact roller branches once per order, not once per face."""
+
+    ids: tuple[str, ...]
+    ranks: tuple[int, ...]
+    sides: int
+
+    @property
+    def label(self) -> str:  # type: ignore[override]
+        return f"d{self.sides} for initiative"
+
+    def meaning(self, naturals: tuple[int, ...]) -> Seen:
+        groups: dict[tuple[int, int], list[str]] = {}
+        for cid, rank, natural in zip(self.ids, self.ranks, naturals, strict=True):
+            groups.setdefault((natural + rank, rank), []).append(cid)
+        order = tuple(tuple(groups[key]) for key in sorted(groups, reverse=True))
+        return Seen(order, naturals)
+
+    @cached_property
+    def _dist(self) -> Distribution[Seen]:
+        faces = range(1, self.sides + 1)
+        counts: dict[Seen, int] = {}
+        for naturals in itertools.product(faces, repeat=len(self.ids)):
+            seen = self.meaning(naturals)
+            counts[seen] = counts.get(seen, 0) + 1
+        return Distribution(counts)
+
+    def exact(self) -> Distribution[Seen]:
+        return self._dist
+
+    def sample(self, rng: np.random.Generator) -> Seen:
+        naturals = rng.integers(1, self.sides + 1, size=len(self.ids))
+        return self.meaning(tuple(int(n) for n in naturals))
+
+    def from_script(self, script: Script) -> Seen:
+        return self.meaning(tuple(d(self.sides).from_script(script) for _ in self.ids))
+
+
 def _roll(roller: Roller, roster: Roster, df: Defaults) -> list[Event]:
     events: list[Event] = []
     die = d(df.initiative.die)
-    groups: dict[tuple[int, int], list[str]] = {}
-    for c in roster.values():
-        rank = c.sheet.rank(df.initiative.skill) or 0
-        natural = roller.roll(die)
+    ranks = tuple(c.sheet.rank(df.initiative.skill) or 0 for c in roster.values())
+    seen = roller.roll(InitiativeRoll(tuple(roster), ranks, df.initiative.die))
+    for c, rank, natural in zip(roster.values(), ranks, seen.shown, strict=True):
         events.append(Rolled(R_INITIATIVE, c.name, f"{die.label} for initiative", natural,
                              f"+ {rank} ({df.initiative.skill}) = {natural + rank}"))
-        groups.setdefault((natural + rank, rank), []).append(c.id)
+    groups = {i: list(cast(tuple[str, ...], g)) for i, g in enumerate(seen.meaning)}
     order: list[str] = []
-    for key in sorted(groups, reverse=True):
+    for key in sorted(groups):
         ids = groups[key]
         if len(ids) > 1:  # rolling off while tied is a uniformly random order of the tied
             ids = list(roller.roll(RollOff(tuple(ids), die, "initiative roll-off")))
-            events.append(Note(R_INITIATIVE, f"initiative {key[0]} and rank {key[1]} tied: "
-                                              f"the roll-off puts {', '.join(ids)} in that "
-                                              "order"))
+            events.append(Note(R_INITIATIVE, "tied on initiative and rank: the roll-off "
+                                             f"puts {', '.join(ids)} in that order"))
         order.extend(ids)
     tracker = Tracker()
     for place, cid in enumerate(order, start=1):
