@@ -30,11 +30,11 @@ def test_initiative_orders_by_successes_then_advantage_in_pc_and_npc_slots() -> 
                        {"id": "gang", "side": "v", **MINION})
     # Cool: ann PA, bob PA (Presence 2, Cool 1); the gang: Presence 2, rank 2 -> PP
     slots, events = system.initiative(ScriptedRoller(["s", "ss a", "s aa"]), r, 1)
-    assert [s.label.split(" (")[0] for s in slots] == ["PC slot 1", "NPC slot 1", "PC slot 2"]
+    assert [s.label for s in slots] == ["PC slot 1", "NPC slot 1", "PC slot 2"]
     assert slots[0].candidates == ("bob", "ann")  # any PC may take a PC slot
     assert slots[1].candidates == ("gang",)
     after = apply_events(r, events)
-    assert after["ann"].state.initiative == (1, 0)
+    assert [after[c].state.initiative for c in ("bob", "gang", "ann")] == [(1,), (2,), (3,)]
 
 
 def test_initiative_ties_go_to_the_pc_by_default() -> None:

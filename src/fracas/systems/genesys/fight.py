@@ -39,15 +39,17 @@ def _is_pc(sheet: Sheet) -> bool:
 def initiative(system: Any, roller: Roller, roster: Roster, round_number: int
                ) -> tuple[tuple[Slot, ...], tuple[Event, ...]]:
     """Cool (Vigilance when surprised) checks, once per encounter; slots by successes
-    then advantage; any PC may take a PC slot, any NPC an NPC slot."""
+    then advantage; any PC may take a PC slot, any NPC an NPC slot. The state keeps each
+    combatant's place in the order (not the roll), so later rounds reuse it."""
     events: list[Event] = []
-    results: dict[str, tuple[int, int]] = {}
     defaults = system.defaults
-    for cid, c in roster.items():
-        if not system.is_active(c):
-            continue
+    active = [cid for cid, c in roster.items() if system.is_active(c)]
+    kept = sorted((cid for cid in active if roster[cid].state.initiative),
+                  key=lambda cid: roster[cid].state.initiative[0])
+    results: dict[str, tuple[int, int]] = {}
+    for cid in active:
+        c = roster[cid]
         if c.state.initiative:
-            results[cid] = (c.state.initiative[0], c.state.initiative[1])
             continue
         surprised = st.has(c, "surprised")
         skill = defaults.surprised_skill if surprised else defaults.initiative_skill
@@ -64,13 +66,16 @@ def initiative(system: Any, roller: Roller, roster: Roster, round_number: int
                                     r.successes, r.advantage, r.triumphs, r.despairs,
                                     r.describe()))
         results[cid] = (r.successes, r.advantage)
-        events.append(Changed(INITIATIVE, cid, "initiative", c.state.initiative,
-                              (r.successes, r.advantage)))
     pc_first = defaults.initiative_tie == "pc"
-    order = sorted(results, key=lambda cid: (
+    rolled = sorted(results, key=lambda cid: (
         -results[cid][0], -results[cid][1],
         (0 if _is_pc(roster[cid].sheet) else 1) if pc_first else
         (1 if _is_pc(roster[cid].sheet) else 0)))
+    order = kept + rolled
+    for place, cid in enumerate(order, 1):
+        if cid in results:
+            events.append(Changed(INITIATIVE, cid, "initiative", roster[cid].state.initiative,
+                                  (place,)))
     pcs = tuple(cid for cid in order if _is_pc(roster[cid].sheet))
     npcs = tuple(cid for cid in order if not _is_pc(roster[cid].sheet))
     slots = []
@@ -78,12 +83,14 @@ def initiative(system: Any, roller: Roller, roster: Roster, round_number: int
     for cid in order:
         kind = "PC" if _is_pc(roster[cid].sheet) else "NPC"
         counts[kind] += 1
-        s, a = results[cid]
-        slots.append(Slot(pcs if kind == "PC" else npcs,
-                          f"{kind} slot {counts[kind]} ({s} successes, {a} advantage)"))
-    events.append(Note(f"{INITIATIVE}; {DEFAULT} · initiative_tie={defaults.initiative_tie}",
-                       f"round {round_number} slots: " + ", ".join(
-                           s.label.split(" (")[0] for s in slots)))
+        slots.append(Slot(pcs if kind == "PC" else npcs, f"{kind} slot {counts[kind]}"))
+    rule = f"{INITIATIVE}; {DEFAULT} · initiative_tie={defaults.initiative_tie}"
+    if results:
+        events.append(Note(rule, "order by successes, then advantage: " + ", ".join(
+            f"{cid} ({results[cid][0]}/{results[cid][1]})" if cid in results else cid
+            for cid in order)))
+    events.append(Note(rule, f"round {round_number} slots: "
+                             + ", ".join(s.label for s in slots)))
     return tuple(slots), tuple(events)
 
 

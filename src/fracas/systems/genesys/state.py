@@ -27,7 +27,7 @@ class GenesysState:
     critical_injuries: tuple[str, ...] = ()
     conditions: tuple[str, ...] = ()
     next_check: tuple[str, ...] = ()
-    initiative: tuple[int, ...] = ()  # (successes, advantage) once rolled
+    initiative: tuple[int, ...] = ()  # (place in the initiative order,) once rolled
 
 
 def condition_name(text: str) -> str:
