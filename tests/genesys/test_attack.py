@@ -353,3 +353,52 @@ def test_example_ranged_shot_at_each_band(band: str, difficulty: int) -> None:
     res, _ = run(sc)
     rolled = next(e for e in res.events if type(e).__name__ == "GenesysRolled")
     assert rolled.pool.split("-")[1].count("D") == difficulty  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize(("key", "dice", "who", "field", "value"), [
+    ("boost_self", "s aa", "a", "next_check", ("boost",)),
+    ("upgrade_self", "t", "a", "next_check", ("upgrade_ability",)),
+    ("defense", "s aa a", "a", "conditions", ("defended:1",)),
+    ("setback_target", "s aa", "b", "next_check", ("setback",)),
+])
+def test_advantage_table_options_change_the_state(key: str, dice: str, who: str, field: str,
+                                                  value: tuple[str, ...]) -> None:
+    _, after = attack([dice], options={"spend": [key], "advantage_policy": "none"})
+    assert getattr(after[who].state, field) == value
+
+
+@pytest.mark.parametrize(("key", "dice", "who", "field", "value"), [
+    ("boost_target", "ss hh", "b", "next_check", ("boost",)),
+    ("setback_attacker", "ss hh", "a", "next_check", ("setback",)),
+    ("prone", "ss hh h", "a", "conditions", ("prone",)),
+])
+def test_threat_table_options_change_the_state(key: str, dice: str, who: str, field: str,
+                                               value: tuple[str, ...]) -> None:
+    _, after = attack([dice], options={"gm_spend": [key], "threat_policy": "none"})
+    assert getattr(after[who].state, field) == value
+
+
+def test_narrative_options_are_told_not_applied() -> None:
+    sc = scenario(pc(weapons=[SWORD]), pc(), dice=["s a"],
+                  options={"spend": ["notice"], "advantage_policy": "none"})
+    res, after = run(sc)
+    assert any("notices one important point" in t for t in spent(res))
+    assert after["a"].state == sc.roster["a"].state
+
+
+def test_threat_policy_none_spends_nothing() -> None:
+    _, after = attack(["ss hh h"], options={"threat_policy": "none"})
+    assert after["a"].state.strain == 0 and after["a"].state.conditions == ()
+
+
+def test_strain_first_and_qualities_first_policies() -> None:
+    weapon = {**SWORD, "crit": 2, "qualities": ["Stun 1"]}
+    me = pc(weapons=[weapon], strain=1)
+    res, after = attack(["s aa aa", 50], weapon, attacker=me,
+                        options={"advantage_policy": "strain_first"})
+    assert after["a"].state.strain == 0  # one advantage recovers the strain first
+    assert [t.split(" on ")[1].split(":")[0] for t in spent(res)] == [
+        "recover strain", "Critical rating 2"]
+    res, _ = attack(["s aa aa", 50], weapon, options={"advantage_policy": "qualities_first"})
+    assert [t.split(" on ")[1].split(":")[0] for t in spent(res)] == [
+        "Stun 1", "Critical rating 2"]

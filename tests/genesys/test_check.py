@@ -135,3 +135,8 @@ def test_minion_group_rolls_with_its_size_minus_one() -> None:
     assert pool(no_skill) == "AA-DD"
     hurt = {**minions, "wounds": 11}  # two of the four are down
     assert pool(hurt) == "PA-DD"
+
+
+def test_negated_defense_and_bought_defense() -> None:
+    assert pool(defender=pc(defense={"melee": 2}, conditions=["exposed:0"])) == "PPA-DD"
+    assert pool(defender=pc(defense={"melee": 1}, conditions=["defended:1"])) == "PPA-DDSS"

@@ -198,3 +198,12 @@ def test_int64_bound_is_checked_not_assumed() -> None:
     assert table.total > 2**63
     assert table.counts.dtype == np.int64
     assert int(table.counts.max()) < 2**63
+
+
+@settings(max_examples=50, deadline=None)
+@given(hs.tuples(*(hs.integers(0, 6) for _ in range(6))))
+def test_symbol_notation_round_trips(counts: tuple[int, ...]) -> None:
+    symbols = Symbols(*counts)
+    assert Symbols.parse(symbols.text()) == symbols
+    compact = "".join(f"{n}{c}" for n, c in zip(counts, "satfhd", strict=True) if n)
+    assert Symbols.parse(compact or "-") == symbols
