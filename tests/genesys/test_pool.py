@@ -207,3 +207,19 @@ def test_symbol_notation_round_trips(counts: tuple[int, ...]) -> None:
     assert Symbols.parse(symbols.text()) == symbols
     compact = "".join(f"{n}{c}" for n, c in zip(counts, "satfhd", strict=True) if n)
     assert Symbols.parse(compact or "-") == symbols
+
+
+def test_the_multi_limb_path_gives_the_same_counts(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Force the past-64-bits path early (a tiny int64 bound): same counts, as Python ints."""
+    from fracas.systems.genesys import pool as pool_module
+
+    spec = PoolSpec.parse("PPAAB-CCDS")
+    plain = pool_table(spec).as_dict()
+    pool_table.cache_clear()
+    monkeypatch.setattr(pool_module, "_INT64_MAX", 50)
+    try:
+        forced = pool_table(spec)
+        assert forced.exact_python_ints
+        assert forced.as_dict() == plain
+    finally:
+        pool_table.cache_clear()

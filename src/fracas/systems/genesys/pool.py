@@ -6,8 +6,8 @@ of ways the dice can fall to give that result (offset so indices start at 0).
 Each die is added by a shifted add of the array per distinct face, over the box
 of cells that can be non-zero so far: the work is a few dozen numpy slice
 operations, never a loop over symbol objects. Counts stay exact: int64 while a
-bound on the largest count proves it cannot overflow, Python integers (object
-arrays) past that.
+bound on the largest count proves it cannot overflow; past that, int64 limbs of
+31 bits each, joined into Python integers (an object array) at the end.
 
 >>> table = pool_table(PoolSpec(ability=2, difficulty=1))
 >>> table.p_success()
@@ -116,22 +116,65 @@ def _convolve(cur: np.ndarray[Any, Any], origin: list[int], name: str
 
 @lru_cache(maxsize=512)
 def pool_table(spec: PoolSpec) -> PoolTable:
-    """The exact distribution of ``spec`` by dense convolution (cached per pool)."""
+    """The exact distribution of ``spec`` by dense convolution (cached per pool).
+
+    Counts are int64 while a bound on the largest count (the previous largest times
+    the die's sides) proves the next die cannot overflow. Past that they are kept as
+    base-2**31 limbs, each an int64 array convolved on its own, carries propagated
+    after every die; the limbs are joined into Python integers at the end.
+    """
     faces = die_faces()
     cur: np.ndarray[Any, Any] = np.ones((1, 1, 1, 1), dtype=np.int64)
+    limbs: list[np.ndarray[Any, Any]] | None = None
     origin = [0, 0, 0, 0]  # index of the result (t=0, d=0, s=0, a=0)
     bound = 1  # no count exceeds this
     for name in _CONVOLUTION_ORDER:
         sides = len(faces[name].faces)
         for _ in range(spec.count(name)):
-            if cur.dtype != object and bound * sides > _INT64_MAX:
+            if limbs is None and bound * sides > _INT64_MAX:
                 bound = int(cur.max())
-                if bound * sides > _INT64_MAX:  # past 64 bits: exact Python integers
-                    cur = cur.astype(object)
-            cur, origin = _convolve(cur, origin, name)
+                if bound * sides > _INT64_MAX:  # past 64 bits
+                    limbs = _normalise([cur & _LIMB_MASK, cur >> _LIMB_BITS])
+            if limbs is None:
+                cur, new_origin = _convolve(cur, origin, name)
+            else:
+                convolved = [_convolve(limb, origin, name) for limb in limbs]
+                limbs = _normalise([c for c, _ in convolved])
+                new_origin = convolved[0][1]
+            origin = new_origin
             bound *= sides
+    if limbs is not None:
+        cur = _join(limbs)
     # expose as [s, a, t, d]
     return PoolTable(spec, cur.transpose(2, 3, 0, 1), -origin[2], -origin[3])
+
+
+_LIMB_BITS = 31
+_LIMB_MASK = (1 << _LIMB_BITS) - 1
+
+
+def _normalise(limbs: list[np.ndarray[Any, Any]]) -> list[np.ndarray[Any, Any]]:
+    """Carry each limb's overflow into the next, adding a limb when the top overflows.
+    (A die multiplies a limb by at most its sides, 12 < 2**32: no int64 overflow.)"""
+    out = []
+    carry: np.ndarray[Any, Any] | None = None
+    for limb in limbs:
+        if carry is not None:
+            limb = limb + carry
+        carry = limb >> _LIMB_BITS
+        out.append(limb & _LIMB_MASK)
+    while carry is not None and carry.any():
+        out.append(carry & _LIMB_MASK)
+        carry = carry >> _LIMB_BITS
+    return out
+
+
+def _join(limbs: list[np.ndarray[Any, Any]]) -> np.ndarray[Any, Any]:
+    """Limbs to one array of exact Python integers."""
+    total = limbs[-1].astype(object)
+    for limb in reversed(limbs[:-1]):
+        total = total * (1 << _LIMB_BITS) + limb.astype(object)
+    return total
 
 
 @lru_cache(maxsize=512)
