@@ -213,8 +213,9 @@ def test_the_multi_limb_path_gives_the_same_counts(monkeypatch: pytest.MonkeyPat
     """Force the past-64-bits path early (a tiny int64 bound): same counts, as Python ints."""
     from fracas.systems.genesys import pool as pool_module
 
-    spec = PoolSpec.parse("PPAAB-CCDS")
+    spec = PoolSpec.parse("5P5A2B-4C2D2S")  # counts up to about 2**57: several limbs
     plain = pool_table(spec).as_dict()
+    assert max(plain.values()) > 2**40
     pool_table.cache_clear()
     monkeypatch.setattr(pool_module, "_INT64_MAX", 50)
     try:
