@@ -12,6 +12,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 from rich.rule import Rule
 from rich.table import Table
+from rich.text import Text
 
 from fracas.analysis.simulate import simulate, summarize
 from fracas.cli import render
@@ -53,8 +54,7 @@ def narrate(console: Console, fight: Encounter, events: tuple[Event, ...],
         style = {"TurnStarted": "bold", "Outcome": "bold", "Changed": "yellow",
                  "ActionChosen": "magenta"}.get(e.type, "")
         indent = "" if e.type == "TurnStarted" else "  "
-        console.print(f"{indent}[{style}]{e.text()}[/]" if style else f"{indent}{e.text()}",
-                      markup=bool(style), highlight=False)
+        console.print(Text(indent + e.text(), style=style), highlight=False)
 
 
 def fight_json(fight: Encounter) -> dict[str, Any]:
@@ -130,7 +130,7 @@ def replay(
                   + (f", undid {undo} turn(s)" if undo else ""))
     console.print(_roster_view(encounter, state))
     for e in encounter.events[-6:]:
-        console.print(f"  [dim]{e.text()}[/]", highlight=False)
+        console.print(Text("  " + e.text(), style="dim"), highlight=False)
 
 
 def simulation_view(summary: dict[str, Any], title: str) -> list[Any]:

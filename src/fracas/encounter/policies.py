@@ -24,19 +24,24 @@ from fracas.analysis.odds import AttackOdds, attack_odds
 from fracas.core.model import Action, Roster
 from fracas.core.system import RuleSystem
 from fracas.dice.distribution import Distribution
-from fracas.dice.rollers import Roller
+from fracas.dice.rollers import ExactRoller, Roller
 from fracas.dice.variables import Fixed
 
 _ODDS_CACHE: OrderedDict[tuple[RuleSystem, Action, Roster], AttackOdds] = OrderedDict()
 _ODDS_CACHE_SIZE = 4096
+_SHARED = ExactRoller()  # sub-steps memoised across odds (e.g. a contest roll per rank pair)
+_SHARED_MEMO_LIMIT = 50_000
 
 
 def cached_odds(system: RuleSystem, action: Action, roster: Roster) -> AttackOdds:
-    """Exact odds of an action, memoised by (system, action, roster)."""
+    """Exact odds of an action, memoised by (system, action, roster); the sub-steps the
+    rules memoise with ``roller.resolve`` are shared between actions too."""
     key = (system, action, roster)
     found = _ODDS_CACHE.get(key)
     if found is None:
-        found = attack_odds(system, action, roster)
+        if len(_SHARED._memo) > _SHARED_MEMO_LIMIT:
+            _SHARED._memo.clear()
+        found = attack_odds(system, action, roster, _SHARED)
         _ODDS_CACHE[key] = found
         if len(_ODDS_CACHE) > _ODDS_CACHE_SIZE:
             _ODDS_CACHE.popitem(last=False)
