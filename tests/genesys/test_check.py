@@ -140,3 +140,13 @@ def test_minion_group_rolls_with_its_size_minus_one() -> None:
 def test_negated_defense_and_bought_defense() -> None:
     assert pool(defender=pc(defense={"melee": 2}, conditions=["exposed:0"])) == "PPA-DD"
     assert pool(defender=pc(defense={"melee": 1}, conditions=["defended:1"])) == "PPA-DDSS"
+
+
+def test_auto_fire_by_default_is_a_table_default() -> None:
+    me = pc(weapons=[{"name": "repeater", "skill": "Ranged (Heavy)", "damage": 8, "crit": 3,
+                      "range": "long", "qualities": ["Auto-fire"]}])
+    assert pool(me, weapon="repeater", range="short", rules={"auto_fire": False}) == "PPA-D"
+    sc = scenario(me, pc(), "repeater", {"range": "short"})
+    assert sc.attack is not None
+    events = plan_attack(sc.system, sc.attack, sc.roster).events
+    assert any("RULES.md default · auto_fire" in e.text() for e in events)

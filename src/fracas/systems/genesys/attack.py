@@ -61,12 +61,15 @@ def plan_attack(system: Any, action: Action, roster: Roster) -> Plan:
         band = system.defaults.ranged_band
         band_note = f" ({DEFAULT} · ranged_band)"
     has_auto = weapon.quality("Auto-fire") is not None
-    auto_fire = has_auto if opts.auto_fire is None else opts.auto_fire
+    auto_default = has_auto and opts.auto_fire is None
+    auto_fire = (has_auto and system.defaults.auto_fire) if opts.auto_fire is None else (
+        opts.auto_fire)
     events: list[Event] = [Note(STEP1, f"{attacker.name} attacks {target.name} with "
                                        f"{weapon.name} ({weapon.skill}, "
                                        f"{'melee' if melee else band + ' range'})")]
     spec, pool_events, _ = attack_pool(system.defaults, attacker, target, weapon, opts,
-                                       auto_fire, band, band_note)
+                                       auto_fire, band, band_note,
+                                       f" ({DEFAULT} · auto_fire)" if auto_default else "")
     events += pool_events
     return Plan(spec, tuple(events), weapon, band, melee, auto_fire)
 

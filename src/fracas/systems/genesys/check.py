@@ -146,8 +146,8 @@ def defense_value(target: Combatant, melee: bool, max_defense: int) -> tuple[int
 
 
 def attack_pool(defaults: Any, attacker: Combatant, target: Combatant, weapon: Weapon,
-                options: Options, auto_fire: bool, band: str, band_note: str
-                ) -> tuple[PoolSpec, list[Event], bool]:
+                options: Options, auto_fire: bool, band: str, band_note: str,
+                auto_note: str = "") -> tuple[PoolSpec, list[Event], bool]:
     """The attack's pool and the events explaining it; the bool: boost dice removed."""
     skill = skills()[weapon.skill]
     melee = skill.combat == "melee"
@@ -163,7 +163,8 @@ def attack_pool(defaults: Any, attacker: Combatant, target: Combatant, weapon: W
                f"{difficulty_name(n)}: +{n} difficulty", add(b.spec, difficulty=n))
     if auto_fire:
         extra = qualities()["Auto-fire"].difficulty
-        b.step(f"{SEED} · Step 4: item qualities", "Auto-fire", f"+{extra} difficulty",
+        b.step(f"{SEED} · Step 4: item qualities", f"Auto-fire{auto_note}",
+               f"+{extra} difficulty",
                add(b.spec, difficulty=extra))
     defense, text = defense_value(target, melee, defaults.max_defense)
     if defense:

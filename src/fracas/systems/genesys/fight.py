@@ -14,7 +14,7 @@ from fracas.systems.genesys.events import GenesysDamage, GenesysRolled
 from fracas.systems.genesys.harm import Tracker
 from fracas.systems.genesys.pool import GenesysPool
 from fracas.systems.genesys.sheet import Options, Sheet
-from fracas.systems.genesys.tables import skills
+from fracas.systems.genesys.tables import BANDS, skills
 
 INITIATIVE = "RULES.md genesys · Initiative (public)"
 STANCE = "Genesys maneuver · Guarded Stance"
@@ -110,7 +110,8 @@ def actions(system: Any, actor: str, roster: Roster) -> list[Action]:
                 if f"out_of_ammo:{w.name}" in me.state.conditions:
                     continue
                 melee = skills()[w.skill].combat == "melee"
-                band = None if melee else system.defaults.fight_band
+                reach = min(BANDS.index(system.defaults.fight_band), BANDS.index(w.range))
+                band = None if melee else BANDS[reach]
                 for aim in (0, 1):
                     opts = Options(range=band, aim=aim)
                     out.append(Action(actor, enemy.id, w.name, "attack", opts))

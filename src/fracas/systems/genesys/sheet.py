@@ -196,6 +196,7 @@ class Defaults(_Frozen):
     prone_melee_boost: int = Field(ge=0, le=5)
     prone_ranged_setback: int = Field(ge=0, le=5)
     fight_band: Band
+    auto_fire: bool
 
 
 __all__ = ["BANDS", "Characteristics", "Defaults", "Defense", "Options", "Sheet", "Weapon",
