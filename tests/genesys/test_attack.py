@@ -402,3 +402,14 @@ def test_strain_first_and_qualities_first_policies() -> None:
     res, _ = attack(["s aa aa", 50], weapon, options={"advantage_policy": "qualities_first"})
     assert [t.split(" on ")[1].split(":")[0] for t in spent(res)] == [
         "Stun 1", "Critical rating 2"]
+
+
+def test_blast_and_knockdown_are_not_bought_for_nothing() -> None:
+    grenade = {"name": "grenade", "skill": "Ranged (Light)", "damage": 8, "crit": 4,
+               "range": "short", "qualities": ["Blast 5", "Knockdown"]}
+    me = pc(weapons=[grenade], skills={"Ranged (Light)": 2})
+    res, _ = attack(["s aa"], grenade, attacker=me)  # no blast_targets: Knockdown instead
+    assert [t.split(" on ")[1].split(":")[0] for t in spent(res)] == ["Knockdown"]
+    res, _ = attack(["s aa"], grenade, pc(conditions=["prone"]), attacker=me,
+                    options={"spend": ["Knockdown"], "advantage_policy": "none"})
+    assert any("already prone" in e.text() for e in res.events)

@@ -201,7 +201,8 @@ def _settle(system: Any, action: Action, roster: Roster, result: PoolResult,
     ctx = Context(hit, crit_possible, weapon.crit, weapon, plan.auto_fire,
                   knockdown.cost + knockdown.cost_per_silhouette
                   * max(0, target.sheet.silhouette - 1), attacker.state.strain,
-                  st.has(attacker, "prone"), not plan.melee)
+                  st.has(attacker, "prone"), not plan.melee,
+                  any(t != t_id for t in opts.blast_targets), st.has(target, "prone"))
     a_policy = opts.advantage_policy or system.defaults.advantage_policy
     h_policy = opts.threat_policy or system.defaults.threat_policy
     bought, notes, adv_left, tri_left, chosen = spend_advantage(

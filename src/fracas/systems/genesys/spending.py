@@ -53,6 +53,8 @@ class Context:
     attacker_strain: int
     attacker_prone: bool
     ranged: bool
+    blast_targets: bool = False
+    target_prone: bool = False
 
 
 @dataclass
@@ -113,6 +115,10 @@ def _advantage_offer(key: str, ctx: Context) -> _Offer | str:
             cost = info.miss_cost
         elif not ctx.hit:
             return f"{key} needs a successful hit"
+        elif info.effect == "blast" and not ctx.blast_targets:
+            return "nobody else is engaged with the target (options: blast_targets)"
+        if info.effect == "knockdown" and ctx.target_prone:
+            return "the target is already prone"
         if info.effect == "extra_hit" and key == "Auto-fire" and not ctx.auto_fire:
             return "the attack was not made on auto-fire"
         if info.effect == "knockdown":
