@@ -11,7 +11,7 @@ bound on the largest count proves it cannot overflow; past that, int64 limbs of
 
 >>> table = pool_table(PoolSpec(ability=2, difficulty=1))
 >>> table.p_success()
-Fraction(7, 16)
+Fraction(295, 512)
 >>> GenesysPool(PoolSpec(ability=1)).exact().probability(PoolResult(1, 0))
 Fraction(1, 4)
 """
