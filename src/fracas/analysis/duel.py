@@ -1,0 +1,199 @@
+"""Exact odds of a whole fight: who wins, and after how many rounds.
+
+The fight is the Markov chain of :class:`~fracas.analysis.chain.FightChain`: every state
+reachable from the start is expanded (breadth first) with its exact one-turn
+distribution, up to a budget of states. Rounds are counted outside the states, so the
+probability mass is pushed forward turn by turn as pairs (state, rounds begun) with
+integer numerators over one common denominator per turn; a fight that would begin a
+round past the round limit stops there with no winner, as in :func:`simulate`.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+from fracas.analysis.chain import ChainTooLarge, FightChain, transition
+from fracas.analysis.odds import fraction_text
+from fracas.core.errors import InputError
+from fracas.core.model import Roster
+from fracas.encounter.engine import FightSetup
+from fracas.encounter.state import FightState
+
+MAX_STATES = 1_000_000
+LIMIT = "round limit"  # the outcome of a fight stopped by the round limit
+NOBODY = "nobody left"  # the outcome of a fight that ends with no side able to act
+
+
+@dataclass(frozen=True)
+class DuelOdds:
+    """The exact result of a fight: each outcome's chance and the rounds it ends in.
+
+    ``outcomes`` maps each side (and :data:`LIMIT` / :data:`NOBODY` when possible) to its
+    probability; ``rounds`` maps (outcome, rounds) to a probability.
+    """
+
+    sides: tuple[str, ...]
+    outcomes: dict[str, Fraction]
+    rounds: dict[tuple[str, int], Fraction]
+    states: int
+    transitions: int
+    turns: int
+    max_rounds: int
+    seconds: float = 0.0
+    expected_dealt: dict[str, Fraction] = field(default_factory=dict)
+
+    def p_win(self, side: str) -> Fraction:
+        return self.outcomes.get(side, Fraction(0))
+
+    def rounds_distribution(self, outcome: str | None = None) -> dict[int, Fraction]:
+        """Rounds to the end, over every fight or only those with ``outcome``."""
+        out: dict[int, Fraction] = {}
+        for (who, r), p in sorted(self.rounds.items(), key=lambda kv: kv[0][1]):
+            if outcome is None or who == outcome:
+                out[r] = out.get(r, Fraction(0)) + p
+        return out
+
+    def mean_rounds(self) -> Fraction:
+        return sum((r * p for r, p in self.rounds_distribution().items()), Fraction(0))
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "exact": True,
+            "states": self.states,
+            "transitions": self.transitions,
+            "turns": self.turns,
+            "max_rounds": self.max_rounds,
+            "seconds": round(self.seconds, 3),
+            "outcomes": {k: {"p": float(p), "exact": fraction_text(p)}
+                         for k, p in self.outcomes.items()},
+            "mean_rounds": float(self.mean_rounds()),
+            "rounds": {str(r): float(p) for r, p in self.rounds_distribution().items()},
+            "rounds_by_outcome": {
+                who: {str(r): float(p) for r, p in self.rounds_distribution(who).items()}
+                for who in self.outcomes},
+            "expected_damage_dealt": {k: float(v) for k, v in self.expected_dealt.items()},
+        }
+
+
+Progress = Callable[[int], None]
+
+
+def explore(setup: FightSetup, roster: Roster, max_states: int = MAX_STATES,
+            progress: Progress | None = None) -> FightChain:
+    """Every state reachable from the start, each with its exact one-turn distribution
+    (breadth first); :class:`InputError` past ``max_states``."""
+    chain = FightChain(setup, roster, tuple(roster), max_states=max_states)
+    try:
+        start = chain.state_id(FightState(roster))
+        queue = deque([start])
+        seen = {start}
+        while queue:
+            sid = queue.popleft()
+            chain.expand(sid)
+            row = chain.rows[sid]
+            assert row is not None
+            for nxt in row[1]:
+                if nxt not in seen:
+                    seen.add(nxt)
+                    queue.append(nxt)
+            if progress is not None and len(seen) % 256 == 0:
+                progress(len(chain.states))
+    except ChainTooLarge:
+        raise InputError(
+            f"the fight has more than {max_states:,} states: exact odds are out of reach",
+            path="--max-states", allowed="a larger --max-states, a smaller fight, or "
+            "fracas simulate") from None
+    return chain
+
+
+def _exact_rows(chain: FightChain) -> list[list[tuple[int, int, int]] | None]:
+    """Per state: (weight, successor, edge) with the exact integer weights (the chain's
+    rows may hold weights rounded for sampling)."""
+    out: list[list[tuple[int, int, int]] | None] = []
+    for sid, state in enumerate(chain.states):
+        row = chain.rows[sid]
+        if state.over or row is None:
+            out.append(None)
+            continue
+        dist = chain.exact.distribution(transition, chain._chain_setup, state)
+        weights = [w for _, w in dist.items()]
+        out.append(list(zip(weights, row[1], row[2], strict=True)))
+    return out
+
+
+def duel_odds(setup: FightSetup, roster: Roster, max_states: int = MAX_STATES,
+              progress: Progress | None = None) -> DuelOdds:
+    """The exact chance of each side winning the fight, and of each number of rounds."""
+    began = time.perf_counter()
+    chain = explore(setup, roster, max_states, progress)
+    rows = _exact_rows(chain)
+    totals = [0 if r is None else sum(w for w, _, _ in r) for r in rows]
+    edge_rounds = [e[-2] for e in chain.edges]
+    edge_dealt = [e[:-2] for e in chain.edges]
+    sides = tuple(roster.sides())
+    limit = setup.max_rounds
+    ids = tuple(roster)
+
+    # mass[(state, rounds)] = numerator over `denominator`; absorbed: (outcome, rounds)
+    mass: dict[tuple[int, int], int] = {(chain.index[FightState(roster)], 0): 1}
+    denominator = 1
+    absorbed: dict[tuple[str, int], Fraction] = {}
+    dealt = [Fraction(0)] * len(ids)
+    turns = 0
+    while mass:
+        turns += 1
+        step_lcm = 1
+        for sid, _ in mass:
+            step_lcm = math.lcm(step_lcm, totals[sid])
+        nxt: dict[tuple[int, int], int] = {}
+        ended: dict[tuple[str, int], int] = {}
+        dealt_num = [0] * len(ids)
+        for (sid, r), m in mass.items():
+            row = rows[sid]
+            assert row is not None
+            scale = m * (step_lcm // totals[sid])
+            for w, succ, edge in row:
+                part = scale * w
+                for j, amount in enumerate(edge_dealt[edge]):
+                    if amount:
+                        dealt_num[j] += part * amount
+                rr = r + edge_rounds[edge]
+                state = chain.states[succ]
+                if rr > limit:
+                    key = (LIMIT, limit)
+                elif state.over:
+                    key = (state.winner or NOBODY, rr)
+                else:
+                    nxt[(succ, rr)] = nxt.get((succ, rr), 0) + part
+                    continue
+                ended[key] = ended.get(key, 0) + part
+        denominator *= step_lcm
+        for key, num in ended.items():
+            absorbed[key] = absorbed.get(key, Fraction(0)) + Fraction(num, denominator)
+        for j, num in enumerate(dealt_num):
+            if num:
+                dealt[j] += Fraction(num, denominator)
+        g = denominator
+        for num in nxt.values():
+            g = math.gcd(g, num)
+            if g == 1:
+                break
+        if g > 1:
+            nxt = {k: v // g for k, v in nxt.items()}
+            denominator //= g
+        mass = nxt
+        if progress is not None:
+            progress(len(chain.states))
+    outcomes: dict[str, Fraction] = {side: Fraction(0) for side in sides}
+    for (who, _), p in absorbed.items():
+        outcomes[who] = outcomes.get(who, Fraction(0)) + p
+    transitions = sum(len(r) for r in rows if r is not None)
+    return DuelOdds(sides, outcomes, absorbed, len(chain.states), transitions, turns,
+                    limit, time.perf_counter() - began,
+                    {cid: d for cid, d in zip(ids, dealt, strict=True)})
