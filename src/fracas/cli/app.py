@@ -185,16 +185,39 @@ def attack(
 
 
 @app.command()
-def odds(file: FileArg, as_json: JsonOpt = False) -> None:
-    """Exact odds of the scenario's attack under the complete rules."""
+def odds(
+    file: FileArg,
+    as_json: JsonOpt = False,
+    plot: Annotated[Path | None, typer.Option("--plot", help="Save a picture (.png or .svg)."
+                                              )] = None,
+    fight: Annotated[bool, typer.Option("--fight", help="Exact odds of the whole fight.")
+                     ] = False,
+    max_states: Annotated[int, typer.Option("--max-states", help="With --fight: the most "
+                                            "fight states to explore.", min=1)] = 1_000_000,
+) -> None:
+    """Exact odds of the scenario's attack under the complete rules (or, with --fight, of
+    the whole fight: who wins, in how many rounds)."""
+    if fight:
+        from fracas.cli.analysis import fight_odds
+
+        fight_odds(file, as_json, plot, max_states)
+        return
+    if plot is not None:
+        from fracas.analysis.plots import check_path
+
+        check_path(plot)
     scenario = load_scenario(file)
     _require_attack(scenario)
     assert scenario.attack is not None
     result = attack_odds(scenario.system, scenario.attack, scenario.roster)
+    title = f"{scenario.title or file.name}: {scenario.attack.actor} → {scenario.attack.target}"
+    if plot is not None:
+        from fracas.cli.analysis import odds_plot
+
+        odds_plot(result, title, plot)
     if as_json:
         _print_json(result.to_json())
         return
-    title = f"{scenario.title or file.name}: {scenario.attack.actor} → {scenario.attack.target}"
     render.make_console().print(render.odds_view(result, title))
 
 
@@ -228,6 +251,7 @@ def _mount_system_commands() -> None:
 
 def _load_commands() -> None:
     import fracas.cli.fights  # noqa: F401  (registers fight, simulate, replay)
+    from fracas.cli import analysis  # noqa: F401  (registers advise, sweep, report)
 
 
 def main() -> None:

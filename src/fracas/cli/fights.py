@@ -176,6 +176,8 @@ def simulate_cmd(
     as_json: JsonOpt = False,
     policy: PolicyOpt = None,
     max_rounds: RoundsOpt = None,
+    plot: Annotated[Path | None, typer.Option("--plot", help="Save a picture (.png or .svg)."
+                                              )] = None,
 ) -> None:
     """Simulate many fights: win probabilities, rounds, damage, survival."""
     from fracas.core.errors import InputError
@@ -183,6 +185,10 @@ def simulate_cmd(
     if method not in ("auto", "fast", "steps"):
         raise InputError(f"unknown method {method!r}", path="--method",
                          allowed="auto, fast, steps")
+    if plot is not None:
+        from fracas.analysis.plots import check_path
+
+        check_path(plot)
     scenario = load_scenario(file)
     setup = setup_from_scenario(scenario, max_rounds, policy)
     show_bar = sys.stderr.isatty() and not as_json
@@ -198,6 +204,10 @@ def simulate_cmd(
     names = {c.id: c.name for c in scenario.roster.values()}
     summary = summarize(fights, names)
     summary.update({"system": scenario.system.id, "seed": seed})
+    if plot is not None:
+        from fracas.cli.analysis import simulation_plot
+
+        simulation_plot(summary, scenario.title or file.name, plot)
     if as_json:
         typer.echo(json.dumps(summary, indent=2))
         return

@@ -1,0 +1,185 @@
+"""A one-page HTML report: odds, advice and pictures, in one file readable offline.
+
+Pictures are embedded as base64 PNG; the style sheet is inline; nothing is fetched.
+For an attack: its exact odds, the damage picture, and the advice tables. For a fight
+(a file with no ``attack:``): the exact fight odds when its chain is small enough, else
+a simulation.
+"""
+
+from __future__ import annotations
+
+import base64
+import html
+from datetime import date
+from typing import Any
+
+from fracas import __version__ as VERSION
+from fracas.analysis import plots
+from fracas.analysis.advise import Advice, advise
+from fracas.analysis.odds import AttackOdds, attack_odds, fraction_text
+from fracas.core.errors import InputError
+from fracas.core.scenario import Scenario
+
+STYLE = """
+body { font: 15px/1.45 system-ui, -apple-system, 'Segoe UI', sans-serif; color: #222;
+       max-width: 62rem; margin: 2rem auto; padding: 0 1rem; }
+h1 { font-size: 1.6rem; margin-bottom: .2rem; } h2 { font-size: 1.2rem; margin-top: 2rem;
+border-bottom: 1px solid #ddd; padding-bottom: .2rem; }
+.sub { color: #666; margin-top: 0; }
+table { border-collapse: collapse; margin: .6rem 0; font-size: .92rem; }
+th, td { padding: .25rem .7rem; border-bottom: 1px solid #eee; text-align: right; }
+th { background: #f5f5f5; } td:first-child, th:first-child { text-align: left; }
+tr.mark td { background: #fff4e5; font-weight: 600; }
+.exact { color: #888; font-size: .85em; }
+img { max-width: 100%; height: auto; margin: .5rem 0; }
+.note { color: #555; font-size: .9rem; }
+footer { margin-top: 3rem; color: #888; font-size: .8rem; }
+"""
+
+
+def _pct(p: Any) -> str:
+    value = float(p) * 100
+    return "&lt;0.01%" if 0 < value < 0.01 else f"{value:.2f}%"
+
+
+def _img(fig: Any, alt: str) -> str:
+    data = base64.b64encode(plots.to_bytes(fig, "png")).decode("ascii")
+    return f'<img alt="{html.escape(alt)}" src="data:image/png;base64,{data}">'
+
+
+def _table(head: list[str], rows: list[list[str]], marks: set[int] | None = None) -> str:
+    out = ["<table><thead><tr>", *(f"<th>{h}</th>" for h in head), "</tr></thead><tbody>"]
+    for i, row in enumerate(rows):
+        cls = ' class="mark"' if marks and i in marks else ""
+        out.append(f"<tr{cls}>" + "".join(f"<td>{c}</td>" for c in row) + "</tr>")
+    out.append("</tbody></table>")
+    return "".join(out)
+
+
+def _odds_section(odds: AttackOdds, title: str) -> str:
+    rows = [[html.escape(k), _pct(p), f'<span class="exact">{fraction_text(p)}</span>']
+            for k, p in odds.outcomes.items()]
+    rows.append(["<b>any hit</b>", _pct(odds.p_hit), fraction_text(odds.p_hit)])
+    rows.append(["<b>target taken out</b>", _pct(odds.p_taken_out),
+                 fraction_text(odds.p_taken_out)])
+    damage = [[str(k), _pct(p), _pct(odds.damage.sf(k)),
+               f'<span class="exact">{fraction_text(p)}</span>']
+              for k, p in odds.damage.probabilities().items()]
+    e = odds.expected_damage
+    return "".join([
+        "<h2>Exact odds</h2>",
+        _table(["result", "probability", "exact"], rows),
+        f"<p><b>Expected damage: {float(e):.3f}</b> <span class='exact'>({fraction_text(e)})"
+        "</span></p>",
+        _img(plots.odds_figure(odds, title), "damage distribution"),
+        "<details><summary>Damage table</summary>",
+        _table(["damage", "probability", "at least", "exact"], damage), "</details>"])
+
+
+def _advice_section(advice: Advice, top: int) -> str:
+    shown = advice.options[:top]
+    marks = {i for i, o in enumerate(shown) if o.as_written}
+    rows = []
+    for i, o in enumerate(shown, 1):
+        best = o.best_reply
+        rows.append([f"{i}. {html.escape(o.label)}", f"{float(o.odds.expected_damage):.3f}",
+                     _pct(o.odds.p_hit), _pct(o.odds.p_taken_out),
+                     f"{float(best.odds.expected_damage):.3f} ({html.escape(best.label)})"])
+    defense_rows = [[f"{i}. {html.escape(r.label)}", f"{float(r.odds.expected_damage):.3f}",
+                     _pct(r.odds.p_hit), _pct(r.odds.p_taken_out)]
+                    for i, r in enumerate(advice.defenses, 1)]
+    dmarks = {i for i, r in enumerate(advice.defenses) if r.action == advice.attack}
+    bars = [(o.label, float(o.odds.expected_damage), float(o.odds.p_taken_out), o.as_written)
+            for o in shown]
+    parts = ["<h2>The attacker's options</h2>",
+             f"<p class='note'>Ranked by exact expected damage"
+             f"{'; situation kept: ' + html.escape(advice.situation) if advice.situation else ''}"
+             f". Highlighted: the attack as written. {len(advice.options)} options"
+             f"{f', the best {top} shown' if len(advice.options) > top else ''}.</p>",
+             _table(["option", "expected damage", "hit", "taken out", "against the best reply"],
+                    rows, marks),
+             _img(plots.advice_figure(bars, "The attacker's options (highlighted: as written)"),
+                  "options"),
+             "<h2>The defender's answers</h2>",
+             "<p class='note'>Against the attack as written, least expected damage first.</p>",
+             _table(["answer", "expected damage", "hit", "taken out"], defense_rows, dmarks)]
+    if advice.skipped:
+        parts.append("<p class='note'>Not shown: " + "; ".join(
+            html.escape(s) for s in advice.skipped) + "</p>")
+    return "".join(parts)
+
+
+def _fight_section(scenario: Scenario, max_states: int, fights: int, seed: int) -> str:
+    from fracas.analysis.duel import duel_odds
+    from fracas.analysis.simulate import simulate, summarize
+    from fracas.encounter.engine import setup_from_scenario
+
+    setup = setup_from_scenario(scenario)
+    title = scenario.title or "fight"
+    try:
+        duel = duel_odds(setup, scenario.roster, max_states)
+    except InputError:
+        duel = None
+    if duel is not None:
+        rows = [[html.escape(k), _pct(p), f'<span class="exact">{fraction_text(p)}</span>']
+                for k, p in duel.outcomes.items()]
+        return "".join([
+            "<h2>Exact fight odds</h2>",
+            f"<p class='note'>A Markov chain over {duel.states:,} fight states "
+            f"({duel.transitions:,} transitions), round limit {duel.max_rounds}.</p>",
+            _table(["outcome", "probability", "exact"], rows),
+            f"<p><b>Mean rounds: {float(duel.mean_rounds()):.3f}</b></p>",
+            _img(plots.duel_figure(duel, title), "fight odds")])
+    summary = summarize(simulate(setup, scenario.roster, fights, seed=seed),
+                        {c.id: c.name for c in scenario.roster.values()})
+    rows = [[html.escape(side), f"{s['wins']:,}", _pct(s["p_win"]),
+             f"{_pct(s['ci95'][0])} – {_pct(s['ci95'][1])}"]
+            for side, s in summary["sides"].items()]
+    return "".join([
+        "<h2>Simulated fights</h2>",
+        f"<p class='note'>More than {max_states:,} fight states: exact odds are out of "
+        f"reach, so {fights:,} fights were simulated (seed {seed}).</p>",
+        _table(["side", "wins", "win probability", "95% interval"], rows),
+        _img(plots.simulation_figure(summary, title), "simulation")])
+
+
+def _roster_section(scenario: Scenario) -> str:
+    rows = []
+    for c in scenario.roster.values():
+        current, maximum = scenario.system.health(c)
+        rows.append([html.escape(c.name), html.escape(c.side), f"{current}/{maximum}",
+                     html.escape(c.policy or "")])
+    return _table(["combatant", "side", "health", "policy"], rows)
+
+
+def build_report(scenario: Scenario, top: int = 15, max_states: int = 200_000,
+                 fights: int = 20_000, seed: int = 0) -> str:
+    """The whole page as one HTML string."""
+    system = scenario.system
+    title = scenario.title or (scenario.path or "scenario")
+    description = scenario.raw.get("description")
+    body = [f"<h1>{html.escape(title)}</h1>",
+            f"<p class='sub'>{html.escape(system.title)} · {html.escape(scenario.path or '')}"
+            "</p>"]
+    if description:
+        body.append(f"<p>{html.escape(str(description))}</p>")
+    body.append(_roster_section(scenario))
+    attack = scenario.attack
+    if attack is not None:
+        who = f"{scenario.roster[attack.actor].name}"
+        if attack.target:
+            who += f" → {scenario.roster[attack.target].name}"
+        body.append(f"<p><b>Attack:</b> {html.escape(who)}"
+                    f"{', ' + html.escape(attack.describe()) if attack.describe() else ''}</p>")
+        odds = attack_odds(system, attack, scenario.roster)
+        body.append(_odds_section(odds, f"{title}: {who}"))
+        if attack.target is not None:
+            body.append(_advice_section(advise(scenario), top))
+    else:
+        body.append(_fight_section(scenario, max_states, fights, seed))
+    body.append(f"<footer>fracas {VERSION} · {date.today().isoformat()} · every number is "
+                "exact unless marked simulated</footer>")
+    return ("<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'>"
+            f"<meta name='viewport' content='width=device-width, initial-scale=1'>"
+            f"<title>{html.escape(title)} — fracas report</title><style>{STYLE}</style>"
+            "</head><body>" + "".join(body) + "</body></html>")

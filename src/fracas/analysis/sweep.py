@@ -1,0 +1,397 @@
+"""Parameter sweeps: one metric over every combination of varied scenario values.
+
+``--vary attacker.skills.melee=1..6`` edits the scenario mapping before it is loaded:
+the first part names a combatant (``attacker`` and ``defender`` are the attack's ids;
+otherwise a combatant id) or a top-level key (``rules.x``, ``max_rounds``); the rest is a
+path of keys, list indices (``weapons[0]`` or ``weapons.0``) or the ``name`` of a list
+entry (``weapons.katana.damage``). Values are ``1..6``, ``0..20..5`` (a step) or a list
+``a,b,c`` (each read as a YAML scalar).
+
+Each point's metric is exact when it can be: an attack's odds always are; a fight's
+win probability is exact while its chain stays under a budget of states, and simulated
+(seeded by the point's index, so any engine gives the same numbers) past it. Points are
+evaluated in chunks on local processes (:mod:`concurrent.futures`) or on a Dask
+distributed cluster; results are put back in order.
+"""
+
+from __future__ import annotations
+
+import copy
+import itertools
+import math
+import multiprocessing
+import os
+import signal
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from concurrent.futures import Future, ProcessPoolExecutor, as_completed
+from dataclasses import dataclass, field
+from typing import Any
+
+import yaml
+
+from fracas.core.errors import FracasError, InputError
+
+METRICS = ("expected_damage", "p_hit", "p_taken_out", "win_probability", "mean_rounds")
+FIGHT_METRICS = ("win_probability", "mean_rounds")
+METHODS = ("auto", "exact", "simulate")
+MAX_POINTS = 1_000_000
+
+
+@dataclass(frozen=True)
+class Vary:
+    """One varied value: where it goes, and the values it takes."""
+
+    path: str
+    values: tuple[Any, ...]
+
+
+def _scalar(text: str) -> Any:
+    try:
+        return yaml.safe_load(text)
+    except yaml.YAMLError:
+        return text
+
+
+def parse_vary(text: str) -> Vary:
+    """``path=1..6``, ``path=0..20..5`` or ``path=a,b,c``."""
+    where = f"--vary {text}"
+    path, sep, spec = text.partition("=")
+    path, spec = path.strip(), spec.strip()
+    allowed = "PATH=LOW..HIGH, PATH=LOW..HIGH..STEP or PATH=A,B,C"
+    if not sep or not path or not spec:
+        raise InputError("a varied value needs a path and values", path=where, allowed=allowed)
+    if ".." in spec:
+        parts = spec.split("..")
+        try:
+            numbers = [int(p) for p in parts]
+        except ValueError:
+            raise InputError(f"{spec!r} is not a range of whole numbers", path=where,
+                             allowed=allowed) from None
+        if len(numbers) not in (2, 3) or (len(numbers) == 3 and numbers[2] <= 0):
+            raise InputError(f"{spec!r} is not a range", path=where, allowed=allowed)
+        low, high, step = numbers[0], numbers[1], numbers[2] if len(numbers) == 3 else 1
+        if high < low:
+            raise InputError(f"the range {spec!r} is empty", path=where,
+                             allowed="LOW <= HIGH")
+        values: tuple[Any, ...] = tuple(range(low, high + 1, step))
+    else:
+        values = tuple(_scalar(v.strip()) for v in spec.split(",") if v.strip())
+        if not values:
+            raise InputError("no values given", path=where, allowed=allowed)
+    return Vary(path, values)
+
+
+def _segments(path: str) -> list[str | int]:
+    out: list[str | int] = []
+    for part in path.replace("[", ".[").split("."):
+        if not part:
+            continue
+        if part.startswith("[") and part.endswith("]") and part[1:-1].isdigit():
+            out.append(int(part[1:-1]))
+        elif part.isdigit():
+            out.append(int(part))
+        else:
+            out.append(part)
+    return out
+
+
+def set_value(data: Mapping[str, Any], path: str, value: Any) -> dict[str, Any]:
+    """A copy of the scenario mapping with the value at ``path`` replaced."""
+    where = f"--vary {path}"
+    out = copy.deepcopy(dict(data))
+    parts = _segments(path)
+    if not parts:
+        raise InputError("an empty path", path=where)
+    head = parts[0]
+    node: Any = out
+    attack = out.get("attack") if isinstance(out.get("attack"), Mapping) else None
+    ids = [c.get("id") for c in out.get("combatants") or [] if isinstance(c, Mapping)]
+    if head in ("attacker", "defender"):
+        if attack is None or attack.get(head) is None:
+            raise InputError(f"the scenario has no attack with an {head}", path=where,
+                             allowed="a combatant id: " + ", ".join(map(str, ids)))
+        head = str(attack[head])
+    if isinstance(head, str) and head in ids and head not in out:
+        node = out["combatants"][ids.index(head)]
+        parts = parts[1:]
+    if not parts:
+        raise InputError("the path names a whole combatant", path=where,
+                         allowed="a field of it, e.g. attacker.skills.melee")
+    for i, part in enumerate(parts):
+        last = i == len(parts) - 1
+        done = ".".join(map(str, parts[:i])) or "the scenario"
+        if isinstance(node, list):
+            index = part if isinstance(part, int) else next(
+                (k for k, item in enumerate(node)
+                 if isinstance(item, Mapping) and part in (item.get("name"), item.get("id"))),
+                None)
+            if index is None or not 0 <= index < len(node):
+                names = [str(item.get("name", item.get("id", k))) if isinstance(item, Mapping)
+                         else str(k) for k, item in enumerate(node)]
+                raise InputError(f"{done} has no entry {part!r}", path=where,
+                                 allowed="an index or a name: " + ", ".join(names))
+            if last:
+                node[index] = value
+            else:
+                node = node[index]
+        elif isinstance(node, dict):
+            key = str(part)
+            if last:
+                node[key] = value
+            else:
+                if node.get(key) is None:
+                    node[key] = {}
+                node = node[key]
+        else:
+            raise InputError(f"{done} is a value ({node!r}), not a mapping or a list",
+                             path=where, allowed="a path that ends at that value")
+    return out
+
+
+@dataclass(frozen=True)
+class SweepSpec:
+    """Everything a worker needs to evaluate points (picklable)."""
+
+    data: dict[str, Any]
+    file: str | None
+    varies: tuple[Vary, ...]
+    metric: str
+    side: str | None = None
+    method: str = "auto"
+    fights: int = 2000
+    seed: int = 0
+    max_states: int = 10_000
+
+    def points(self) -> Iterator[tuple[int, tuple[Any, ...]]]:
+        return enumerate(itertools.product(*(v.values for v in self.varies)))
+
+    @property
+    def size(self) -> int:
+        return math.prod(len(v.values) for v in self.varies)
+
+    def scenario_data(self, values: Sequence[Any]) -> dict[str, Any]:
+        data = self.data
+        for vary, value in zip(self.varies, values, strict=True):
+            data = set_value(data, vary.path, value)
+        return data
+
+
+def _fight_metric(spec: SweepSpec, scenario: Any, index: int) -> dict[str, Any]:
+    from fracas.analysis.duel import duel_odds
+    from fracas.analysis.simulate import simulate, summarize
+    from fracas.encounter.engine import setup_from_scenario
+
+    setup = setup_from_scenario(scenario)
+    side = spec.side or (scenario.roster[scenario.attack.actor].side if scenario.attack
+                         else next(iter(scenario.roster.values())).side)
+    if side not in scenario.roster.sides():
+        raise InputError(f"no side {side!r}", path="--side",
+                         allowed=", ".join(scenario.roster.sides()))
+    if spec.method != "simulate":
+        try:
+            duel = duel_odds(setup, scenario.roster, spec.max_states)
+        except InputError:
+            if spec.method == "exact":
+                raise
+        else:
+            value = duel.p_win(side) if spec.metric == "win_probability" else duel.mean_rounds()
+            return {"value": float(value), "exact": _frac(value), "method": "exact",
+                    "states": duel.states}
+    fights = simulate(setup, scenario.roster, spec.fights, seed=spec.seed * 1_000_003 + index,
+                      method="auto")
+    summary = summarize(fights)
+    if spec.metric == "mean_rounds":
+        return {"value": summary["rounds"]["mean"], "method": f"simulated ({spec.fights})"}
+    s = summary["sides"][side]
+    return {"value": s["p_win"], "ci95": s["ci95"], "method": f"simulated ({spec.fights})"}
+
+
+def _frac(p: Any) -> str:
+    from fracas.analysis.odds import fraction_text
+
+    return fraction_text(p)
+
+
+def evaluate(spec: SweepSpec, index: int, values: Sequence[Any]) -> dict[str, Any]:
+    """One point: its values and its metric (or the error that stopped it)."""
+    from fracas.core.scenario import scenario_from_mapping
+    from fracas.encounter.policies import cached_odds
+
+    out: dict[str, Any] = {"index": index,
+                           "values": {v.path: x for v, x in zip(spec.varies, values,
+                                                                strict=True)}}
+    try:
+        scenario = scenario_from_mapping(spec.scenario_data(values), file=spec.file)
+        if spec.metric in FIGHT_METRICS:
+            out.update(_fight_metric(spec, scenario, index))
+        else:
+            if scenario.attack is None:
+                raise InputError("this scenario has no attack: entry", path="--metric",
+                                 allowed="win_probability or mean_rounds for a fight")
+            odds = cached_odds(scenario.system, scenario.attack, scenario.roster)
+            value = getattr(odds, spec.metric)
+            out.update({"value": float(value), "exact": _frac(value), "method": "exact"})
+    except FracasError as err:
+        out.update({"value": None, "error": str(err)})
+    return out
+
+
+def evaluate_chunk(spec: SweepSpec, chunk: Sequence[tuple[int, tuple[Any, ...]]]
+                   ) -> list[dict[str, Any]]:
+    """Several points (one task of a pool or of a Dask cluster)."""
+    return [evaluate(spec, i, values) for i, values in chunk]
+
+
+@dataclass
+class SweepResult:
+    """The points of a sweep in order, with lookups by their values."""
+
+    varies: tuple[Vary, ...]
+    metric: str
+    points: list[dict[str, Any]]
+    engine: str = "local"
+    _by: dict[tuple[str, ...], dict[str, Any]] = field(default_factory=dict, repr=False)
+
+    def __post_init__(self) -> None:
+        self._by = {tuple(repr(p["values"][v.path]) for v in self.varies): p
+                    for p in self.points}
+
+    @property
+    def axes(self) -> list[tuple[str, tuple[Any, ...]]]:
+        return [(v.path, v.values) for v in self.varies]
+
+    def point_at(self, values: Sequence[Any]) -> dict[str, Any] | None:
+        return self._by.get(tuple(repr(v) for v in values))
+
+    def value_at(self, values: Sequence[Any]) -> float | None:
+        p = self.point_at(values)
+        return None if p is None else p.get("value")
+
+    def interval_at(self, values: Sequence[Any]) -> tuple[float, float] | None:
+        p = self.point_at(values)
+        ci = None if p is None else p.get("ci95")
+        return None if ci is None else (ci[0], ci[1])
+
+    def table(self) -> list[dict[str, Any]]:
+        """The points without engine details: what must agree between engines."""
+        return [{k: p.get(k) for k in ("index", "values", "value", "exact", "error")}
+                for p in self.points]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"metric": self.metric, "engine": self.engine,
+                "vary": {v.path: list(v.values) for v in self.varies},
+                "points": self.points}
+
+
+def _chunks(spec: SweepSpec, jobs: int) -> list[list[tuple[int, tuple[Any, ...]]]]:
+    points = list(spec.points())
+    size = max(1, min(64, len(points) // max(1, jobs * 8)))
+    return [points[i:i + size] for i in range(0, len(points), size)]
+
+
+def _ignore_sigint() -> None:
+    """Workers leave Ctrl-C to the main process, which stops the sweep cleanly."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+Progress = Callable[[int], None]
+
+
+def _local(spec: SweepSpec, chunks: list[Any], jobs: int, progress: Progress | None
+           ) -> list[dict[str, Any]]:
+    results: list[dict[str, Any]] = []
+    if jobs <= 1 or len(chunks) == 1:
+        for chunk in chunks:
+            results += evaluate_chunk(spec, chunk)
+            if progress:
+                progress(len(chunk))
+        return results
+    pool = ProcessPoolExecutor(max_workers=jobs, initializer=_ignore_sigint,
+                               mp_context=multiprocessing.get_context("spawn"))
+    try:
+        futures: list[Future[list[dict[str, Any]]]] = [
+            pool.submit(evaluate_chunk, spec, chunk) for chunk in chunks]
+        for future in as_completed(futures):
+            part = future.result()
+            results += part
+            if progress:
+                progress(len(part))
+    except BaseException:
+        pool.shutdown(wait=False, cancel_futures=True)
+        raise
+    pool.shutdown()
+    return results
+
+
+def _dask(spec: SweepSpec, chunks: list[Any], address: str, progress: Progress | None
+          ) -> list[dict[str, Any]]:
+    try:
+        from distributed import Client
+        from distributed import as_completed as dask_completed
+    except ImportError:
+        raise InputError("--scheduler needs Dask", path="--scheduler",
+                         allowed="pip install 'fracas[cluster]'") from None
+    try:
+        client = Client(address, timeout="10s")  # type: ignore[no-untyped-call]
+    except (OSError, TimeoutError, ValueError) as err:
+        raise InputError(f"cannot reach the Dask scheduler at {address}: {err}",
+                         path="--scheduler", allowed="tcp://HOST:PORT of a running "
+                         "dask scheduler") from None
+    results: list[dict[str, Any]] = []
+    futures: list[Any] = []
+    try:
+        shared = client.scatter(spec, broadcast=True)  # type: ignore[no-untyped-call]
+        futures = [client.submit(evaluate_chunk, shared, chunk, pure=False) for chunk in chunks]
+        for future in dask_completed(futures):  # type: ignore[no-untyped-call]
+            part = future.result()
+            results += part
+            if progress:
+                progress(len(part))
+    except BaseException:
+        if futures:
+            client.cancel(futures)  # type: ignore[no-untyped-call]
+        raise
+    finally:
+        client.close()  # type: ignore[no-untyped-call]
+    return results
+
+
+def check(spec: SweepSpec) -> None:
+    """Fail early on a bad path, metric or size: the first point must load."""
+    if spec.metric not in METRICS:
+        raise InputError(f"unknown metric {spec.metric!r}", path="--metric",
+                         allowed=", ".join(METRICS))
+    if spec.method not in METHODS:
+        raise InputError(f"unknown method {spec.method!r}", path="--method",
+                         allowed=", ".join(METHODS))
+    if not spec.varies:
+        raise InputError("nothing to vary", path="--vary", allowed="at least one --vary")
+    if spec.size > MAX_POINTS:
+        raise InputError(f"{spec.size:,} points are too many", path="--vary",
+                         allowed=f"at most {MAX_POINTS:,} points")
+    from fracas.core.scenario import scenario_from_mapping
+
+    first = next(spec.points())[1]
+    try:
+        scenario = scenario_from_mapping(spec.scenario_data(first), file=spec.file)
+    except InputError as err:
+        shown = ", ".join(f"{v.path}={x}" for v, x in zip(spec.varies, first, strict=True))
+        raise InputError(f"at the first point ({shown}): {err.message}", file=err.file,
+                         path=err.path, allowed=err.allowed) from None
+    if spec.metric not in FIGHT_METRICS and scenario.attack is None:
+        raise InputError("this scenario has no attack: entry, so only fight metrics apply",
+                         path="--metric", allowed="win_probability, mean_rounds")
+
+
+def run_sweep(spec: SweepSpec, jobs: int | None = None, scheduler: str | None = None,
+              progress: Progress | None = None) -> SweepResult:
+    """Evaluate every point, locally (``jobs`` processes) or on a Dask cluster."""
+    check(spec)
+    jobs = jobs or os.cpu_count() or 1
+    chunks = _chunks(spec, jobs)
+    if scheduler:
+        points = _dask(spec, chunks, scheduler, progress)
+    else:
+        points = _local(spec, chunks, jobs, progress)
+    points.sort(key=lambda p: int(p["index"]))
+    return SweepResult(spec.varies, spec.metric, points, "dask" if scheduler else "local")
