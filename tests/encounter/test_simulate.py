@@ -90,3 +90,23 @@ def test_wilson_interval() -> None:
     lo, hi = wilson(50, 100)
     assert lo == pytest.approx(0.4038, abs=1e-4) and hi == pytest.approx(0.5962, abs=1e-4)
     assert wilson(0, 10)[0] == 0.0
+
+
+def test_alias_tables_give_each_branch_exactly_its_weight() -> None:
+    from hypothesis import given
+    from hypothesis import strategies as st
+
+    from fracas.analysis.chain import alias_table
+
+    @given(st.lists(st.integers(1, 10**12), min_size=1, max_size=12))
+    def check(weights: list[int]) -> None:
+        total, thresholds, aliases = alias_table(weights)
+        k = len(weights)
+        got = [0] * k
+        for column in range(k):
+            assert 0 <= thresholds[column] <= total
+            got[column] += thresholds[column]
+            got[aliases[column]] += total - thresholds[column]
+        assert got == [w * k for w in weights]
+
+    check()

@@ -78,10 +78,13 @@ class FightChain:
         self._built = 0
         self._dirty: list[int] = []
         self.expanded = np.zeros(0, dtype=bool)
-        self.cum = np.zeros((0, 1), dtype=np.int64)
+        self.thr = np.zeros((0, 1), dtype=np.int64)
         self.totals = np.zeros(0, dtype=np.int64)
+        self.span = np.zeros(0, dtype=np.int64)
         self.succ = np.zeros((0, 1), dtype=np.int64)
         self.edge_of = np.zeros((0, 1), dtype=np.int64)
+        self.alias_succ = np.zeros((0, 1), dtype=np.int64)
+        self.alias_edge = np.zeros((0, 1), dtype=np.int64)
         self.over = np.zeros(0, dtype=bool)
         self.edge_dealt = np.zeros((0, len(self.ids)), dtype=np.int64)
         self.edge_rounds = np.zeros(0, dtype=np.int64)
@@ -123,7 +126,7 @@ class FightChain:
         weights, succ, edges = [], [], []
         items = dist.items()
         total = dist.total
-        if total > _INT64_SAFE:  # sample by 53-bit rounded weights (documented)
+        if total * len(items) > _INT64_SAFE:  # sample by 53-bit rounded weights (documented)
             scaled = [max(1, w * _FLOAT_SCALE // total) for _, w in items]
         else:
             scaled = [w for _, w in items]
@@ -136,55 +139,56 @@ class FightChain:
 
     def _grow(self, rows: int, width: int) -> None:
         """Make room for ``rows`` states and ``width`` branches, keeping what is there."""
-        old_rows, old_width = self.cum.shape
+        old_rows, old_width = self.thr.shape
         if rows <= old_rows and width <= old_width:
             return
         new_rows = max(rows, 2 * old_rows, 64)
         new_width = max(width, old_width)
 
-        def widen(a: np.ndarray, fill_last: bool) -> np.ndarray:
+        def widen(a: np.ndarray) -> np.ndarray:
             out = np.zeros((new_rows, new_width), dtype=np.int64)
             out[:old_rows, :old_width] = a
-            if fill_last and old_rows and new_width > old_width:
-                out[:old_rows, old_width:] = a[:, -1:]
             return out
 
-        self.cum = widen(self.cum, True)
-        self.succ = widen(self.succ, True)
-        self.edge_of = widen(self.edge_of, True)
-        totals = np.ones(new_rows, dtype=np.int64)
-        totals[:old_rows] = self.totals
-        self.totals = totals
-        expanded = np.zeros(new_rows, dtype=bool)
-        expanded[:old_rows] = self.expanded
-        self.expanded = expanded
-        over = np.zeros(new_rows, dtype=bool)
-        over[:old_rows] = self.over
-        self.over = over
+        def lengthen(a: np.ndarray, fill: int | bool) -> np.ndarray:
+            out = np.full(new_rows, fill, dtype=a.dtype)
+            out[:old_rows] = a
+            return out
+
+        self.thr, self.succ, self.edge_of = (widen(self.thr), widen(self.succ),
+                                             widen(self.edge_of))
+        self.alias_succ, self.alias_edge = widen(self.alias_succ), widen(self.alias_edge)
+        self.totals, self.span = lengthen(self.totals, 1), lengthen(self.span, 1)
+        self.expanded, self.over = lengthen(self.expanded, False), lengthen(self.over, False)
 
     def build(self) -> None:
-        """Bring the arrays up to date with the states and rows found since the last build."""
+        """Bring the arrays up to date with the states and rows found since the last build.
+
+        Each row becomes an exact integer alias table: with k branches of total weight T,
+        a draw r in [0, k T) picks column r // T, and its offset r % T keeps the column's
+        own branch below the column's threshold, else takes its alias. One random integer
+        a transition, and O(1) work for it, whatever the number of branches.
+        """
         width = max([len(self.rows[i][0]) for i in self._dirty  # type: ignore[index]
                      if self.rows[i] is not None] + [1])
         self._grow(len(self.states), width)
-        w = self.cum.shape[1]
         for i in range(self._built, len(self.states)):
-            self.cum[i, :] = 1
-            self.succ[i, :] = i
+            self.thr[i, 0] = 1
+            self.succ[i, 0] = i
             self.over[i] = self.states[i].over
         for i in self._dirty:
             row = self.rows[i]
             assert row is not None
             weights, nxt, edges = row
-            c = np.cumsum(np.asarray(weights, dtype=np.int64))
+            total, thresholds, alias = alias_table(weights)
             k = len(weights)
-            self.cum[i, :k] = c
-            self.cum[i, k:w] = c[-1]  # padding equals the total: never below a draw
+            self.thr[i, :k] = thresholds
             self.succ[i, :k] = nxt
-            self.succ[i, k:w] = nxt[-1]
             self.edge_of[i, :k] = edges
-            self.edge_of[i, k:w] = edges[-1]
-            self.totals[i] = c[-1]
+            self.alias_succ[i, :k] = [nxt[a] for a in alias]
+            self.alias_edge[i, :k] = [edges[a] for a in alias]
+            self.totals[i] = total
+            self.span[i] = total * k
             self.expanded[i] = True
         self._dirty.clear()
         table = np.array(self.edges, dtype=np.int64).reshape(-1, len(self.ids) + 2)
@@ -204,8 +208,32 @@ class FightChain:
             for sid in np.unique(current[need]).tolist():
                 self.expand(int(sid))
             self.build()
-        draws = rng.integers(0, self.totals[current])
-        branch = (self.cum[current] <= draws[:, None]).sum(axis=1)
-        new = self.succ[current, branch]
-        edge = self.edge_of[current, branch]
+        draws = rng.integers(0, self.span[current])
+        totals = self.totals[current]
+        column = draws // totals
+        own = (draws - column * totals) < self.thr[current, column]
+        new = np.where(own, self.succ[current, column], self.alias_succ[current, column])
+        edge = np.where(own, self.edge_of[current, column], self.alias_edge[current, column])
         return new, self.edge_dealt[edge], self.edge_rounds[edge], self.edge_actions[edge]
+
+
+def alias_table(weights: list[int]) -> tuple[int, list[int], list[int]]:
+    """An exact integer alias table (Vose's method): (total T, thresholds, aliases).
+
+    Column i holds T units: its own branch for ``thresholds[i]`` of them, ``aliases[i]``
+    for the rest; branch j then gets exactly k * w_j of the k T units.
+    """
+    k = len(weights)
+    total = sum(weights)
+    load = [w * k for w in weights]
+    thresholds = [total] * k
+    aliases = list(range(k))
+    small = [i for i in range(k) if load[i] < total]
+    large = [i for i in range(k) if load[i] >= total]
+    while small and large:
+        s, big = small.pop(), large.pop()
+        thresholds[s] = load[s]
+        aliases[s] = big
+        load[big] -= total - load[s]
+        (small if load[big] < total else large).append(big)
+    return total, thresholds, aliases

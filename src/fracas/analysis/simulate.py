@@ -27,7 +27,7 @@ import numpy as np
 from fracas.analysis.chain import FightChain
 from fracas.core.events import ActionChosen, Outcome
 from fracas.core.model import Roster
-from fracas.dice.rollers import RandomRoller
+from fracas.dice.rollers import EnumerationTooLarge, RandomRoller
 from fracas.encounter.engine import Encounter, FightSetup
 from fracas.encounter.state import FightState
 
@@ -120,25 +120,30 @@ def _health(setup: FightSetup, roster: Roster) -> np.ndarray:
 
 def _finish(setup: FightSetup, initial: Roster, finals: Sequence[FightState],
             dealt: np.ndarray, method: str, rounds_played: np.ndarray | None = None,
-            cut: np.ndarray | None = None, actions: np.ndarray | None = None) -> Fights:
+            cut: np.ndarray | None = None, actions: np.ndarray | None = None,
+            final_ids: np.ndarray | None = None) -> Fights:
+    """Per fight: the winning side, rounds, damage taken, who is still standing. With
+    ``final_ids`` (the fast path), ``finals`` are the distinct final states and each fight
+    names its own by index, so the work is once per distinct state."""
     ids = tuple(initial)
     sides = tuple(initial.sides())
     start = _health(setup, initial)
-    n = len(finals)
-    winner = np.full(n, -1, dtype=np.int64)
-    rounds = np.zeros(n, dtype=np.int64)
-    taken = np.zeros((n, len(ids)), dtype=np.int64)
-    survived = np.zeros((n, len(ids)), dtype=bool)
-    cache: dict[FightState, tuple[int, int, np.ndarray, np.ndarray]] = {}
-    for i, s in enumerate(finals):
-        row = cache.get(s)
-        if row is None:
-            w = sides.index(s.winner) if s.winner in sides else -1
-            health = _health(setup, s.roster)
-            alive = np.array([setup.system.is_active(c) for c in s.roster.values()])
-            row = (w, s.round, np.maximum(start - health, 0), alive)
-            cache[s] = row
-        winner[i], rounds[i], taken[i], survived[i] = row
+    if final_ids is None:
+        distinct: dict[FightState, int] = {}
+        index = np.array([distinct.setdefault(f, len(distinct)) for f in finals],
+                         dtype=np.int64)
+        states = list(distinct)
+    else:
+        index, states = final_ids, list(finals)
+    k = len(states)
+    w = np.array([sides.index(f.winner) if f.winner in sides else -1 for f in states],
+                 dtype=np.int64).reshape(k)
+    r = np.array([f.round for f in states], dtype=np.int64).reshape(k)
+    t = np.array([np.maximum(start - _health(setup, f.roster), 0) for f in states],
+                 dtype=np.int64).reshape(k, len(ids))
+    a = np.array([[setup.system.is_active(c) for c in f.roster.values()] for f in states],
+                 dtype=bool).reshape(k, len(ids))
+    winner, rounds, taken, survived = w[index], r[index], t[index], a[index]
     if rounds_played is not None:
         rounds = rounds_played
     if cut is not None:
@@ -209,11 +214,14 @@ def _fast_batch(args: tuple[FightSetup, Roster, int, int, int, int]) -> Fights:
             cut[live[over_limit]] = True
             rounds[live[over_limit]] = setup.max_rounds
         live = live[~(chain.over[new] | over_limit)]
-    finals = [chain.states[int(s)] for s in current]
-    return _finish(setup, roster, finals, dealt, "fast", rounds, cut, acted)
+    distinct, final_ids = np.unique(current, return_inverse=True)
+    finals = [chain.states[int(sid)] for sid in distinct]
+    return _finish(setup, roster, finals, dealt, "fast", rounds, cut, acted,
+                   final_ids=final_ids.reshape(-1))
 
 
 PROBE_FIGHTS = 256  # per half of the probe
+PROBE_RUNS = 150_000  # the most exact runs a probe spends before it answers no
 
 
 @dataclass(frozen=True)
@@ -239,6 +247,7 @@ def probe(setup: FightSetup, roster: Roster, seed: int, n: int) -> Probe:
     """
     chain = _chain(setup, roster, 10**7)
     start_runs = chain.exact.runs
+    budget = min(PROBE_RUNS, n * 50)
     start = chain.state_id(FightState(roster))
     visited: set[int] = set()
     turns = 0
@@ -258,7 +267,16 @@ def probe(setup: FightSetup, roster: Roster, seed: int, n: int) -> Probe:
             if turns > 2 * PROBE_FIGHTS and len(visited) > 0.25 * turns:
                 return Probe(False, counts[0] if counts else len(visited), len(visited), turns,
                              runs, "nearly every turn meets a new state: they do not repeat")
-            new, _, _, _ = chain.advance(current[live], rng)
+            chain.exact.max_runs = start_runs + budget
+            try:
+                new, _, _, _ = chain.advance(current[live], rng)
+            except EnumerationTooLarge:
+                _CHAINS.clear()
+                return Probe(False, counts[0] if counts else len(visited), len(visited), turns,
+                             chain.exact.runs - start_runs,
+                             "a turn has too many outcomes to enumerate exactly")
+            finally:
+                chain.exact.max_runs = None
             current[live] = new
             live = live[~chain.over[new]]
         counts.append(len(visited))

@@ -213,7 +213,11 @@ class RuleSystem(ABC):
             self._overrides == other._overrides)
 
     def __hash__(self) -> int:
-        return hash((type(self), repr(sorted(self._overrides.items()))))
+        cached: int | None = self.__dict__.get("_hash")
+        if cached is None:
+            cached = hash((type(self), repr(sorted(self._overrides.items()))))
+            self.__dict__["_hash"] = cached
+        return cached
 
 
 def _deep_merge(base: Mapping[str, Any], overrides: Mapping[str, Any]) -> dict[str, Any]:

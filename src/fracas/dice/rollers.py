@@ -29,7 +29,7 @@ from typing import Any, Protocol, TypeVar, runtime_checkable
 
 import numpy as np
 
-from fracas.core.errors import ScriptError
+from fracas.core.errors import FracasError, ScriptError
 from fracas.dice.distribution import Distribution
 from fracas.dice.variables import Variable
 
@@ -136,6 +136,10 @@ class ScriptedRoller:
         return result
 
 
+class EnumerationTooLarge(FracasError):
+    """Exact enumeration would take more runs than its budget allows."""
+
+
 class ExactRoller:
     """Every outcome with its exact probability.
 
@@ -149,9 +153,10 @@ class ExactRoller:
 
     kind = "exact"
 
-    def __init__(self) -> None:
+    def __init__(self, max_runs: int | None = None) -> None:
         self._memo: dict[tuple[Any, ...], Distribution[Any]] = {}
         self.runs = 0
+        self.max_runs = max_runs  # a budget on runs in all; None: no limit
 
     def distribution(self, fn: Callable[..., RH], *args: Any) -> Distribution[RH]:
         key: tuple[Any, ...] = (fn, args)
@@ -168,6 +173,9 @@ class ExactRoller:
             branch = _Branch(self, path, stack)
             result = fn(branch, *args)
             self.runs += 1
+            if self.max_runs is not None and self.runs > self.max_runs:
+                raise EnumerationTooLarge(
+                    f"exact enumeration passed its budget of {self.max_runs:,} runs")
             results.setdefault(result, []).append((branch.numerator, branch.denominator))
         dist = _from_paths(results)
         if key:

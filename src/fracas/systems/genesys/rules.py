@@ -191,6 +191,10 @@ class Genesys(RuleSystem):
         return parse_pool(expression)
 
     # -- fights ----------------------------------------------------------------------
+    def round_representative(self, round_number: int) -> int:
+        """The hooks read the round number only to name it in their explanations."""
+        return 1
+
     def initiative(self, roller: Roller, roster: Roster, round_number: int) -> tuple[
             tuple[Slot, ...], tuple[Any, ...]]:
         return fight.initiative(self, roller, roster, round_number)
