@@ -11,12 +11,12 @@ import time
 from collections import Counter
 from collections.abc import Callable
 
-from fracas.dice import Distribution, parse_dice
+from fracas.dice import Distribution, notation, parse_dice
 from fracas.dice import variables as v
 
 
 def clear_caches() -> None:
-    for f in (v._uniform_die, v._keep_tuples, v._keep_dist, v.d, v.nd, v.keep):
+    for f in (v._uniform_die, v._keep_tuples, v._keep_dist, v.d, v.nd, v.keep, notation._parse):
         f.cache_clear()
 
 
