@@ -1,18 +1,18 @@
 """Exact odds of a whole fight: who wins, and after how many rounds.
 
-The fight is the Markov chain of :class:`~fracas.analysis.chain.FightChain`: every state
-reachable from the start is expanded (breadth first) with its exact one-turn
-distribution, up to a budget of states. Rounds are counted outside the states, so the
-probability mass is pushed forward turn by turn as pairs (state, rounds begun) with
-integer numerators over one common denominator per turn; a fight that would begin a
-round past the round limit stops there with no winner, as in :func:`simulate`.
+The fight is the Markov chain of :class:`~fracas.analysis.chain.FightChain`. Rounds are
+counted outside its states, so the probability mass is pushed forward turn by turn as
+pairs (state, rounds begun), with integer numerators over one common denominator per
+turn; each state is expanded (its exact one-turn distribution) when the mass first
+reaches it, so only states met within the round limit are built, up to a budget. A
+fight that would begin a round past the limit stops there with no winner, as in
+:func:`~fracas.analysis.simulate.simulate`.
 """
 
 from __future__ import annotations
 
 import math
 import time
-from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -84,70 +84,55 @@ class DuelOdds:
 Progress = Callable[[int], None]
 
 
-def explore(setup: FightSetup, roster: Roster, max_states: int = MAX_STATES,
-            progress: Progress | None = None) -> FightChain:
-    """Every state reachable from the start, each with its exact one-turn distribution
-    (breadth first); :class:`InputError` past ``max_states``."""
-    chain = FightChain(setup, roster, tuple(roster), max_states=max_states)
-    try:
-        start = chain.state_id(FightState(roster))
-        queue = deque([start])
-        seen = {start}
-        while queue:
-            sid = queue.popleft()
-            chain.expand(sid)
-            row = chain.rows[sid]
-            assert row is not None
-            for nxt in row[1]:
-                if nxt not in seen:
-                    seen.add(nxt)
-                    queue.append(nxt)
-            if progress is not None and len(seen) % 256 == 0:
-                progress(len(chain.states))
-    except ChainTooLarge:
-        raise InputError(
-            f"the fight has more than {max_states:,} states: exact odds are out of reach",
-            path="--max-states", allowed="a larger --max-states, a smaller fight, or "
-            "fracas simulate") from None
-    return chain
+def _too_large(max_states: int) -> InputError:
+    return InputError(
+        f"the fight has more than {max_states:,} states: exact odds are out of reach",
+        path="--max-states", allowed="a larger --max-states, a smaller fight, or "
+        "fracas simulate")
 
 
-def _exact_rows(chain: FightChain) -> list[list[tuple[int, int, int]] | None]:
-    """Per state: (weight, successor, edge) with the exact integer weights (the chain's
-    rows may hold weights rounded for sampling)."""
-    out: list[list[tuple[int, int, int]] | None] = []
-    for sid, state in enumerate(chain.states):
-        row = chain.rows[sid]
-        if state.over or row is None:
-            out.append(None)
-            continue
-        dist = chain.exact.distribution(transition, chain._chain_setup, state)
-        weights = [w for _, w in dist.items()]
-        out.append(list(zip(weights, row[1], row[2], strict=True)))
-    return out
+def _row(chain: FightChain, sid: int) -> list[tuple[int, int, int]]:
+    """(weight, successor, edge) out of a state, with the exact integer weights (the chain's
+    own rows may hold weights rounded for sampling)."""
+    chain.expand(sid)
+    row = chain.rows[sid]
+    assert row is not None
+    dist = chain.exact.distribution(transition, chain._chain_setup, chain.states[sid])
+    return list(zip([w for _, w in dist.items()], row[1], row[2], strict=True))
 
 
 def duel_odds(setup: FightSetup, roster: Roster, max_states: int = MAX_STATES,
               progress: Progress | None = None) -> DuelOdds:
     """The exact chance of each side winning the fight, and of each number of rounds."""
     began = time.perf_counter()
-    chain = explore(setup, roster, max_states, progress)
-    rows = _exact_rows(chain)
-    totals = [0 if r is None else sum(w for w, _, _ in r) for r in rows]
-    edge_rounds = [e[-2] for e in chain.edges]
-    edge_dealt = [e[:-2] for e in chain.edges]
+    chain = FightChain(setup, roster, tuple(roster), max_states=max_states)
+    rows: dict[int, list[tuple[int, int, int]]] = {}
+    totals: dict[int, int] = {}
     sides = tuple(roster.sides())
     limit = setup.max_rounds
     ids = tuple(roster)
 
-    # mass[(state, rounds)] = numerator over `denominator`; absorbed: (outcome, rounds)
-    mass: dict[tuple[int, int], int] = {(chain.index[FightState(roster)], 0): 1}
+    # mass[(state, rounds begun)] = numerator over `denominator`; states are expanded as
+    # the mass reaches them, so only states met within the round limit are ever built
+    try:
+        mass: dict[tuple[int, int], int] = {(chain.state_id(FightState(roster)), 0): 1}
+    except ChainTooLarge:  # pragma: no cover - a budget below one state
+        raise _too_large(max_states) from None
     denominator = 1
     absorbed: dict[tuple[str, int], Fraction] = {}
     dealt = [Fraction(0)] * len(ids)
     turns = 0
     while mass:
         turns += 1
+        for sid, _ in mass:
+            if sid not in rows:
+                try:
+                    rows[sid] = _row(chain, sid)
+                except ChainTooLarge:
+                    raise _too_large(max_states) from None
+                totals[sid] = sum(w for w, _, _ in rows[sid])
+                if progress is not None and len(rows) % 64 == 0:
+                    progress(len(chain.states))
         step_lcm = 1
         for sid, _ in mass:
             step_lcm = math.lcm(step_lcm, totals[sid])
@@ -155,27 +140,26 @@ def duel_odds(setup: FightSetup, roster: Roster, max_states: int = MAX_STATES,
         ended: dict[tuple[str, int], int] = {}
         dealt_num = [0] * len(ids)
         for (sid, r), m in mass.items():
-            row = rows[sid]
-            assert row is not None
             scale = m * (step_lcm // totals[sid])
-            for w, succ, edge in row:
+            for w, succ, edge in rows[sid]:
                 part = scale * w
-                for j, amount in enumerate(edge_dealt[edge]):
-                    if amount:
-                        dealt_num[j] += part * amount
-                rr = r + edge_rounds[edge]
+                key = chain.edges[edge]
+                for j in range(len(ids)):
+                    if key[j]:
+                        dealt_num[j] += part * key[j]
+                rr = r + key[-2]
                 state = chain.states[succ]
                 if rr > limit:
-                    key = (LIMIT, limit)
+                    end = (LIMIT, limit)
                 elif state.over:
-                    key = (state.winner or NOBODY, rr)
+                    end = (state.winner or NOBODY, rr)
                 else:
                     nxt[(succ, rr)] = nxt.get((succ, rr), 0) + part
                     continue
-                ended[key] = ended.get(key, 0) + part
+                ended[end] = ended.get(end, 0) + part
         denominator *= step_lcm
-        for key, num in ended.items():
-            absorbed[key] = absorbed.get(key, Fraction(0)) + Fraction(num, denominator)
+        for end, num in ended.items():
+            absorbed[end] = absorbed.get(end, Fraction(0)) + Fraction(num, denominator)
         for j, num in enumerate(dealt_num):
             if num:
                 dealt[j] += Fraction(num, denominator)
@@ -193,7 +177,7 @@ def duel_odds(setup: FightSetup, roster: Roster, max_states: int = MAX_STATES,
     outcomes: dict[str, Fraction] = {side: Fraction(0) for side in sides}
     for (who, _), p in absorbed.items():
         outcomes[who] = outcomes.get(who, Fraction(0)) + p
-    transitions = sum(len(r) for r in rows if r is not None)
+    transitions = sum(len(r) for r in rows.values())
     return DuelOdds(sides, outcomes, absorbed, len(chain.states), transitions, turns,
                     limit, time.perf_counter() - began,
                     {cid: d for cid, d in zip(ids, dealt, strict=True)})
