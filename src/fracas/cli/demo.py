@@ -68,3 +68,29 @@ def run_demo(console: Console, examples: Path | None = None) -> None:
             console.print(f"  Exact odds of this attack: hit {render.percent(odds.p_hit)}, "
                           f"expected damage {float(odds.expected_damage):.2f}, target taken out "
                           f"{render.percent(odds.p_taken_out)}.\n")
+
+    duel = folder / "tristat" / "duel-fight.yaml" if folder is not None else None
+    if duel is not None and duel.exists():
+        _demo_fights(console, duel)
+
+
+def _demo_fights(console: Console, path: Path) -> None:
+    """A whole fight, then many: the encounter layer and the fast simulation path."""
+    from fracas.analysis.simulate import simulate, summarize
+    from fracas.encounter.engine import Encounter, setup_from_scenario
+
+    console.print(Rule("Whole fights"))
+    scenario = load_scenario(path)
+    fight = Encounter(scenario, seed=7)
+    state = fight.run()
+    console.print(f"[bold]{scenario.title}[/] with seed 7: {fight.events[-1].text()} "
+                  f"({len(fight.events)} events; the log replays to the same state: "
+                  f"{fight.replayed() == state}).")
+    n = 50_000
+    fights = simulate(setup_from_scenario(scenario), scenario.roster, n, seed=1, method="fast")
+    summary = summarize(fights)
+    wins = ", ".join(f"{side} {s['p_win']:.1%} (95% {s['ci95'][0]:.1%}–{s['ci95'][1]:.1%})"
+                     for side, s in summary["sides"].items())
+    console.print(f"{n:,} simulated fights on the fast path: {wins}; mean "
+                  f"{summary['rounds']['mean']:.1f} rounds. Try: fracas simulate {path} -n "
+                  "1000000\n")
