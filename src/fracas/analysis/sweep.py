@@ -23,7 +23,7 @@ import multiprocessing
 import os
 import signal
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from concurrent.futures import Future, ProcessPoolExecutor, as_completed
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -35,6 +35,7 @@ METRICS = ("expected_damage", "p_hit", "p_taken_out", "win_probability", "mean_r
 FIGHT_METRICS = ("win_probability", "mean_rounds")
 METHODS = ("auto", "exact", "simulate")
 MAX_POINTS = 1_000_000
+CONNECT_TIMEOUT = "10s"  # to reach a Dask scheduler
 
 
 @dataclass(frozen=True)
@@ -285,7 +286,8 @@ class SweepResult:
 
 def _chunks(spec: SweepSpec, jobs: int) -> list[list[tuple[int, tuple[Any, ...]]]]:
     points = list(spec.points())
-    size = max(1, min(64, len(points) // max(1, jobs * 8)))
+    most = 1 if spec.metric in FIGHT_METRICS else 32  # a fight point can take seconds
+    size = max(1, min(most, len(points) // max(1, jobs * 8)))
     return [points[i:i + size] for i in range(0, len(points), size)]
 
 
@@ -308,18 +310,26 @@ def _local(spec: SweepSpec, chunks: list[Any], jobs: int, progress: Progress | N
         return results
     pool = ProcessPoolExecutor(max_workers=jobs, initializer=_ignore_sigint,
                                mp_context=multiprocessing.get_context("spawn"))
+    # at most two chunks per worker in flight: Ctrl-C then waits only for those
+    waiting = iter(chunks)
+    running: set[Future[list[dict[str, Any]]]] = set()
     try:
-        futures: list[Future[list[dict[str, Any]]]] = [
-            pool.submit(evaluate_chunk, spec, chunk) for chunk in chunks]
-        for future in as_completed(futures):
-            part = future.result()
-            results += part
-            if progress:
-                progress(len(part))
-    except BaseException:
-        pool.shutdown(wait=False, cancel_futures=True)
-        raise
-    pool.shutdown()
+        while True:
+            while len(running) < 2 * jobs:
+                chunk = next(waiting, None)
+                if chunk is None:
+                    break
+                running.add(pool.submit(evaluate_chunk, spec, chunk))
+            if not running:
+                break
+            done, running = wait(running, return_when=FIRST_COMPLETED)
+            for future in done:
+                part = future.result()
+                results += part
+                if progress:
+                    progress(len(part))
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
     return results
 
 
@@ -332,7 +342,7 @@ def _dask(spec: SweepSpec, chunks: list[Any], address: str, progress: Progress |
         raise InputError("--scheduler needs Dask", path="--scheduler",
                          allowed="pip install 'fracas[cluster]'") from None
     try:
-        client = Client(address, timeout="10s")  # type: ignore[no-untyped-call]
+        client = Client(address, timeout=CONNECT_TIMEOUT)  # type: ignore[no-untyped-call]
     except (OSError, TimeoutError, ValueError) as err:
         raise InputError(f"cannot reach the Dask scheduler at {address}: {err}",
                          path="--scheduler", allowed="tcp://HOST:PORT of a running "

@@ -42,6 +42,12 @@ def _show_progress(as_json: bool) -> bool:
     return sys.stderr.isatty() and not as_json
 
 
+def interrupted() -> None:
+    """Ctrl-C: stop with exit 130 and one line, no traceback."""
+    typer.echo("fracas: interrupted", err=True)
+    raise typer.Exit(130)
+
+
 # -- odds --fight ---------------------------------------------------------------------------
 def duel_view(duel: Any, title: str) -> Group:
     table = Table(title=f"{title}: exact odds over {duel.states:,} fight states",
@@ -84,8 +90,12 @@ def fight_odds(file: Path, as_json: bool, plot: Path | None, max_states: int) ->
                   TimeElapsedColumn(), console=render.make_console(stderr=True),
                   disable=not _show_progress(as_json), transient=True) as progress:
         task = progress.add_task("states", total=None)
-        duel = duel_odds(setup, scenario.roster, max_states,
-                         progress=lambda n: progress.update(task, completed=n))
+        try:
+            duel = duel_odds(setup, scenario.roster, max_states,
+                             progress=lambda n: progress.update(task, completed=n))
+        except KeyboardInterrupt:
+            progress.stop()
+            interrupted()
     title = scenario.title or file.name
     if plot is not None:
         plots.save(plots.duel_figure(duel, title), plot)
@@ -258,7 +268,11 @@ def sweep(
                   console=render.make_console(stderr=True),
                   disable=not _show_progress(as_json), transient=True) as progress:
         task = progress.add_task("points", total=spec.size)
-        result = run_sweep(spec, jobs, scheduler, lambda k: progress.advance(task, k))
+        try:
+            result = run_sweep(spec, jobs, scheduler, lambda k: progress.advance(task, k))
+        except KeyboardInterrupt:
+            progress.stop()
+            interrupted()
     title = str(data.get("title") or file.name)
     if plot is not None:
         plots.save(plots.sweep_figure(result, f"{title}: {result.metric}"), plot)
