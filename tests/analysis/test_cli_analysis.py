@@ -1,0 +1,125 @@
+"""The analysis commands as a user runs them: plots (PNG and SVG), odds --fight, advise,
+report; bad input exits 2 with a message."""
+
+from __future__ import annotations
+
+import json
+import sys
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+
+from fracas.analysis.duel import duel_odds
+from fracas.cli.app import main
+from fracas.core.scenario import load_scenario
+from fracas.encounter.engine import setup_from_scenario
+
+EXAMPLES = Path(__file__).parents[2] / "examples"
+PNG = b"\x89PNG"
+
+
+def run(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], *args: str
+        ) -> tuple[int, str, str]:
+    monkeypatch.setattr(sys, "argv", ["fracas", *args])
+    monkeypatch.setenv("COLUMNS", "160")
+    code = 0
+    try:
+        main()
+    except SystemExit as exit_:
+        code = int(exit_.code or 0)
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+@pytest.mark.parametrize("suffix", ["png", "svg"])
+def test_odds_and_simulate_plots(monkeypatch: pytest.MonkeyPatch,
+                                 capsys: pytest.CaptureFixture[str], tmp_path: Path,
+                                 suffix: str) -> None:
+    odds = tmp_path / f"odds.{suffix}"
+    code, out, _ = run(monkeypatch, capsys, "odds", str(EXAMPLES / "c22" / "full-hit-parry.yaml"),
+                       "--plot", str(odds))
+    assert code == 0 and "Expected damage" in out
+    sim = tmp_path / f"sim.{suffix}"
+    code, _, _ = run(monkeypatch, capsys, "simulate", str(EXAMPLES / "tristat" /
+                                                          "duel-fight.yaml"),
+                     "-n", "300", "--plot", str(sim))
+    assert code == 0
+    for path in (odds, sim):
+        head = path.read_bytes()[:200]
+        assert head.startswith(PNG) if suffix == "png" else b"<svg" in head or b"<?xml" in head
+
+
+def test_a_plot_needs_png_or_svg(monkeypatch: pytest.MonkeyPatch,
+                                 capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    code, out, err = run(monkeypatch, capsys, "odds", str(EXAMPLES / "tristat" /
+                                                          "vampire.yaml"),
+                         "--plot", str(tmp_path / "odds.jpg"))
+    assert code == 2 and "--plot" in err and ".png or .svg" in err and out == ""
+
+
+def test_odds_fight_json_is_exact_and_sums_to_one(monkeypatch: pytest.MonkeyPatch,
+                                                  capsys: pytest.CaptureFixture[str],
+                                                  tmp_path: Path) -> None:
+    path = EXAMPLES / "zamani" / "duel-fight.yaml"
+    picture = tmp_path / "duel.png"
+    code, out, _ = run(monkeypatch, capsys, "odds", str(path), "--fight", "--json",
+                       "--plot", str(picture))
+    assert code == 0 and picture.read_bytes().startswith(PNG)
+    data = json.loads(out)
+    assert data["exact"] is True and data["states"] > 0
+    assert sum(Fraction(v["exact"]) for v in data["outcomes"].values()) == 1
+    assert sum(data["rounds"].values()) == pytest.approx(1)
+    scenario = load_scenario(path)
+    duel = duel_odds(setup_from_scenario(scenario), scenario.roster)
+    assert Fraction(data["outcomes"]["river"]["exact"]) == duel.p_win("river")
+    code, out, _ = run(monkeypatch, capsys, "odds", str(path), "--fight")
+    assert code == 0 and "exact odds over" in out and "Rounds to the end" in out
+
+
+def test_odds_fight_past_the_budget_says_so(monkeypatch: pytest.MonkeyPatch,
+                                            capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run(monkeypatch, capsys, "odds", str(EXAMPLES / "tristat" /
+                                                       "duel-fight.yaml"),
+                       "--fight", "--max-states", "50")
+    assert code == 2 and "more than 50 states" in err and "fracas simulate" in err
+
+
+def test_advise_table_and_plot(monkeypatch: pytest.MonkeyPatch,
+                               capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    picture = tmp_path / "advice.svg"
+    code, out, _ = run(monkeypatch, capsys, "advise", str(EXAMPLES / "contest" / "dodge.yaml"),
+                       "--plot", str(picture))
+    assert code == 0 and "the attacker's options" in out and "defender's answers" in out
+    assert "sponge" in out and "called_shot" in out
+    assert b"<svg" in picture.read_bytes()[:400]
+
+
+def test_report_is_one_offline_page(monkeypatch: pytest.MonkeyPatch,
+                                    capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    page = tmp_path / "report.html"
+    code, out, _ = run(monkeypatch, capsys, "report", str(EXAMPLES / "tristat" /
+                                                          "vampire.yaml"), "-o", str(page))
+    assert code == 0 and "Report written" in out
+    text = page.read_text(encoding="utf-8")
+    assert text.count('src="data:image/png;base64,') >= 2
+    assert "http://" not in text and "https://" not in text
+    assert "The attacker's options" in text and "Exact odds" in text and "(as written)" in text
+    fight = tmp_path / "fight.html"
+    code, _, _ = run(monkeypatch, capsys, "report", str(EXAMPLES / "genesys" /
+                                                        "duel-fight.yaml"), "-o", str(fight))
+    assert code == 0
+    text = fight.read_text(encoding="utf-8")
+    assert "Exact fight odds" in text and 'src="data:image/png;base64,' in text
+
+
+def test_report_simulates_past_the_budget(monkeypatch: pytest.MonkeyPatch,
+                                          capsys: pytest.CaptureFixture[str],
+                                          tmp_path: Path) -> None:
+    page = tmp_path / "report.html"
+    code, _, _ = run(monkeypatch, capsys, "report", str(EXAMPLES / "tristat" /
+                                                        "duel-fight.yaml"), "-o", str(page),
+                     "--max-states", "20", "-n", "500")
+    assert code == 0
+    text = page.read_text(encoding="utf-8")
+    assert "Simulated fights" in text and "500" in text
