@@ -94,7 +94,7 @@ def test_odds_report_hit_damage_injury_severity_and_incapacitation() -> None:
 
 
 def test_every_example_has_exact_odds_summing_to_one() -> None:
-    for path in sorted(Path(EXAMPLES).glob("*.yaml")):
+    for path in sorted(p for p in Path(EXAMPLES).glob("*.yaml") if not p.stem.endswith("-fight")):
         sc = example(path.name)
         assert sc.attack is not None
         odds = attack_odds(sc.system, sc.attack, sc.roster)
