@@ -194,8 +194,9 @@ def sweep_view(result: Any, title: str) -> list[Any]:
     caption = f"{title}: {result.metric}"
     if len(axes) == 2:
         (rname, rvalues), (cname, cvalues) = axes
-        table = Table(title=caption, show_edge=False)
-        table.add_column(f"{rname} \\ {cname}", style="bold")
+        table = Table(title=caption, caption=f"rows: {rname}; columns: {cname}",
+                      show_edge=False)
+        table.add_column(rname.rsplit(".", 1)[-1], style="bold")
         for c in cvalues:
             table.add_column(str(c), justify="right")
         for r in rvalues:
