@@ -99,3 +99,9 @@ def test_exact_duel_odds_agree_with_simulation(path: Path) -> None:
 def test_every_system_has_an_example_duel() -> None:
     systems = {p.parent.name for p in DUELS}
     assert {"c22", "contest", "genesys", "tristat", "zamani"} <= systems
+
+
+def test_a_time_budget_too_small_says_so() -> None:
+    scenario = load_scenario(EXAMPLES / "tristat" / "duel-fight.yaml")
+    with pytest.raises(InputError, match="take more than 0 s"):
+        duel_odds(setup_from_scenario(scenario), scenario.roster, max_seconds=0)

@@ -102,8 +102,10 @@ def _row(chain: FightChain, sid: int) -> list[tuple[int, int, int]]:
 
 
 def duel_odds(setup: FightSetup, roster: Roster, max_states: int = MAX_STATES,
-              progress: Progress | None = None) -> DuelOdds:
-    """The exact chance of each side winning the fight, and of each number of rounds."""
+              progress: Progress | None = None, max_seconds: float | None = None
+              ) -> DuelOdds:
+    """The exact chance of each side winning the fight, and of each number of rounds
+    (:class:`InputError` past ``max_states`` states, or ``max_seconds`` if given)."""
     began = time.perf_counter()
     chain = FightChain(setup, roster, tuple(roster), max_states=max_states)
     rows: dict[int, list[tuple[int, int, int]]] = {}
@@ -131,6 +133,11 @@ def duel_odds(setup: FightSetup, roster: Roster, max_states: int = MAX_STATES,
                 except ChainTooLarge:
                     raise _too_large(max_states) from None
                 totals[sid] = sum(w for w, _, _ in rows[sid])
+                if max_seconds is not None and time.perf_counter() - began > max_seconds:
+                    raise InputError(
+                        f"the fight's states ({len(chain.states):,} so far) take more than "
+                        f"{max_seconds:g} s to explore: exact odds are out of reach",
+                        allowed="a smaller fight, or fracas simulate")
                 if progress is not None and len(rows) % 64 == 0:
                     progress(len(chain.states))
         step_lcm = 1

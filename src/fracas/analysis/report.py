@@ -2,8 +2,8 @@
 
 Pictures are embedded as base64 PNG; the style sheet is inline; nothing is fetched.
 For an attack: its exact odds, the damage picture, and the advice tables. For a fight
-(a file with no ``attack:``): the exact fight odds when its chain is small enough, else
-a simulation.
+(a file with no ``attack:``): the exact fight odds when its chain is small enough (in
+states and in time), else a simulation.
 """
 
 from __future__ import annotations
@@ -109,17 +109,19 @@ def _advice_section(advice: Advice, top: int) -> str:
     return "".join(parts)
 
 
-def _fight_section(scenario: Scenario, max_states: int, fights: int, seed: int) -> str:
+def _fight_section(scenario: Scenario, max_states: int, fights: int, seed: int,
+                   max_seconds: float) -> str:
     from fracas.analysis.duel import duel_odds
     from fracas.analysis.simulate import simulate, summarize
     from fracas.encounter.engine import setup_from_scenario
 
     setup = setup_from_scenario(scenario)
     title = scenario.title or "fight"
+    reason = ""
     try:
-        duel = duel_odds(setup, scenario.roster, max_states)
-    except InputError:
-        duel = None
+        duel = duel_odds(setup, scenario.roster, max_states, max_seconds=max_seconds)
+    except InputError as err:
+        duel, reason = None, err.message
     if duel is not None:
         rows = [[html.escape(k), _pct(p), f'<span class="exact">{fraction_text(p)}</span>']
                 for k, p in duel.outcomes.items()]
@@ -137,8 +139,8 @@ def _fight_section(scenario: Scenario, max_states: int, fights: int, seed: int) 
             for side, s in summary["sides"].items()]
     return "".join([
         "<h2>Simulated fights</h2>",
-        f"<p class='note'>More than {max_states:,} fight states: exact odds are out of "
-        f"reach, so {fights:,} fights were simulated (seed {seed}).</p>",
+        f"<p class='note'>{html.escape(reason.capitalize())}, so {fights:,} fights were "
+        f"simulated (seed {seed}).</p>",
         _table(["side", "wins", "win probability", "95% interval"], rows),
         _img(plots.simulation_figure(summary, title), "simulation")])
 
@@ -153,7 +155,7 @@ def _roster_section(scenario: Scenario) -> str:
 
 
 def build_report(scenario: Scenario, top: int = 15, max_states: int = 200_000,
-                 fights: int = 20_000, seed: int = 0) -> str:
+                 fights: int = 20_000, seed: int = 0, max_seconds: float = 60.0) -> str:
     """The whole page as one HTML string."""
     system = scenario.system
     title = scenario.title or (scenario.path or "scenario")
@@ -176,7 +178,7 @@ def build_report(scenario: Scenario, top: int = 15, max_states: int = 200_000,
         if attack.target is not None:
             body.append(_advice_section(advise(scenario), top))
     else:
-        body.append(_fight_section(scenario, max_states, fights, seed))
+        body.append(_fight_section(scenario, max_states, fights, seed, max_seconds))
     body.append(f"<footer>fracas {VERSION} · {date.today().isoformat()} · every number is "
                 "exact unless marked simulated</footer>")
     return ("<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'>"

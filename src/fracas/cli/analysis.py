@@ -296,12 +296,18 @@ def report(
                                             min=1)] = 200_000,
     fights: Annotated[int, typer.Option("-n", help="Fights to simulate past the budget.",
                                         min=1)] = 20_000,
+    max_seconds: Annotated[float, typer.Option("--max-seconds", help="Time budget of the "
+                                               "exact fight odds.", min=0)] = 60.0,
 ) -> None:
     """Write a one-page HTML report: odds, advice and pictures, readable offline."""
     from fracas.analysis.report import build_report
 
     scenario = load_scenario(file)
-    page = build_report(scenario, top=top, max_states=max_states, fights=fights)
+    try:
+        page = build_report(scenario, top=top, max_states=max_states, fights=fights,
+                            max_seconds=max_seconds)
+    except KeyboardInterrupt:
+        interrupted()
     try:
         output.write_text(page, encoding="utf-8")
     except OSError as err:
