@@ -84,6 +84,11 @@ def test_a_bad_path_fails_before_any_work() -> None:
                      "nonsense")
     with pytest.raises(InputError, match="unknown metric"):
         run_sweep(spec, jobs=1)
+    duel = EXAMPLES / "zamani" / "duel-fight.yaml"
+    spec = SweepSpec(read_yaml(duel), str(duel), (parse_vary("kofi.skills.swords=4..5"),),
+                     "win_probability", side="nobody")
+    with pytest.raises(InputError, match="no side 'nobody'"):
+        run_sweep(spec, jobs=1)
 
 
 def test_fight_metric_is_exact_while_small_and_simulated_past_the_budget() -> None:

@@ -158,17 +158,16 @@ def _legal(system: RuleSystem, action: Action, roster: Roster) -> bool:
 
 
 def _field_values(model: type[BaseModel], name: str) -> tuple[Any, ...]:
+    """Every value a bool or Literal field (optional or not) allows."""
     annotation = model.model_fields[name].annotation
     if annotation is bool:
         return (False, True)
-    values: list[Any] = []
-    for arg in typing.get_args(annotation) or (annotation,):
-        if typing.get_origin(arg) is typing.Literal:
-            values += list(typing.get_args(arg))
-        elif arg is typing.Literal:  # pragma: no cover - defensive
-            continue
     if typing.get_origin(annotation) is typing.Literal:
-        values = list(typing.get_args(annotation))
+        return typing.get_args(annotation)
+    values: list[Any] = []
+    for arg in typing.get_args(annotation):
+        if typing.get_origin(arg) is typing.Literal:
+            values += typing.get_args(arg)
     return tuple(values)
 
 

@@ -388,6 +388,9 @@ def check(spec: SweepSpec) -> None:
         shown = ", ".join(f"{v.path}={x}" for v, x in zip(spec.varies, first, strict=True))
         raise InputError(f"at the first point ({shown}): {err.message}", file=err.file,
                          path=err.path, allowed=err.allowed) from None
+    sides = scenario.roster.sides()
+    if spec.metric in FIGHT_METRICS and spec.side is not None and spec.side not in sides:
+        raise InputError(f"no side {spec.side!r}", path="--side", allowed=", ".join(sides))
     if spec.metric not in FIGHT_METRICS and scenario.attack is None:
         raise InputError("this scenario has no attack: entry, so only fight metrics apply",
                          path="--metric", allowed="win_probability, mean_rounds")
