@@ -83,6 +83,9 @@ def test_odds_fight_past_the_budget_says_so(monkeypatch: pytest.MonkeyPatch,
                                                        "duel-fight.yaml"),
                        "--fight", "--max-states", "50")
     assert code == 2 and "more than 50 states" in err and "fracas simulate" in err
+    code, _, err = run(monkeypatch, capsys, "odds", str(EXAMPLES / "c22" / "boarding-fight.yaml"),
+                       "--fight", "--max-seconds", "1")
+    assert code == 2 and "--max-seconds" in err and "more than 1 s" in err
 
 
 def test_advise_table_and_plot(monkeypatch: pytest.MonkeyPatch,

@@ -137,7 +137,8 @@ def duel_odds(setup: FightSetup, roster: Roster, max_states: int = MAX_STATES,
                     raise InputError(
                         f"the fight's states ({len(chain.states):,} so far) take more than "
                         f"{max_seconds:g} s to explore: exact odds are out of reach",
-                        allowed="a smaller fight, or fracas simulate")
+                        path="--max-seconds", allowed="a larger --max-seconds, a smaller "
+                        "fight, or fracas simulate")
                 if progress is not None and len(rows) % 64 == 0:
                     progress(len(chain.states))
         step_lcm = 1
