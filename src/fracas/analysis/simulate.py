@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Literal
@@ -25,6 +24,7 @@ from typing import Any, Literal
 import numpy as np
 
 from fracas.analysis.chain import FightChain
+from fracas.analysis.workers import worker_pool
 from fracas.core.events import ActionChosen, Outcome
 from fracas.core.model import Roster
 from fracas.dice.rollers import EnumerationTooLarge, RandomRoller
@@ -301,11 +301,14 @@ def _run(tasks: list[Any], worker: Callable[[Any], Fights], jobs: int,
             if progress:
                 progress(size)
         return results
-    with ProcessPoolExecutor(max_workers=jobs) as pool:
+    pool = worker_pool(jobs)
+    try:
         for part, size in zip(pool.map(worker, tasks), sizes, strict=True):
             results.append(part)
             if progress:
                 progress(size)
+    finally:  # on Ctrl-C: drop the tasks not started, wait only for the running ones
+        pool.shutdown(wait=True, cancel_futures=True)
     return results
 
 

@@ -19,16 +19,15 @@ from __future__ import annotations
 import copy
 import itertools
 import math
-import multiprocessing
 import os
-import signal
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures import FIRST_COMPLETED, Future, wait
 from dataclasses import dataclass, field
 from typing import Any
 
 import yaml
 
+from fracas.analysis.workers import worker_pool
 from fracas.core.errors import FracasError, InputError
 
 METRICS = ("expected_damage", "p_hit", "p_taken_out", "win_probability", "mean_rounds")
@@ -291,11 +290,6 @@ def _chunks(spec: SweepSpec, jobs: int) -> list[list[tuple[int, tuple[Any, ...]]
     return [points[i:i + size] for i in range(0, len(points), size)]
 
 
-def _ignore_sigint() -> None:
-    """Workers leave Ctrl-C to the main process, which stops the sweep cleanly."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-
-
 Progress = Callable[[int], None]
 
 
@@ -308,8 +302,7 @@ def _local(spec: SweepSpec, chunks: list[Any], jobs: int, progress: Progress | N
             if progress:
                 progress(len(chunk))
         return results
-    pool = ProcessPoolExecutor(max_workers=jobs, initializer=_ignore_sigint,
-                               mp_context=multiprocessing.get_context("spawn"))
+    pool = worker_pool(jobs)
     # at most two chunks per worker in flight: Ctrl-C then waits only for those
     waiting = iter(chunks)
     running: set[Future[list[dict[str, Any]]]] = set()

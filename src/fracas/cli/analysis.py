@@ -42,12 +42,6 @@ def _show_progress(as_json: bool) -> bool:
     return sys.stderr.isatty() and not as_json
 
 
-def interrupted() -> None:
-    """Ctrl-C: stop with exit 130 and one line, no traceback."""
-    typer.echo("fracas: interrupted", err=True)
-    raise typer.Exit(130)
-
-
 # -- odds --fight ---------------------------------------------------------------------------
 def duel_view(duel: Any, title: str) -> Group:
     table = Table(title=f"{title}: exact odds over {duel.states:,} fight states",
@@ -77,7 +71,8 @@ def duel_view(duel: Any, title: str) -> Group:
     return Group(table, rounds, note)
 
 
-def fight_odds(file: Path, as_json: bool, plot: Path | None, max_states: int) -> None:
+def fight_odds(file: Path, as_json: bool, plot: Path | None, max_states: int,
+               max_seconds: float | None = None) -> None:
     """The exact fight odds behind ``fracas odds FILE --fight``."""
     from fracas.analysis.duel import duel_odds
     from fracas.encounter.engine import setup_from_scenario
@@ -90,12 +85,9 @@ def fight_odds(file: Path, as_json: bool, plot: Path | None, max_states: int) ->
                   TimeElapsedColumn(), console=render.make_console(stderr=True),
                   disable=not _show_progress(as_json), transient=True) as progress:
         task = progress.add_task("states", total=None)
-        try:
-            duel = duel_odds(setup, scenario.roster, max_states,
-                             progress=lambda n: progress.update(task, completed=n))
-        except KeyboardInterrupt:
-            progress.stop()
-            interrupted()
+        duel = duel_odds(setup, scenario.roster, max_states,
+                         progress=lambda n: progress.update(task, completed=n),
+                         max_seconds=max_seconds)
     title = scenario.title or file.name
     if plot is not None:
         plots.save(plots.duel_figure(duel, title), plot)
@@ -269,11 +261,7 @@ def sweep(
                   console=render.make_console(stderr=True),
                   disable=not _show_progress(as_json), transient=True) as progress:
         task = progress.add_task("points", total=spec.size)
-        try:
-            result = run_sweep(spec, jobs, scheduler, lambda k: progress.advance(task, k))
-        except KeyboardInterrupt:
-            progress.stop()
-            interrupted()
+        result = run_sweep(spec, jobs, scheduler, lambda k: progress.advance(task, k))
     title = str(data.get("title") or file.name)
     if plot is not None:
         plots.save(plots.sweep_figure(result, f"{title}: {result.metric}"), plot)
@@ -303,11 +291,8 @@ def report(
     from fracas.analysis.report import build_report
 
     scenario = load_scenario(file)
-    try:
-        page = build_report(scenario, top=top, max_states=max_states, fights=fights,
-                            max_seconds=max_seconds)
-    except KeyboardInterrupt:
-        interrupted()
+    page = build_report(scenario, top=top, max_states=max_states, fights=fights,
+                        max_seconds=max_seconds)
     try:
         output.write_text(page, encoding="utf-8")
     except OSError as err:

@@ -194,13 +194,15 @@ def odds(
                      ] = False,
     max_states: Annotated[int, typer.Option("--max-states", help="With --fight: the most "
                                             "fight states to explore.", min=1)] = 1_000_000,
+    max_seconds: Annotated[float, typer.Option("--max-seconds", help="With --fight: the most "
+                                               "seconds to explore them.", min=0)] = 300.0,
 ) -> None:
     """Exact odds of the scenario's attack under the complete rules (or, with --fight, of
     the whole fight: who wins, in how many rounds)."""
     if fight:
         from fracas.cli.analysis import fight_odds
 
-        fight_odds(file, as_json, plot, max_states)
+        fight_odds(file, as_json, plot, max_states, max_seconds)
         return
     if plot is not None:
         from fracas.analysis.plots import check_path
@@ -255,16 +257,22 @@ def _load_commands() -> None:
 
 
 def main() -> None:
-    """Entry point: user errors exit 2 with a short message, no traceback (unless --debug)."""
+    """Entry point: user errors exit 2 with a short message, no traceback (unless --debug);
+    Ctrl-C anywhere exits 130 with one line (Typer turns it into exit 130 inside a command,
+    and this says so once for every path)."""
     try:
-        _load_commands()
-        _mount_system_commands()
-        app()  # standalone: usage errors exit 2 with Typer's own message
+        try:
+            _load_commands()
+            _mount_system_commands()
+            app()  # standalone: usage errors exit 2 with Typer's own message
+        except KeyboardInterrupt:
+            sys.exit(130)
     except FracasError as err:
         if _state["debug"]:
             raise
         typer.echo(f"fracas: error: {err}", err=True)
         sys.exit(2)
-    except KeyboardInterrupt:
-        typer.echo("fracas: interrupted", err=True)
-        sys.exit(130)
+    except SystemExit as done:
+        if done.code == 130:
+            typer.echo("fracas: interrupted", err=True)
+        raise
