@@ -390,8 +390,10 @@ def _misfit(state: FightState, event: Event) -> str | None:
         if _jsonable(event.before) != current:
             return f"{event.target}'s {event.field} is {current!r} here, not {event.before!r}"
         after = _jsonable(event.after)
-        if current is not None and after is not None and type(after) is not type(current):
-            return f"{event.field} must stay a {type(current).__name__}"
+        hint = _hints(type(now)).get(event.field, Any)
+        if not _fits(event.after, hint) or (
+                current is not None and after is not None and type(after) is not type(current)):
+            return f"{event.after!r} does not fit {event.field} ({_hint_text(hint)})"
     elif isinstance(event, RoundStarted):
         if event.round != state.round + 1:
             return f"round {event.round} after round {state.round}"
@@ -441,7 +443,10 @@ _HINTS: dict[type, dict[str, Any]] = {}
 
 def _hints(cls: type) -> dict[str, Any]:
     if cls not in _HINTS:
-        _HINTS[cls] = get_type_hints(cls)
+        try:
+            _HINTS[cls] = get_type_hints(cls)
+        except (NameError, TypeError):  # a hint that cannot be resolved checks nothing
+            _HINTS[cls] = {}
     return _HINTS[cls]
 
 
