@@ -91,7 +91,8 @@ class RuleSystem(ABC):
         except ValidationError as err:
             from fracas.core.scenario import validation_error
 
-            raise validation_error(err, file=None, prefix="rules") from None
+            raise validation_error(err, file=None, prefix="rules",
+                                   model=self.defaults_model) from None
 
     def with_rules(self, rules: Mapping[str, Any] | None) -> Self:
         """The same system with some table defaults overridden."""
