@@ -144,3 +144,24 @@ def test_a_misspelt_top_level_key_is_named_with_the_nearest(run: Run, tmp_path: 
     code, _, err = run("attack", str(write(tmp_path, data)))
     assert code == 2
     assert ": titel: unknown key 'titel'; did you mean 'title'?" in err
+
+
+@pytest.mark.parametrize(("name", "field", "wrong", "hint"), [
+    ("tristat/vampire", "skills", "mele", "melee"),
+    ("contest/dodge", "attributes", "agilty", "agility"),
+    ("c22/one-tough-lizard", "skills", "genral", "general"),
+    ("genesys/brawl", "skills", "Brawll", "Brawl"),
+])
+def test_an_unknown_skill_or_attribute_is_named_with_the_nearest(
+        run: Run, tmp_path: Path, name: str, field: str, wrong: str, hint: str) -> None:
+    data = example(name)
+    entry = data["combatants"][0]
+    if isinstance(entry.get(field), dict):
+        entry[field][wrong] = 1
+    else:
+        entry[field] = {wrong: 1}
+    code, _, err = run("attack", str(write(tmp_path, data)))
+    assert code == 2
+    kind = field.rstrip("s")
+    assert f": combatants[0].{field}.{wrong}: unknown {kind} '{wrong}'; did you mean '{hint}'?" \
+        in err, err

@@ -121,7 +121,7 @@ class Sheet(Frozen):
     def _maps(cls, value: Any) -> Any:
         return _pairs(value)
 
-    @field_validator("hp", mode="before")
+    @field_validator("hp", mode="before", json_schema_input_type=StrictInt | HitPoints)
     @classmethod
     def _hp_number(cls, value: Any) -> Any:
         return {"max": value} if isinstance(value, int) and not isinstance(value, bool) else value

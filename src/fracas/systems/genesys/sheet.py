@@ -87,7 +87,8 @@ class Weapon(_Frozen):
             raise ValueError(f"damage {value!r}: a number (9) or +N for Brawn + N (+2)")
         return value.strip()
 
-    @field_validator("qualities", mode="before")
+    @field_validator("qualities", mode="before",
+                     json_schema_input_type=list[str | WeaponQuality] | dict[str, int | None])
     @classmethod
     def _qualities(cls, value: Any) -> Any:
         if isinstance(value, dict):
