@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import sys
 from pathlib import Path
 from typing import Annotated, Any
@@ -17,6 +16,7 @@ from rich.text import Text
 from fracas.analysis.simulate import simulate, summarize
 from fracas.cli import render
 from fracas.cli.app import FileArg, JsonOpt, SeedOpt, app
+from fracas.cli.jsonout import print_json
 from fracas.core.events import Event, FightEnded, RoundStarted
 from fracas.core.scenario import load_scenario
 from fracas.encounter.engine import Encounter, setup_from_scenario
@@ -106,7 +106,7 @@ def fight(
         if not as_json:
             console.print(f"[dim]Event log saved to {log} ({len(encounter.events)} events).[/]")
     if as_json:
-        typer.echo(json.dumps(fight_json(encounter), indent=2, ensure_ascii=False))
+        print_json("fight", fight_json(encounter))
 
 
 @app.command()
@@ -121,7 +121,7 @@ def replay(
     for _ in range(min(undo, len(encounter.marks))):
         encounter.undo()
     if as_json:
-        typer.echo(json.dumps(fight_json(encounter), indent=2, ensure_ascii=False))
+        print_json("replay", fight_json(encounter))
         return
     console = render.make_console()
     state = encounter.state
@@ -209,7 +209,7 @@ def simulate_cmd(
 
         simulation_plot(summary, scenario.title or file.name, plot)
     if as_json:
-        typer.echo(json.dumps(summary, indent=2))
+        print_json("simulate", summary)
         return
     for part in simulation_view(summary, scenario.title or file.name):
         console.print(part)
