@@ -86,6 +86,10 @@ class C22(RuleSystem):
                                  path=f"discard[{i}]", allowed=", ".join(left))
             left.remove(card)
 
+    def known_names(self, sheet: Any) -> Mapping[str, set[str]]:
+        """The skills the rules read: General (Accuracy) and the reactions' skills."""
+        return {"skills": {"general", *REACTIONS}}
+
     def health(self, combatant: Combatant) -> tuple[int, int]:
         return int(combatant.state.health), int(combatant.state.max_health)
 
