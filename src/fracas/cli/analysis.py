@@ -92,7 +92,7 @@ def fight_odds(file: Path, as_json: bool, plot: Path | None, max_states: int,
     if plot is not None:
         plots.save(plots.duel_figure(duel, title), plot)
     if as_json:
-        print_json("fight-odds", {"system": scenario.system.id, **duel.to_json()})
+        print_json("odds-fight", {"system": scenario.system.id, **duel.to_json()})
         return
     render.make_console().print(duel_view(duel, title))
 

@@ -105,7 +105,7 @@ def roll(
     if hasattr(var, "odds_json"):  # a system's own notation
         data = var.odds_json() if odds else var.sample_json(roller)
         if as_json:
-            _print_json(data, "pool-odds" if odds else "pool-roll")
+            _print_json(data, "roll-pool-odds" if odds else "roll-pool")
         else:
             render.make_console().print(var.render(data) if hasattr(var, "render") else data)
         return

@@ -59,7 +59,8 @@ class C22(RuleSystem):
         for card in sheet.discard:  # checked by check_sheet
             cards.remove(card)
         pile = Deck.of(cards).draw_pile
-        return State(sheet.health, sheet.health, tuple(c.label for c in pile),
+        current = sheet.health if sheet.current_health is None else sheet.current_health
+        return State(current, sheet.health, tuple(c.label for c in pile),
                      discard=tuple(sheet.discard), position=sheet.position)
 
     def check_sheet(self, sheet: Any) -> None:

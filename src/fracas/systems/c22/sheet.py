@@ -17,6 +17,7 @@ from pydantic import (
     StrictBool,
     StrictInt,
     field_validator,
+    model_validator,
 )
 
 from fracas.core.errors import InputError
@@ -55,6 +56,7 @@ class Sheet(BaseModel):
     avoidance: StrictInt = Field(ge=0)
     armor: StrictInt = Field(default=0, ge=0)
     health: StrictInt = Field(ge=1)
+    current_health: StrictInt | None = Field(default=None, ge=0)  # a wounded character
     skills: tuple[tuple[str, StrictInt], ...] = ()
     trained: tuple[str, ...] = ()
     weapons: tuple[Weapon, ...] = ()
@@ -76,6 +78,13 @@ class Sheet(BaseModel):
                 pairs.append((str(name).strip().lower().replace(" ", "_"), rank))
             return tuple(sorted(pairs))
         return value
+
+    @model_validator(mode="after")
+    def _current_at_most_health(self) -> Sheet:
+        if self.current_health is not None and self.current_health > self.health:
+            raise ValueError(f"current_health {self.current_health} is above Health "
+                             f"{self.health}")
+        return self
 
     def rank(self, skill: str) -> int:
         """The rank in a skill (0 when the sheet does not list it)."""
