@@ -178,7 +178,10 @@ class RuleSystem(ABC):
         raise NotImplementedError(f"{self.id} must implement health()")
 
     def start_turn(self, roller: Roller, actor: str, roster: Roster) -> tuple[Event, ...]:
-        """Hook: effects that end or happen as ``actor``'s turn begins (default none)."""
+        """Hook: effects that end or happen as ``actor``'s turn begins (default none).
+
+        A turn spans all of the actor's slots in a round: the fight loop calls this at the
+        first of them only, so "until its next turn" effects last through the others."""
         return ()
 
     def end_round(self, roller: Roller, roster: Roster, round_number: int) -> tuple[Event, ...]:

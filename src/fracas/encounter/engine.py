@@ -26,6 +26,7 @@ from fracas.core.events import (
     Note,
     Outcome,
     RoundStarted,
+    SlotAdded,
     SlotPassed,
     TurnStarted,
     event_from_dict,
@@ -95,17 +96,21 @@ def _effects(roller: Roller, system: RuleSystem, action: Action, roster: Roster
              ) -> tuple[Event, ...]:
     """A resolution reduced to what changes the fight: state changes and outcomes."""
     return tuple(e for e in system.resolve(roller, action, roster).events
-                 if isinstance(e, Changed | Outcome))
+                 if isinstance(e, Changed | Outcome | SlotAdded))
 
 
 def _keep_effects(roller: Roller, fn: Callable[..., tuple[Event, ...]], *args: Any
                   ) -> tuple[Event, ...]:
-    return tuple(e for e in fn(roller, *args) if isinstance(e, Changed | Outcome))
+    return tuple(e for e in fn(roller, *args) if isinstance(e, Changed | Outcome | SlotAdded))
 
 
 def step(roller: Roller, setup: FightSetup, state: FightState, lean: bool = False
          ) -> tuple[FightState, tuple[Event, ...]]:
-    """Advance the fight by one turn (starting rounds as needed); pure.
+    """Advance the fight by one slot (starting rounds as needed); pure.
+
+    A combatant's *turn* spans all of its slots in a round (extra attacks, a second
+    weapon, extra segments, slots added by :class:`SlotAdded`): ``start_turn`` runs at the
+    first of them only, so "until its next turn" effects last through its own slots.
 
     ``lean`` is for the exact chain: every rule call goes through ``roller.resolve``
     (memoised by its arguments under the exact roller) and keeps only the events that
@@ -167,8 +172,11 @@ def step(roller: Roller, setup: FightSetup, state: FightState, lean: bool = Fals
             emit([SlotPassed(RULE_FIGHT, slot.label, index, "nobody able to act")])
             continue
         actor = takers[0]
+        # a turn spans all of the actor's slots in a round: it begins at the first of them
+        begins = actor not in state.acted
         emit([TurnStarted(RULE_FIGHT, actor, slot.label, index)])
-        emit(hook(system.start_turn, actor, state.roster))
+        if begins:
+            emit(hook(system.start_turn, actor, state.roster))
         if not system.is_active(state.roster[actor]):
             emit([Note(RULE_FIGHT, f"{actor} cannot act")])
             return state, tuple(events)
