@@ -184,7 +184,8 @@ class Sheet(Frozen):
 
 class Options(Frozen):
     """An action's options (seed 002: regular and controlled attacks, defense, cover,
-    surprise, focus, sacrifice, guarding, movement)."""
+    surprise, focus, sacrifice (the ranks a ``sacrifice`` choice gives up), guarding,
+    movement)."""
 
     controlled: bool = False
     effect: str | None = None
@@ -192,10 +193,10 @@ class Options(Frozen):
     cover: bool = False
     surprise: Literal["none", "stealth", "ambush"] = "none"
     focus: Literal["none", "effect", "speed"] = "none"
-    sacrifice: int | None = Field(default=None, ge=0, le=10)
     guard: str | None = None
     unseen: bool = False
     move: Literal["none", "half_before", "half_after", "half", "full"] = "none"
+    ranks: int = Field(default=0, ge=0, le=10)
 
     @field_validator("effect")
     @classmethod
@@ -214,6 +215,8 @@ class Defaults(Frozen):
     surprise_ties: Literal["target", "attacker"] = "target"
     limb_strike_penalty: int = Field(default=1, ge=0, le=10)
     out_at: int = Field(default=0, ge=0)
+    max_sacrifice: int = Field(default=4, ge=0, le=10)
+    surprise_needs_skill: bool = True
 
     @field_validator("multipliers")
     @classmethod
