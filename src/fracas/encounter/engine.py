@@ -166,7 +166,8 @@ def step(roller: Roller, setup: FightSetup, state: FightState, lean: bool = Fals
             for cid in state.roster:
                 if not system.is_active(state.roster[cid]):
                     continue
-                choices = system.round_choices(cid, state.roster, number)
+                choices = [a for a in system.round_choices(cid, state.roster, number)
+                           if a.kind != DELAY]  # no slot to delay before initiative
                 if choices:
                     asked = True
                     take(cid, choices)
