@@ -41,7 +41,7 @@ def strike(attack_target: int, defense_target: int, damage: int, armor: int,
         roll = a1 + a2
         if roll > attack_target and roll != 2:
             return "miss", 0
-        if d1 + d2 < defense_target:
+        if d1 + d2 < defense_target or d1 + d2 == 2:  # snake eyes defends (table default)
             return "defended", 0
         dealt = max(0, damage - armor) * (2 if vital else 1)
         if roll == 2:

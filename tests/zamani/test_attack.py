@@ -208,7 +208,7 @@ def test_wounds_at_zero_put_the_character_out() -> None:
 
 
 def test_sacrifice_takes_five_percent_per_rank_from_rolled_skills() -> None:
-    s = duel(options={"sacrifice": 2})
+    s = duel({"sacrifice": 2})  # the sheet's sacrifice for this Turn
     assert target_of(pinned(s, [99])) == 40
     by_sheet = duel({"sacrifice": 3})
     assert target_of(pinned(by_sheet, [99])) == 35

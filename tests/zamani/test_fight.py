@@ -21,29 +21,32 @@ def fight(*entries: dict[str, Any]) -> Any:
     return scenario(list(entries))
 
 
-def test_initiative_gives_slots_in_countdown_order_with_extra_segments_not_offensive() -> None:
+def test_initiative_gives_slots_in_countdown_order_with_extra_segments() -> None:
     s = fight(sheet("ann", "a", attributes={"dexterity": 8},
                     traits=[{"name": "Quick", "initiative": 4}]),  # 12
               sheet("bob", "b", attributes={"dexterity": 9}))
     slots, events = s.system.initiative(RandomRoller(1), s.roster, 1)
     assert [(sl.candidates[0], sl.label, sl.offensive) for sl in slots] == [
-        ("ann", "countdown 10 (opening)", True), ("bob", "countdown 9", True),
-        ("ann", "countdown 2 (extra)", False)]
+        ("ann", "countdown 10", True), ("bob", "countdown 9", True),
+        ("ann", "countdown 2 (extra)", True)]
     line = next(e for e in events if isinstance(e, ZamaniInitiative) and e.who == "Ann")
     assert line.text() == ("Ann: initiative 8 (Dexterity) + 4 (trait Quick) = 12; acts on "
-                           "segments 10 and 2 (extra segments: no attack)")
+                           "segments 10 and 2 (one attack in all)")
     assert dict(slots[2].extra) == {"segment": 2, "action": 2, "round": 1}
     later, _ = s.system.initiative(RandomRoller(1), s.roster, 2)
     assert later[0].label == "countdown 10"
 
 
-def test_a_turn_is_ten_rounds_and_sacrifice_is_declared_at_its_start() -> None:
+def test_a_turn_is_ten_rounds_and_sacrifice_is_chosen_at_its_start() -> None:
     s = fight(sheet("ann", "a", sacrifice=2), sheet("bob", "b", attributes={"dexterity": 6}))
     for round_number, begins in ((1, True), (2, False), (10, False), (11, True), (21, True)):
         slots, events = s.system.initiative(RandomRoller(1), s.roster, round_number)
         notes = [e.text() for e in events if isinstance(e, Note)]
         assert any("begins" in n for n in notes) is begins, round_number
-        assert any("Ann sacrifices 2 rank(s)" in n for n in notes) is begins
+        choices = s.system.round_choices("ann", s.roster, round_number)
+        assert bool(choices) is begins
+        if begins:  # the sheet's planned sacrifice is the default choice, 0 to 4 on offer
+            assert [c.options.ranks for c in choices] == [2, 0, 1, 3, 4]  # type: ignore[union-attr]
         assert slots[0].candidates == ("ann",)  # Dexterity 5 + 2 sacrificed = 7 beats 6
 
 
@@ -86,25 +89,27 @@ def test_actions_list_attacks_first_then_non_offensive_choices() -> None:
                   ) == ["armor", "disarm", "limb", "prone"]
 
 
-def test_only_the_opening_slot_offers_surprise_attacks() -> None:
-    s = fight(sheet("ann", "a"), sheet("bob", "b"))
+def sneaky(acts: list[Action]) -> int:
+    return sum(isinstance(a.options, Options) and a.options.surprise != "none" for a in acts)
+
+
+def test_only_the_opening_offers_surprise_attacks_to_those_with_the_skill() -> None:
+    s = fight(sheet("ann", "a", skills={"swords": 5, "ambush": 3}), sheet("bob", "b"))
+    ready = s.roster.replace(*(c.evolve(chosen=("sacrifice",)) for c in s.roster.values()))
+    assert sneaky(s.system.round_choices("ann", ready, 1)) == 1  # ambush only
+    assert s.system.round_choices("bob", ready, 1) == []  # neither stealth nor ambush
+    assert s.system.round_choices("ann", ready, 2) == []
     slots, _ = s.system.initiative(RandomRoller(1), s.roster, 1)
-    opening = s.system.actions(slots[0].candidates[0], s.roster, slots[0])
-    later = s.system.actions(slots[1].candidates[0], s.roster, slots[1])
-
-    def sneaky(acts: list[Action]) -> int:
-        return sum(isinstance(a.options, Options) and a.options.surprise != "none"
-                   for a in acts)
-
-    assert sneaky(opening) == 2 and sneaky(later) == 0
+    assert sneaky(s.system.actions("ann", s.roster, slots[0])) == 0
+    anyone = s.system.with_rules({"surprise_needs_skill": False})
+    assert sneaky(anyone.round_choices("bob", ready, 1)) == 2
 
 
-def test_an_extra_segment_offers_no_attack() -> None:
+def test_an_extra_segment_offers_the_attack_not_yet_made() -> None:
     s = fight(sheet("ann", "a", attributes={"dexterity": 12}), sheet("bob", "b"))
     slots, _ = s.system.initiative(RandomRoller(1), s.roster, 1)
-    extra = next(sl for sl in slots if not sl.offensive)
-    acts = s.system.actions("ann", s.roster, extra)
-    assert acts and "attack" not in kinds(acts)
+    extra = next(sl for sl in slots if "extra" in sl.label)
+    assert "attack" in kinds(s.system.actions("ann", s.roster, extra))
 
 
 def test_one_offensive_action_per_countdown() -> None:

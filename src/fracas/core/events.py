@@ -219,6 +219,23 @@ class TurnStarted(Event):
 
 
 @dataclass(frozen=True)
+class SlotAdded(Event):
+    """A slot added to the current round for ``actor``: ``after`` of the round's remaining
+    slots come first (0: another action at once; 1: a delayed action, after the next one).
+    The new slot is offensive when ``offensive``; a delayed slot keeps the current slot's
+    ``extra``."""
+
+    actor: str
+    label: str
+    after: int = 0
+    offensive: bool = True
+
+    def text(self) -> str:
+        when = "at once" if self.after == 0 else "later in the round"
+        return f"{self.actor} acts again {when} ({self.label})"
+
+
+@dataclass(frozen=True)
 class SlotPassed(Event):
     """A slot of the round goes by with nobody able to take it."""
 

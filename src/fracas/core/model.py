@@ -113,6 +113,12 @@ def apply_events(roster: Roster, events: Iterable[Event]) -> Roster:
     return roster
 
 
+#: The kind of an action that delays acting until after the next slot of the round (the
+#: fight loop moves the slot; it never interrupts another's action). Systems that allow it
+#: offer ``Action(actor, kind=DELAY, offensive=False)`` among their actions.
+DELAY = "delay"
+
+
 @dataclass(frozen=True)
 class Action:
     """What an actor does: ``kind`` (``attack`` or a system's own, e.g. ``grapple``), its

@@ -175,7 +175,17 @@ class RuleSystem(ABC):
     @abstractmethod
     def actions(self, actor: str, roster: Roster, slot: Slot | None = None) -> list[Action]:
         """The actions ``actor`` may take now (every target, weapon and option a policy
-        may choose from); attacks first. Empty when it can do nothing."""
+        may choose from); attacks first. Empty when it can do nothing. An action of kind
+        :data:`~fracas.core.model.DELAY` (where the system allows it) is not resolved: the
+        fight loop moves the actor's slot after the next one."""
+
+    def round_choices(self, actor: str, roster: Roster, round_number: int) -> list[Action]:
+        """Hook: what ``actor`` chooses as round ``round_number`` begins, before initiative
+        is taken (Zamani: the sacrifice at the start of a Turn, a focus used for speed, a
+        surprise attack that opens the combat). The fight loop asks each active combatant
+        in roster order; its policy (or a person) picks one, resolved like any action; the
+        first is the default. Default: no choices."""
+        return []
 
     def reactions(self, action: Action, roster: Roster) -> list[Action]:
         """Hook: the variants of ``action`` for each reaction its target may choose
@@ -198,7 +208,10 @@ class RuleSystem(ABC):
         raise NotImplementedError(f"{self.id} must implement health()")
 
     def start_turn(self, roller: Roller, actor: str, roster: Roster) -> tuple[Event, ...]:
-        """Hook: effects that end or happen as ``actor``'s turn begins (default none)."""
+        """Hook: effects that end or happen as ``actor``'s turn begins (default none).
+
+        A turn spans all of the actor's slots in a round: the fight loop calls this at the
+        first of them only, so "until its next turn" effects last through the others."""
         return ()
 
     def end_round(self, roller: Roller, roster: Roster, round_number: int) -> tuple[Event, ...]:

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from fracas.core.errors import InputError
+from fracas.core.errors import InputError, RulesError
 from fracas.core.events import (
     ActionChosen,
     Changed,
@@ -25,10 +25,11 @@ from fracas.core.events import (
     Note,
     Outcome,
     RoundStarted,
+    SlotAdded,
     SlotPassed,
     TurnStarted,
 )
-from fracas.core.model import Action, Roster, Slot
+from fracas.core.model import DELAY, Action, Roster, Slot
 from fracas.core.scenario import Scenario, scenario_from_mapping
 from fracas.core.system import RuleSystem
 from fracas.dice.rollers import RandomRoller, Roller
@@ -38,6 +39,7 @@ from fracas.encounter.state import FightState, fold, slots_to_data
 
 RULE_FIGHT = "fracas · fight loop"
 MAX_ROUNDS = 100_000  # the scenario's own cap (core.scenario)
+MAX_CHOICE_PASSES = 8  # passes of round_choices over the roster before a round
 
 
 @dataclass(frozen=True)
@@ -97,17 +99,21 @@ def _effects(roller: Roller, system: RuleSystem, action: Action, roster: Roster
              ) -> tuple[Event, ...]:
     """A resolution reduced to what changes the fight: state changes and outcomes."""
     return tuple(e for e in system.resolve(roller, action, roster).events
-                 if isinstance(e, Changed | Outcome))
+                 if isinstance(e, Changed | Outcome | SlotAdded))
 
 
 def _keep_effects(roller: Roller, fn: Callable[..., tuple[Event, ...]], *args: Any
                   ) -> tuple[Event, ...]:
-    return tuple(e for e in fn(roller, *args) if isinstance(e, Changed | Outcome))
+    return tuple(e for e in fn(roller, *args) if isinstance(e, Changed | Outcome | SlotAdded))
 
 
 def step(roller: Roller, setup: FightSetup, state: FightState, lean: bool = False
          ) -> tuple[FightState, tuple[Event, ...]]:
-    """Advance the fight by one turn (starting rounds as needed); pure.
+    """Advance the fight by one slot (starting rounds as needed); pure.
+
+    A combatant's *turn* spans all of its slots in a round (extra attacks, a second
+    weapon, extra segments, slots added by :class:`SlotAdded`): ``start_turn`` runs at the
+    first of them only, so "until its next turn" effects last through its own slots.
 
     ``lean`` is for the exact chain: every rule call goes through ``roller.resolve``
     (memoised by its arguments under the exact roller) and keeps only the events that
@@ -133,13 +139,61 @@ def step(roller: Roller, setup: FightSetup, state: FightState, lean: bool = Fals
             events.append(e)
             state = state.apply(e)
 
+    def take(actor: str, actions: list[Action]) -> None:
+        """The actor's policy picks one of ``actions``, its target's policy the reaction;
+        the action is resolved."""
+        policy_name = setup.policy_of(actor)
+        action = POLICIES[policy_name].choose(roller, system, actor, actions, state.roster)
+        if action.target is not None and action.target in state.roster:
+            variants = system.reactions(action, state.roster)
+            if len(variants) > 1:
+                target_policy = POLICIES[setup.policy_of(action.target)]
+                action = target_policy.react(roller, system, variants, state.roster)
+        emit([ActionChosen(RULE_FIGHT, actor, action.kind, action.target or "",
+                           action.describe(), policy_name)])
+        if action.kind == DELAY:
+            slot = state.slots[state.next_slot - 1]
+            emit([SlotAdded(RULE_FIGHT, actor, f"{slot.label} (delayed)", 1, slot.offensive)])
+        elif lean:
+            emit(roller.resolve(_effects, system, action, state.roster))
+        else:
+            emit(system.resolve(roller, action, state.roster).events)
+
+    def begin_round(number: int) -> bool:
+        """Choices made before initiative (:meth:`RuleSystem.round_choices`), asked in
+        passes over the roster until nobody has one left, then the round's slots. True when
+        a choice ended the fight."""
+        for _ in range(MAX_CHOICE_PASSES):
+            asked = False
+            for cid in state.roster:
+                if not system.is_active(state.roster[cid]):
+                    continue
+                choices = [a for a in system.round_choices(cid, state.roster, number)
+                           if a.kind != DELAY]  # no slot to delay before initiative
+                if choices:
+                    asked = True
+                    take(cid, choices)
+                    end = _ended(system, state)
+                    if end is not None:
+                        emit([end])
+                        return True
+            if not asked:
+                break
+        else:
+            raise RulesError(f"{system.id}: round_choices still offers a choice after "
+                             f"{MAX_CHOICE_PASSES} passes (a choice made must not be offered "
+                             "again)")
+        slots, init_events = initiative(number)
+        emit(init_events)
+        emit([RoundStarted(RULE_FIGHT, number, slots_to_data(slots))])
+        return False
+
     if state.over:
         return state, ()
     if not state.started:
         emit(hook(system.start_fight, state.roster))
-        slots, init_events = initiative(1)
-        emit(init_events)
-        emit([RoundStarted(RULE_FIGHT, 1, slots_to_data(slots))])
+        if begin_round(1):
+            return state, tuple(events)
     while True:
         end = _ended(system, state)
         if end is not None:
@@ -156,9 +210,8 @@ def step(roller: Roller, setup: FightSetup, state: FightState, lean: bool = Fals
             if end is not None:
                 emit([end])
                 return state, tuple(events)
-            slots, init_events = initiative(state.round + 1)
-            emit(init_events)
-            emit([RoundStarted(RULE_FIGHT, state.round + 1, slots_to_data(slots))])
+            if begin_round(state.round + 1):
+                return state, tuple(events)
             continue
         index = state.next_slot
         slot = state.slots[index]
@@ -169,30 +222,23 @@ def step(roller: Roller, setup: FightSetup, state: FightState, lean: bool = Fals
             emit([SlotPassed(RULE_FIGHT, slot.label, index, "nobody able to act")])
             continue
         actor = takers[0]
+        # a turn spans all of the actor's slots in a round: it begins at the first of them
+        begins = actor not in state.acted
         emit([TurnStarted(RULE_FIGHT, actor, slot.label, index)])
-        emit(hook(system.start_turn, actor, state.roster))
+        if begins:
+            emit(hook(system.start_turn, actor, state.roster))
         if not system.is_active(state.roster[actor]):
             emit([Note(RULE_FIGHT, f"{actor} cannot act")])
             return state, tuple(events)
         actions = system.actions(actor, state.roster, slot)
         if not slot.offensive:
             actions = [a for a in actions if not a.offensive]
+        if state.next_slot >= len(state.slots):  # the last slot: nothing to delay past
+            actions = [a for a in actions if a.kind != DELAY]
         if not actions:
             emit([Note(RULE_FIGHT, f"{actor} has nothing to do in this slot")])
             return state, tuple(events)
-        policy_name = setup.policy_of(actor)
-        action = POLICIES[policy_name].choose(roller, system, actor, actions, state.roster)
-        if action.target is not None and action.target in state.roster:
-            variants = system.reactions(action, state.roster)
-            if len(variants) > 1:
-                target_policy = POLICIES[setup.policy_of(action.target)]
-                action = target_policy.react(roller, system, variants, state.roster)
-        emit([ActionChosen(RULE_FIGHT, actor, action.kind, action.target or "",
-                           action.describe(), policy_name)])
-        if lean:
-            emit(roller.resolve(_effects, system, action, state.roster))
-        else:
-            emit(system.resolve(roller, action, state.roster).events)
+        take(actor, actions)
         end = _ended(system, state)
         if end is not None:
             emit([end])

@@ -17,6 +17,7 @@ from fracas.core.events import (
     Event,
     FightEnded,
     RoundStarted,
+    SlotAdded,
     SlotPassed,
     TurnStarted,
 )
@@ -61,11 +62,23 @@ class FightState:
         if isinstance(event, TurnStarted):
             return replace(self, next_slot=event.slot_index + 1,
                            acted=(*self.acted, event.actor), actor=event.actor)
+        if isinstance(event, SlotAdded):
+            return replace(self, slots=self._with_slot(event))
         if isinstance(event, SlotPassed):
             return replace(self, next_slot=event.slot_index + 1, actor=None)
         if isinstance(event, FightEnded):
             return replace(self, over=True, winner=event.winner or None)
         return self
+
+    def _with_slot(self, event: SlotAdded) -> tuple[Slot, ...]:
+        """The round's slots with ``event``'s slot put ``event.after`` slots after the
+        current one (at most at the end of the round)."""
+        current = self.slots[self.next_slot - 1] if 0 < self.next_slot <= len(self.slots) \
+            else None
+        extra = current.extra if current is not None and event.after else ()
+        slot = Slot((event.actor,), event.label, event.offensive, extra)
+        at = min(self.next_slot + event.after, len(self.slots))
+        return (*self.slots[:at], slot, *self.slots[at:])
 
 
 def fold(roster: Roster, events: Iterable[Event]) -> FightState:

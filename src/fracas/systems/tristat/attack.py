@@ -17,6 +17,7 @@ from fracas.systems.tristat.steps import (
     damage,
     damage_parts,
     defend,
+    drawing,
     hurt,
     label,
     mode_of,
@@ -45,8 +46,9 @@ def resolve_attack(roller: Roller, ctx: Ctx) -> Resolution:
     if o.two_weapons:
         parts.append(styled(ctx, "two_weapons", R.TWO_WEAPONS_PENALTY[o.two_weapons], mode,
                             "two weapons, " + o.two_weapons.replace("_", " ")))
-    if o.drawing:
-        parts.append(styled(ctx, "lightning_draw", R.DRAW_PENALTY, mode, "drawing the weapon"))
+    drawn = drawing(ctx, weapon, mode)
+    if drawn:
+        parts.append(drawn)
     parts += actor_parts(ctx, weapon)
     target = target_total(ctx, R.ATTACK, f"{a.name}'s attack target", parts, note)
     spend_attack(ctx)

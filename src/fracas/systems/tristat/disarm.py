@@ -8,14 +8,17 @@ from fracas.dice import TWO_D6, Roller
 from fracas.systems.tristat import rulebook as R
 from fracas.systems.tristat.state import combat_value, skill_level
 from fracas.systems.tristat.steps import (
+    SNAKE_EYES_NOTE,
     Ctx,
     Part,
     actor_parts,
     attack_roll,
     attack_skill,
     defend,
+    drawing,
     label,
     mode_of,
+    snake_eyes,
     spend_attack,
     styled,
     target_total,
@@ -51,8 +54,9 @@ def resolve_disarm(roller: Roller, ctx: Ctx) -> Resolution:
                          (label(skill), skill_level(a.sheet, skill))]
     parts.append(styled(ctx, "disarm", R.DISARM_RANGED_PENALTY if ranged
                         else R.DISARM_MELEE_PENALTY, mode, "disarm"))
-    if o.drawing:
-        parts.append(styled(ctx, "lightning_draw", R.DRAW_PENALTY, mode, "drawing the weapon"))
+    drawn = drawing(ctx, weapon, mode)
+    if drawn:
+        parts.append(drawn)
     parts += actor_parts(ctx, weapon)
     target = target_total(ctx, rule, f"{a.name}'s disarm target", parts, note)
     spend_attack(ctx, rule)
@@ -80,10 +84,11 @@ def resolve_disarm(roller: Roller, ctx: Ctx) -> Resolution:
     value = target_total(ctx, R.BODY_CHECK, f"{t.name}'s Body check", check,
                          "a Body check is 2d6 ≤ Body (RULES.md default)")
     roll = roller.roll(TWO_D6)
-    ctx.add(Rolled(R.BODY_CHECK, t.name, "2d6", roll))
-    kept = roll <= value
-    ctx.add(Compared(R.BODY_CHECK, "roll", roll, "≤" if kept else ">", "Body check", value,
-                     f"{t.name} holds on" if kept else f"{t.name} loses its grip"))
+    snake = snake_eyes(ctx, roll)
+    ctx.add(Rolled(R.BODY_CHECK, t.name, "2d6", roll, SNAKE_EYES_NOTE if snake else ""))
+    kept = roll <= value or snake
+    ctx.add(Compared(R.BODY_CHECK, "roll", roll, "≤" if roll <= value else ">", "Body check",
+                     value, f"{t.name} holds on" if kept else f"{t.name} loses its grip"))
     if not kept:
         return _lose(ctx, their.name, rule)
     ctx.change(rule, t.id, "loosened", their.name)

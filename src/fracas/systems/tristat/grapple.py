@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from fracas.core.events import Compared, Note, Rolled
+from fracas.core.events import Compared, Note, Rolled, SlotAdded
 from fracas.core.model import Resolution
 from fracas.dice import TWO_D6, Roller
 from fracas.systems.tristat import rulebook as R
 from fracas.systems.tristat.events import TristatMultiplied
 from fracas.systems.tristat.state import attacks_per_round, combat_value, skill_level
 from fracas.systems.tristat.steps import (
+    SNAKE_EYES_NOTE,
     Ctx,
     Part,
     actor_parts,
@@ -21,6 +22,7 @@ from fracas.systems.tristat.steps import (
     hurt,
     label,
     signed,
+    snake_eyes,
     spend_attack,
     target_total,
     willpower,
@@ -70,8 +72,9 @@ def _contest_roll(roller: Roller, ctx: Ctx, who: str, parts: list[Part]) -> int:
     c = ctx.roster[who]
     target = target_total(ctx, R.ESCAPING, f"{c.name}'s Body + Brawl", parts)
     roll = roller.roll(TWO_D6)
-    ctx.add(Rolled(R.ESCAPING, c.name, "2d6", roll))
-    degree = target - roll
+    snake = snake_eyes(ctx, roll)
+    ctx.add(Rolled(R.ESCAPING, c.name, "2d6", roll, SNAKE_EYES_NOTE if snake else ""))
+    degree = max(target - roll, 0) if snake else target - roll
     ctx.add(Compared(R.ESCAPING, "roll", roll, "≤" if degree >= 0 else ">", "target", target,
                      f"{c.name} succeeds by {degree}" if degree >= 0
                      else f"{c.name} fails by {-degree}"))
@@ -108,6 +111,7 @@ def resolve_escape(roller: Roller, ctx: Ctx) -> Resolution:
                      f"{t.name}'s degree", their_degree, result))
     if outcome == "escaped":
         ctx.change(R.ESCAPING, a.id, "grappled_by", None)
+        ctx.add(SlotAdded(R.ESCAPING, a.id, f"{a.name}'s extra action after escaping"))
     elif outcome == "escaped_tie":
         ctx.change(R.ESCAPING, a.id, "attacks_used", used + 1)
         ctx.change(R.ESCAPING, a.id, "grappled_by", None)

@@ -77,7 +77,8 @@ class Tristat(RuleSystem):
         return initial_state(sheet, self.rules)
 
     def check_sheet(self, sheet: Any) -> None:
-        """Unique weapon names; current Health and Energy within their maximum."""
+        """Unique weapon names; sheathed weapons on the sheet; current Health and Energy
+        within their maximum."""
         assert isinstance(sheet, Sheet)
         seen: set[str] = set()
         for i, w in enumerate(sheet.weapons):
@@ -85,6 +86,11 @@ class Tristat(RuleSystem):
                 raise InputError(f"two weapons are named {w.name!r}", path=f"weapons[{i}].name",
                                  allowed="a unique name per weapon")
             seen.add(w.name)
+        for i, name in enumerate(sheet.sheathed):
+            if name not in seen:
+                raise InputError(f"{name!r} is not a weapon on this sheet",
+                                 path=f"sheathed[{i}]", allowed=", ".join(sorted(seen))
+                                 or "none: the sheet has no weapons")
         top = max_health(sheet, self.rules)
         if sheet.health is not None and sheet.health > top:
             raise InputError(f"Health {sheet.health} is above the maximum (Body + Soul) × "

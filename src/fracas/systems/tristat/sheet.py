@@ -74,7 +74,8 @@ SkillLevel = Annotated[StrictInt, Field(ge=0, le=20)]
 
 class Sheet(_Model):
     """A tristat character: the three Stats, skills, Defense Value, armor, attributes,
-    weapons, and optionally its current Health / Energy and who is grappling it."""
+    weapons, and optionally its current Health / Energy, who is grappling it and which of
+    its weapons are not drawn yet (``sheathed``: seed 003 · Drawing a Weapon)."""
 
     body: Stat
     mind: Stat
@@ -87,6 +88,7 @@ class Sheet(_Model):
     health: StrictInt | None = Field(default=None, ge=-1000)
     energy: StrictInt | None = Field(default=None, ge=0)
     grappled_by: str | None = Field(default=None, min_length=1)
+    sheathed: tuple[str, ...] = ()
 
 
 class Options(_Model):
@@ -151,6 +153,8 @@ class Defaults(_Model):
     critical_defendable: StrictBool
     multipliers: Literal["multiply", "add"]
     snake_eyes_always_succeeds: StrictBool
+    snake_eyes_on_other_rolls: StrictBool
+    out_grabber_releases: StrictBool
     chink: Literal["none", "half"]
     half_armor_rounding: Literal["down", "up"]
     strangle_armor: StrictBool

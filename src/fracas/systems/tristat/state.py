@@ -25,7 +25,8 @@ class State:
     ``loosened``: a weapon kept after a disarm, at -2 until the end of its own turn
     (``loosened_turn`` once that turn has begun). ``paired_weapon`` / ``paired_target``: the
     second attack of a two-weapon pair still due this turn. ``initiative`` / ``roll_off``:
-    rolled once at the start of a fight.
+    rolled once at the start of a fight. ``sheathed``: weapons not drawn yet (the first
+    attack with one draws it, at -3).
     """
 
     health: int
@@ -46,6 +47,7 @@ class State:
     paired_target: str | None = None
     initiative: int | None = None
     roll_off: int = 0
+    sheathed: tuple[str, ...] = ()
 
 
 def combat_value(sheet: Sheet) -> int:
@@ -104,4 +106,5 @@ def initial_state(sheet: Sheet, defaults: Defaults) -> State:
         conditions = ("unconscious",)
     return State(health=health, max_health=hp_max,
                  energy=en_max if sheet.energy is None else sheet.energy, max_energy=en_max,
-                 conditions=conditions, grappled_by=sheet.grappled_by)
+                 conditions=conditions, grappled_by=sheet.grappled_by,
+                 sheathed=tuple(sheet.sheathed))

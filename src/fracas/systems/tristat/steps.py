@@ -169,6 +169,19 @@ def actor_parts(ctx: Ctx, weapon: Weapon | None, extreme: bool = False) -> list[
     return parts
 
 
+def drawing(ctx: Ctx, weapon: Weapon | None, mode: AttackMode) -> Part | None:
+    """Drawing the weapon as part of the attack: −3 (the option, or a sheathed weapon);
+    the weapon is drawn afterwards, so later attacks with it take no penalty."""
+    if weapon is None:
+        return None
+    sheathed = ctx.get(ctx.actor.id, "sheathed")
+    if not (ctx.opts.drawing or weapon.name in sheathed):
+        return None
+    ctx.change(R.DRAWING, ctx.actor.id, "sheathed", tuple(n for n in sheathed
+                                                         if n != weapon.name))
+    return styled(ctx, "lightning_draw", R.DRAW_PENALTY, mode, f"drawing the {weapon.name}")
+
+
 def spend_attack(ctx: Ctx, rule: str = R.ATTACK) -> None:
     """Use one of the actor's attacks this round (or the second of a two-weapon pair)."""
     a = ctx.actor
@@ -273,12 +286,21 @@ def defend(roller: Roller, ctx: Ctx, rule: str = R.DEFEND, critical: bool = Fals
     value = target_total(ctx, rule, f"{t.name}'s defense target", parts, "; ".join(notes))
     ctx.change(rule, t.id, "defenses_used", max(number, ctx.get(t.id, "defenses_used")))
     roll = roller.roll(TWO_D6)
-    ctx.add(Rolled(rule, t.name, "2d6", roll))
-    defended = roll < value
-    ctx.add(Compared(rule, "roll", roll, "<" if defended else "≥", "defense target", value,
-                     f"{t.name} defends" if defended
-                     else "the defense fails (it must roll under)"))
+    snake = snake_eyes(ctx, roll)
+    ctx.add(Rolled(rule, t.name, "2d6", roll, SNAKE_EYES_NOTE if snake else ""))
+    defended = roll < value or snake
+    ctx.add(Compared(rule, "roll", roll, "<" if roll < value else "≥", "defense target", value,
+                     f"{t.name} defends" + (" (snake eyes)" if roll >= value else "")
+                     if defended else "the defense fails (it must roll under)"))
     return defended
+
+
+SNAKE_EYES_NOTE = "snake eyes: a critical success, it succeeds (table default)"
+
+
+def snake_eyes(ctx: Ctx, roll: int) -> bool:
+    """A 2 on a defense roll, Body check or escape roll always succeeds (table option)."""
+    return roll == 2 and ctx.defaults.snake_eyes_on_other_rolls
 
 
 def critical_die(roller: Roller, ctx: Ctx) -> Part:
@@ -358,3 +380,15 @@ def hurt(ctx: Ctx, cid: str, amount: int, rule: str = R.DAMAGE) -> None:
         ctx.change(R.HEALTH, cid, "conditions", tuple(sorted({*conditions, "unconscious"})))
         ctx.add(Note(R.HEALTH, f"{c.name} falls unconscious at {after} Health "
                                "and loses 1 Health a round"))
+    if after <= 0 and ctx.defaults.out_grabber_releases:
+        release_holds(ctx, cid)
+
+
+def release_holds(ctx: Ctx, cid: str) -> None:
+    """A grabber that can no longer act loses its hold (table reading of seed 003 ·
+    Grappling: the grapple is something the grabber keeps doing)."""
+    for other in ctx.roster.values():
+        if other.id != cid and ctx.get(other.id, "grappled_by") == cid:
+            ctx.add(Note(R.GRAPPLING, f"{ctx.roster[cid].name} can no longer act and loses "
+                                      f"its hold on {other.name} (table default)"))
+            ctx.change(R.GRAPPLING, other.id, "grappled_by", None)

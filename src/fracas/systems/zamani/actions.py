@@ -5,7 +5,10 @@ Kinds: ``guard`` (self: +5 ranks; or over an ally within reach: the guard's defe
 replaces theirs; a self-guard may retreat a half move), ``focus`` (skip the round:
 +25% to the next roll or +5 initiative next round), ``move`` (``half`` or ``full``;
 a full move leaves no attack this countdown), ``ready`` (change weapons) and
-``stand`` (get up from prone).
+``stand`` (get up from prone); ``delay`` (act after the next slot; the fight loop moves
+the slot). Before a round's initiative (:func:`round_choices`): ``sacrifice`` (at the
+start of a Turn), ``focus_use`` (a focus used for effect or speed) and, as the combat
+opens, a surprise attack or ``wait``.
 """
 
 from __future__ import annotations
@@ -14,7 +17,7 @@ from typing import TYPE_CHECKING
 
 from fracas.core.errors import InputError
 from fracas.core.events import Note, Outcome
-from fracas.core.model import Action, Combatant, Resolution, Roster, Slot
+from fracas.core.model import DELAY, Action, Combatant, Resolution, Roster, Slot
 
 from .attack import _after_action
 from .defense import LIMITED, can_guard, choices
@@ -24,9 +27,12 @@ from .state import SEED, Changes
 if TYPE_CHECKING:
     from .rules import Zamani
 
-KINDS = ("attack", "guard", "focus", "move", "ready", "stand")
+KINDS = ("attack", "guard", "focus", "move", "ready", "stand", "sacrifice", "focus_use", "wait")
 OUTCOME_OF = {"guard": "guarding", "focus": "focusing", "move": "moved", "ready": "readied",
-              "stand": "stood"}
+              "stand": "stood", "sacrifice": "sacrificed", "focus_use": "focus_declared",
+              "wait": "waited"}
+#: choices made before a round's initiative: they use no segment
+BEFORE_INITIATIVE = ("sacrifice", "focus_use", "wait")
 
 
 def hands_after_ready(sheet: Sheet, in_hand: tuple[str, ...], name: str) -> tuple[str, ...]:
@@ -64,12 +70,33 @@ def resolve_other(system: Zamani, action: Action, roster: Roster) -> Resolution:
             ch.set(rule, me.id, "half_moves", me.state.half_moves + 1)
     elif kind == "focus":
         rule = f"{SEED} · Focusing"
-        use = "speed" if opts.focus == "speed" else "effect"
-        what = ("+5 initiative next round" if use == "speed"
-                else "+25% (5 ranks) to the next action")
-        tail = "; it does not compound" if me.state.focus in ("effect", "speed") else ""
+        what = {"speed": "+5 initiative next round",
+                "effect": "+25% (5 ranks) to the next action"}.get(
+            opts.focus, "for effect (+25%) or speed (+5 initiative), declared when used")
+        tail = "; it does not compound" if me.state.focus in ("ready", "effect", "speed") else ""
         ev.append(Note(rule, f"{me.name} focuses, skipping this round: {what}{tail}"))
-        ch.set(rule, me.id, "focus", f"focusing:{use}")
+        ch.set(rule, me.id, "focus", "focusing" if opts.focus == "none"
+               else f"focusing:{opts.focus}")
+    elif kind == "focus_use":
+        rule = f"{SEED} · Focusing"
+        use = "speed" if opts.focus == "speed" else "effect"
+        what = ("+5 initiative this round" if use == "speed"
+                else "+25% (5 ranks) to the next action")
+        ev.append(Note(rule, f"{me.name} uses the focus for {use}: {what}"))
+        ch.set(rule, me.id, "focus", use)
+        ch.set(rule, me.id, "chosen", (*me.state.chosen, "focus"))
+    elif kind == "sacrifice":
+        rule = f"{SEED} · Sacrifice"
+        n = opts.ranks
+        ev.append(Note(rule, f"{me.name} sacrifices {n} rank(s) for this Turn: −{5 * n}% on "
+                             f"rolled skills, +{n} initiative" if n else
+                             f"{me.name} sacrifices nothing this Turn"))
+        ch.set(rule, me.id, "sacrifice", n)
+        ch.set(rule, me.id, "chosen", (*me.state.chosen, "sacrifice"))
+    elif kind == "wait":
+        rule = f"{SEED} · Surprise"
+        ev.append(Note(rule, f"{me.name} does not open the combat with a surprise attack"))
+        ch.set(rule, me.id, "chosen", (*me.state.chosen, "opening"))
     elif kind == "move":
         rule = f"{SEED} · Movement & Attacks"
         if opts.move == "full":
@@ -88,7 +115,8 @@ def resolve_other(system: Zamani, action: Action, roster: Roster) -> Resolution:
         rule = f"{SEED} · Movement & Attacks"
         ev.append(Note(rule, f"{me.name} gets up"))
         ch.set(rule, me.id, "conditions", tuple(c for c in me.state.conditions if c != "prone"))
-    _after_action(ch, me.id, offensive=False)
+    if kind not in BEFORE_INITIATIVE:
+        _after_action(ch, me.id, offensive=False)
     outcome = OUTCOME_OF[kind]
     ev.append(Outcome(rule, me.id, action.target or "", outcome, False, 0))
     return Resolution(outcome, False, 0, tuple(ev))
@@ -101,6 +129,9 @@ def check(system: Zamani, action: Action, roster: Roster) -> None:
                          allowed=", ".join(KINDS))
     opts = action.options if isinstance(action.options, Options) else Options()
     me = roster[action.actor]
+    if opts.ranks and action.kind != "sacrifice":
+        raise InputError("ranks are given up by a sacrifice only", path="attack.options.ranks",
+                         allowed="0, or action: sacrifice")
     if action.kind == "attack":
         _check_attack(action, roster, opts)
     elif action.kind == "guard":
@@ -110,6 +141,10 @@ def check(system: Zamani, action: Action, roster: Roster) -> None:
         if action.target not in (None, me.id) and opts.move != "none":
             raise InputError("a guard over another cannot move out of reach",
                              path="attack.options.move", allowed="none")
+    elif action.kind == "sacrifice" and opts.ranks > system.defaults.max_sacrifice:
+        raise InputError(f"a sacrifice of {opts.ranks} ranks", path="attack.options.ranks",
+                         allowed=f"0 to {system.defaults.max_sacrifice} (table default "
+                                 "max_sacrifice)")
     elif action.kind == "move" and opts.move not in ("half", "full"):
         raise InputError("say how far", path="attack.options.move", allowed="half, full")
     elif action.kind == "ready":
@@ -195,15 +230,55 @@ def _usable_weapons(me: Combatant) -> list[str]:
     return names + [w.name for w in me.sheet.weapons if w.hands == 0 and w.name not in names]
 
 
+def round_choices(system: Zamani, actor: str, roster: Roster, opening: bool,
+                  turn_starts: bool) -> list[Action]:
+    """What ``actor`` chooses before this round's initiative, one choice at a time: the
+    sacrifice as a Turn starts (the sheet's plan first), then a focus used for speed or
+    effect, then, as the combat opens, a surprise attack or ``wait`` (seed 002 ·
+    Sacrifice, Focusing, Surprise)."""
+    me = roster[actor]
+    st = me.state
+    calm = Options()
+    if turn_starts and "sacrifice" not in st.chosen:
+        planned = min(me.sheet.sacrifice, system.defaults.max_sacrifice)
+        ranks = [planned] + [n for n in range(system.defaults.max_sacrifice + 1)
+                             if n != planned]
+        return [Action(actor, None, None, "sacrifice", Options(ranks=n), offensive=False)
+                for n in ranks]
+    if st.focus == "ready" and "focus" not in st.chosen:
+        return [Action(actor, None, None, "focus_use", Options(focus=f), offensive=False)
+                for f in ("effect", "speed")]
+    if (opening and "opening" not in st.chosen and _may_surprise(system, me)
+            and not any(c.state.offensive_used for c in roster.values())
+            and not set(LIMITED) & set(st.conditions)):
+        out = [Action(actor, e.id, name, "attack", Options(surprise=s))
+               for name in _usable_weapons(me) for e in roster.enemies_of(actor)
+               if system.is_active(e) for s in _surprise_skills(system, me)]
+        if out:
+            return [*out, Action(actor, None, None, "wait", calm, offensive=False)]
+    return []
+
+
+def _surprise_skills(system: Zamani, me: Combatant) -> list[str]:
+    if not system.defaults.surprise_needs_skill:
+        return ["stealth", "ambush"]
+    return [s for s in ("stealth", "ambush") if me.sheet.rank(s) is not None]
+
+
+def _may_surprise(system: Zamani, me: Combatant) -> bool:
+    return bool(_surprise_skills(system, me))
+
+
 def actions_for(system: Zamani, actor: str, roster: Roster, slot: Slot | None) -> list[Action]:
-    """Every action ``actor`` may take now; attacks first."""
+    """Every action ``actor`` may take now; attacks first. The countdown's one offensive
+    action may be taken on any of its segments; standing guard means no attack in that
+    round."""
     me = roster[actor]
     st = me.state
     if (not system.is_active(me) or set(LIMITED) & set(st.conditions) or st.lost_round
             or st.focus.startswith("focusing")):
         return []
-    opening = slot is not None and slot.label.endswith("(opening)")
-    offensive = (slot is None or slot.offensive) and not st.offensive_used
+    offensive = not st.offensive_used and not st.guarding
     prone = "prone" in st.conditions
     enemies = [e for e in roster.enemies_of(actor) if system.is_active(e)]
     out: list[Action] = []
@@ -217,17 +292,14 @@ def actions_for(system: Zamani, actor: str, roster: Roster, slot: Slot | None) -
                     variants += [Options(move="half_before"), Options(move="half_after")]
                 if weapon.kind == "melee":
                     variants += [Options(controlled=True, effect=x) for x in STANDARD_EFFECTS]
-                if opening:
-                    variants += [Options(surprise="stealth"), Options(surprise="ambush")]
                 out += [Action(actor, e.id, weapon_name, "attack", o) for o in variants]
     calm = Options()
-    if can_guard(me.sheet, st):
+    if can_guard(me.sheet, st) and not st.offensive_used:
         out.append(Action(actor, None, None, "guard", calm, offensive=False))
         out += [Action(actor, ally.id, None, "guard", calm, offensive=False)
                 for ally in roster.allies_of(actor)]
     if st.segments_used == 0:
-        out += [Action(actor, None, None, "focus", Options(focus=f), offensive=False)
-                for f in ("effect", "speed")]
+        out.append(Action(actor, None, None, "focus", calm, offensive=False))
     if not prone and st.half_moves < 2:
         out.append(Action(actor, None, None, "move", Options(move="half"), offensive=False))
         if st.half_moves == 0 and not st.offensive_used:
@@ -240,6 +312,7 @@ def actions_for(system: Zamani, actor: str, roster: Roster, slot: Slot | None) -
             [me.sheet.shield.name] if me.sheet.shield else []):
         if name not in held:
             out.append(Action(actor, None, name, "ready", calm, offensive=False))
+    out.append(Action(actor, None, None, DELAY, calm, offensive=False))
     return out
 
 

@@ -62,8 +62,8 @@ def _surprise(system: Zamani, roller: Roller, action: Action, roster: Roster, op
     their_rank = t.sheet.rank("ambush") if opts.surprise == "ambush" else None
     if their_rank is not None:
         tb = skill_base(t.sheet, "ambush", system.defaults)
-        tmods = ((f"sacrifice {t.sheet.sacrifice}", -PERCENT_PER_RANK * t.sheet.sacrifice),
-                 ) if t.sheet.sacrifice else ()
+        tmods = ((f"sacrifice {t.state.sacrifice}", -PERCENT_PER_RANK * t.state.sacrifice),
+                 ) if t.state.sacrifice else ()
         theirs = tb.percent + sum(v for _, v in tmods)
         ch.events.append(ZamaniTarget(rule, t.name, "ambush", tb.rank, tb.attribute,
                                       tb.attribute_rank, tmods, theirs, "resists with ambush"))
@@ -123,7 +123,7 @@ def _defense(system: Zamani, action: Action, roster: Roster, opts: Options, kind
             return Defense(gd.ranks, gd.parts, gd.basis, g.id, gd.use, (note, *gd.notes))
         ch.events.append(Note(f"{SEED} · Guarding", f"{g.name} cannot guard {t.name}: {why}"))
     limited = [c for c in LIMITED if c in t.state.conditions]
-    if kind != "area" and (limited or opts.unseen):
+    if limited or opts.unseen:  # area weapons too: raw Dexterity is still Dexterity
         why = limited[0] if limited else "cannot see the attack"
         return Defense(0, (), f"{why}: not even Dexterity", t.id)
     guard_self = opts.guard == "self" or t.state.guarding == "self"
@@ -194,7 +194,7 @@ def resolve_attack(system: Zamani, roller: Roller, action: Action, roster: Roste
     if opts.move == "half_before":
         ev.append(Note(move_rule, f"{a.name} makes a half move towards {t.name}, then attacks"))
         ch.set(move_rule, a.id, "half_moves", a.state.half_moves + 1)
-    sacrifice = opts.sacrifice if opts.sacrifice is not None else a.sheet.sacrifice
+    sacrifice = a.state.sacrifice  # chosen at the start of the Turn
 
     surprised = False
     if opts.surprise != "none":
@@ -312,12 +312,11 @@ def _damage(system: Zamani, ch: Changes, weapon: str, rating: int, grade: str, b
 
 def _after_action(ch: Changes, cid: str, offensive: bool) -> None:
     """Bookkeeping: one more segment used; an attack spends the countdown's offensive action
-    and ends standing guard."""
+    (standing guard lasts until the guard's next turn: a guard does not attack)."""
     rule = f"{SEED} · Segment & Initiatives"
     ch.set(rule, cid, "segments_used", ch.get(cid, "segments_used") + 1)
     if offensive:
         ch.set(rule, cid, "offensive_used", True)
-        ch.set(f"{SEED} · Guarding", cid, "guarding", "")
 
 
 __all__ = ["STANDARD_EFFECTS", "resolve_attack"]

@@ -12,7 +12,7 @@ from fracas.core.model import Action, Combatant, Resolution, Roster, Slot
 from fracas.core.system import RuleSystem
 from fracas.dice.rollers import Roller
 
-from .actions import actions_for, check, reactions_for, resolve_other
+from .actions import actions_for, check, reactions_for, resolve_other, round_choices
 from .attack import resolve_attack
 from .countdown import Countdown, countdown, segments_for
 from .sheet import CONDITIONS, Defaults, Options, Sheet
@@ -28,7 +28,6 @@ from .state import (
 from .table import ActionTable, load_action_table
 
 FOCUS_INITIATIVE = 5
-OPENING = "(opening)"  # the round-1 first slot: the one that may be a surprise attack
 ROUNDS_PER_TURN = 10
 
 
@@ -53,7 +52,8 @@ class Zamani(RuleSystem):
     options_model = Options
     defaults_model = Defaults
     outcomes = ("miss", "avoided", "light", "medium", "heavy", "extreme", "critical",
-                "controlled", "guarding", "focusing", "moved", "readied", "stood")
+                "controlled", "guarding", "focusing", "moved", "readied", "stood",
+                "sacrificed", "focus_declared", "waited")
     dice_order = ("d100 rolls in order: with surprise, the attacker's stealth or ambush roll "
                   "and then the target's Fitness (or ambush) roll; then the attack roll")
     demo_examples = ("regular_melee.yaml", "controlled_disarm.yaml", "firearm_cover.yaml",
@@ -101,7 +101,8 @@ class Zamani(RuleSystem):
         assert isinstance(sheet, Sheet)
         in_hand = sheet.in_hand if sheet.in_hand is not None else default_in_hand(sheet)
         return State(wounds=sheet.wounds.now, max_wounds=sheet.wounds.max,
-                     conditions=tuple(sheet.conditions), in_hand=tuple(in_hand))
+                     conditions=tuple(sheet.conditions), in_hand=tuple(in_hand),
+                     sacrifice=sheet.sacrifice)
 
     def check_action(self, action: Action, roster: Roster) -> None:
         check(self, action, roster)
@@ -118,8 +119,8 @@ class Zamani(RuleSystem):
         sheet: Sheet = c.sheet
         parts: list[tuple[str, int]] = [("Dexterity", sheet.attributes["dexterity"])]
         parts += [(f"trait {t.name}", t.initiative) for t in sheet.traits if t.initiative]
-        if sheet.sacrifice:
-            parts.append((f"sacrifice {sheet.sacrifice}", sheet.sacrifice))
+        if c.state.sacrifice:
+            parts.append((f"sacrifice {c.state.sacrifice}", c.state.sacrifice))
         if c.state.focus == "speed":
             parts.append(("focus for speed", FOCUS_INITIATIVE))
         return tuple(parts)
@@ -144,12 +145,6 @@ class Zamani(RuleSystem):
         if within == 0:
             events.append(Note(f"{SEED} · Time Scale", f"Turn {turn + 1} begins "
                                                        "(a turn is 10 rounds)"))
-            for c in roster.values():
-                if c.sheet.sacrifice and self.is_active(c):
-                    n = c.sheet.sacrifice
-                    events.append(Note(f"{SEED} · Sacrifice",
-                                       f"{c.name} sacrifices {n} rank(s) for this turn: −{5 * n}%"
-                                       f" on rolled skills, +{n} initiative"))
         cd = self.countdown_of(roster, roller)
         for cid in cd.order:
             c = roster[cid]
@@ -165,14 +160,19 @@ class Zamani(RuleSystem):
         events.append(ZamaniCountdown(f"{SEED} · Segment & Initiatives", round_number, tuple(
             (s, tuple(roster[n].name for n in cd.segment(s))) for s in range(10, 0, -1))))
         slots = []
-        for i, place in enumerate(cd.places):
+        for place in cd.places:
             extra: tuple[tuple[str, Any], ...] = (
                 ("segment", place.segment), ("action", place.action), ("round", round_number))
-            label = f"countdown {place.segment}" + ("" if place.offensive else " (extra)")
-            if round_number == 1 and i == 0:
-                label += f" {OPENING}"  # the label survives a fight log; extra does not
-            slots.append(Slot((place.name,), label, place.offensive, extra))
+            label = f"countdown {place.segment}" + ("" if place.action == 1 else " (extra)")
+            # the countdown's one offensive action may be taken on any of the segments
+            slots.append(Slot((place.name,), label, True, extra))
         return tuple(slots), tuple(events)
+
+    def round_choices(self, actor: str, roster: Roster, round_number: int) -> list[Action]:
+        """Before initiative: the sacrifice at the start of a Turn, the use of a focus, a
+        surprise attack that opens the combat (see :func:`.actions.round_choices`)."""
+        turn_starts = (round_number - 1) % ROUNDS_PER_TURN == 0
+        return round_choices(self, actor, roster, round_number == 1, turn_starts)
 
     def actions(self, actor: str, roster: Roster, slot: Slot | None = None) -> list[Action]:
         return actions_for(self, actor, roster, slot)
@@ -188,14 +188,16 @@ class Zamani(RuleSystem):
                     and "unconscious" not in combatant.state.conditions)
 
     def start_turn(self, roller: Roller, actor: str, roster: Roster) -> tuple[Event, ...]:
-        """Standing guard lasts until the guard's next action."""
+        """Standing guard lasts until the guard's next turn (its first segment of the next
+        round: through its own extra segments)."""
         ch = Changes(roster)
         if roster[actor].state.guarding:
             ch.set(f"{SEED} · Guarding", actor, "guarding", "")
         return tuple(ch.events)
 
     def end_round(self, roller: Roller, roster: Roster, round_number: int) -> tuple[Event, ...]:
-        """Per-round counters reset; a round of focus becomes its benefit; speed is spent."""
+        """Per-round counters reset; a round of focus becomes its benefit (its use declared
+        as the next round begins, unless declared already); speed is spent."""
         ch = Changes(roster)
         seg = f"{SEED} · Segment & Initiatives"
         for cid, c in roster.items():
@@ -207,8 +209,11 @@ class Zamani(RuleSystem):
             ch.set(f"{SEED} · Movement & Attacks", cid, "half_moves", 0)
             ch.set(seg, cid, "segments_used", 0)
             ch.set(f"{SEED} · Surprise", cid, "lost_round", False)
+            ch.set(seg, cid, "chosen", ())
             if st.focus == "speed":
                 ch.set(f"{SEED} · Focusing", cid, "focus", "")
+            elif st.focus == "focusing":
+                ch.set(f"{SEED} · Focusing", cid, "focus", "ready")
             elif st.focus.startswith("focusing:"):
                 ch.set(f"{SEED} · Focusing", cid, "focus", st.focus.split(":", 1)[1])
         return tuple(ch.events)

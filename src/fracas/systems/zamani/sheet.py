@@ -193,7 +193,8 @@ class Sheet(Frozen):
 
 class Options(Frozen):
     """An action's options (seed 002: regular and controlled attacks, defense, cover,
-    surprise, focus, sacrifice, guarding, movement)."""
+    surprise, focus, sacrifice (the ranks a ``sacrifice`` choice gives up), guarding,
+    movement)."""
 
     controlled: StrictBool = False
     effect: str | None = None
@@ -201,10 +202,10 @@ class Options(Frozen):
     cover: StrictBool = False
     surprise: Literal["none", "stealth", "ambush"] = "none"
     focus: Literal["none", "effect", "speed"] = "none"
-    sacrifice: StrictInt | None = Field(default=None, ge=0, le=10)
     guard: str | None = None
     unseen: StrictBool = False
     move: Literal["none", "half_before", "half_after", "half", "full"] = "none"
+    ranks: StrictInt = Field(default=0, ge=0, le=10)
 
     @field_validator("effect")
     @classmethod
@@ -223,6 +224,8 @@ class Defaults(Frozen):
     surprise_ties: Literal["target", "attacker"] = "target"
     limb_strike_penalty: StrictInt = Field(default=1, ge=0, le=10)
     out_at: StrictInt = Field(default=0, ge=0)
+    max_sacrifice: StrictInt = Field(default=4, ge=0, le=10)
+    surprise_needs_skill: StrictBool = True
 
     @field_validator("multipliers")
     @classmethod

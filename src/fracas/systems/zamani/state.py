@@ -30,8 +30,10 @@ class State:
     half_moves: int = 0  # half moves made this round (a MOVE is two)
     segments_used: int = 0  # actions taken this round
     guarding: str = ""  # "", "self" or the id of the character guarded
-    focus: str = ""  # "", "focusing:effect", "focusing:speed", "effect", "speed"
+    focus: str = ""  # "", "focusing[:effect|:speed]", "ready" (undeclared), "effect", "speed"
     lost_round: bool = False  # surprised: nobody else acts in the surprise round
+    sacrifice: int = 0  # ranks sacrificed for this Turn (chosen at its start)
+    chosen: tuple[str, ...] = ()  # the choices made before this round's initiative
 
 
 def cap(name: str) -> str:
@@ -167,7 +169,7 @@ class ZamaniInitiative(Event):
         segs = self.segments
         where = (f"segment {segs[0]}" if len(segs) == 1 else
                  "segments " + ", ".join(map(str, segs[:-1])) + f" and {segs[-1]}")
-        extra = " (extra segments: no attack)" if len(segs) > 1 else ""
+        extra = " (one attack in all)" if len(segs) > 1 else ""
         return f"{self.who}: initiative {terms} = {self.value}; acts on {where}{extra}"
 
 

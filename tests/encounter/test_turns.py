@@ -1,0 +1,51 @@
+"""The turn model of the fight loop (issue 15): added and delayed slots are events, so a
+saved fight log replays them; the exact (lean) step keeps them."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from fracas.core.events import SlotAdded, TurnStarted
+from fracas.core.scenario import Scenario, scenario_from_mapping
+from fracas.dice.rollers import ScriptedRoller
+from fracas.encounter.engine import Encounter, FightSetup, step
+from fracas.encounter.state import FightState
+from tests.encounter.scripted import scripted
+
+
+def _duel() -> Scenario:
+    def who(cid: str, dex: int) -> dict[str, object]:
+        return {"id": cid, "side": cid, "attributes": {"dexterity": dex, "fitness": 5,
+                                                      "spirit": 5},
+                "skills": {"swords": 5}, "wounds": {"max": 20},
+                "weapons": [{"name": "sword", "rating": 4, "blocking": True,
+                             "skill": "swords"}]}
+    return scenario_from_mapping({"system": "zamani",
+                                  "combatants": [who("ann", 8), who("bob", 5)]})
+
+
+def test_a_delayed_slot_is_saved_and_replayed(tmp_path: Path) -> None:
+    s = _duel()
+    setup = FightSetup(s.system, (("ann", "scripted"), ("bob", "scripted")))
+    with scripted({"ann": [{"kind": "delay"}]}):
+        fight = Encounter(s, setup, roller=ScriptedRoller([99, 99]))
+        for _ in range(3):
+            fight.step()
+        path = tmp_path / "fight.jsonl"
+        fight.save(path)
+        loaded = Encounter.load(path)  # a log names its policies: the test's must exist
+    assert [e.actor for e in fight.events if isinstance(e, TurnStarted)] == ["ann", "bob", "ann"]
+    assert len(fight.state.slots) == 3
+    assert loaded.state == fight.state
+    assert [e for e in loaded.events if isinstance(e, SlotAdded)] == [
+        e for e in fight.events if isinstance(e, SlotAdded)]
+
+
+def test_the_lean_step_keeps_an_added_slot() -> None:
+    s = _duel()
+    setup = FightSetup(s.system, (("ann", "scripted"), ("bob", "scripted")))
+    with scripted({"ann": [{"kind": "delay"}]}):
+        state, events = step(ScriptedRoller([]), setup, FightState(s.roster), lean=True)
+    assert any(isinstance(e, SlotAdded) for e in events)
+    assert [sl.label for sl in state.slots] == ["countdown 8", "countdown 5",
+                                                 "countdown 8 (delayed)"]
