@@ -77,6 +77,7 @@ def fight_json(fight: Encounter) -> dict[str, Any]:
 PolicyOpt = Annotated[str | None, typer.Option(
     "--policy", help=f"One policy for everybody ({', '.join(POLICIES)}); default: each "
     "combatant's own, else aggressive.")]
+MAX_FIGHTS = 10_000_000
 RoundsOpt = Annotated[int | None, typer.Option("--max-rounds", help="Round limit.", min=1)]
 
 
@@ -210,6 +211,9 @@ def simulate_cmd(
 
         check_path(plot)
     check_seed(seed)
+    if n > MAX_FIGHTS:  # the results grow with n: refuse before any work
+        raise InputError(f"{n:,} fights are too many", path="-n",
+                         allowed=f"at most {MAX_FIGHTS:,} (run more in parts with other seeds)")
     scenario = load_scenario(file)
     setup = setup_from_scenario(scenario, max_rounds, policy)
     show_bar = sys.stderr.isatty() and not as_json
