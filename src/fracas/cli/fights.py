@@ -3,13 +3,11 @@
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 from rich.rule import Rule
 from rich.table import Table
 from rich.text import Text
@@ -17,6 +15,7 @@ from rich.text import Text
 from fracas.analysis.simulate import simulate, summarize
 from fracas.cli import render
 from fracas.cli.app import FileArg, JsonOpt, SeedOpt, app, check_seed
+from fracas.cli.progress import QuietOpt, progress
 from fracas.core.errors import InputError
 from fracas.core.events import Event, FightEnded, RoundStarted
 from fracas.core.scenario import load_scenario
@@ -201,6 +200,7 @@ def simulate_cmd(
     max_rounds: RoundsOpt = None,
     plot: Annotated[Path | None, typer.Option("--plot", help="Save a picture (.png or .svg)."
                                               )] = None,
+    quiet: QuietOpt = False,
 ) -> None:
     """Simulate many fights: win probabilities, rounds, damage, survival."""
     if method not in ("auto", "fast", "steps"):
@@ -216,16 +216,11 @@ def simulate_cmd(
                          allowed=f"at most {MAX_FIGHTS:,} (run more in parts with other seeds)")
     scenario = load_scenario(file)
     setup = setup_from_scenario(scenario, max_rounds, policy)
-    show_bar = sys.stderr.isatty() and not as_json
-    console = render.make_console()
-    with Progress("[progress.description]{task.description}", BarColumn(),
-                  MofNCompleteColumn(), TimeRemainingColumn(),
-                  console=render.make_console(stderr=True), disable=not show_bar,
-                  transient=True) as progress:
-        task = progress.add_task("fights", total=n)
+    with progress("simulate", "fights", n, quiet, as_json) as track:
         fights = simulate(setup, scenario.roster, n, seed=seed, jobs=jobs,
                           method=method,  # type: ignore[arg-type]
-                          progress=lambda k: progress.advance(task, k))
+                          progress=track.advance)
+    console = render.make_console()
     names = {c.id: c.name for c in scenario.roster.values()}
     summary = summarize(fights, names)
     summary.update({"system": scenario.system.id, "seed": seed})
