@@ -42,7 +42,7 @@ def test_a_plain_roll_rolls_die_by_die(monkeypatch: pytest.MonkeyPatch,
 def test_exact_odds_of_a_roll_have_a_budget(monkeypatch: pytest.MonkeyPatch,
                                             capsys: pytest.CaptureFixture[str]) -> None:
     code, _, err = run_main(monkeypatch, capsys, "roll", "100d1000", "--odds")
-    clean_error(code, err, "--max-work", "more than the budget of 20,000,000")
+    clean_error(code, err, "--max-work", "more than the budget of 5,000,000")
     code, _, err = run_main(monkeypatch, capsys, "roll", "10d6", "--odds", "--max-work", "10")
     clean_error(code, err, "--max-work")
     code, out, _ = run_main(monkeypatch, capsys, "roll", "10d6", "--odds", "--json")

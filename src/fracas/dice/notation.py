@@ -178,5 +178,6 @@ def _cost(var: Variable[int]) -> tuple[int, int]:
         return work, size
     if isinstance(var, Keep):
         states = math.comb(var.sides + var.keep - 1, var.keep)
-        return states * var.sides * var.count, var.keep * (var.sides - 1) + 1
+        # each step sorts a tuple of keep + 1 dice
+        return states * var.sides * var.count * (var.keep + 1), var.keep * (var.sides - 1) + 1
     return 1, 1
