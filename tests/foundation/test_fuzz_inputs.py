@@ -19,7 +19,8 @@ from fracas.cli.app import _find_roll
 from fracas.core.errors import InputError
 from fracas.core.scenario import scenario_from_mapping
 from fracas.dice import RandomRoller
-from fracas.dice.notation import draw, exact_cost, parse_dice
+from fracas.dice.each import roll_each
+from fracas.dice.notation import exact_cost, parse_dice
 from fracas.encounter.engine import Encounter, setup_from_scenario
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
@@ -40,7 +41,7 @@ def test_dice_notation_parses_or_is_a_syntax_error(text: str) -> None:
     except InputError as err:
         assert "bad dice expression" in str(err)
         return
-    value = draw(var, np.random.default_rng(0))
+    value, _ = roll_each(var, np.random.default_rng(0))
     if exact_cost(var) <= 200_000:  # (beyond, --odds would refuse or take seconds)
         assert value in var.exact()  # the die-by-die roll is a value the exact odds allow
 
@@ -60,7 +61,7 @@ def test_pool_notation_rolls_or_is_a_clean_error(text: str) -> None:
         data = var.sample_json(roller)
         assert isinstance(data, dict)
     else:
-        draw(var, roller.rng)
+        roll_each(var, roller.rng)
 
 
 def _paths(node: Any, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
