@@ -3,21 +3,11 @@
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 from rich.console import Group
-from rich.progress import (
-    BarColumn,
-    MofNCompleteColumn,
-    Progress,
-    SpinnerColumn,
-    TextColumn,
-    TimeElapsedColumn,
-    TimeRemainingColumn,
-)
 from rich.table import Table
 from rich.text import Text
 
@@ -26,6 +16,7 @@ from fracas.analysis.odds import fraction_text
 from fracas.cli import render
 from fracas.cli.app import FileArg, JsonOpt, app, check_seed
 from fracas.cli.jsonout import print_json
+from fracas.cli.progress import QuietOpt, progress
 from fracas.core.errors import InputError
 from fracas.core.scenario import load_scenario
 
@@ -36,10 +27,6 @@ PlotOpt = Annotated[Path | None, typer.Option(
 def _exact_text(p: Any, limit: int = 24) -> str:
     text = fraction_text(p)
     return text if len(text) <= limit else "(long fraction: see --json)"
-
-
-def _show_progress(as_json: bool) -> bool:
-    return sys.stderr.isatty() and not as_json
 
 
 # -- odds --fight ---------------------------------------------------------------------------
@@ -72,7 +59,7 @@ def duel_view(duel: Any, title: str) -> Group:
 
 
 def fight_odds(file: Path, as_json: bool, plot: Path | None, max_states: int,
-               max_seconds: float | None = None) -> None:
+               max_seconds: float | None = None, quiet: bool = False) -> None:
     """The exact fight odds behind ``fracas odds FILE --fight``."""
     from fracas.analysis.duel import duel_odds
     from fracas.encounter.engine import setup_from_scenario
@@ -81,12 +68,8 @@ def fight_odds(file: Path, as_json: bool, plot: Path | None, max_states: int,
         plots.check_path(plot)
     scenario = load_scenario(file)
     setup = setup_from_scenario(scenario)
-    with Progress(SpinnerColumn(), TextColumn("exploring the fight: {task.completed:,} states"),
-                  TimeElapsedColumn(), console=render.make_console(stderr=True),
-                  disable=not _show_progress(as_json), transient=True) as progress:
-        task = progress.add_task("states", total=None)
-        duel = duel_odds(setup, scenario.roster, max_states,
-                         progress=lambda n: progress.update(task, completed=n),
+    with progress("odds --fight", "fight states explored", None, quiet, as_json) as track:
+        duel = duel_odds(setup, scenario.roster, max_states, progress=track.update,
                          max_seconds=max_seconds)
     title = scenario.title or file.name
     if plot is not None:
@@ -242,6 +225,7 @@ def sweep(
     max_states: Annotated[int, typer.Option("--max-states", help="Exact budget per "
                                             "point.", min=1)] = 10_000,
     seed: Annotated[int, typer.Option("--seed", help="Seed of simulated points.")] = 0,
+    quiet: QuietOpt = False,
 ) -> None:
     """Evaluate a metric over every combination of varied scenario values."""
     from fracas.analysis.sweep import SweepSpec, parse_vary, run_sweep
@@ -256,12 +240,8 @@ def sweep(
     varies = tuple(parse_vary(v) for v in vary)
     chosen = metric or ("expected_damage" if data.get("attack") else "win_probability")
     spec = SweepSpec(data, str(file), varies, chosen, side, method, fights, seed, max_states)
-    with Progress("[progress.description]{task.description}", BarColumn(),
-                  MofNCompleteColumn(), TimeRemainingColumn(),
-                  console=render.make_console(stderr=True),
-                  disable=not _show_progress(as_json), transient=True) as progress:
-        task = progress.add_task("points", total=spec.size)
-        result = run_sweep(spec, jobs, scheduler, lambda k: progress.advance(task, k))
+    with progress("sweep", "points", spec.size, quiet, as_json) as track:
+        result = run_sweep(spec, jobs, scheduler, track.advance)
     title = str(data.get("title") or file.name)
     if plot is not None:
         plots.save(plots.sweep_figure(result, f"{title}: {result.metric}"), plot)

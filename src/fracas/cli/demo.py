@@ -14,6 +14,7 @@ from rich.rule import Rule
 
 from fracas.analysis.odds import attack_odds, fraction_text
 from fracas.cli import render
+from fracas.core.errors import InputError
 from fracas.core.registry import systems
 from fracas.core.scenario import load_scenario
 from fracas.dice import RandomRoller, ScriptedRoller, parse_dice
@@ -21,6 +22,9 @@ from fracas.dice import RandomRoller, ScriptedRoller, parse_dice
 
 def examples_dir(given: Path | None = None) -> Path | None:
     """The examples folder: the one given, ./examples, or the source checkout's."""
+    if given is not None and not given.is_dir():
+        raise InputError("no such folder", file=str(given), path="--examples",
+                         allowed="a folder of example scenarios")
     candidates = [given] if given else []
     candidates += [Path.cwd() / "examples", Path(__file__).resolve().parents[3] / "examples"]
     for c in candidates:
@@ -30,6 +34,7 @@ def examples_dir(given: Path | None = None) -> Path | None:
 
 
 def run_demo(console: Console, examples: Path | None = None) -> None:
+    folder = examples_dir(examples)  # a folder given that is not there: an error first
     console.print(Rule("[bold]fracas[/] — a rules-faithful combat engine"))
     console.print("Every number below is computed by the library; dice are pinned where the "
                   "rule books give them, so the worked examples come out exactly.\n")
@@ -46,7 +51,6 @@ def run_demo(console: Console, examples: Path | None = None) -> None:
     console.print(f"A seeded roll is repeatable: 4d6kl3 with seed 7 gives "
                   f"{RandomRoller(7).roll(parse_dice('4d6kl3'))}, every time.\n")
 
-    folder = examples_dir(examples)
     for system_id, system_cls in systems().items():
         names = system_cls.demo_examples
         if not names or folder is None:

@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 from rich.rule import Rule
 from rich.table import Table
 from rich.text import Text
@@ -17,6 +15,7 @@ from fracas.analysis.simulate import simulate, summarize
 from fracas.cli import render
 from fracas.cli.app import FileArg, JsonOpt, SeedOpt, app, check_seed
 from fracas.cli.jsonout import print_json
+from fracas.cli.progress import QuietOpt, progress
 from fracas.core.errors import InputError
 from fracas.core.events import Event, FightEnded, RoundStarted
 from fracas.core.scenario import load_scenario
@@ -77,6 +76,7 @@ def fight_json(fight: Encounter) -> dict[str, Any]:
 PolicyOpt = Annotated[str | None, typer.Option(
     "--policy", help=f"One policy for everybody ({', '.join(POLICIES)}); default: each "
     "combatant's own, else aggressive.")]
+MAX_FIGHTS = 10_000_000
 RoundsOpt = Annotated[int | None, typer.Option("--max-rounds", help="Round limit.", min=1)]
 
 
@@ -200,6 +200,7 @@ def simulate_cmd(
     max_rounds: RoundsOpt = None,
     plot: Annotated[Path | None, typer.Option("--plot", help="Save a picture (.png or .svg)."
                                               )] = None,
+    quiet: QuietOpt = False,
 ) -> None:
     """Simulate many fights: win probabilities, rounds, damage, survival."""
     if method not in ("auto", "fast", "steps"):
@@ -210,18 +211,16 @@ def simulate_cmd(
 
         check_path(plot)
     check_seed(seed)
+    if n > MAX_FIGHTS:  # the results grow with n: refuse before any work
+        raise InputError(f"{n:,} fights are too many", path="-n",
+                         allowed=f"at most {MAX_FIGHTS:,} (run more in parts with other seeds)")
     scenario = load_scenario(file)
     setup = setup_from_scenario(scenario, max_rounds, policy)
-    show_bar = sys.stderr.isatty() and not as_json
-    console = render.make_console()
-    with Progress("[progress.description]{task.description}", BarColumn(),
-                  MofNCompleteColumn(), TimeRemainingColumn(),
-                  console=render.make_console(stderr=True), disable=not show_bar,
-                  transient=True) as progress:
-        task = progress.add_task("fights", total=n)
+    with progress("simulate", "fights", n, quiet, as_json) as track:
         fights = simulate(setup, scenario.roster, n, seed=seed, jobs=jobs,
                           method=method,  # type: ignore[arg-type]
-                          progress=lambda k: progress.advance(task, k))
+                          progress=track.advance)
+    console = render.make_console()
     names = {c.id: c.name for c in scenario.roster.values()}
     summary = summarize(fights, names)
     summary.update({"system": scenario.system.id, "seed": seed})

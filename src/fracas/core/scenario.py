@@ -108,6 +108,9 @@ def read_yaml(path: Path | str) -> Any:
         where = f"line {mark.line + 1}, column {mark.column + 1}" if mark else None
         problem = getattr(err, "problem", None) or str(err)
         raise InputError(f"not valid YAML: {problem}", file=str(p), path=where) from None
+    except ValueError:  # an integer of thousands of digits (Python's int limit)
+        raise InputError("a number of more than 4300 digits", file=str(p),
+                         allowed="numbers of at most 4300 digits") from None
 
 
 def _allowed(error: Mapping[str, Any], model: type[BaseModel] | None) -> str | None:

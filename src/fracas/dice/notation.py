@@ -21,8 +21,6 @@ from __future__ import annotations
 import functools
 import math
 
-import numpy as np
-
 from fracas.core.errors import DiceSyntaxError
 from fracas.dice.variables import Die, Keep, Pool, Sum, Variable, d, keep, nd
 
@@ -131,22 +129,6 @@ def _parse(text: str) -> Variable[int]:
     return _Parser(text).expression()
 
 
-def draw(var: Variable[int], rng: np.random.Generator) -> int:
-    """One roll of a parsed expression, die by die (no exact distribution is built, so
-    ``100d1000`` rolls at once)."""
-    if isinstance(var, Die):
-        return int(rng.integers(1, var.sides + 1))
-    if isinstance(var, Pool):
-        return sum(draw(var.die, rng) for _ in range(var.count))
-    if isinstance(var, Sum):
-        return var.constant + sum(sign * draw(part, rng) for sign, part in var.parts)
-    if isinstance(var, Keep):
-        values = sorted((int(v) for v in rng.integers(1, var.sides + 1, size=var.count)),
-                        reverse=var.highest)
-        return sum(values[:var.keep])
-    return var.sample(rng)
-
-
 def exact_cost(var: Variable[int]) -> int:
     """About how many steps the exact distribution of a parsed expression takes to build
     (products of the supports convolved), so that ``--odds`` can refuse before it starts."""
@@ -178,5 +160,6 @@ def _cost(var: Variable[int]) -> tuple[int, int]:
         return work, size
     if isinstance(var, Keep):
         states = math.comb(var.sides + var.keep - 1, var.keep)
-        return states * var.sides * var.count, var.keep * (var.sides - 1) + 1
+        # each step sorts a tuple of keep + 1 dice
+        return states * var.sides * var.count * (var.keep + 1), var.keep * (var.sides - 1) + 1
     return 1, 1

@@ -66,8 +66,10 @@ class Variable(ABC, Generic[T]):
 def check_value(label: str, dist: Distribution[Any], value: object, position: int) -> Any:
     """A pinned value, checked to be one the die can show (ints may be given as text)."""
     candidate = value
-    if isinstance(value, str) and value.strip().lstrip("-").isdigit():
-        candidate = int(value)
+    if isinstance(value, str):
+        digits = value.strip().lstrip("-")
+        if digits.isascii() and digits.isdigit() and len(digits) <= 30:  # never int() of 5000
+            candidate = int(value)
     if candidate in dist and not isinstance(candidate, bool):
         return candidate
     shown = dist.outcomes()
