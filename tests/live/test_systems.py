@@ -13,16 +13,20 @@ from fracas.core.scenario import load_scenario
 from fracas.encounter.session import Session
 from tests.live.hands import hand_values
 
-FIGHTS = ["examples/tristat/duel-fight.yaml", "examples/contest/duel-fight.yaml",
-          "examples/genesys/duel-fight.yaml", "examples/c22/duel-fight.yaml",
-          "examples/zamani/duel-fight.yaml"]
+# each system's example fight, and the mid-resolution choice it asks a person to make
+FIGHTS = [("examples/tristat/duel-fight.yaml", None),
+          ("examples/contest/duel-fight.yaml", None),
+          ("examples/genesys/duel-fight.yaml", "spend"),
+          ("examples/c22/duel-fight.yaml", "split"),
+          ("examples/zamani/duel-fight.yaml", None)]
 
 
-@pytest.mark.parametrize("path", FIGHTS)
-def test_a_fight_played_by_hand_to_its_end_replays_from_its_log(path: str) -> None:
+@pytest.mark.parametrize(("path", "choice"), FIGHTS)
+def test_a_fight_played_by_hand_to_its_end_replays_from_its_log(path: str, choice: str | None
+                                                                 ) -> None:
     scenario = load_scenario(path)
-    session = Session.start(scenario, seed=5, controllers=dict.fromkeys(scenario.roster,
-                                                                        "person"))
+    people = {**dict.fromkeys(scenario.roster, "person"), "gm": "person"}
+    session = Session.start(scenario, seed=5, controllers=people)
     rng = random.Random(path)
     asked: dict[str, int] = {}
     while session.pending is not None:
@@ -37,6 +41,8 @@ def test_a_fight_played_by_hand_to_its_end_replays_from_its_log(path: str) -> No
     assert session.state.over and isinstance(session.events[-1], FightEnded)
     assert session.state.winner in {c.side for c in scenario.roster.values()}
     assert asked.get("action", 0) >= 1 and asked.get("dice", 0) >= 2
+    if choice is not None:
+        assert asked.get(choice, 0) >= 1, asked
     # every action was a person's, every die came from the table
     assert {e.policy for e in session.events if isinstance(e, ActionChosen)} == {"person"}
     assert all("dice" in e for e in session.entries if e["kind"] == "dice")

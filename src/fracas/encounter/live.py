@@ -210,6 +210,7 @@ class Feed:
     seen: list[Event] = field(default_factory=list)  # the turn's events so far
     used_rolls: int = 0
     used_answers: int = 0
+    odds: bool = True  # show each option's odds
     context: str = "the start of the fight"
     context_start: int = 0  # the rolls made before the context was set
     actor: str = "gm"
@@ -329,7 +330,8 @@ class Person(Policy):
 
         def ask() -> Decision:
             return Decision("action", actor, f"{name}'s action", tuple(
-                Option(str(i + 1), action_label(a, roster), action_odds(system, a, roster))
+                Option(str(i + 1), action_label(a, roster),
+                       action_odds(system, a, roster) if self.feed.odds else None)
                 for i, a in enumerate(actions)))
         action = actions[self.feed.answer("action", len(actions), ask)]
         self.feed.about(actor, f"{name}'s {action_label(action, roster)}")
@@ -344,7 +346,8 @@ class Person(Policy):
         def ask() -> Decision:
             return Decision("reaction", target, prompt, tuple(
                 Option(str(i + 1), reaction_label(v, variants[0]),
-                       action_odds(system, v, roster)) for i, v in enumerate(variants)))
+                       action_odds(system, v, roster) if self.feed.odds else None)
+                for i, v in enumerate(variants)))
         return variants[self.feed.answer("reaction", len(variants), ask)]
 
 
