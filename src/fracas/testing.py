@@ -33,6 +33,7 @@ from pathlib import Path
 from pydantic import BaseModel
 
 from fracas.analysis.odds import attack_odds
+from fracas.core.errors import FracasError
 from fracas.core.events import Changed, event_from_dict
 from fracas.core.model import Resolution, apply_events
 from fracas.core.scenario import Scenario, load_scenario
@@ -154,7 +155,12 @@ def check_live(scenario: Scenario, decisions: int = 12, seed: int = 1) -> None:
         assert ids == [str(i + 1) for i in range(len(ids))] and ids, (
             f"{here}: options must be numbered 1..n")
         for option in ids:
-            session.decide({"option": option}, by=pending.who)
+            try:
+                session.decide({"option": option}, by=pending.who)
+            except FracasError as err:
+                raise AssertionError(f"{here}: option {option} "
+                                     f"({pending.options[int(option) - 1].label}) cannot be "
+                                     f"taken: {err}") from None
             assert len(session.entries) > before[2], f"{here}: option {option} was not taken"
             session.undo()
             assert (session.state, session.pending, len(session.entries)) == before, (
