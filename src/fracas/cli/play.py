@@ -106,7 +106,10 @@ def show_pending(console: Console, session: Session, full: bool = True) -> None:
         return
     if p.kind == "dice" and p.dice is not None:
         console.print(f"  [dim]allowed: {_esc(p.dice.allowed)}[/]")
-        console.print("  type the values (3,5) or press r to roll", highlight=False)
+        example = ("4H,2S" if "card" in p.dice.die else "ss a" if p.dice.die.startswith("pool")
+                   else "3,5")
+        console.print(f"  type what the table shows ({example}) or press r to roll",
+                      highlight=False)
         return
     for option in p.options:
         odds = f"  [dim]{option.odds.short()}[/]" if option.odds is not None else ""
