@@ -281,7 +281,7 @@ def _loop(session: Session, console: Console, lines: Iterator[tuple[int, str]],
             result = command(session, line, console, verbose)
         except InputError as err:  # nothing changed: say why and ask again
             console.print(f"[red]error[/] (input {number}): {_esc(str(err))}",
-                          highlight=False)
+                          highlight=False, soft_wrap=True)
             show_pending(console, session)
             continue
         if result == "quit":

@@ -25,7 +25,7 @@ from dataclasses import dataclass, fields, replace
 from pathlib import Path
 from typing import Any
 
-from fracas.core.errors import FracasError, InputError
+from fracas.core.errors import FracasError, InputError, ScriptError
 from fracas.core.events import Changed, Event, FightEnded, _frozen, event_from_dict
 from fracas.core.model import Roster
 from fracas.core.scenario import Scenario, scenario_from_mapping
@@ -300,6 +300,11 @@ class Session:
         except (FracasError, ValueError) as err:
             (self.entries, self.state, self.events, self.pending, self._turn_start,
              self.drawn, self._base, self._base_len) = saved
+            if isinstance(err, ScriptError) and self.pending is not None:
+                said = err.message.split(": ", 1)[-1]
+                raise InputError(f"{self.pending.prompt}: value {err.position} for "
+                                 f"{err.die}: {said}", path="dice", allowed=err.allowed
+                                 ) from None
             if isinstance(err, InputError):
                 raise
             raise InputError(str(err), path="decide") from None
