@@ -138,13 +138,13 @@ def dice_count(var: Variable[Any]) -> int | None:
         parts = [p for _, p in var.parts] if isinstance(var, Sum) else list(var.parts)
         counts = [dice_count(p) for p in parts]
         return None if any(c is None for c in counts) else sum(c or 0 for c in counts)
-    for name in ("count", "ids"):  # hands of cards, everybody's initiative at once
+    for name in ("count", "ids", "names"):  # hands, everybody's initiative, a roll-off
         value = getattr(var, name, None)
         if isinstance(value, int):
             return value
         if isinstance(value, tuple):
             return len(value)
-    return None if type(var).__name__ in ("UntilNumber", "RollOff", "CriticalRoll") else 1
+    return None if type(var).__name__ in ("UntilNumber", "CriticalRoll") else 1
 
 
 class _Probe:
