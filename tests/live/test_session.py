@@ -165,3 +165,23 @@ def test_gm_tools_are_events_in_the_log() -> None:
     assert back.state == s.state and back.replayed() == s.state
     s.undo()
     assert not s.state.over and s.pending is not None
+
+
+def test_a_turn_no_person_takes_part_in_runs_by_itself() -> None:
+    """Only Joe is played by a person: the dice of the others' actions on each other are
+    rolled by the session; any roll of an action by or on Joe is asked."""
+    scenario = load_scenario("examples/tristat/alley-fight.yaml")
+    s = Session.start(scenario, seed=4, controllers={"joe": "person"})
+    asked = []
+    while s.pending is not None:
+        if s.pending.kind == "dice":
+            asked.append(s.pending.prompt)
+            s.decide({"roll": True})
+        else:
+            assert s.pending.who == "joe"
+            s.decide({"option": "1"}, by="joe")
+    assert asked and all(p.startswith("initiative") or "Joe" in p for p in asked), asked
+    auto = [e for e in s.entries if e.get("auto")]
+    assert auto, "the others' turns rolled by themselves"
+    back = Session.from_records(json.loads(json.dumps(s.to_records())))
+    assert back.state == s.state and back.events == s.events
