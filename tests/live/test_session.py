@@ -222,3 +222,13 @@ def test_each_dice_request_names_who_rolls() -> None:
     s.decide({"dice": [2, 3]}, by="rin")       # 5: a hit
     assert s.pending is not None and s.pending.who == "gorr"
     assert "(Gorr)" in s.pending.prompt
+
+
+def test_a_hand_edit_after_the_end_stays_in_the_log() -> None:
+    s = Session.start(load_scenario(DUEL), seed=3, roll_all=True)
+    assert s.state.over and s.pending is None
+    loser = next(cid for cid, c in s.state.roster.items() if c.side != s.state.winner)
+    s.adjust(loser, "health", 1)
+    assert s.state.roster[loser].state.health == 1
+    back = Session.from_records(json.loads(json.dumps(s.to_records())))
+    assert back.state == s.state and back.replayed() == s.state

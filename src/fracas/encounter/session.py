@@ -238,12 +238,15 @@ class Session:
             self._base_len = len(self.events)
             new.extend(result.events)
         self.pending = None
-        self._turn_start = index
-        if index < len(self.entries):
-            rest = self.entries[index:]
-            if any(e["kind"] != "gm" for e in rest):
-                raise InputError(f"{len(rest)} input(s) after the end of the fight",
-                                 path=f"entries[{index}]")
+        rest = self.entries[index:]
+        if any(e["kind"] != "gm" for e in rest):
+            raise InputError(f"{len(rest)} input(s) after the end of the fight",
+                             path=f"entries[{index}]")
+        for entry in rest:  # GM edits after the end (a value set right)
+            event = event_from_dict(dict(entry["event"]))
+            self._apply_gm(event)
+            new.append(event)
+        self._turn_start = len(self.entries)
         return tuple(new)
 
     def _named(self, decision: Decision, feed: Feed) -> Decision:
