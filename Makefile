@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test lint typecheck pytest bench clean
+.PHONY: demo serve test system-deps lint typecheck pytest bench clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -17,7 +17,17 @@ $(STAMP): $(BIN)/python pyproject.toml
 demo: $(STAMP)
 	$(BIN)/fracas demo
 
-test: $(STAMP)
+serve: $(STAMP)
+	$(BIN)/fracas serve --db fracas-demo.sqlite3 --example tristat/duel-fight.yaml
+
+# The web tracker's tests drive Debian's chromium and start a throwaway PostgreSQL:
+# install them once when missing (CI runs as root on a fresh machine).
+system-deps:
+	@if [ ! -x /usr/bin/chromium ] || ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium postgresql; \
+	fi
+
+test: $(STAMP) system-deps
 	$(BIN)/ruff check src tests benchmarks
 	$(BIN)/mypy
 	$(BIN)/python -m pytest
@@ -26,4 +36,4 @@ bench: $(STAMP)
 	for f in benchmarks/*.py; do $(BIN)/python $$f || exit 1; done
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache fracas-demo.sqlite3*
