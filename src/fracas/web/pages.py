@@ -26,8 +26,8 @@ MAX_UPLOAD = 200_000
 COOKIE = {"httponly": True, "samesite": "lax", "max_age": 60 * 60 * 24 * 365}
 
 
-def render(name: str, status: int = 200, **context: Any) -> HTMLResponse:
-    return HTMLResponse(TEMPLATES.get_template(name).render(**context), status_code=status)
+def render(name: str, code: int = 200, **context: Any) -> HTMLResponse:
+    return HTMLResponse(TEMPLATES.get_template(name).render(**context), status_code=code)
 
 
 def wants_html(request: Request) -> bool:

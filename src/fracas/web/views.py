@@ -51,13 +51,19 @@ def _mentions(event: Event, hidden: Sequence[Combatant]) -> bool:
     return any(c.id in values or c.name in text or c.id in text for c in hidden)
 
 
+def _names_hidden(text: str, hidden: Sequence[Combatant]) -> bool:
+    return any(c.id in text or c.name in text for c in hidden)
+
+
 def combatant_view(system: RuleSystem, c: Combatant, mine: bool, mode: str,
                    current_actor: str | None) -> dict[str, Any]:
     """One combatant as a role sees it (``mode`` is ``full`` for the GM and one's own)."""
     current, maximum = system.health(c)
     out: dict[str, Any] = {"id": c.id, "name": c.name, "side": c.side, "mine": mine,
-                           "acting": c.id == current_actor, "active": system.is_active(c),
-                           "status": status_word(system, c)}
+                           "acting": c.id == current_actor}
+    if mode != "hidden":
+        out["active"] = system.is_active(c)
+        out["status"] = status_word(system, c)
     if mode in ("full", "exact"):
         out["health"] = {"current": current, "max": maximum}
         out["bar"] = max(0.0, min(1.0, current / maximum)) if maximum else 0.0
@@ -121,9 +127,12 @@ def encounter_view(eid: str, title: str, system: RuleSystem, session: Session, v
         mine = role.is_gm or role.controls(pending.who)
         visible_who = pending.who if pending.who not in hidden_ids else "gm"
         who_name = (roster[visible_who].name if visible_who in roster else "the GM")
+        decision = pending.to_dict() if mine else None
+        if decision is not None and hidden:
+            decision["options"] = [o for o in decision.get("options") or ()
+                                   if not _names_hidden(str(o.get("label", "")), hidden)]
         asked = {"who": visible_who, "who_name": who_name, "mine": mine,
-                 "kind": pending.kind if mine else None,
-                 "decision": pending.to_dict() if mine else None}
+                 "kind": pending.kind if mine else None, "decision": decision}
     actor = state.actor if state.actor not in hidden_ids else None
     return {
         "id": eid, "title": title, "system": system.id, "version": version,

@@ -1,0 +1,112 @@
+"""The JSON API end to end (in process): encounters, roles, a whole fight, undo, resume
+after a restart, on SQLite and on PostgreSQL."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from fastapi.testclient import TestClient
+
+from fracas.web.app import create_app
+from tests.web.helpers import answer_for, invite, new_encounter, new_gm, play_to_end
+
+DUEL = "tristat/duel-fight.yaml"
+
+
+@pytest.fixture
+def http(sqlite_url: str) -> Iterator[TestClient]:
+    with TestClient(create_app(sqlite_url)) as client:
+        yield client
+
+
+def test_a_whole_fight_through_the_api_then_resumed_after_a_restart(db_url: str) -> None:
+    with TestClient(create_app(db_url)) as http:
+        gm = new_gm(http)
+        enc = new_encounter(gm, DUEL, people=["rin"])
+        eid = enc["id"]
+        ann = invite(gm, eid, "Ann", ["rin"])
+        assert [e["id"] for e in gm.get("/api/encounters").json()] == [eid]
+        final, made = play_to_end(eid, gm, {"rin": ann})
+        assert made > 0 and final["over"] and final["winner"] in ("blades", "fists", None)
+        assert final["log"][-1]["type"] == "FightEnded"
+        before = final
+    # a new app on the same database: the fight is there, folded from the stored log
+    with TestClient(create_app(db_url)) as http:
+        gm2 = type(gm)(http, gm.headers["Authorization"][7:])
+        after = gm2.view(eid)
+        assert after["version"] == before["version"]
+        assert after["log"] == before["log"]
+        assert after["combatants"] == before["combatants"]
+
+
+def test_player_answers_only_for_their_own_combatants(http: TestClient) -> None:
+    gm = new_gm(http)
+    enc = new_encounter(gm, "tristat/alley-fight.yaml", people=["joe", "ada"])
+    eid = enc["id"]
+    joe = invite(gm, eid, "Jo", ["joe"])
+    ada = invite(gm, eid, "Al", ["ada"])
+    view = gm.view(eid)
+    who = view["pending"]["who"]
+    owner, other = (joe, ada) if who == "joe" else (ada, joe)
+    theirs = other.view(eid)
+    assert theirs["pending"]["mine"] is False and theirs["pending"]["decision"] is None
+    decision = owner.view(eid)["pending"]["decision"]
+    r = other.decide(eid, view["version"], answer_for(decision))
+    assert r.status_code == 403 and who in r.json()["error"]
+    assert gm.view(eid)["version"] == view["version"]  # nothing was written
+    r = owner.decide(eid, view["version"], answer_for(decision))
+    assert r.status_code == 200, r.text
+
+
+def test_only_the_gm_may_undo_edit_or_change_settings(http: TestClient) -> None:
+    gm = new_gm(http)
+    enc = new_encounter(gm, DUEL, people=["rin"])
+    eid = enc["id"]
+    ann = invite(gm, eid, "Ann", ["rin"])
+    v = ann.view(eid)
+    r = ann.decide(eid, v["version"], answer_for(v["pending"]["decision"]))
+    assert r.status_code == 200
+    version = r.json()["version"]
+    for path, body in (("undo", {"version": version}), ("redo", {"version": version}),
+                       ("end", {"version": version}),
+                       ("adjust", {"version": version, "combatant": "rin", "field": "health",
+                                   "value": 99})):
+        r = ann.post(f"/api/encounters/{eid}/{path}", body)
+        assert r.status_code == 403, (path, r.text)
+        assert "only the GM" in r.json()["error"]
+    assert ann.put(f"/api/encounters/{eid}/settings", {"others": "exact"}).status_code == 403
+    assert ann.post(f"/api/encounters/{eid}/players",
+                    {"name": "x", "combatants": ["gorr"]}).status_code == 403
+    assert gm.view(eid)["version"] == version
+    before_log = gm.view(eid)["log"]
+    r = gm.post(f"/api/encounters/{eid}/undo", {"version": version})
+    assert r.status_code == 200, r.text
+    undone = r.json()
+    assert undone["version"] == version + 1 and len(undone["log"]) < len(before_log)
+    assert undone["pending"]["who"] == "rin"
+
+
+def test_the_same_decision_sent_twice_at_once_one_wins_one_conflicts(http: TestClient) -> None:
+    gm = new_gm(http)
+    eid = new_encounter(gm, DUEL, people=["rin"])["id"]
+    ann = invite(gm, eid, "Ann", ["rin"])
+    v = ann.view(eid)
+    answer = answer_for(v["pending"]["decision"])
+    first = ann.decide(eid, v["version"], answer)
+    second = gm.decide(eid, v["version"], answer)
+    assert first.status_code == 200 and second.status_code == 409
+    assert "moved on" in second.json()["error"]
+    assert gm.view(eid)["version"] == v["version"] + 1
+
+
+def test_the_gm_lists_several_encounters_and_another_gm_sees_none(http: TestClient) -> None:
+    gm = new_gm(http)
+    ids = {new_encounter(gm, ex, people=[])["id"]
+           for ex in (DUEL, "genesys/duel-fight.yaml", "zamani/duel-fight.yaml")}
+    assert {e["id"] for e in gm.get("/api/encounters").json()} == ids
+    other = new_gm(http)
+    assert other.get("/api/encounters").json() == []
+    for eid in ids:
+        r = other.get(f"/api/encounters/{eid}")
+        assert r.status_code == 403
