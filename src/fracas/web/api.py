@@ -11,7 +11,7 @@ from typing import Any
 import yaml
 from fastapi import APIRouter, Request
 from fastapi.responses import StreamingResponse
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from fracas.core.errors import InputError
 from fracas.web.auth import gm_id, role_for
@@ -39,10 +39,25 @@ class NewEncounter(Strict):
         None, description="{others: exact|bar|status|hidden, hidden: [ids]}")
 
 
+def finite(value: Any) -> Any:
+    """JSON values without NaN or infinities (Python's JSON reader lets them in)."""
+    if isinstance(value, float) and (value != value or value in (float("inf"), float("-inf"))):
+        raise ValueError("numbers must be finite (no NaN or Infinity)")
+    if isinstance(value, dict):
+        for v in value.values():
+            finite(v)
+    elif isinstance(value, list):
+        for v in value:
+            finite(v)
+    return value
+
+
 class Answer(Strict):
     version: int = Field(description="the version the decision was read at")
     answer: dict[str, Any] = Field(
         description='{"option": id}, {"dice": [..]} or {"roll": true}')
+
+    _finite = field_validator("answer")(finite)
 
 
 class Steps(Strict):
@@ -55,6 +70,8 @@ class Adjust(Strict):
     combatant: str
     field: str
     value: Any
+
+    _finite = field_validator("value")(finite)
 
 
 class End(Strict):

@@ -48,23 +48,26 @@ class BodyLimit:
         if declared is not None and (not declared.isdigit() or int(declared) > self.limit):
             await self._refuse(send)
             return
+        if scope.get("method") in ("GET", "HEAD"):
+            await self.app(scope, receive, send)
+            return
+        # read the whole body first (at most ``limit`` bytes), then hand it on
+        parts: list[bytes] = []
         seen = 0
-        refused = False
-
-        async def limited() -> Message:
-            nonlocal seen, refused
+        while True:
             message = await receive()
-            if message["type"] == "http.request":
-                seen += len(message.get("body", b""))
-                if seen > self.limit:
-                    refused = True
-                    raise _TooBig
-            return message
-
-        try:
-            await self.app(scope, limited, send)
-        except _TooBig:
-            await self._refuse(send)
+            if message["type"] != "http.request":
+                await self.app(scope, _replay([message], receive), send)
+                return
+            seen += len(message.get("body", b""))
+            if seen > self.limit:
+                await self._refuse(send)
+                return
+            parts.append(message.get("body", b""))
+            if not message.get("more_body", False):
+                break
+        body = {"type": "http.request", "body": b"".join(parts), "more_body": False}
+        await self.app(scope, _replay([body], receive), send)
 
     async def _refuse(self, send: Send) -> None:
         body = (b'{"error": "the request body is too large (allowed: at most '
@@ -75,8 +78,16 @@ class BodyLimit:
         await send({"type": "http.response.body", "body": body})
 
 
-class _TooBig(Exception):
-    pass
+def _replay(messages: list[Message], receive: Receive) -> Receive:
+    """A receive that gives ``messages`` first, then the real ones (e.g. a disconnect)."""
+    queue = list(messages)
+
+    async def replayed() -> Message:
+        if queue:
+            return queue.pop(0)
+        return await receive()
+
+    return replayed
 
 
 def _error(status: int, message: str) -> JSONResponse:
