@@ -31,7 +31,7 @@ def alley(http: TestClient) -> tuple[str, Client, Client]:
 
 def test_requests_without_a_valid_key_get_401_and_other_keys_403(
         http: TestClient, alley: tuple[str, Client, Client]) -> None:
-    eid, gm, jo = alley
+    eid, _, jo = alley
     anon = Client(http, "")
     anon.headers = {}
     for r in (anon.get(f"/api/encounters/{eid}"), anon.get("/api/encounters"),

@@ -104,13 +104,15 @@ def test_scenario_errors_are_the_cli_messages(world: tuple[TestClient, Client, s
 
 
 json_values = st.recursive(
-    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False) | st.text(max_size=8),
+    st.none() | st.booleans() | st.integers() | st.text(max_size=8)
+    | st.floats(allow_nan=False, allow_infinity=False),
     lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner,
                                                                 max_size=4),
     max_leaves=12)
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=60, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(body=json_values, path=st.sampled_from(["decisions", "undo", "adjust", "end",
                                                "players"]))
 def test_any_json_body_gets_an_answer_below_500(world: tuple[TestClient, Client, str],
