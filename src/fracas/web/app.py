@@ -149,5 +149,5 @@ def create_app(db_url: str) -> FastAPI:
     app.include_router(api.router)
     app.include_router(pages.router)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
-    app.add_middleware(BodyLimit, limit=MAX_BODY)  # type: ignore[arg-type]
+    app.add_middleware(BodyLimit, limit=MAX_BODY)
     return app

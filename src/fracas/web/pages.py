@@ -23,7 +23,12 @@ router = APIRouter()
 TEMPLATES = Environment(loader=FileSystemLoader(Path(__file__).parent / "templates"),
                         autoescape=select_autoescape(["html"]))
 MAX_UPLOAD = 200_000
-COOKIE = {"httponly": True, "samesite": "lax", "max_age": 60 * 60 * 24 * 365}
+YEAR = 60 * 60 * 24 * 365
+
+
+def set_key_cookie(response: Response, name: str, key: str) -> None:
+    """An HttpOnly cookie that keeps the key out of every address and out of scripts."""
+    response.set_cookie(name, key, max_age=YEAR, httponly=True, samesite="lax")
 
 
 def render(name: str, code: int = 200, **context: Any) -> HTMLResponse:
@@ -54,7 +59,7 @@ def start(request: Request) -> HTMLResponse:
     _, key = request.app.state.tracker.store.create_gm()
     link = f"{str(request.base_url).rstrip('/')}/gm/{key}"
     response = render("start.html", link=link)
-    response.set_cookie(GM_COOKIE, key, **COOKIE)
+    set_key_cookie(response, GM_COOKIE, key)
     return response
 
 
@@ -63,7 +68,7 @@ def admin_link(request: Request, key: str) -> Response:
     if request.app.state.tracker.store.gm_by_key(key) is None:
         raise Unauthorized("this admin link is not valid")
     response = RedirectResponse("/gm", status_code=303)
-    response.set_cookie(GM_COOKIE, key, **COOKIE)
+    set_key_cookie(response, GM_COOKIE, key)
     return response
 
 
@@ -73,7 +78,7 @@ def join(request: Request, key: str) -> Response:
     if player is None:
         raise Unauthorized("this invite link is not valid")
     response = RedirectResponse(f"/e/{player.encounter_id}", status_code=303)
-    response.set_cookie(player_cookie(player.encounter_id), key, **COOKIE)
+    set_key_cookie(response, player_cookie(player.encounter_id), key)
     return response
 
 

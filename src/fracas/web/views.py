@@ -133,12 +133,12 @@ def encounter_view(eid: str, title: str, system: RuleSystem, session: Session, v
                                    if not _names_hidden(str(o.get("label", "")), hidden)]
         asked = {"who": visible_who, "who_name": who_name, "mine": mine,
                  "kind": pending.kind if mine else None, "decision": decision}
-    actor = state.actor if state.actor not in hidden_ids else None
+    actor = state.actor if state.actor is not None and state.actor not in hidden_ids else None
     return {
         "id": eid, "title": title, "system": system.id, "version": version,
         "role": role.kind, "you": role.name, "controls": list(role.combatants),
         "round": state.round, "over": state.over, "winner": state.winner,
-        "actor": actor, "actor_name": roster[actor].name if actor in roster else None,
+        "actor": actor, "actor_name": roster[actor].name if actor is not None and actor in roster else None,
         "order": order, "combatants": combatants, "pending": asked, "log": log,
         "settings": dict(settings) if role.is_gm else {"others": others},
         "players": list(players) if role.is_gm else [],
