@@ -134,11 +134,12 @@ def encounter_view(eid: str, title: str, system: RuleSystem, session: Session, v
         asked = {"who": visible_who, "who_name": who_name, "mine": mine,
                  "kind": pending.kind if mine else None, "decision": decision}
     actor = state.actor if state.actor is not None and state.actor not in hidden_ids else None
+    actor_name = roster[actor].name if actor is not None and actor in roster else None
     return {
         "id": eid, "title": title, "system": system.id, "version": version,
         "role": role.kind, "you": role.name, "controls": list(role.combatants),
         "round": state.round, "over": state.over, "winner": state.winner,
-        "actor": actor, "actor_name": roster[actor].name if actor is not None and actor in roster else None,
+        "actor": actor, "actor_name": actor_name,
         "order": order, "combatants": combatants, "pending": asked, "log": log,
         "settings": dict(settings) if role.is_gm else {"others": others},
         "players": list(players) if role.is_gm else [],
