@@ -34,7 +34,7 @@ from fracas.core.model import Action, Roster, Slot
 from fracas.core.scenario import Scenario, scenario_from_mapping
 from fracas.core.system import RuleSystem
 from fracas.dice.rollers import RandomRoller, Roller
-from fracas.encounter.policies import DEFAULT_POLICY, POLICIES
+from fracas.encounter.policies import DEFAULT_POLICY, POLICIES, Policy
 from fracas.encounter.state import FightState, fold, slots_to_data
 
 RULE_FIGHT = "fracas · fight loop"
@@ -103,9 +103,15 @@ def _keep_effects(roller: Roller, fn: Callable[..., tuple[Event, ...]], *args: A
     return tuple(e for e in fn(roller, *args) if isinstance(e, Changed | Outcome))
 
 
-def step(roller: Roller, setup: FightSetup, state: FightState, lean: bool = False
+def step(roller: Roller, setup: FightSetup, state: FightState, lean: bool = False,
+         controllers: Mapping[str, Policy] | None = None,
+         watch: Callable[[Event], None] | None = None
          ) -> tuple[FightState, tuple[Event, ...]]:
     """Advance the fight by one turn (starting rounds as needed); pure.
+
+    ``controllers`` puts a controller in place of some combatants' named policies (a
+    live session's people, see :mod:`fracas.encounter.session`); ``watch`` sees each
+    event as it happens (a live session shows a turn paused for an answer so far).
 
     ``lean`` is for the exact chain: every rule call goes through ``roller.resolve``
     (memoised by its arguments under the exact roller) and keeps only the events that
@@ -125,11 +131,19 @@ def step(roller: Roller, setup: FightSetup, state: FightState, lean: bool = Fals
             return slots, tuple(e for e in evs if isinstance(e, Changed))
         return system.initiative(roller, state.roster, round_number)
 
+    def controller(cid: str) -> tuple[str, Policy]:
+        if controllers is not None and cid in controllers:
+            return controllers[cid].name, controllers[cid]
+        name = setup.policy_of(cid)
+        return name, POLICIES[name]
+
     def emit(new: tuple[Event, ...] | list[Event]) -> None:
         nonlocal state
         for e in new:
             events.append(e)
             state = state.apply(e)
+            if watch is not None:
+                watch(e)
 
     if state.over:
         return state, ()
@@ -178,13 +192,12 @@ def step(roller: Roller, setup: FightSetup, state: FightState, lean: bool = Fals
         if not actions:
             emit([Note(RULE_FIGHT, f"{actor} has nothing to do in this slot")])
             return state, tuple(events)
-        policy_name = setup.policy_of(actor)
-        action = POLICIES[policy_name].choose(roller, system, actor, actions, state.roster)
+        policy_name, policy = controller(actor)
+        action = policy.choose(roller, system, actor, actions, state.roster)
         if action.target is not None and action.target in state.roster:
             variants = system.reactions(action, state.roster)
             if len(variants) > 1:
-                target_policy = POLICIES[setup.policy_of(action.target)]
-                action = target_policy.react(roller, system, variants, state.roster)
+                action = controller(action.target)[1].react(roller, system, variants, state.roster)
         emit([ActionChosen(RULE_FIGHT, actor, action.kind, action.target or "",
                            action.describe(), policy_name)])
         if lean:

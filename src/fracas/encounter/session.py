@@ -1,0 +1,460 @@
+"""A live fight at the table: people decide, dice come from the table or are rolled.
+
+:class:`Session` wraps a fight: it says what is asked now (:attr:`Session.pending`,
+a :class:`~fracas.encounter.live.Decision`: an action, a reaction, dice, or a rule's
+mid-resolution choice) and who must answer, takes the answer (:meth:`Session.decide`),
+and keeps the log: every input given (answers, dice, GM edits) in order. The state
+is a pure function of the scenario, the controllers, the seed and that log, so undo,
+redo, saving and resuming are replaying it (see :mod:`fracas.encounter.live`).
+
+>>> from fracas.core.scenario import load_scenario
+>>> s = Session.start(load_scenario("examples/tristat/duel-fight.yaml"), seed=1,
+...                   controllers={"rin": "person", "gorr": "person"})
+>>> s.pending.kind, s.pending.prompt
+('dice', 'initiative for round 1: 2d6 (2 value(s))')
+>>> _ = s.decide({"dice": [3, 5]}); _ = s.decide({"roll": True})
+>>> s.pending.kind, s.pending.who
+('action', 'gorr')
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, fields, replace
+from typing import Any
+
+from fracas.core.errors import FracasError, InputError
+from fracas.core.events import Changed, Event, FightEnded, _frozen, event_from_dict
+from fracas.core.model import Roster
+from fracas.core.scenario import Scenario, scenario_from_mapping
+from fracas.dice.variables import Variable
+from fracas.encounter.engine import FightSetup, setup_from_scenario
+from fracas.encounter.live import (
+    PERSON,
+    Decision,
+    DiceRequest,
+    Feed,
+    Needed,
+    Option,
+    run_turn,
+)
+from fracas.encounter.policies import POLICIES
+from fracas.encounter.state import FightState, slots_from_data, slots_to_data
+
+__all__ = ["Decision", "DiceRequest", "Option", "Session"]
+
+RULE_GM = "GM · at the table"
+SESSION_VERSION = 1
+
+
+@dataclass(frozen=True)
+class CombatantAdded(Event):
+    """The GM brings a combatant into the fight (its scenario entry); it joins the turn
+    order from the next round."""
+
+    entry: Any
+
+    def text(self) -> str:
+        entry = dict(self.entry)
+        return f"{entry.get('name') or entry.get('id')} joins the fight ({entry.get('side')})"
+
+
+@dataclass(frozen=True)
+class CombatantRemoved(Event):
+    """The GM takes a combatant out of the fight; its places in the turn order pass."""
+
+    combatant: str
+
+    def text(self) -> str:
+        return f"{self.combatant} leaves the fight"
+
+
+def _entry_mapping(entry: Any) -> dict[str, Any]:
+    """A combatant entry back from its frozen (tuple of pairs) form."""
+    if isinstance(entry, Mapping):
+        return {k: _entry_mapping(v) if isinstance(v, Mapping) else v for k, v in entry.items()}
+    out: dict[str, Any] = {}
+    for key, value in entry:
+        out[key] = _thaw(value)
+    return out
+
+
+def _thaw(value: Any) -> Any:
+    if isinstance(value, tuple) and value and all(
+            isinstance(p, tuple) and len(p) == 2 and isinstance(p[0], str) for p in value):
+        return {k: _thaw(v) for k, v in value}
+    if isinstance(value, tuple):
+        return [_thaw(v) for v in value]
+    return value
+
+
+def apply_live(scenario: Scenario, state: FightState, event: Event) -> FightState:
+    """The state after one event, GM edits included (a combatant added or removed)."""
+    if isinstance(event, CombatantAdded):
+        entry = _entry_mapping(event.entry)
+        raw = dict(scenario.raw)
+        raw["combatants"] = [entry]
+        raw.pop("attack", None)
+        raw.pop("dice", None)
+        built = scenario_from_mapping(raw).roster[str(entry["id"])]
+        return replace(state, roster=Roster([*state.roster.values(), built]))
+    if isinstance(event, CombatantRemoved):
+        gone = event.combatant
+        slots = slots_from_data((tuple(x for x in data[0] if x != gone), *data[1:])
+                                for data in slots_to_data(state.slots))
+        return replace(state, roster=Roster(c for c in state.roster.values() if c.id != gone),
+                       slots=slots, acted=tuple(a for a in state.acted if a != gone),
+                       actor=None if state.actor == gone else state.actor)
+    return state.apply(event)
+
+
+def fold_live(scenario: Scenario, events: Sequence[Event]) -> FightState:
+    """A live fight's state from its events alone (the check on a session's log)."""
+    state = FightState(scenario.roster)
+    for event in events:
+        state = apply_live(scenario, state, event)
+    return state
+
+
+class Session:
+    """A fight in progress at the table (see the module docstring)."""
+
+    def __init__(self, scenario: Scenario, setup: FightSetup, controllers: Mapping[str, str],
+                 seed: int, roll_all: bool = False):
+        self.scenario = scenario
+        self.setup = setup
+        self.controllers = dict(controllers)
+        self.seed = seed
+        self.roll_all = roll_all
+        self.entries: list[dict[str, Any]] = []
+        self.drawn = 0  # how many "roll it"s the session has drawn (numbers are never reused)
+        self.redo_stack: list[list[dict[str, Any]]] = []
+        self._replay()
+
+    # -- starting ---------------------------------------------------------------------
+    @classmethod
+    def start(cls, scenario: Scenario, *, seed: int | None = None,
+              controllers: Mapping[str, str] | None = None, roll_all: bool = False,
+              max_rounds: int | None = None) -> Session:
+        """A new session. ``controllers``: combatant id -> ``"person"`` or a policy name
+        (default: the scenario's policy); ``roll_all``: the session rolls every die by
+        itself (people still decide)."""
+        setup = setup_from_scenario(scenario, max_rounds)
+        chosen = {cid: setup.policy_of(cid) for cid in scenario.roster}
+        allowed = ", ".join([PERSON, *POLICIES])
+        for cid, name in dict(controllers or {}).items():
+            if cid not in scenario.roster:
+                raise InputError(f"no combatant with id {cid!r}", path="controllers",
+                                 allowed=", ".join(scenario.roster))
+            if name != PERSON and name not in POLICIES:
+                raise InputError(f"unknown controller {name!r} for {cid}",
+                                 path=f"controllers.{cid}", allowed=allowed)
+            chosen[cid] = name
+        if seed is None:
+            import secrets
+
+            seed = secrets.randbits(32)
+        return cls(scenario, setup, chosen, seed, roll_all)
+
+    # -- what is asked -----------------------------------------------------------------
+    @property
+    def system(self) -> Any:
+        return self.setup.system
+
+    def is_person(self, cid: str) -> bool:
+        return self.controllers.get(cid) == PERSON
+
+    def _auto(self, var: Variable[Any], who: str) -> bool:
+        return self.roll_all
+
+    def _feed(self, entries: Sequence[dict[str, Any]]) -> Feed:
+        rolls = [e for e in entries if e["kind"] == "dice"]
+        answers = [e for e in entries if e["kind"] == "answer"]
+        return Feed(list(rolls), list(answers), self.seed, self.drawn,
+                    self._auto, self.is_person)
+
+    def _replay(self) -> None:
+        """Fold the whole log: the state, the events, and what is asked now."""
+        self.state = FightState(self.scenario.roster)
+        self.events: list[Event] = []
+        self.pending: Decision | None = None
+        self._turn_start = 0  # where the pending turn's entries begin
+        self._base = self.state  # the state as the pending turn began
+        self._base_len = 0  # the events before the pending turn
+        self._advance(0)
+
+    def _advance(self, index: int) -> tuple[Event, ...]:
+        """Play turns from entry ``index`` until something is asked or the fight ends;
+        returns the events of the turns finished. Dice the session rolls by itself are
+        added to the log as they are drawn."""
+        new: list[Event] = []
+        del self.events[self._base_len:]
+        self.state = self._base
+        while not self.state.over:
+            if index < len(self.entries) and self.entries[index]["kind"] == "gm":
+                event = event_from_dict(dict(self.entries[index]["event"]))
+                self._apply_gm(event)
+                new.append(event)
+                index += 1
+                continue
+            end = next((j for j in range(index, len(self.entries))
+                        if self.entries[j]["kind"] == "gm"), len(self.entries))
+            chunk = self.entries[index:end]
+            feed = self._feed(chunk)
+            try:
+                result = run_turn(self.setup, self.state, feed, self.controllers)
+            except Needed as need:
+                self.drawn = max(self.drawn, feed.next_roll)
+                if end != len(self.entries):
+                    raise InputError("the log stops in the middle of a turn before a GM "
+                                     "edit", path=f"entries[{end}]") from None
+                self.entries.extend(feed.added)
+                self.pending = need.decision
+                self._turn_start = index
+                for event in feed.seen:  # the turn so far, shown while it waits
+                    self.state = self.state.apply(event)
+                self.events.extend(feed.seen)
+                return tuple(new)
+            self.drawn = max(self.drawn, feed.next_roll)
+            rolls = result.rolls - len(feed.added)
+            given = rolls + result.answers
+            if (sum(e["kind"] == "dice" for e in chunk[:given]) != rolls
+                    or (feed.added and given != len(chunk))):
+                raise InputError("the log's inputs do not fit the turns they belong to",
+                                 path=f"entries[{index}]")
+            self.entries[index + given:index + given] = feed.added
+            index += given + len(feed.added)
+            self.state = self._base = result.state
+            self.events.extend(result.events)
+            self._base_len = len(self.events)
+            new.extend(result.events)
+        self.pending = None
+        self._turn_start = index
+        if index < len(self.entries):
+            rest = self.entries[index:]
+            if any(e["kind"] != "gm" for e in rest):
+                raise InputError(f"{len(rest)} input(s) after the end of the fight",
+                                 path=f"entries[{index}]")
+        return tuple(new)
+
+    def _apply_gm(self, event: Event) -> None:
+        self.state = self._base = apply_live(self.scenario, self.state, event)
+        self.events.append(event)
+        self._base_len = len(self.events)
+
+    # -- answering ---------------------------------------------------------------------
+    def decide(self, answer: Mapping[str, Any], *, by: str = "gm") -> tuple[Event, ...]:
+        """Answer the pending decision: ``{"option": "3"}``, ``{"dice": [3, 5]}`` or
+        ``{"roll": True}``. ``by`` is ``"gm"`` or the id of the answering combatant's
+        controller. Returns the events of the turns it finished. A wrong controller, an
+        illegal choice or bad dice raise :class:`InputError` and change nothing."""
+        pending = self.pending
+        if pending is None:
+            raise InputError("nothing to decide: the fight is over", path="decide",
+                             allowed="undo, or start a new fight")
+        if by != "gm" and by != pending.who:
+            who = pending.who
+            raise InputError(f"{pending.prompt} is for {who} to answer, not {by}", path="by",
+                             allowed=f"gm or {who}" if who != "gm" else "gm")
+        entry = self._entry(pending, answer, by)
+        return self._add([entry])
+
+    def _entry(self, pending: Decision, answer: Mapping[str, Any], by: str) -> dict[str, Any]:
+        if pending.kind == "dice":
+            if answer.get("roll"):
+                self.drawn += 1
+                return {"kind": "dice", "rolled": self.drawn - 1, "by": by}
+            values = answer.get("dice")
+            if isinstance(values, str):
+                values = [v.strip() for v in values.replace(" ", ",").split(",") if v.strip()]
+            if not isinstance(values, list | tuple) or not values:
+                shown = pending.dice.allowed if pending.dice else "the die's values"
+                raise InputError(f"{pending.prompt}: give the dice", path="dice",
+                                 allowed=f"a list of values ({shown}), or roll: true")
+            return {"kind": "dice", "dice": [_number(v) for v in values], "by": by}
+        option = answer.get("option")
+        ids = [o.id for o in pending.options]
+        if str(option) not in ids:
+            raise InputError(f"{option!r} is not an option of: {pending.prompt}",
+                             path="option", allowed=", ".join(ids))
+        return {"kind": "answer", "decision": pending.kind, "option": str(option), "by": by}
+
+    def _add(self, added: list[dict[str, Any]]) -> tuple[Event, ...]:
+        """Append inputs and play on from the pending turn; on a bad input, restore."""
+        saved = (list(self.entries), self.state, list(self.events), self.pending,
+                 self._turn_start, self.drawn, self._base, self._base_len)
+        start = self._turn_start
+        cut = len(self.events)
+        try:
+            self.entries.extend(added)
+            # the pending turn is re-run from its start with every input given so far
+            self._advance(start)
+        except (FracasError, ValueError) as err:
+            (self.entries, self.state, self.events, self.pending, self._turn_start,
+             self.drawn, self._base, self._base_len) = saved
+            if isinstance(err, InputError):
+                raise
+            raise InputError(str(err), path="decide") from None
+        self.redo_stack.clear()
+        return tuple(self.events[cut:])
+
+    # -- GM tools ----------------------------------------------------------------------
+    def _gm(self, event: Event) -> None:
+        """A GM edit: it goes into the log before the pending turn, which is then played
+        again from its start with the answers already given (those that still fit)."""
+        start = self._turn_start
+        pending_entries = [e for e in self.entries[start:] if not e.get("auto")]
+        saved = (list(self.entries), self.state, list(self.events), self.pending, start,
+                 self.drawn, self._base, self._base_len)
+        try:
+            del self.entries[start:]
+            self.entries.append({"kind": "gm", "event": event.to_dict(), "by": "gm"})
+            self._replay()
+        except (FracasError, ValueError) as err:
+            (self.entries, self.state, self.events, self.pending, self._turn_start,
+             self.drawn, self._base, self._base_len) = saved
+            raise InputError(str(err), path="gm") from None
+        for entry in pending_entries:
+            try:
+                self._add([entry])
+            except InputError:
+                break
+        self.redo_stack.clear()
+
+    def adjust(self, combatant: str, field: str, value: Any) -> None:
+        """Set a state value by hand (health, armour HP, strain, a condition, a deck)."""
+        if combatant not in self.state.roster:
+            raise InputError(f"no combatant with id {combatant!r}", path="combatant",
+                             allowed=", ".join(self.state.roster))
+        c = self.state.roster[combatant]
+        names = [f.name for f in fields(c.state)]
+        if field not in names:
+            raise InputError(f"{combatant} has no value {field!r}", path="field",
+                             allowed=", ".join(names))
+        before = getattr(c.state, field)
+        after = _coerce(value, before, field)
+        self._gm(Changed(RULE_GM, combatant, field, before, after))
+
+    def add_combatant(self, entry: Mapping[str, Any]) -> None:
+        """Bring in a combatant given as a scenario entry (id, name, side, sheet)."""
+        cid = str(entry.get("id", ""))
+        if cid in self.state.roster:
+            raise InputError(f"the id {cid!r} is already in the fight", path="id",
+                             allowed="a new id")
+        raw = dict(self.scenario.raw)
+        raw["combatants"] = [dict(entry)]
+        raw.pop("attack", None)
+        raw.pop("dice", None)
+        scenario_from_mapping(raw)  # validates the entry (errors name the field)
+        self._gm(CombatantAdded(RULE_GM, _frozen(dict(entry))))
+
+    def remove_combatant(self, cid: str) -> None:
+        """Take a combatant out of the fight."""
+        if cid not in self.state.roster:
+            raise InputError(f"no combatant with id {cid!r}", path="combatant",
+                             allowed=", ".join(self.state.roster))
+        self._gm(CombatantRemoved(RULE_GM, cid))
+
+    def end_fight(self, reason: str) -> None:
+        """End the fight now (no winner)."""
+        if self.state.over:
+            raise InputError("the fight is already over", path="end")
+        self._gm(FightEnded(RULE_GM, "", self.state.round, f"the GM ends the fight: {reason}"))
+
+    # -- undo and redo -----------------------------------------------------------------
+    def undo(self, steps: int = 1) -> None:
+        """Take back the last ``steps`` inputs (an answer, dice, a GM edit), with the dice
+        the session rolled by itself after them."""
+        for _ in range(steps):
+            last = max((i for i, e in enumerate(self.entries) if not e.get("auto")),
+                       default=None)
+            if last is None:
+                raise InputError("nothing to undo", path="undo")
+            removed = self.entries[last:]
+            del self.entries[last:]
+            self.redo_stack.append(removed)
+        self._replay()
+
+    def redo(self, steps: int = 1) -> None:
+        """Put back the last ``steps`` inputs taken back by :meth:`undo`."""
+        if steps > len(self.redo_stack):
+            raise InputError(f"only {len(self.redo_stack)} step(s) to redo", path="redo")
+        for _ in range(steps):
+            self.entries.extend(self.redo_stack.pop())
+        self._replay()
+
+    # -- saving ------------------------------------------------------------------------
+    def to_records(self) -> list[dict[str, Any]]:
+        """Everything needed to resume, JSON-able: a header, then one input a record."""
+        header = {"type": "LiveSession", "version": SESSION_VERSION, "seed": self.seed,
+                  "system": self.system.id, "scenario": dict(self.scenario.raw),
+                  "file": self.scenario.path, "controllers": self.controllers,
+                  "max_rounds": self.setup.max_rounds, "roll_all": self.roll_all,
+                  "drawn": self.drawn}
+        return [header, *({"type": "Input", **e} for e in self.entries)]
+
+    @classmethod
+    def from_records(cls, records: Sequence[Mapping[str, Any]],
+                     file: str | None = None) -> Session:
+        """A session from :meth:`to_records`, replayed (errors name the record)."""
+        if not records or records[0].get("type") != "LiveSession":
+            raise InputError("not a live session log", file=file, path="record 1",
+                             allowed="a log written by fracas play --log")
+        header = records[0]
+        scenario = scenario_from_mapping(header.get("scenario"), file=file)
+        setup = setup_from_scenario(scenario, int(header.get("max_rounds") or 0) or None)
+        self = cls.__new__(cls)
+        self.scenario, self.setup = scenario, setup
+        self.controllers = {str(k): str(v) for k, v in dict(header["controllers"]).items()}
+        self.seed, self.roll_all = int(header["seed"]), bool(header.get("roll_all"))
+        self.redo_stack = []
+        self.entries = []
+        self.drawn = int(header.get("drawn", 0))
+        for n, record in enumerate(records[1:], start=2):
+            entry = {k: v for k, v in record.items() if k != "type"}
+            if record.get("type") != "Input" or entry.get("kind") not in (
+                    "dice", "answer", "gm"):
+                raise InputError("not an input record", file=file, path=f"record {n}",
+                                 allowed="kind: dice, answer or gm")
+            self.entries.append(entry)
+        try:
+            self._replay()
+        except InputError as err:
+            raise err.located(file=file) from None
+        return self
+
+    def replayed(self) -> FightState:
+        """The state rebuilt from the events alone (a check on the log)."""
+        return fold_live(self.scenario, self.events)
+
+
+def _number(value: Any) -> Any:
+    if isinstance(value, str) and value.strip().lstrip("-").isdigit():
+        return int(value)
+    return value
+
+
+def _coerce(value: Any, before: Any, field: str) -> Any:
+    """A hand-entered value in the type the field holds (errors say which)."""
+    if isinstance(before, bool):
+        if isinstance(value, bool):
+            return value
+        if str(value).lower() in ("true", "false", "yes", "no"):
+            return str(value).lower() in ("true", "yes")
+        raise InputError(f"{value!r} is not true or false", path=field, allowed="true, false")
+    if isinstance(before, int):
+        try:
+            return int(value)
+        except (TypeError, ValueError):
+            raise InputError(f"{value!r} is not a whole number", path=field,
+                             allowed="a whole number") from None
+    if isinstance(before, tuple):
+        if isinstance(value, str):
+            value = [v.strip() for v in value.split(",") if v.strip()]
+        if not isinstance(value, list | tuple):
+            raise InputError(f"{value!r} is not a list", path=field, allowed="a list")
+        return _frozen(list(value))
+    if before is None or isinstance(before, str):
+        return None if value in (None, "", "none") and before is None else str(value)
+    raise InputError(f"{field} holds a {type(before).__name__}, which cannot be set by hand",
+                     path=field, allowed="health, conditions and other plain values")

@@ -1,0 +1,167 @@
+"""The live session API: answers, dice, errors that change nothing, undo/redo, GM tools,
+saving and resuming mid-decision."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from fracas.core.errors import InputError
+from fracas.core.events import ActionChosen, Changed, FightEnded
+from fracas.core.scenario import load_scenario
+from fracas.dice.rollers import RandomRoller, ScriptedRoller
+from fracas.encounter.engine import Encounter
+from fracas.encounter.session import Session
+
+DUEL = "examples/tristat/duel-fight.yaml"
+PEOPLE = {"rin": "person", "gorr": "person"}
+
+
+def _session(**kw: object) -> Session:
+    return Session.start(load_scenario(DUEL), seed=7, controllers=PEOPLE, **kw)  # type: ignore[arg-type]
+
+
+def _to_first_action(s: Session) -> None:
+    while s.pending is not None and s.pending.kind == "dice":
+        s.decide({"dice": [3, 4]})
+
+
+def test_initiative_then_actions_are_asked_in_the_rules_order() -> None:
+    s = _session()
+    assert s.pending is not None and s.pending.kind == "dice"
+    assert s.pending.dice is not None and s.pending.dice.count == 2
+    assert s.pending.dice.allowed == "1 to 6"
+    s.decide({"dice": [6, 6]})      # Rin: 12 + Combat Value
+    s.decide({"dice": [1, 1]})      # Gorr: 2 + Combat Value
+    assert s.pending is not None and s.pending.kind == "action" and s.pending.who == "rin"
+    changed = {(e.target, e.field): e.after for e in s.events if isinstance(e, Changed)}
+    assert changed[("rin", "initiative")] == 1 and changed[("gorr", "initiative")] == 2
+
+
+def test_a_hand_played_turn_matches_the_same_dice_under_the_engine() -> None:
+    s = _session()
+    dice = iter([[3, 4], [2, 4], [5, 5], [1, 2], [4, 4], [2, 2], [6, 1], [3, 3]])
+    while len([e for e in s.events if e.type == "Outcome"]) < 2:
+        p = s.pending
+        assert p is not None
+        if p.kind == "dice":
+            s.decide({"dice": next(dice)})
+        else:  # the aggressive policy's choices: the first attack, no reaction
+            s.decide({"option": "1"}, by=p.who)
+    entered = [v for e in s.entries if e["kind"] == "dice" for v in e["dice"]]
+    fight = Encounter(load_scenario(DUEL), roller=ScriptedRoller(entered, RandomRoller(1)))
+    fight.step()
+    fight.step()
+    done = s.events[: len(fight.events)]
+    assert [e for e in fight.events if e.type != "ActionChosen"] == [
+        e for e in done if e.type != "ActionChosen"]
+    assert [e.policy for e in done if isinstance(e, ActionChosen)] == ["person", "person"]
+
+
+def test_bad_dice_an_illegal_option_and_the_wrong_controller_change_nothing() -> None:
+    s = _session()
+    before = (s.to_records(), s.state, s.pending)
+    with pytest.raises(InputError, match="7 is not a value d6 can show") as err:
+        s.decide({"dice": [3, 7]})
+    assert err.value.allowed == "1 to 6"
+    with pytest.raises(InputError, match="too many"):
+        s.decide({"dice": [3, 4, 5]})
+    with pytest.raises(InputError, match="needs more"):
+        s.decide({"dice": [3]})
+    assert (s.to_records(), s.state, s.pending) == before
+    _to_first_action(s)
+    before = (s.to_records(), s.state, s.pending)
+    assert s.pending is not None
+    actor = s.pending.who
+    other = "gorr" if actor == "rin" else "rin"
+    with pytest.raises(InputError, match="is not an option") as err:
+        s.decide({"option": "999"}, by=actor)
+    assert err.value.allowed and err.value.allowed.startswith("1, 2, 3")
+    with pytest.raises(InputError, match=f"is for {actor} to answer, not {other}"):
+        s.decide({"option": "1"}, by=other)
+    assert (s.to_records(), s.state, s.pending) == before
+
+
+def test_undo_and_redo_any_number_of_steps() -> None:
+    s = _session()
+    _to_first_action(s)
+    assert s.pending is not None
+    s.decide({"option": "2"}, by=s.pending.who)
+    s.decide({"option": "1"})
+    s.decide({"roll": True})
+    after = (s.state, s.pending, len(s.entries))
+    s.undo(3)
+    assert s.pending is not None and s.pending.kind == "action"
+    s.redo(3)
+    assert (s.state, s.pending, len(s.entries)) == after
+    s.undo(1)
+    s.decide({"roll": True})  # a new "roll it" draws afresh: numbers are never reused
+    assert [e.get("rolled") for e in s.entries if "rolled" in e] == [1]
+    with pytest.raises(InputError, match="redo"):
+        s.redo(1)
+
+
+def test_save_and_resume_in_the_middle_of_a_decision() -> None:
+    s = _session()
+    _to_first_action(s)
+    assert s.pending is not None
+    s.decide({"option": "1"}, by=s.pending.who)
+    records = json.loads(json.dumps(s.to_records()))
+    back = Session.from_records(records)
+    assert back.pending == s.pending and back.state == s.state and back.events == s.events
+    back.decide({"option": "1"})
+    s.decide({"option": "1"})
+    assert back.pending == s.pending
+
+
+def test_a_whole_fight_by_hand_ends_and_replays_from_its_log() -> None:
+    s = _session()
+    values = iter([3, 4, 5, 6, 2, 1, 6, 5, 4, 3, 1, 2] * 200)
+    turns = 0
+    while s.pending is not None:
+        p = s.pending
+        if p.kind == "dice":
+            assert p.dice is not None and p.dice.count is not None
+            s.decide({"dice": [next(values) for _ in range(p.dice.count)]})
+        else:
+            s.decide({"option": str(len(p.options) if p.kind == "reaction" else 1)}, by=p.who)
+        turns += 1
+    assert s.state.over and s.state.winner in ("blades", "fists")
+    assert s.replayed() == s.state
+    back = Session.from_records(json.loads(json.dumps(s.to_records())))
+    assert back.state == s.state and back.events == s.events
+
+
+def test_policy_controlled_combatants_decide_by_themselves_and_roll_all_rolls() -> None:
+    s = Session.start(load_scenario(DUEL), seed=3, controllers={"rin": "person"},
+                      roll_all=True)
+    asked = set()
+    while s.pending is not None:
+        asked.add((s.pending.kind, s.pending.who))
+        s.decide({"option": "1"}, by="rin")
+    assert asked <= {("action", "rin"), ("reaction", "rin")} and s.state.over
+    assert all(e.get("auto") for e in s.entries if e["kind"] == "dice")
+
+
+def test_gm_tools_are_events_in_the_log() -> None:
+    s = _session()
+    _to_first_action(s)
+    s.adjust("gorr", "health", 3)
+    assert s.state.roster["gorr"].state.health == 3
+    assert s.pending is not None and s.pending.kind == "action"  # the turn goes on
+    with pytest.raises(InputError, match="no value 'hp'") as err:
+        s.adjust("gorr", "hp", 3)
+    assert err.value.allowed and "health" in err.value.allowed
+    s.add_combatant({"id": "kid", "name": "the kid", "side": "blades", "body": 3, "mind": 3,
+                     "soul": 3, "weapons": [{"name": "stick", "damage": 2, "kind": "melee"}]})
+    assert "kid" in s.state.roster
+    s.remove_combatant("kid")
+    assert "kid" not in s.state.roster
+    s.end_fight("the watch arrives")
+    assert s.state.over and s.pending is None
+    assert isinstance(s.events[-1], FightEnded)
+    back = Session.from_records(json.loads(json.dumps(s.to_records())))
+    assert back.state == s.state and back.replayed() == s.state
+    s.undo()
+    assert not s.state.over and s.pending is not None
