@@ -60,6 +60,18 @@ def invite(gm: Client, eid: str, name: str, combatants: list[str]) -> Client:
     return Client(gm.http, r.json()["key"])
 
 
+def advance_to(eid: str, gm: Client, whos: set[str], limit: int = 200) -> dict[str, Any]:
+    """The GM answers every decision until one of ``whos`` is asked; the GM's view then."""
+    view = gm.view(eid)
+    for _ in range(limit):
+        if view["over"] or view["pending"]["who"] in whos:
+            return view
+        r = gm.decide(eid, view["version"], answer_for(view["pending"]["decision"]))
+        assert r.status_code == 200, r.text
+        view = r.json()
+    raise AssertionError(f"nobody of {whos} was asked")
+
+
 def play_to_end(eid: str, gm: Client, players: dict[str, Client], limit: int = 2000
                 ) -> tuple[dict[str, Any], int]:
     """Answer every decision as whoever owns it (a player's key if one controls the

@@ -3,13 +3,23 @@ after a restart, on SQLite and on PostgreSQL."""
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Iterator
 
 import pytest
 from fastapi.testclient import TestClient
+from httpx import Response
 
 from fracas.web.app import create_app
-from tests.web.helpers import answer_for, invite, new_encounter, new_gm, play_to_end
+from tests.web.helpers import (
+    Client,
+    advance_to,
+    answer_for,
+    invite,
+    new_encounter,
+    new_gm,
+    play_to_end,
+)
 
 DUEL = "tristat/duel-fight.yaml"
 
@@ -46,7 +56,7 @@ def test_player_answers_only_for_their_own_combatants(http: TestClient) -> None:
     eid = enc["id"]
     joe = invite(gm, eid, "Jo", ["joe"])
     ada = invite(gm, eid, "Al", ["ada"])
-    view = gm.view(eid)
+    view = advance_to(eid, gm, {"joe", "ada"})
     who = view["pending"]["who"]
     owner, other = (joe, ada) if who == "joe" else (ada, joe)
     theirs = other.view(eid)
@@ -64,6 +74,7 @@ def test_only_the_gm_may_undo_edit_or_change_settings(http: TestClient) -> None:
     enc = new_encounter(gm, DUEL, people=["rin"])
     eid = enc["id"]
     ann = invite(gm, eid, "Ann", ["rin"])
+    advance_to(eid, gm, {"rin"})
     v = ann.view(eid)
     r = ann.decide(eid, v["version"], answer_for(v["pending"]["decision"]))
     assert r.status_code == 200
@@ -83,20 +94,43 @@ def test_only_the_gm_may_undo_edit_or_change_settings(http: TestClient) -> None:
     r = gm.post(f"/api/encounters/{eid}/undo", {"version": version})
     assert r.status_code == 200, r.text
     undone = r.json()
-    assert undone["version"] == version + 1 and len(undone["log"]) < len(before_log)
-    assert undone["pending"]["who"] == "rin"
+    assert undone["version"] == version + 1 and len(undone["log"]) <= len(before_log)
+    assert undone["pending"]["who"] == "rin" and undone["pending"]["decision"] == v["pending"][
+        "decision"]
+    r = gm.post(f"/api/encounters/{eid}/redo", {"version": version + 1})
+    assert r.status_code == 200 and r.json()["log"] == before_log
+    r = gm.post(f"/api/encounters/{eid}/adjust", {"version": version + 2, "combatant": "gorr",
+                                                   "field": "health", "value": 7})
+    assert r.status_code == 200, r.text
+    gorr = next(c for c in r.json()["combatants"] if c["id"] == "gorr")
+    assert gorr["health"]["current"] == 7
+    assert r.json()["log"][-1]["rule"] == "GM · at the table" or any(
+        e["rule"] == "GM · at the table" for e in r.json()["log"])
 
 
 def test_the_same_decision_sent_twice_at_once_one_wins_one_conflicts(http: TestClient) -> None:
     gm = new_gm(http)
     eid = new_encounter(gm, DUEL, people=["rin"])["id"]
     ann = invite(gm, eid, "Ann", ["rin"])
+    advance_to(eid, gm, {"rin"})
     v = ann.view(eid)
     answer = answer_for(v["pending"]["decision"])
-    first = ann.decide(eid, v["version"], answer)
-    second = gm.decide(eid, v["version"], answer)
-    assert first.status_code == 200 and second.status_code == 409
-    assert "moved on" in second.json()["error"]
+    barrier = threading.Barrier(2)
+    results: dict[str, Response] = {}
+
+    def send(name: str, client: Client) -> None:
+        barrier.wait()
+        results[name] = client.decide(eid, v["version"], answer)
+
+    threads = [threading.Thread(target=send, args=(n, c)) for n, c in (("ann", ann), ("gm", gm))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    codes = sorted(r.status_code for r in results.values())
+    assert codes == [200, 409], {n: r.text for n, r in results.items()}
+    loser = next(r for r in results.values() if r.status_code == 409)
+    assert "moved on" in loser.json()["error"]
     assert gm.view(eid)["version"] == v["version"] + 1
 
 

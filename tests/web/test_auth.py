@@ -65,12 +65,15 @@ def test_hidden_combatants_are_nowhere_until_revealed(
     eid, gm, jo = alley
     r = gm.put(f"/api/encounters/{eid}/settings", {"others": "bar", "hidden": ["thrall"]})
     assert r.status_code == 200, r.text
-    # play a few decisions so that the log has turns of the hidden thrall
-    for _ in range(6):
+    # play on until the hidden thrall has acted and Joe is asked something
+    for _ in range(80):
         view = gm.view(eid)
-        if view["over"]:
+        acted = any("thrall" in e["text"] for e in view["log"][8:])
+        if view["over"] or (acted and view["pending"]["who"] == "joe"):
             break
         gm.decide(eid, view["version"], answer_for(view["pending"]["decision"]))
+    assert acted and view["pending"]["who"] == "joe"
+    assert jo.view(eid)["pending"]["mine"]
     for text in _player_texts(http, eid, jo):
         assert "thrall" not in text.lower()
     assert any(c["id"] == "thrall" and c["hidden"] for c in gm.view(eid)["combatants"])

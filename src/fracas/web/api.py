@@ -37,6 +37,8 @@ class NewEncounter(Strict):
         None, description="combatant id -> 'person' or a policy name")
     settings: dict[str, Any] | None = Field(
         None, description="{others: exact|bar|status|hidden, hidden: [ids]}")
+    roll_all: bool = Field(False, description="the server rolls every die (people still "
+                                              "choose); otherwise each die is asked for")
 
 
 def finite(value: Any) -> Any:
@@ -151,7 +153,8 @@ def create(request: Request, body: NewEncounter) -> dict[str, Any]:
     gid = gm_id(tracker.store, request)
     raw, file = parse_scenario(body)
     info = tracker.create(gid, raw, file=file, title=body.title, seed=body.seed,
-                          controllers=body.controllers, settings=body.settings)
+                          controllers=body.controllers, settings=body.settings,
+                          roll_all=body.roll_all)
     return view(request, info.id, role_for(tracker.store, request, info.id))
 
 

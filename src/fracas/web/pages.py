@@ -23,6 +23,21 @@ router = APIRouter()
 TEMPLATES = Environment(loader=FileSystemLoader(Path(__file__).parent / "templates"),
                         autoescape=select_autoescape(["html"]))
 MAX_UPLOAD = 200_000
+
+
+def fraction_value(text: Any) -> float:
+    """A fraction given as text (``"13/648"``) as a float."""
+    num, _, den = str(text).partition("/")
+    return float(num) / float(den or 1)
+
+
+def percent(text: Any) -> str:
+    value = 100 * fraction_value(text)
+    return "<0.1%" if 0 < value < 0.1 else f"{value:.1f}%"
+
+
+TEMPLATES.filters["percent"] = percent
+TEMPLATES.filters["decimal"] = lambda text: f"{fraction_value(text):.2f}"
 YEAR = 60 * 60 * 24 * 365
 
 
@@ -100,13 +115,14 @@ def gm_page(request: Request) -> HTMLResponse:
 async def create(request: Request, source: str = Form("example"), example: str = Form(""),
                  file: UploadFile | None = None, system: str = Form(""),
                  combatants: str = Form(""), title: str = Form(""),
-                 people: str = Form(""), seed: str = Form("")) -> Response:
+                 people: str = Form(""), seed: str = Form(""),
+                 roll_all: str = Form("")) -> Response:
     """Create an encounter from an example, an uploaded file or combatants typed in."""
     import asyncio
 
     tracker = request.app.state.tracker
     form = {"source": source, "example": example, "system": system, "combatants": combatants,
-            "title": title, "people": people, "seed": seed}
+            "title": title, "people": people, "seed": seed, "roll_all": roll_all}
     try:
         gid = await asyncio.to_thread(gm_id, tracker.store, request)
         name: str | None
@@ -136,7 +152,8 @@ async def create(request: Request, source: str = Form("example"), example: str =
                              allowed="a whole number")
         info = await asyncio.to_thread(
             tracker.create, gid, raw, file=name, title=title.strip() or None,
-            seed=int(seed) if seed.strip() else None, controllers=controllers)
+            seed=int(seed) if seed.strip() else None, controllers=controllers,
+            roll_all=bool(roll_all))
     except InputError as err:
         return await asyncio.to_thread(dashboard, request, 400, str(err), form)
     return RedirectResponse(f"/e/{info.id}", status_code=303)

@@ -133,7 +133,7 @@ class Tracker:
     # -- creating --------------------------------------------------------------------
     def create(self, gm_id: int, raw: Any, *, file: str | None = None, title: str | None = None,
                seed: int | None = None, controllers: Any = None,
-               settings: Any = None) -> EncounterInfo:
+               settings: Any = None, roll_all: bool = False) -> EncounterInfo:
         """A new encounter from a scenario mapping (validated like the CLI's)."""
         scenario = scenario_from_mapping(raw, file=file)
         ctl = check_controllers(controllers, scenario)
@@ -142,7 +142,8 @@ class Tracker:
         if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
             raise InputError("the seed must be a whole number", path="seed",
                              allowed="a whole number")
-        session = Session.start(scenario, seed=seed, controllers=ctl or None)
+        session = Session.start(scenario, seed=seed, controllers=ctl or None,
+                                roll_all=roll_all)
         records = session.to_records()
         name = title or scenario.title or f"{scenario.system.id} encounter"
         info = self.store.create_encounter(gm_id, name, scenario.system.id, dict(raw), chosen,

@@ -9,6 +9,7 @@ listed in ``hidden`` are left out everywhere (order, roster, log, prompts) until
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -51,8 +52,21 @@ def _mentions(event: Event, hidden: Sequence[Combatant]) -> bool:
     return any(c.id in values or c.name in text or c.id in text for c in hidden)
 
 
-def _names_hidden(text: str, hidden: Sequence[Combatant]) -> bool:
-    return any(c.id in text or c.name in text for c in hidden)
+UNSEEN = "someone unseen"
+
+
+def _unseen(value: Any, hidden: Sequence[Combatant]) -> Any:
+    """``value`` with every hidden combatant's name and id replaced by "someone unseen"."""
+    if isinstance(value, str):
+        for c in hidden:
+            value = re.sub(rf"\b(the )?{re.escape(c.name)}\b", UNSEEN, value)
+            value = re.sub(rf"\b{re.escape(c.id)}\b", UNSEEN, value)
+        return value
+    if isinstance(value, dict):
+        return {k: _unseen(v, hidden) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_unseen(v, hidden) for v in value]
+    return value
 
 
 def combatant_view(system: RuleSystem, c: Combatant, mine: bool, mode: str,
@@ -129,8 +143,7 @@ def encounter_view(eid: str, title: str, system: RuleSystem, session: Session, v
         who_name = (roster[visible_who].name if visible_who in roster else "the GM")
         decision = pending.to_dict() if mine else None
         if decision is not None and hidden:
-            decision["options"] = [o for o in decision.get("options") or ()
-                                   if not _names_hidden(str(o.get("label", "")), hidden)]
+            decision = _unseen(decision, hidden)
         asked = {"who": visible_who, "who_name": who_name, "mine": mine,
                  "kind": pending.kind if mine else None, "decision": decision}
     actor = state.actor if state.actor is not None and state.actor not in hidden_ids else None
