@@ -253,8 +253,10 @@ def _mount_system_commands() -> None:
 
 def _load_commands() -> None:
     import fracas.cli.fights  # noqa: F401  (registers fight, simulate, replay)
-    from fracas.cli import analysis  # noqa: F401  (registers advise, sweep, report)
-    from fracas.cli import serve  # noqa: F401  (registers serve)
+    from fracas.cli import (
+        analysis,  # noqa: F401  (registers advise, sweep, report)
+        serve,  # noqa: F401  (registers serve)
+    )
 
 
 def main() -> None:
