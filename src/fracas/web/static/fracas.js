@@ -14,6 +14,12 @@
     errorBox.hidden = !text;
   }
 
+  function toNewest() {
+    var log = panel.querySelector("ol.log");
+    if (log) { log.scrollTop = log.scrollHeight; }
+  }
+  toNewest();
+
   function refresh() {
     return fetch("/e/" + eid + "/panel", {credentials: "same-origin"}).then(function (r) {
       if (!r.ok) { throw new Error("could not load the encounter (" + r.status + ")"); }
@@ -27,6 +33,7 @@
         version = v;
         root.dataset.version = String(v);
         panel.innerHTML = html;
+        toNewest();
       }
     }).catch(function (err) { showError(err.message); });
   }
