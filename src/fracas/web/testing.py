@@ -36,7 +36,7 @@ class ServerProcess:
         self.url = f"http://127.0.0.1:{self.port}"
         self.proc: subprocess.Popen[bytes] | None = None
 
-    def start(self, timeout: float = 30.0) -> ServerProcess:
+    def start(self, timeout: float = 90.0) -> ServerProcess:
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "fracas", "serve", "--db", self.db,
              "--host", "127.0.0.1", "--port", str(self.port)],
