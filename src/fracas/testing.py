@@ -17,7 +17,11 @@ Each check raises :class:`AssertionError` saying what is wrong. The checks:
    randomly sampled result is a possible exact result;
 7. pinned dice in a scenario are used exactly (none missing, none left over);
 8. fight hooks: initiative gives slots of known combatants; an active combatant
-   facing an active enemy has at least one action, and each action resolves.
+   facing an active enemy has at least one action, and each action resolves;
+9. live play: with a person deciding for everybody (and the GM), every choice the
+   system offers - actions, reactions and its own mid-resolution choices (see
+   :mod:`fracas.core.choices`) - is a JSON-able decision of a known controller whose
+   every option a person can take (and take back), and dice can be typed or rolled.
 """
 
 from __future__ import annotations
@@ -29,6 +33,7 @@ from pathlib import Path
 from pydantic import BaseModel
 
 from fracas.analysis.odds import attack_odds
+from fracas.core.errors import FracasError
 from fracas.core.events import Changed, event_from_dict
 from fracas.core.model import Resolution, apply_events
 from fracas.core.scenario import Scenario, load_scenario
@@ -121,6 +126,48 @@ def check_fight_hooks(scenario: Scenario) -> None:
             _check_events(result, scenario, f"{where} ({cid}: {action.kind})")
 
 
+def check_live(scenario: Scenario, decisions: int = 12, seed: int = 1) -> None:
+    """Check 9 on a scenario with two sides or more: the first ``decisions`` questions of
+    a live session where people decide everything."""
+    from fracas.encounter.session import Session
+
+    where = scenario.path or "scenario"
+    if len(scenario.roster.sides()) < 2:
+        return
+    people = {**dict.fromkeys(scenario.roster, "person"), "gm": "person"}
+    session = Session.start(scenario, seed=seed, controllers=people, odds=False)
+    for n in range(decisions):
+        pending = session.pending
+        if pending is None:
+            break
+        here = f"{where}: decision {n + 1} ({pending.kind}: {pending.prompt})"
+        data = pending.to_dict()
+        assert json.loads(json.dumps(data)) == data, f"{here}: not JSON-able"
+        assert pending.who == "gm" or pending.who in session.state.roster, (
+            f"{here}: asked of unknown {pending.who!r}")
+        before = (session.state, pending, len(session.entries))
+        if pending.kind == "dice":
+            assert pending.dice is not None and pending.dice.allowed.strip(), (
+                f"{here}: a dice request must say what a value may be")
+            session.decide({"roll": True}, by=pending.who)
+            continue
+        ids = [o.id for o in pending.options]
+        assert ids == [str(i + 1) for i in range(len(ids))] and ids, (
+            f"{here}: options must be numbered 1..n")
+        for option in ids:
+            try:
+                session.decide({"option": option}, by=pending.who)
+            except FracasError as err:
+                raise AssertionError(f"{here}: option {option} "
+                                     f"({pending.options[int(option) - 1].label}) cannot be "
+                                     f"taken: {err}") from None
+            assert len(session.entries) > before[2], f"{here}: option {option} was not taken"
+            session.undo()
+            assert (session.state, session.pending, len(session.entries)) == before, (
+                f"{here}: taking back option {option} did not restore the fight")
+        session.decide({"option": ids[(n * 7) % len(ids)]}, by=pending.who)
+
+
 def check_system(system_cls: type[RuleSystem], scenario_paths: Iterable[Path | str],
                  samples: int = 25) -> None:
     """Run every check on a system and its example scenarios (at least one)."""
@@ -132,3 +179,4 @@ def check_system(system_cls: type[RuleSystem], scenario_paths: Iterable[Path | s
         assert type(scenario.system) is system_cls, f"{path} is not a {system_cls.id} scenario"
         check_scenario(scenario, samples)
         check_fight_hooks(scenario)
+        check_live(scenario)

@@ -252,7 +252,8 @@ def _mount_system_commands() -> None:
 
 
 def _load_commands() -> None:
-    import fracas.cli.fights  # noqa: F401  (registers fight, simulate, replay)
+    import fracas.cli.fights
+    import fracas.cli.play  # noqa: F401  (registers play)
     from fracas.cli import (
         analysis,  # noqa: F401  (registers advise, sweep, report)
         serve,  # noqa: F401  (registers serve)

@@ -155,7 +155,15 @@ class _Probe:
 
 
 def dice_allowed(var: Variable[Any]) -> str:
-    """What a value of ``var``'s first die may be, as the rules' own check says it."""
+    """What a value of ``var``'s first die may be: the cards left for a draw, else what
+    the rules' own check says of an impossible value."""
+    from fracas.dice.cards import Card
+
+    pile = getattr(var, "pile", None)
+    if pile is None:
+        pile = getattr(getattr(var, "deck", None), "draw_pile", None)
+    if isinstance(pile, tuple) and all(isinstance(c, Card) for c in pile):
+        return ", ".join(c.label for c in pile) or "none: the draw pile is empty"
     try:
         var.from_script(_Probe())
     except ScriptError as err:
@@ -202,6 +210,7 @@ class Feed:
     seen: list[Event] = field(default_factory=list)  # the turn's events so far
     used_rolls: int = 0
     used_answers: int = 0
+    odds: bool = True  # show each option's odds
     context: str = "the start of the fight"
     context_start: int = 0  # the rolls made before the context was set
     actor: str = "gm"
@@ -210,22 +219,24 @@ class Feed:
         """Name what the next rolls are for (an action just chosen)."""
         self.actor, self.context, self.context_start = actor, context, self.used_rolls
 
-    def answer(self, decision: Decision) -> str:
-        """The option id given for ``decision`` (checked against its kind), or ask."""
+    def answer(self, kind: str, count: int, ask: Callable[[], Decision]) -> int:
+        """The index of the option given for a ``kind`` decision of ``count`` options, or
+        raise :class:`Needed` with the decision ``ask`` builds (odds are only computed
+        when the question is really asked)."""
         if self.used_answers >= len(self.answers):
-            raise Needed(decision)
+            raise Needed(ask())
         entry = self.answers[self.used_answers]
-        if entry.get("decision") != decision.kind:
+        if entry.get("decision") != kind:
             raise InputError(f"answer {self.used_answers + 1} is for a {entry.get('decision')}"
-                             f" decision, but the rules ask for a {decision.kind}",
-                             path="answers", allowed=decision.kind)
-        ids = [o.id for o in decision.options]
+                             f" decision, but the rules ask for a {kind}",
+                             path="answers", allowed=kind)
         option = str(entry.get("option"))
+        ids = [str(i + 1) for i in range(count)]
         if option not in ids:
-            raise InputError(f"{option!r} is not an option of: {decision.prompt}",
-                             path="option", allowed=", ".join(ids))
+            raise InputError(f"{option!r} is not an option of this {kind}", path="option",
+                             allowed=", ".join(ids))
         self.used_answers += 1
-        return option
+        return int(option) - 1
 
 
 class LiveRoller:
@@ -280,8 +291,8 @@ class LiveRoller:
         if not self.feed.person(choice.who):
             return choice.default
         options = tuple(Option(str(i + 1), label) for i, label in enumerate(choice.options))
-        picked = self.feed.answer(Decision(choice.kind, choice.who, choice.prompt, options))
-        return int(picked) - 1
+        return self.feed.answer(choice.kind, len(options), lambda: Decision(
+            choice.kind, choice.who, choice.prompt, options))
 
 
 def action_label(action: Action, roster: Roster) -> str:
@@ -315,25 +326,29 @@ class Person(Policy):
 
     def choose(self, roller: Roller, system: RuleSystem, actor: str, actions: list[Action],
                roster: Roster) -> Action:
-        options = tuple(Option(str(i + 1), action_label(a, roster),
-                               action_odds(system, a, roster))
-                        for i, a in enumerate(actions))
         name = roster[actor].name
-        picked = self.feed.answer(Decision("action", actor, f"{name}'s action", options))
-        action = actions[int(picked) - 1]
+
+        def ask() -> Decision:
+            return Decision("action", actor, f"{name}'s action", tuple(
+                Option(str(i + 1), action_label(a, roster),
+                       action_odds(system, a, roster) if self.feed.odds else None)
+                for i, a in enumerate(actions)))
+        action = actions[self.feed.answer("action", len(actions), ask)]
         self.feed.about(actor, f"{name}'s {action_label(action, roster)}")
         return action
 
     def react(self, roller: Roller, system: RuleSystem, variants: list[Action],
               roster: Roster) -> Action:
         target = variants[0].target or ""
-        options = tuple(Option(str(i + 1), reaction_label(v, variants[0]),
-                               action_odds(system, v, roster))
-                        for i, v in enumerate(variants))
         prompt = (f"{roster[target].name}'s reaction to "
-                  f"{roster[variants[0].actor].name}'s {variants[0].kind}")
-        picked = self.feed.answer(Decision("reaction", target, prompt, options))
-        return variants[int(picked) - 1]
+                  f"{roster[variants[0].actor].name}'s {action_label(variants[0], roster)}")
+
+        def ask() -> Decision:
+            return Decision("reaction", target, prompt, tuple(
+                Option(str(i + 1), reaction_label(v, variants[0]),
+                       action_odds(system, v, roster) if self.feed.odds else None)
+                for i, v in enumerate(variants)))
+        return variants[self.feed.answer("reaction", len(variants), ask)]
 
 
 class _Watch(Policy):

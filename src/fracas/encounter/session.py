@@ -19,8 +19,10 @@ redo, saving and resuming are replaying it (see :mod:`fracas.encounter.live`).
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, fields, replace
+from pathlib import Path
 from typing import Any
 
 from fracas.core.errors import FracasError, InputError
@@ -120,12 +122,13 @@ class Session:
     """A fight in progress at the table (see the module docstring)."""
 
     def __init__(self, scenario: Scenario, setup: FightSetup, controllers: Mapping[str, str],
-                 seed: int, roll_all: bool = False):
+                 seed: int, roll_all: bool = False, odds: bool = True):
         self.scenario = scenario
         self.setup = setup
         self.controllers = dict(controllers)
         self.seed = seed
         self.roll_all = roll_all
+        self.odds = odds
         self.entries: list[dict[str, Any]] = []
         self.drawn = 0  # how many "roll it"s the session has drawn (numbers are never reused)
         self.redo_stack: list[list[dict[str, Any]]] = []
@@ -135,14 +138,19 @@ class Session:
     @classmethod
     def start(cls, scenario: Scenario, *, seed: int | None = None,
               controllers: Mapping[str, str] | None = None, roll_all: bool = False,
-              max_rounds: int | None = None) -> Session:
+              max_rounds: int | None = None, odds: bool = True) -> Session:
         """A new session. ``controllers``: combatant id -> ``"person"`` or a policy name
-        (default: the scenario's policy); ``roll_all``: the session rolls every die by
-        itself (people still decide)."""
+        (default: the scenario's policy), and ``"gm"`` -> ``"person"`` for the GM to make
+        the GM's mid-resolution choices by hand (Genesys threat and despair; default: the
+        system's policy); ``roll_all``: the session rolls every die by itself; ``odds``
+        False leaves the options without odds (faster, e.g. for checks)."""
         setup = setup_from_scenario(scenario, max_rounds)
         chosen = {cid: setup.policy_of(cid) for cid in scenario.roster}
         allowed = ", ".join([PERSON, *POLICIES])
         for cid, name in dict(controllers or {}).items():
+            if cid == "gm" and name in (PERSON, "policy"):  # the GM's own choices
+                chosen[cid] = name
+                continue
             if cid not in scenario.roster:
                 raise InputError(f"no combatant with id {cid!r}", path="controllers",
                                  allowed=", ".join(scenario.roster))
@@ -154,7 +162,7 @@ class Session:
             import secrets
 
             seed = secrets.randbits(32)
-        return cls(scenario, setup, chosen, seed, roll_all)
+        return cls(scenario, setup, chosen, seed, roll_all, odds)
 
     # -- what is asked -----------------------------------------------------------------
     @property
@@ -171,7 +179,7 @@ class Session:
         rolls = [e for e in entries if e["kind"] == "dice"]
         answers = [e for e in entries if e["kind"] == "answer"]
         return Feed(list(rolls), list(answers), self.seed, self.drawn,
-                    self._auto, self.is_person)
+                    self._auto, self.is_person, odds=self.odds)
 
     def _replay(self) -> None:
         """Fold the whole log: the state, the events, and what is asked now."""
@@ -373,7 +381,7 @@ class Session:
             removed = self.entries[last:]
             del self.entries[last:]
             self.redo_stack.append(removed)
-        self._replay()
+        self._refold()
 
     def redo(self, steps: int = 1) -> None:
         """Put back the last ``steps`` inputs taken back by :meth:`undo`."""
@@ -381,7 +389,16 @@ class Session:
             raise InputError(f"only {len(self.redo_stack)} step(s) to redo", path="redo")
         for _ in range(steps):
             self.entries.extend(self.redo_stack.pop())
-        self._replay()
+        self._refold()
+
+    def _refold(self) -> None:
+        """After the log changed at its end: play the pending turn again from its start
+        when the change is inside it, else the whole log."""
+        if self.pending is not None and self._turn_start <= len(self.entries) and all(
+                e["kind"] != "gm" for e in self.entries[self._turn_start:]):
+            self._advance(self._turn_start)
+        else:
+            self._replay()
 
     # -- saving ------------------------------------------------------------------------
     def to_records(self) -> list[dict[str, Any]]:
@@ -407,6 +424,7 @@ class Session:
         self.scenario, self.setup = scenario, setup
         self.controllers = {str(k): str(v) for k, v in dict(header["controllers"]).items()}
         self.seed, self.roll_all = int(header["seed"]), bool(header.get("roll_all"))
+        self.odds = True
         self.redo_stack = []
         self.entries = []
         self.drawn = int(header.get("drawn", 0))
@@ -426,6 +444,33 @@ class Session:
     def replayed(self) -> FightState:
         """The state rebuilt from the events alone (a check on the log)."""
         return fold_live(self.scenario, self.events)
+
+
+def save_session(session: Session, path: Path | str) -> None:
+    """The session's records as JSON Lines (the header, then one input a line)."""
+    text = "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in session.to_records())
+    Path(path).write_text(text, encoding="utf-8")
+
+
+def load_session(path: Path | str) -> Session:
+    """A session from a log written by :func:`save_session` (errors name the line)."""
+    p = Path(path)
+    try:
+        lines = p.read_text(encoding="utf-8").splitlines()
+    except FileNotFoundError:
+        raise InputError("no such file", file=str(p)) from None
+    records = []
+    for number, line in enumerate(lines, start=1):
+        try:
+            record = json.loads(line)
+        except json.JSONDecodeError as err:
+            raise InputError(f"not JSON: {err.msg}", file=str(p), path=f"line {number}"
+                             ) from None
+        if not isinstance(record, dict):
+            raise InputError("not a record", file=str(p), path=f"line {number}",
+                             allowed="a JSON object")
+        records.append(record)
+    return Session.from_records(records, file=str(p))
 
 
 def _number(value: Any) -> Any:

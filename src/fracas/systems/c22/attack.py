@@ -13,6 +13,7 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 from functools import cache
 
+from fracas.core.choices import Choice, ask
 from fracas.core.errors import RulesError
 from fracas.core.events import Changed, Compared, Event, Note, Outcome, Total
 from fracas.core.model import Action, Combatant, Resolution, Roster
@@ -181,6 +182,26 @@ def choose_split(att: Attack, hand: tuple[Card, Card]) -> tuple[Plan, str]:
     return best_score[4], why + f"default policy: the better split, expected damage {e}"
 
 
+def person_split(roller: Roller, att: Attack, hand: tuple[Card, Card], p: Plan, why: str
+                 ) -> tuple[Plan, str]:
+    """Hook ``split`` (:mod:`fracas.core.choices`): with ``weapon_card: auto`` the attacker
+    may split the hand either way (seed: Weapon card); a policy keeps the default split.
+    Each option shows its Accuracy, damage and expected damage."""
+    if att.opts.weapon_card != "auto":
+        return p, why
+    plans = (plan(att, hand[0], hand[1]), plan(att, hand[1], hand[0]))
+    default = 0 if plans[0] == p else 1
+    labels = tuple(f"weapon card {q.weapon_card.label}, maneuver card {q.maneuver_card.label}"
+                   f" (Accuracy {q.accuracy}, damage {q.damage}, expected damage "
+                   f"{float(expected_damage(att, q)):.2f})" for q in plans)
+    who = att.attacker
+    picked = ask(roller, Choice("split", who.id, f"{who.name}'s hand {hand[0].label}, "
+                                f"{hand[1].label}: which is the weapon card?", labels, default))
+    if picked == default:
+        return p, why
+    return plans[picked], f"weapon_card: {plans[picked].weapon_card.label}, chosen by {who.name}"
+
+
 def resolve_attack(conf: Conf, roller: Roller, action: Action, roster: Roster) -> Resolution:
     """One attack, step by step, in the seed's order."""
     a, t = roster[action.actor], roster[action.target or ""]
@@ -198,7 +219,7 @@ def resolve_attack(conf: Conf, roller: Roller, action: Action, roster: Roster) -
                   ordered=word in ("first", "second"))
 
     hand = drawing.hand(roller, a.id, 2, key, "for the turn", TURN)
-    p, why = choose_split(att, (hand[0], hand[1]))
+    p, why = person_split(roller, att, (hand[0], hand[1]), *choose_split(att, (hand[0], hand[1])))
     ev.append(C22Split(SPLIT if "default" in why else TURN, a.name, p.weapon_card.label,
                        p.maneuver_card.label, why))
     details: list[tuple[str, str]] = []

@@ -8,9 +8,10 @@ Injury table's rows), which keeps the odds of a whole attack fast.
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any
+from typing import Any, cast
 
 from fracas.core.events import Compared, Event, Note, Outcome, Total
 from fracas.core.model import Action, Resolution, Roster
@@ -23,7 +24,13 @@ from fracas.systems.genesys.events import GenesysDamage, GenesysRolled, GenesysS
 from fracas.systems.genesys.harm import STEP6, Tracker
 from fracas.systems.genesys.pool import GenesysPool
 from fracas.systems.genesys.sheet import Options, Sheet, Weapon
-from fracas.systems.genesys.spending import Context, Spend, spend_advantage, spend_threat
+from fracas.systems.genesys.spending import (
+    Context,
+    Spend,
+    person_spends,
+    spend_advantage,
+    spend_threat,
+)
 from fracas.systems.genesys.tables import qualities, skills
 
 STEP1 = "seed 004 · Step 1: declare the attack"
@@ -136,7 +143,9 @@ def finish_attack(roller: Roller, system: Any, action: Action, roster: Roster,
                   result: PoolResult) -> Resolution:
     """Steps 3 to 6 for one pool result."""
     t_id = action.target or ""
-    pre = _settle(system, action, roster, result, result.symbols)
+    live = getattr(roller, "choose", None) is not None  # a live session asks people
+    pre = _settle(system, action, roster, result, result.symbols,
+                  cast(Hashable, roller) if live else None)
     tr = Tracker(pre.roster, list(pre.events))
     severity = _criticals(roller, tr, system, pre.weapon, t_id, list(pre.bought),
                           dict(pre.crossed))
@@ -157,8 +166,9 @@ def finish_attack(roller: Roller, system: Any, action: Action, roster: Roster,
 
 @lru_cache(maxsize=4096)
 def _settle(system: Any, action: Action, roster: Roster, result: PoolResult,
-            symbols: str | None) -> _Settled:
-    """(``symbols`` is part of the cache key: what the dice showed is in the events.)"""
+            symbols: str | None, chooser: Any = None) -> _Settled:
+    """(``symbols`` is part of the cache key: what the dice showed is in the events;
+    ``chooser`` is a live session's roller, asked how people spend.)"""
     plan = plan_attack(system, action, roster)
     weapon, opts = plan.weapon, action.options
     assert isinstance(opts, Options)
@@ -205,14 +215,21 @@ def _settle(system: Any, action: Action, roster: Roster, result: PoolResult,
                   any(t != t_id for t in opts.blast_targets), st.has(target, "prone"))
     a_policy = opts.advantage_policy or system.defaults.advantage_policy
     h_policy = opts.threat_policy or system.defaults.threat_policy
+    spend, gm_spend = opts.spend, opts.gm_spend
+    if chooser is not None:  # a live session: people may spend by hand
+        spend, a_policy = person_spends(chooser, a_id, attacker.name, "advantage", ctx,
+                                        advantage, result.triumphs, spend, a_policy)
     bought, notes, adv_left, tri_left, chosen = spend_advantage(
-        ctx, advantage, result.triumphs, opts.spend, a_policy)
+        ctx, advantage, result.triumphs, spend, a_policy)
     _announce(tr, a_id, bought, notes, "a", "t", a_policy, "advantage_policy", chosen,
               opts.advantage_policy is not None)
     if adv_left > 0 or tri_left:
         tr.add(Note("seed 004 · Step 4", f"unspent: {adv_left} advantage, {tri_left} triumph"))
+    if chooser is not None:
+        gm_spend, h_policy = person_spends(chooser, "gm", "the GM", "threat", ctx, -advantage,
+                                           result.despairs, gm_spend, h_policy)
     gm, gm_notes, _, _, gm_chosen = spend_threat(ctx, -advantage, result.despairs,
-                                                 opts.gm_spend, h_policy)
+                                                 gm_spend, h_policy)
     _announce(tr, "the GM", gm, gm_notes, "h", "d", h_policy, "threat_policy", gm_chosen,
               opts.threat_policy is not None)
     before = (target.state.wounds, target.state.strain)

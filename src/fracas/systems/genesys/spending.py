@@ -17,6 +17,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from fracas.core.choices import Choice, ask
+from fracas.dice.rollers import Roller
 from fracas.systems.genesys.sheet import Weapon
 from fracas.systems.genesys.tables import qualities, spending
 
@@ -253,3 +255,56 @@ def spend_threat(ctx: Context, threat: int, despairs: int, explicit: tuple[str, 
         while purse.big and _buy(purse, offer):
             pass
     return purse.bought, purse.notes, purse.small, purse.big, chosen
+
+
+def _price(offer: _Offer, purse: _Purse, small: str, big: str) -> str:
+    if offer.small is not None and purse.small >= offer.small:
+        return small * offer.small
+    return big * (offer.big or 0)
+
+
+POLICY_REST = "let the policy spend the rest"
+KEEP_REST = "spend nothing more"
+
+
+def person_spends(roller: Roller, who: str, name: str, side: str, ctx: Context, amount: int,
+                  big: int, explicit: tuple[str, ...], policy: str) -> tuple[tuple[str, ...],
+                                                                            str]:
+    """Hook ``spend`` (:mod:`fracas.core.choices`): whoever spends (the attacker its
+    advantage and triumph, the GM threat and despair; seed 004 · Steps 4-5) picks options
+    one at a time, then lets the policy spend the rest or keeps it. Returns the explicit
+    list to spend and the policy for the rest; a policy (the default answer) leaves both
+    as they were."""
+    offer_of = _advantage_offer if side == "advantage" else _threat_offer
+    small_sign, big_sign = ("a", "t") if side == "advantage" else ("h", "d")
+    purse = _Purse(max(0, amount), big)
+    for key in explicit:
+        offer = offer_of(key, ctx)
+        if not isinstance(offer, str):
+            _buy(purse, offer, explicit=True)
+    keys = [o.key for o in getattr(spending(), side)]
+    if side == "advantage":
+        keys = ["critical", *(q.name for q in ctx.weapon.qualities
+                              if qualities()[q.name].kind == "active"), *keys]
+    chosen = list(explicit)
+    while purse.small or purse.big:
+        offers = [o for o in (offer_of(k, ctx) for k in keys) if not isinstance(o, str)
+                  and (o.limit is None or purse.times(o.key) < o.limit)
+                  and ((o.small is not None and purse.small >= o.small)
+                       or (o.big is not None and purse.big >= o.big))]
+        if not offers:
+            break
+        labels = tuple(f"{o.label} ({_price(o, purse, small_sign, big_sign)}): {o.text}"
+                       for o in offers)
+        big_name = "triumph" if side == "advantage" else "despair"
+        left = f"{purse.small} {side}" + (f", {purse.big} {big_name}" if purse.big else "")
+        picked = ask(roller, Choice("spend", who, f"{name} spends {left}",
+                                    (*labels, f"{POLICY_REST} ({policy})", KEEP_REST),
+                                    len(labels)))
+        if picked == len(labels):
+            return tuple(chosen), policy
+        if picked == len(labels) + 1:
+            return tuple(chosen), "none"
+        _buy(purse, offers[picked])
+        chosen.append(offers[picked].key)
+    return tuple(chosen), policy if chosen == list(explicit) else "none"

@@ -1,0 +1,297 @@
+"""``fracas play``: run a live fight at the table, in a terminal or from a script.
+
+The screen shows the turn order with health bars and the pending decision as a numbered
+menu with the odds of each option; dice are typed (``3,5``) or rolled (``r``). Every
+command is one line, so the same loop reads a terminal, a ``--script`` file or piped
+stdin. The log is saved after every input when ``--log`` is given.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.rule import Rule
+from rich.table import Table
+from rich.text import Text
+
+from fracas.cli import render
+from fracas.cli.app import SeedOpt, app
+from fracas.core.errors import InputError
+from fracas.core.events import (
+    ActionChosen,
+    Event,
+    FightEnded,
+    Outcome,
+    Rolled,
+    RoundStarted,
+    TurnStarted,
+)
+from fracas.core.scenario import load_scenario
+from fracas.encounter.session import Session, load_session, save_session
+
+HELP = """\
+  1, 2, ...              choose that option
+  3,5  or  3 5           the dice on the table (cards: 4S,10H; Genesys: ss a t)
+  r                      roll it for me
+  u [N]  /  redo [N]     undo the last input (or N) / put it back
+  e                      explain the last turn in full, with the rules cited
+  s                      the turn order and health again
+  gm set ID FIELD VALUE  change a value by hand (health, strain, conditions...)
+  gm add {JSON}          bring in a combatant (a scenario entry)
+  gm remove ID           take a combatant out
+  gm end REASON          end the fight
+  ?  /  q                this help / save and quit"""
+
+BRIEF = (RoundStarted, TurnStarted, ActionChosen, Rolled, Outcome, FightEnded)
+
+
+def order_view(session: Session) -> Table:
+    """The round's turn order (the current slot marked) and everybody's health."""
+    state, system = session.state, session.system
+    table = Table(show_header=False, show_edge=False, box=None, padding=(0, 1))
+    placed: list[str] = []
+    for index, slot in enumerate(state.slots):
+        for cid in slot.candidates:
+            if cid not in placed and cid in state.roster:
+                placed.append(cid)
+        mark = "▶" if index == state.next_slot - 1 and not state.over else " "
+        if mark == "▶":
+            current = [c for c in slot.candidates if c == state.actor] or list(slot.candidates)
+            placed = [c for c in placed if c not in current] + current
+    rest = [cid for cid in state.roster if cid not in placed]
+    for cid in [*placed, *rest]:
+        c = state.roster[cid]
+        current, maximum = system.health(c)
+        who = "person" if session.is_person(cid) else session.controllers.get(cid, "")
+        mark = "▶" if cid == state.actor and not state.over else " "
+        table.add_row(mark, c.name, f"[dim]{c.side}[/]", render.health_bar(current, maximum),
+                      "" if system.is_active(c) else "[red]out[/]", f"[dim]{who}[/]")
+    return table
+
+
+def narrate(console: Console, events: tuple[Event, ...], verbose: bool) -> None:
+    """Print events: the brief lines a table reads aloud, or all of them with their rules."""
+    for e in events:
+        if isinstance(e, RoundStarted):
+            console.print(Rule(f"[bold]Round {e.round}[/]"))
+            console.print(Text(e.text(), style="dim"), highlight=False)
+            continue
+        if not verbose and not isinstance(e, BRIEF):
+            continue
+        style = {"TurnStarted": "bold", "Outcome": "bold", "Changed": "yellow",
+                 "ActionChosen": "magenta", "Rolled": "cyan", "FightEnded": "bold"}.get(
+                     e.type, "")
+        line = Text(("" if isinstance(e, TurnStarted | FightEnded) else "  ") + e.text(),
+                    style=style)
+        if verbose:
+            line.append(f"  [{e.rule}]", style="dim")
+        console.print(line, highlight=False)
+
+
+def show_pending(console: Console, session: Session, full: bool = True) -> None:
+    """The decision asked now: a numbered menu with odds, or the dice prompt (``full``
+    False: the question only, after a command that changed nothing)."""
+    p = session.pending
+    if p is None:
+        return
+    who = "" if p.who == "gm" else f" [dim]({p.who})[/]"
+    console.print(Text.from_markup(f"[bold]? {_esc(p.prompt)}[/]{who}"), highlight=False)
+    if not full:
+        return
+    if p.kind == "dice" and p.dice is not None:
+        console.print(f"  [dim]allowed: {_esc(p.dice.allowed)}[/]")
+        console.print("  type the values (3,5) or press r to roll", highlight=False)
+        return
+    for option in p.options:
+        odds = f"  [dim]{option.odds.short()}[/]" if option.odds is not None else ""
+        console.print(f"  {option.id:>2}. {_esc(option.label)}{odds}", highlight=False)
+
+
+def _esc(text: str) -> str:
+    return text.replace("[", r"\[")
+
+
+def last_turn(session: Session) -> tuple[Event, ...]:
+    """The events of the last turn that did something (the one going on, if it has an
+    outcome yet, else the one before it, up to now)."""
+    events = session.events
+    starts = [i for i, e in enumerate(events) if isinstance(e, TurnStarted)]
+    if not starts:
+        return tuple(events)
+    begin = starts[-1]
+    if len(starts) > 1 and not any(isinstance(e, Outcome) for e in events[begin:]):
+        begin = starts[-2]
+    return tuple(events[begin:])
+
+
+def _lines(script: Path | None) -> Iterator[tuple[int, str]]:
+    if script is not None:
+        try:
+            text = script.read_text(encoding="utf-8")
+        except FileNotFoundError:
+            raise InputError("no such file", file=str(script), path="--script") from None
+        yield from enumerate(text.splitlines(), start=1)
+        return
+    number = 0
+    while True:
+        try:
+            line = input("> ") if sys.stdin.isatty() else sys.stdin.readline()
+        except EOFError:
+            return
+        if not sys.stdin.isatty() and line == "":
+            return
+        number += 1
+        yield number, line.rstrip("\n")
+
+
+def command(session: Session, line: str, console: Console, verbose: bool
+            ) -> tuple[Event, ...] | str | None:
+    """Carry out one command line: the events it made, ``"quit"``, or None (shown only)."""
+    words = line.split()
+    if not words:
+        return None
+    head = words[0].lower()
+    if head in ("q", "quit"):
+        return "quit"
+    if head in ("?", "h", "help"):
+        console.print(HELP, highlight=False, markup=False)
+        return None
+    if head == "e":
+        console.print(Rule("[dim]the last turn in full[/]"))
+        console.print(render.event_lines(last_turn(session)))
+        return None
+    if head == "s":
+        console.print(order_view(session))
+        return None
+    if head in ("u", "undo", "redo"):
+        steps = int(words[1]) if len(words) > 1 and words[1].isdigit() else 1
+        before = len(session.events)
+        (session.redo if head == "redo" else session.undo)(steps)
+        console.print(f"[dim]{'redid' if head == 'redo' else 'undid'} {steps} step(s)[/]")
+        return tuple(session.events[before:]) if head == "redo" else ()
+    if head == "gm":
+        return _gm(session, words[1:], line)
+    pending = session.pending
+    if pending is None:
+        raise InputError("the fight is over", path="input", allowed="u, e, s, q")
+    if pending.kind == "dice":
+        if head in ("r", "roll"):
+            return session.decide({"roll": True})
+        return session.decide({"dice": line.replace(",", " ").split()})
+    return session.decide({"option": head})
+
+
+def _gm(session: Session, words: list[str], line: str) -> tuple[Event, ...]:
+    before = len(session.events)
+    what = words[0].lower() if words else ""
+    if what == "set" and len(words) >= 4:
+        session.adjust(words[1], words[2], " ".join(words[3:]))
+    elif what == "remove" and len(words) == 2:
+        session.remove_combatant(words[1])
+    elif what == "end":
+        session.end_fight(" ".join(words[1:]) or "no reason given")
+    elif what == "add" and len(words) >= 2:
+        text = line.split("add", 1)[1].strip()
+        try:
+            entry = json.loads(text)
+        except json.JSONDecodeError as err:
+            raise InputError(f"not JSON: {err.msg}", path="gm add",
+                             allowed='a scenario entry: {"id": ..., "side": ..., ...}') from None
+        session.add_combatant(entry)
+    else:
+        raise InputError(f"unknown GM command {line.strip()!r}", path="gm",
+                         allowed="gm set ID FIELD VALUE, gm remove ID, gm add {JSON}, "
+                                 "gm end REASON")
+    return tuple(session.events[before:])
+
+
+def _controllers(values: list[str] | None) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for value in values or []:
+        cid, sep, name = value.partition("=")
+        if not sep or not cid or not name:
+            raise InputError(f"{value!r} is not ID=CONTROLLER", path="--control",
+                             allowed="ID=person or ID=<policy>, e.g. vampire=cautious")
+        out[cid] = name
+    return out
+
+
+@app.command()
+def play(
+    file: Annotated[Path | None, typer.Argument(help="A fight file (YAML); not needed with "
+                                                "--resume.", show_default=False)] = None,
+    log: Annotated[Path | None, typer.Option("--log", help="Save the session's log here "
+                                             "(JSON Lines), after every input.")] = None,
+    resume: Annotated[Path | None, typer.Option("--resume", help="Go on with a saved log "
+                                                "(and keep saving to it).")] = None,
+    seed: SeedOpt = None,
+    script: Annotated[Path | None, typer.Option("--script", help="Read the commands from "
+                                                "this file, one a line.")] = None,
+    verbose: Annotated[bool, typer.Option("--verbose", help="Every event, with its rule.")
+                       ] = False,
+    control: Annotated[list[str] | None, typer.Option(
+        "--control", help="ID=person or ID=<policy>; repeatable. Default: a person decides "
+        "for everybody (the players and the GM).")] = None,
+    roll_all: Annotated[bool, typer.Option("--roll-all", help="Roll every die; people "
+                                           "only decide.")] = False,
+) -> None:
+    """Play a fight live: people decide, dice from the table or rolled, with the odds of
+    every choice (type ? for help)."""
+    console = render.make_console()
+    if resume is not None:
+        session = load_session(resume)
+        log = log or resume
+    else:
+        if file is None:
+            raise InputError("give a fight file (or --resume LOG)", path="FILE",
+                             allowed="a scenario YAML file")
+        scenario = load_scenario(file)
+        people = dict.fromkeys(scenario.roster, "person")
+        people.update(_controllers(control))
+        session = Session.start(scenario, seed=seed, controllers=people, roll_all=roll_all)
+    title = session.scenario.title or (file.name if file else "fight")
+    console.print(f"[bold]{title}[/] — {session.system.title} (seed {session.seed}); "
+                  "? for help")
+    narrate(console, tuple(session.events), verbose)
+    console.print(order_view(session))
+    echo = script is not None or not sys.stdin.isatty()
+    _loop(session, console, _lines(script), verbose, echo,
+          (lambda: save_session(session, log)) if log is not None else None)
+    if log is not None:
+        save_session(session, log)
+        console.print(f"[dim]log saved to {log}; go on with: fracas play --resume {log}[/]")
+
+
+def _loop(session: Session, console: Console, lines: Iterator[tuple[int, str]],
+          verbose: bool, echo: bool, save: Callable[[], None] | None) -> None:
+    show_pending(console, session)
+    for number, line in lines:
+        if echo:  # a transcript shows what was typed
+            console.print(f"> {line}", highlight=False)
+        try:
+            result = command(session, line, console, verbose)
+        except InputError as err:  # nothing changed: say why and ask again
+            console.print(f"[red]error[/] (input {number}): {_esc(str(err))}",
+                          highlight=False)
+            show_pending(console, session)
+            continue
+        if result == "quit":
+            return
+        if result is None:
+            show_pending(console, session, full=False)
+            continue
+        if isinstance(result, tuple):
+            narrate(console, result, verbose)
+            if save is not None:
+                save()
+            if any(isinstance(e, RoundStarted | FightEnded) for e in result):
+                console.print(order_view(session))
+        show_pending(console, session)
+    if session.pending is not None:
+        console.print("[dim]input ended with a decision pending[/]")

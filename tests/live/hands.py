@@ -1,0 +1,28 @@
+"""Dice a person reads off the table, for the tests: values a request allows, typed in."""
+
+from __future__ import annotations
+
+import random
+import re
+from typing import Any
+
+from fracas.encounter.live import Decision
+from fracas.systems.genesys.dice import DIE_ORDER, PoolSpec, die_faces
+
+
+def hand_values(pending: Decision, rng: random.Random) -> list[Any]:
+    """Values for a dice request as a player would read them: numbers in the allowed
+    range, cards left in the pile, or the symbols each Genesys die shows."""
+    request = pending.dice
+    assert request is not None, pending
+    numbers = re.fullmatch(r"(-?\d+) to (-?\d+)", request.allowed)
+    if numbers:
+        low, high = int(numbers[1]), int(numbers[2])
+        return [rng.randint(low, high) for _ in range(request.count or 1)]
+    if request.die.startswith("pool "):
+        spec, faces = PoolSpec.parse(request.die[5:]), die_faces()
+        shown = [rng.choice(faces[kind].faces) for kind in DIE_ORDER
+                 for _ in range(getattr(spec, kind))]
+        return [" ".join(f for f in shown if f) or "-"]
+    cards = [c.strip() for c in request.allowed.split(",")]
+    return rng.sample(cards, request.count) if request.count else [rng.choice(cards)]
