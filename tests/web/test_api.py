@@ -33,7 +33,7 @@ def http(sqlite_url: str) -> Iterator[TestClient]:
 def test_a_whole_fight_through_the_api_then_resumed_after_a_restart(db_url: str) -> None:
     with TestClient(create_app(db_url)) as http:
         gm = new_gm(http)
-        enc = new_encounter(gm, DUEL, people=["rin"])
+        enc = new_encounter(gm, DUEL, people=["rin"], roll_all=True)
         eid = enc["id"]
         ann = invite(gm, eid, "Ann", ["rin"])
         assert [e["id"] for e in gm.get("/api/encounters").json()] == [eid]

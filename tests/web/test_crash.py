@@ -42,14 +42,14 @@ def test_sigkill_mid_fight_keeps_every_committed_decision(db_url: str) -> None:
         t = threading.Thread(target=player)
         t.start()
         deadline = time.monotonic() + 20
-        while len(acknowledged) < 5 and time.monotonic() < deadline and t.is_alive():
+        while len(acknowledged) < 3 and time.monotonic() < deadline and t.is_alive():
             time.sleep(0.02)
         server.kill()  # SIGKILL, mid-request most likely
         stop.set()
         t.join(10)
     finally:
         server.kill()
-    assert len(acknowledged) >= 5
+    assert len(acknowledged) >= 3
     last = acknowledged[-1]
     # the database on its own: the stored log folds, with at most the one in-flight decision more
     store = Store(db_url)
