@@ -10,6 +10,8 @@ import pytest
 from fastapi.testclient import TestClient
 from httpx import Response
 
+from fracas.core.errors import InputError
+from fracas.core.scenario import scenario_from_mapping
 from fracas.web.app import create_app
 from tests.web.helpers import (
     Client,
@@ -144,3 +146,28 @@ def test_the_gm_lists_several_encounters_and_another_gm_sees_none(http: TestClie
     for eid in ids:
         r = other.get(f"/api/encounters/{eid}")
         assert r.status_code == 403
+
+
+def test_the_gm_adds_and_removes_combatants_with_the_cli_messages(http: TestClient) -> None:
+    gm = new_gm(http)
+    eid = new_encounter(gm, DUEL, people=["rin"])["id"]
+    ann = invite(gm, eid, "Ann", ["rin"])
+    v = gm.view(eid)["version"]
+    bad = {"id": "thug", "side": "fists", "body": 0, "mind": 2, "soul": 2}
+    with pytest.raises(InputError) as cli:
+        scenario_from_mapping({"system": "tristat", "combatants": [bad]})
+    r = gm.post(f"/api/encounters/{eid}/combatants", {"version": v, "entry": bad})
+    assert r.status_code == 400 and r.json()["error"] == str(cli.value)
+    entry = ("{id: thug, name: Thug, side: fists, body: 3, mind: 2, soul: 2,\n"
+             " weapons: [{name: club, kind: melee, damage: 3}]}")
+    r = ann.post(f"/api/encounters/{eid}/combatants", {"version": v, "entry_yaml": entry})
+    assert r.status_code == 403
+    r = gm.post(f"/api/encounters/{eid}/combatants", {"version": v, "entry_yaml": entry})
+    assert r.status_code == 200, r.text
+    assert "thug" in [c["id"] for c in r.json()["combatants"]]
+    assert "Thug" in [c["name"] for c in ann.view(eid)["combatants"]]
+    r = gm.post(f"/api/encounters/{eid}/combatants/thug/remove", {"version": v + 1})
+    assert r.status_code == 200, r.text
+    assert "thug" not in [c["id"] for c in r.json()["combatants"]]
+    r = gm.post(f"/api/encounters/{eid}/combatants/nobody/remove", {"version": v + 2})
+    assert r.status_code == 400 and "rin" in r.json()["error"]

@@ -76,6 +76,20 @@ class Adjust(Strict):
     _finite = field_validator("value")(finite)
 
 
+class NewCombatant(Strict):
+    version: int
+    entry: dict[str, Any] | None = Field(
+        None, description="a scenario entry: id, name, side, the sheet")
+    entry_yaml: str | None = Field(None, max_length=50_000,
+                                   description="the same entry as YAML text")
+
+    _finite = field_validator("entry")(finite)
+
+
+class Gone(Strict):
+    version: int
+
+
 class End(Strict):
     version: int
     reason: str = Field("ended by the GM", max_length=200)
@@ -214,6 +228,33 @@ def adjust(request: Request, eid: str, body: Adjust) -> dict[str, Any]:
     version, _ = tracker.change(
         eid, body.version, role,
         lambda s: s.adjust(body.combatant, body.field, body.value), note="adjust")
+    return _changed(request, eid, role, version, None)
+
+
+@router.post("/encounters/{eid}/combatants")
+def add_combatant(request: Request, eid: str, body: NewCombatant) -> dict[str, Any]:
+    """Bring a combatant into the fight (GM only); the sheet is checked by the system's model
+    and its errors are the CLI's (``combatants[0].body: ...``)."""
+    tracker = request.app.state.tracker
+    role = role_for(tracker.store, request, eid)
+    tracker.gm_only(role, "add combatants")
+    entry = body.entry if body.entry is not None else yaml_text(body.entry_yaml or "", "entry")
+    if not isinstance(entry, dict):
+        raise InputError("a combatant is a mapping: id, name, side and the sheet", path="entry",
+                         allowed="{id: ..., name: ..., side: ..., ...}")
+    version, _ = tracker.change(eid, body.version, role,
+                                lambda s: s.add_combatant(entry), note="add combatant")
+    return _changed(request, eid, role, version, None)
+
+
+@router.post("/encounters/{eid}/combatants/{cid}/remove")
+def remove_combatant(request: Request, eid: str, cid: str, body: Gone) -> dict[str, Any]:
+    """Take a combatant out of the fight (GM only)."""
+    tracker = request.app.state.tracker
+    role = role_for(tracker.store, request, eid)
+    tracker.gm_only(role, "remove combatants")
+    version, _ = tracker.change(eid, body.version, role,
+                                lambda s: s.remove_combatant(cid), note="remove combatant")
     return _changed(request, eid, role, version, None)
 
 

@@ -84,6 +84,8 @@
         body: JSON.stringify({name: data.get("name"), combatants: data.getAll("combatants")})
       }).then(function (r) { return r.json().then(function (d) {
         if (!r.ok) { showError(d.error); } return refresh(); }); });
+    } else if (form.dataset.form === "combatants") {
+      send("combatants", {entry_yaml: String(data.get("entry") || "")});
     } else if (form.dataset.form === "adjust") {
       var raw = String(data.get("value"));
       var value = /^-?\d+$/.test(raw) ? parseInt(raw, 10) : raw === "true" ? true
