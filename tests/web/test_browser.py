@@ -80,7 +80,7 @@ def play(gm: Page, player: Page, api: httpx.Client, eid: str, typed_dice: bool
          ) -> dict[str, int]:
     """Click through the fight: whoever is asked answers (first option, or the dice);
     how many answers each screen gave."""
-    clicks = {"gm": 0, "player": 0}
+    clicks = {"gm": 0, "player": 0, "typed": 0}
     typed = False
     deadline = time.monotonic() + 240
     while time.monotonic() < deadline:
@@ -95,10 +95,15 @@ def play(gm: Page, player: Page, api: httpx.Client, eid: str, typed_dice: bool
         if typed_dice and not typed and asked is player and asked.locator("#dice-input").count():
             label = asked.locator("form.dice label").inner_text()
             if "(2 values)" in label:
+                before = version(asked)
                 asked.fill("#dice-input", "3, 4")
                 asked.click("#enter-dice")
+                asked.wait_for_function(  # accepted: the fight moved on
+                    "v => +document.querySelector('#tracker').dataset.version > v", arg=before)
+                assert asked.locator("#error").is_hidden()
                 typed = True
                 clicks["player"] += 1
+                clicks["typed"] += 1
                 continue
         asked.locator("#pending button.option").first.click()
         clicks["player" if asked is player else "gm"] += 1
@@ -141,10 +146,27 @@ def test_gm_and_player_play_a_whole_fight_in_two_browsers(
                 arg=version(gm))
             shot(gm, "serve-gm.png")
             shot(player, "serve-player.png")
+        if not roll_all:
+            # a hand edit in the GM's form reaches the player's screen live
+            enemy = next(c for c in api.get(f"/api/encounters/{eid}").json()["combatants"]
+                         if c["id"] != combatant)
+            gm.select_option("#adjust select[name=combatant]", enemy["id"])
+            gm.fill("#adjust input[name=field]", "health")
+            gm.fill("#adjust input[name=value]", "1")
+            v = version(gm)
+            gm.click("#adjust button[type=submit]")
+            gm.wait_for_function(
+                "v => +document.querySelector('#tracker').dataset.version > v", arg=v)
+            assert gm.locator(f"#c-{enemy['id']} .numbers").inner_text().startswith("1/")
+            player.wait_for_function(
+                "id => { const f = document.querySelector('#c-' + id + ' .fill');"
+                " return f && parseFloat(f.style.width) < 10; }", arg=enemy["id"])
+            assert player.locator(f"#c-{enemy['id']} .numbers").count() == 0
         clicks = play(gm, player, api, eid, typed_dice=not roll_all)
         assert clicks["player"] >= 1, clicks
         if not roll_all:
             assert clicks["gm"] >= 1, clicks  # the GM rolls for the policy's combatant
+            assert clicks["typed"] == 1, clicks  # the player typed their own dice once
         for page in (gm, player):
             page.wait_for_selector("#result")
             assert "over" in page.locator("#result").inner_text()
