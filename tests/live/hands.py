@@ -18,6 +18,8 @@ def hand_values(pending: Decision, rng: random.Random) -> list[Any]:
     numbers = re.fullmatch(r"(-?\d+) to (-?\d+)", request.allowed)
     if numbers:
         low, high = int(numbers[1]), int(numbers[2])
+        if "roll-off" in request.die:  # a roll-off goes on while tied: type untied dice
+            return rng.sample(range(low, high + 1), request.count or 1)
         return [rng.randint(low, high) for _ in range(request.count or 1)]
     if request.die.startswith("pool "):
         spec, faces = PoolSpec.parse(request.die[5:]), die_faces()
@@ -25,4 +27,9 @@ def hand_values(pending: Decision, rng: random.Random) -> list[Any]:
                  for _ in range(getattr(spec, kind))]
         return [" ".join(f for f in shown if f) or "-"]
     cards = [c.strip() for c in request.allowed.split(",")]
-    return rng.sample(cards, request.count) if request.count else [rng.choice(cards)]
+    if request.count:
+        return rng.sample(cards, request.count)
+    shown: list[Any] = []  # cards until a number card: the jokers turned over, then it
+    while not shown or shown[-1] in ("RJ", "BJ"):
+        shown.append(rng.choice([c for c in cards if c not in shown]))
+    return shown

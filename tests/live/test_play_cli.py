@@ -133,3 +133,16 @@ def test_a_real_terminal_shows_the_menu_with_odds_takes_keys_and_saves(tmp_path:
     assert "█" in text and "Traceback" not in text
     records = [json.loads(line) for line in log.read_text().splitlines()]
     assert records[0]["type"] == "LiveSession" and len(records) == 3  # two rolls, no action
+
+
+def test_verbose_explain_status_and_gm_commands(tmp_path: Path) -> None:
+    done = _play(DUEL, "--seed", "1", "--verbose", "--control", "gorr=aggressive",
+                 stdin="3,4\n5,2\ngm set gorr health 5\ns\n1\n1\n6,6\n6,6\ne\n"
+                       "gm end the watch arrives\nq\n")
+    out = done.stdout
+    assert done.returncode == 0, done.stderr
+    assert "[seed 003 · How to Attack an Enemy]" in out  # --verbose cites every rule
+    assert "gorr: health 60 → 5  [GM · at the table]" in out
+    assert "5/60" in out  # the status line after the hand edit
+    assert "the GM ends the fight: the watch arrives" in out
+    assert "aggressive" in out and "Traceback" not in out + done.stderr

@@ -4,6 +4,7 @@ saving and resuming mid-decision."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -12,7 +13,7 @@ from fracas.core.events import ActionChosen, Changed, FightEnded
 from fracas.core.scenario import load_scenario
 from fracas.dice.rollers import RandomRoller, ScriptedRoller
 from fracas.encounter.engine import Encounter
-from fracas.encounter.session import Session
+from fracas.encounter.session import Session, load_session, save_session
 
 DUEL = "examples/tristat/duel-fight.yaml"
 PEOPLE = {"rin": "person", "gorr": "person"}
@@ -165,3 +166,41 @@ def test_gm_tools_are_events_in_the_log() -> None:
     assert back.state == s.state and back.replayed() == s.state
     s.undo()
     assert not s.state.over and s.pending is not None
+
+
+def test_a_turn_no_person_takes_part_in_runs_by_itself() -> None:
+    """Only Joe is played by a person: the dice of the others' actions on each other are
+    rolled by the session; any roll of an action by or on Joe is asked."""
+    scenario = load_scenario("examples/tristat/alley-fight.yaml")
+    s = Session.start(scenario, seed=4, controllers={"joe": "person"})
+    asked = []
+    while s.pending is not None:
+        if s.pending.kind == "dice":
+            asked.append(s.pending.prompt)
+            s.decide({"roll": True})
+        else:
+            assert s.pending.who == "joe"
+            s.decide({"option": "1"}, by="joe")
+    assert asked and all(p.startswith("initiative") or "Joe" in p for p in asked), asked
+    auto = [e for e in s.entries if e.get("auto")]
+    assert auto, "the others' turns rolled by themselves"
+    back = Session.from_records(json.loads(json.dumps(s.to_records())))
+    assert back.state == s.state and back.events == s.events
+
+
+def test_a_damaged_log_is_an_error_naming_the_file_and_line(tmp_path: Path) -> None:
+    s = _session()
+    _to_first_action(s)
+    path = tmp_path / "fight.jsonl"
+    save_session(s, path)
+    assert load_session(path).state == s.state
+    lines = path.read_text().splitlines()
+    path.write_text("\n".join([*lines[:2], "{not json", *lines[2:]]) + "\n")
+    with pytest.raises(InputError, match=r"fight.jsonl: line 3: not JSON"):
+        load_session(path)
+    bad = [json.loads(line) for line in lines]
+    bad[1]["dice"] = [9, 9]
+    with pytest.raises(InputError, match=r"fight.jsonl.*9 is not a value d6 can show"):
+        Session.from_records(bad, file=str(path))
+    with pytest.raises(InputError, match="not a live session log"):
+        Session.from_records(bad[1:], file=str(path))

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import random
+from pathlib import Path
 
 import pytest
 
@@ -51,3 +52,22 @@ def test_a_fight_played_by_hand_to_its_end_replays_from_its_log(path: str, choic
     back = Session.from_records(json.loads(json.dumps(session.to_records())))
     assert back.state == session.state and back.events == session.events
     assert back.pending is None
+
+
+@pytest.mark.parametrize("path", sorted(str(p) for p in Path("examples").glob("*/*-fight.yaml")))
+def test_every_example_fight_can_be_played_by_hand_to_its_end(path: str) -> None:
+    """Every decision by a person (first option, any reaction or choice), every die typed;
+    odds are left out here for speed (the test above and test_odds cover them)."""
+    scenario = load_scenario(path)
+    people = {**dict.fromkeys(scenario.roster, "person"), "gm": "person"}
+    session = Session.start(scenario, seed=5, controllers=people, odds=False)
+    rng = random.Random(path)
+    while session.pending is not None and len(session.entries) < 3000:
+        pending = session.pending
+        if pending.kind == "dice":
+            session.decide({"dice": hand_values(pending, rng)})
+        else:
+            pick = "1" if pending.kind == "action" else rng.choice(pending.options).id
+            session.decide({"option": pick}, by=pending.who)
+    assert session.state.over and session.replayed() == session.state
+    assert session.state.winner is not None, session.events[-1].text()

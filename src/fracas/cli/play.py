@@ -33,7 +33,14 @@ from fracas.core.events import (
     TurnStarted,
 )
 from fracas.core.scenario import load_scenario
-from fracas.encounter.session import Session, load_session, save_session
+from fracas.encounter.session import (
+    RULE_GM,
+    CombatantAdded,
+    CombatantRemoved,
+    Session,
+    load_session,
+    save_session,
+)
 
 HELP = """\
   1, 2, ...              choose that option
@@ -48,7 +55,8 @@ HELP = """\
   gm end REASON          end the fight
   ?  /  q                this help / save and quit"""
 
-BRIEF = (RoundStarted, TurnStarted, ActionChosen, Rolled, Outcome, FightEnded)
+BRIEF = (RoundStarted, TurnStarted, ActionChosen, Rolled, Outcome, FightEnded,
+         CombatantAdded, CombatantRemoved)
 
 
 def order_view(session: Session) -> Table:
@@ -82,7 +90,7 @@ def narrate(console: Console, events: tuple[Event, ...], verbose: bool) -> None:
             console.print(Rule(f"[bold]Round {e.round}[/]"))
             console.print(Text(e.text(), style="dim"), highlight=False)
             continue
-        if not verbose and not isinstance(e, BRIEF):
+        if not verbose and not isinstance(e, BRIEF) and e.rule != RULE_GM:
             continue
         style = {"TurnStarted": "bold", "Outcome": "bold", "Changed": "yellow",
                  "ActionChosen": "magenta", "Rolled": "cyan", "FightEnded": "bold"}.get(
@@ -106,7 +114,10 @@ def show_pending(console: Console, session: Session, full: bool = True) -> None:
         return
     if p.kind == "dice" and p.dice is not None:
         console.print(f"  [dim]allowed: {_esc(p.dice.allowed)}[/]")
-        console.print("  type the values (3,5) or press r to roll", highlight=False)
+        example = ("4H,2S" if "card" in p.dice.die else "ss a" if p.dice.die.startswith("pool")
+                   else "3,5")
+        console.print(f"  type what the table shows ({example}) or press r to roll",
+                      highlight=False)
         return
     for option in p.options:
         odds = f"  [dim]{option.odds.short()}[/]" if option.odds is not None else ""
@@ -188,27 +199,24 @@ def command(session: Session, line: str, console: Console, verbose: bool
 
 
 def _gm(session: Session, words: list[str], line: str) -> tuple[Event, ...]:
-    before = len(session.events)
     what = words[0].lower() if words else ""
     if what == "set" and len(words) >= 4:
-        session.adjust(words[1], words[2], " ".join(words[3:]))
-    elif what == "remove" and len(words) == 2:
-        session.remove_combatant(words[1])
-    elif what == "end":
-        session.end_fight(" ".join(words[1:]) or "no reason given")
-    elif what == "add" and len(words) >= 2:
+        return (session.adjust(words[1], words[2], " ".join(words[3:])),)
+    if what == "remove" and len(words) == 2:
+        return (session.remove_combatant(words[1]),)
+    if what == "end":
+        return (session.end_fight(" ".join(words[1:]) or "no reason given"),)
+    if what == "add" and len(words) >= 2:
         text = line.split("add", 1)[1].strip()
         try:
             entry = json.loads(text)
         except json.JSONDecodeError as err:
             raise InputError(f"not JSON: {err.msg}", path="gm add",
                              allowed='a scenario entry: {"id": ..., "side": ..., ...}') from None
-        session.add_combatant(entry)
-    else:
-        raise InputError(f"unknown GM command {line.strip()!r}", path="gm",
-                         allowed="gm set ID FIELD VALUE, gm remove ID, gm add {JSON}, "
-                                 "gm end REASON")
-    return tuple(session.events[before:])
+        return (session.add_combatant(entry),)
+    raise InputError(f"unknown GM command {line.strip()!r}", path="gm",
+                     allowed="gm set ID FIELD VALUE, gm remove ID, gm add {JSON}, "
+                             "gm end REASON")
 
 
 def _controllers(values: list[str] | None) -> dict[str, str]:
@@ -278,7 +286,7 @@ def _loop(session: Session, console: Console, lines: Iterator[tuple[int, str]],
             result = command(session, line, console, verbose)
         except InputError as err:  # nothing changed: say why and ask again
             console.print(f"[red]error[/] (input {number}): {_esc(str(err))}",
-                          highlight=False)
+                          highlight=False, soft_wrap=True)
             show_pending(console, session)
             continue
         if result == "quit":

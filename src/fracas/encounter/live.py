@@ -138,13 +138,13 @@ def dice_count(var: Variable[Any]) -> int | None:
         parts = [p for _, p in var.parts] if isinstance(var, Sum) else list(var.parts)
         counts = [dice_count(p) for p in parts]
         return None if any(c is None for c in counts) else sum(c or 0 for c in counts)
-    for name in ("count", "ids"):  # hands of cards, everybody's initiative at once
+    for name in ("count", "ids", "names"):  # hands, everybody's initiative, a roll-off
         value = getattr(var, name, None)
         if isinstance(value, int):
             return value
         if isinstance(value, tuple):
             return len(value)
-    return None if type(var).__name__ in ("UntilNumber", "RollOff", "CriticalRoll") else 1
+    return None if type(var).__name__ in ("UntilNumber", "CriticalRoll") else 1
 
 
 class _Probe:
@@ -215,9 +215,18 @@ class Feed:
     context_start: int = 0  # the rolls made before the context was set
     actor: str = "gm"
 
-    def about(self, actor: str, context: str) -> None:
-        """Name what the next rolls are for (an action just chosen)."""
+    target: str | None = None
+
+    def about(self, actor: str, context: str, target: str | None) -> None:
+        """Name what the next rolls are for (an action just chosen, and its target)."""
         self.actor, self.context, self.context_start = actor, context, self.used_rolls
+        self.target = target
+
+    def unattended(self) -> bool:
+        """No person takes part in the action now resolving (a policy-controlled combatant
+        acting on another, or on nobody): its dice are rolled by the session."""
+        return self.actor != "gm" and not self.person(self.actor) and (
+            self.target is None or not self.person(self.target))
 
     def answer(self, kind: str, count: int, ask: Callable[[], Decision]) -> int:
         """The index of the option given for a ``kind`` decision of ``count`` options, or
@@ -268,7 +277,7 @@ class LiveRoller:
                                   position=values.used + 1,
                                   allowed=f"exactly {values.used} value(s)")
             return value
-        if var.stream == "policy" or feed.auto(var, who):
+        if var.stream == "policy" or feed.unattended() or feed.auto(var, who):
             entry = {"kind": "dice", "rolled": feed.next_roll, "auto": True}
             feed.next_roll += 1
             feed.added.append(entry)
@@ -334,7 +343,7 @@ class Person(Policy):
                        action_odds(system, a, roster) if self.feed.odds else None)
                 for i, a in enumerate(actions)))
         action = actions[self.feed.answer("action", len(actions), ask)]
-        self.feed.about(actor, f"{name}'s {action_label(action, roster)}")
+        self.feed.about(actor, f"{name}'s {action_label(action, roster)}", action.target)
         return action
 
     def react(self, roller: Roller, system: RuleSystem, variants: list[Action],
@@ -360,7 +369,8 @@ class _Watch(Policy):
     def choose(self, roller: Roller, system: RuleSystem, actor: str, actions: list[Action],
                roster: Roster) -> Action:
         action = self.inner.choose(roller, system, actor, actions, roster)
-        self.feed.about(actor, f"{roster[actor].name}'s {action_label(action, roster)}")
+        self.feed.about(actor, f"{roster[actor].name}'s {action_label(action, roster)}",
+                        action.target)
         return action
 
     def react(self, roller: Roller, system: RuleSystem, variants: list[Action],

@@ -25,7 +25,7 @@ from dataclasses import dataclass, fields, replace
 from pathlib import Path
 from typing import Any
 
-from fracas.core.errors import FracasError, InputError
+from fracas.core.errors import FracasError, InputError, ScriptError
 from fracas.core.events import Changed, Event, FightEnded, _frozen, event_from_dict
 from fracas.core.model import Roster
 from fracas.core.scenario import Scenario, scenario_from_mapping
@@ -300,6 +300,11 @@ class Session:
         except (FracasError, ValueError) as err:
             (self.entries, self.state, self.events, self.pending, self._turn_start,
              self.drawn, self._base, self._base_len) = saved
+            if isinstance(err, ScriptError) and self.pending is not None:
+                said = err.message.split(": ", 1)[-1]
+                raise InputError(f"{self.pending.prompt}: value {err.position} for "
+                                 f"{err.die}: {said}", path="dice", allowed=err.allowed
+                                 ) from None
             if isinstance(err, InputError):
                 raise
             raise InputError(str(err), path="decide") from None
@@ -307,7 +312,7 @@ class Session:
         return tuple(self.events[cut:])
 
     # -- GM tools ----------------------------------------------------------------------
-    def _gm(self, event: Event) -> None:
+    def _gm(self, event: Event) -> Event:
         """A GM edit: it goes into the log before the pending turn, which is then played
         again from its start with the answers already given (those that still fit)."""
         start = self._turn_start
@@ -328,8 +333,9 @@ class Session:
             except InputError:
                 break
         self.redo_stack.clear()
+        return event
 
-    def adjust(self, combatant: str, field: str, value: Any) -> None:
+    def adjust(self, combatant: str, field: str, value: Any) -> Event:
         """Set a state value by hand (health, armour HP, strain, a condition, a deck)."""
         if combatant not in self.state.roster:
             raise InputError(f"no combatant with id {combatant!r}", path="combatant",
@@ -341,9 +347,9 @@ class Session:
                              allowed=", ".join(names))
         before = getattr(c.state, field)
         after = _coerce(value, before, field)
-        self._gm(Changed(RULE_GM, combatant, field, before, after))
+        return self._gm(Changed(RULE_GM, combatant, field, before, after))
 
-    def add_combatant(self, entry: Mapping[str, Any]) -> None:
+    def add_combatant(self, entry: Mapping[str, Any]) -> Event:
         """Bring in a combatant given as a scenario entry (id, name, side, sheet)."""
         cid = str(entry.get("id", ""))
         if cid in self.state.roster:
@@ -354,20 +360,21 @@ class Session:
         raw.pop("attack", None)
         raw.pop("dice", None)
         scenario_from_mapping(raw)  # validates the entry (errors name the field)
-        self._gm(CombatantAdded(RULE_GM, _frozen(dict(entry))))
+        return self._gm(CombatantAdded(RULE_GM, _frozen(dict(entry))))
 
-    def remove_combatant(self, cid: str) -> None:
+    def remove_combatant(self, cid: str) -> Event:
         """Take a combatant out of the fight."""
         if cid not in self.state.roster:
             raise InputError(f"no combatant with id {cid!r}", path="combatant",
                              allowed=", ".join(self.state.roster))
-        self._gm(CombatantRemoved(RULE_GM, cid))
+        return self._gm(CombatantRemoved(RULE_GM, cid))
 
-    def end_fight(self, reason: str) -> None:
+    def end_fight(self, reason: str) -> Event:
         """End the fight now (no winner)."""
         if self.state.over:
             raise InputError("the fight is already over", path="end")
-        self._gm(FightEnded(RULE_GM, "", self.state.round, f"the GM ends the fight: {reason}"))
+        return self._gm(FightEnded(RULE_GM, "", self.state.round,
+                                   f"the GM ends the fight: {reason}"))
 
     # -- undo and redo -----------------------------------------------------------------
     def undo(self, steps: int = 1) -> None:
