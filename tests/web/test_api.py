@@ -106,8 +106,9 @@ def test_only_the_gm_may_undo_edit_or_change_settings(http: TestClient) -> None:
     assert r.status_code == 200, r.text
     gorr = next(c for c in r.json()["combatants"] if c["id"] == "gorr")
     assert gorr["health"]["current"] == 7
-    assert r.json()["log"][-1]["rule"] == "GM · at the table" or any(
-        e["rule"] == "GM · at the table" for e in r.json()["log"])
+    edit = r.json()["new_events"]
+    assert len(edit) == 1 and edit[0]["rule"] == "GM · at the table"
+    assert edit[0]["text"].startswith("gorr: health") and edit[0] in r.json()["log"]
 
 
 def test_the_same_decision_sent_twice_at_once_one_wins_one_conflicts(http: TestClient) -> None:

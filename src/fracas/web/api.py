@@ -225,10 +225,10 @@ def adjust(request: Request, eid: str, body: Adjust) -> dict[str, Any]:
     tracker = request.app.state.tracker
     role = role_for(tracker.store, request, eid)
     tracker.gm_only(role, "edit by hand")
-    version, _ = tracker.change(
+    version, event = tracker.change(
         eid, body.version, role,
         lambda s: s.adjust(body.combatant, body.field, body.value), note="adjust")
-    return _changed(request, eid, role, version, None)
+    return _changed(request, eid, role, version, (event,))
 
 
 @router.post("/encounters/{eid}/combatants")
@@ -242,9 +242,9 @@ def add_combatant(request: Request, eid: str, body: NewCombatant) -> dict[str, A
     if not isinstance(entry, dict):
         raise InputError("a combatant is a mapping: id, name, side and the sheet", path="entry",
                          allowed="{id: ..., name: ..., side: ..., ...}")
-    version, _ = tracker.change(eid, body.version, role,
+    version, event = tracker.change(eid, body.version, role,
                                 lambda s: s.add_combatant(entry), note="add combatant")
-    return _changed(request, eid, role, version, None)
+    return _changed(request, eid, role, version, (event,))
 
 
 @router.post("/encounters/{eid}/combatants/{cid}/remove")
@@ -253,9 +253,9 @@ def remove_combatant(request: Request, eid: str, cid: str, body: Gone) -> dict[s
     tracker = request.app.state.tracker
     role = role_for(tracker.store, request, eid)
     tracker.gm_only(role, "remove combatants")
-    version, _ = tracker.change(eid, body.version, role,
+    version, event = tracker.change(eid, body.version, role,
                                 lambda s: s.remove_combatant(cid), note="remove combatant")
-    return _changed(request, eid, role, version, None)
+    return _changed(request, eid, role, version, (event,))
 
 
 @router.post("/encounters/{eid}/end")
@@ -264,9 +264,9 @@ def end(request: Request, eid: str, body: End) -> dict[str, Any]:
     tracker = request.app.state.tracker
     role = role_for(tracker.store, request, eid)
     tracker.gm_only(role, "end the fight")
-    version, _ = tracker.change(eid, body.version, role,
+    version, event = tracker.change(eid, body.version, role,
                                 lambda s: s.end_fight(body.reason), note="end")
-    return _changed(request, eid, role, version, None)
+    return _changed(request, eid, role, version, (event,))
 
 
 @router.put("/encounters/{eid}/settings")
