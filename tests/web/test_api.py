@@ -172,3 +172,21 @@ def test_the_gm_adds_and_removes_combatants_with_the_cli_messages(http: TestClie
     assert "thug" not in [c["id"] for c in r.json()["combatants"]]
     r = gm.post(f"/api/encounters/{eid}/combatants/nobody/remove", {"version": v + 2})
     assert r.status_code == 400 and "rin" in r.json()["error"]
+
+
+def test_sessions_dropped_from_memory_are_rebuilt_from_the_database(
+        http: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    import fracas.web.tracker as tracker_module
+
+    monkeypatch.setattr(tracker_module, "CACHED", 1)
+    gm = new_gm(http)
+    first = new_encounter(gm, DUEL, people=["rin"])["id"]
+    second = new_encounter(gm, "zamani/duel-fight.yaml", people=["kofi"])["id"]
+    for _ in range(3):  # each turn evicts the other encounter's session
+        for eid in (first, second):
+            view = gm.view(eid)
+            r = gm.decide(eid, view["version"], answer_for(view["pending"]["decision"]))
+            assert r.status_code == 200, r.text
+            assert r.json()["version"] == view["version"] + 1
+    assert len(http.app.state.tracker._cache) == 1  # type: ignore[attr-defined]
+    assert gm.view(first)["version"] == 4 and gm.view(second)["version"] == 4

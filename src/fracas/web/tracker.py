@@ -9,6 +9,7 @@ written. Sessions are cached per encounter with the version they belong to.
 from __future__ import annotations
 
 import threading
+from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -22,6 +23,7 @@ from fracas.web.store import Conflict, EncounterInfo, PlayerInfo, Store
 
 VISIBILITY = ("exact", "bar", "status", "hidden")
 DEFAULT_SETTINGS: dict[str, Any] = {"others": "bar", "hidden": []}
+CACHED = 256  # live sessions kept in memory
 
 
 @dataclass(frozen=True)
@@ -126,7 +128,7 @@ class Tracker:
     def __init__(self, store: Store, notify: Callable[[str, int], None] | None = None):
         self.store = store
         self._notify = notify or (lambda eid, version: None)
-        self._cache: dict[str, _Entry] = {}
+        self._cache: OrderedDict[str, _Entry] = OrderedDict()
         self._guard = threading.Lock()
         self._systems: dict[str, Any] = {}
 
@@ -150,16 +152,26 @@ class Tracker:
                                            records)
         with self._guard:
             self._cache[info.id] = _Entry(info.version, list(records), session)
+            self._trim()
         return info
 
     # -- reading ---------------------------------------------------------------------
     def _entry(self, eid: str) -> _Entry:
         with self._guard:
             entry = self._cache.get(eid)
-            if entry is None:
+            if entry is not None:
+                self._cache.move_to_end(eid)
+            else:
                 entry = _Entry(-1, [], None)
                 self._cache[eid] = entry
+                self._trim()
         return entry
+
+    def _trim(self) -> None:
+        """Forget the least recently used sessions beyond :data:`CACHED` (they are rebuilt
+        from the database when next needed); the caller holds the guard."""
+        while len(self._cache) > CACHED:
+            self._cache.popitem(last=False)
 
     def _fresh(self, eid: str, entry: _Entry) -> Session:
         """Bring the cached session to the stored version (caller holds ``entry.lock``)."""
