@@ -3,11 +3,15 @@ and optimistic versions (a stale writer gets a Conflict and writes nothing)."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
 import threading
+from pathlib import Path
 
 import pytest
 from sqlalchemy import inspect
 
+from fracas.core.errors import InputError
 from fracas.web.store import Conflict, NotFound, Store, key_hash
 
 
@@ -75,3 +79,14 @@ def test_concurrent_commits_on_one_version_exactly_one_wins(db_url: str) -> None
     assert store.records(info.id) == [{"n": 0}, {"writer": winner}]
     assert store.version(info.id) == 2
     store.close()
+
+
+def test_a_database_that_cannot_be_opened_is_a_clear_error(tmp_path: Path) -> None:
+    for url in ("nosuchdb://x", f"sqlite:///{tmp_path}/no/such/dir/t.sqlite3"):
+        with pytest.raises(InputError, match=r"^--db: cannot open the database"):
+            Store(url)
+    done = subprocess.run([sys.executable, "-m", "fracas", "serve", "--db", "nosuchdb://x",
+                           "--port", "1"], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 2
+    assert done.stderr.startswith("fracas: error: --db: cannot open the database 'nosuchdb://x'")
+    assert "Traceback" not in done.stderr

@@ -13,10 +13,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import delete, func, select, update
+from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import Session as DbSession
 from sqlalchemy.orm import sessionmaker
 
-from fracas.core.errors import FracasError
+from fracas.core.errors import FracasError, InputError
 from fracas.web.db import (
     EncounterRow,
     GameMaster,
@@ -78,8 +79,14 @@ class Store:
 
     def __init__(self, url: str):
         self.url = url
-        self.engine = make_engine(url)
-        migrate(self.engine)
+        try:
+            self.engine = make_engine(url)
+            migrate(self.engine)
+        except (SQLAlchemyError, ImportError) as err:
+            reason = str(getattr(err, "orig", None) or err).strip().splitlines()[0]
+            raise InputError(f"cannot open the database {url!r}: {reason}", path="--db",
+                             allowed="a SQLite file path, sqlite:///FILE or "
+                                     "postgresql://user:password@host:port/dbname") from None
         self._sessions = sessionmaker(self.engine, expire_on_commit=False)
 
     def db(self) -> DbSession:
