@@ -129,3 +129,16 @@ def test_no_secret_in_what_a_player_sees(http: TestClient,
     gm_page = http.get(f"/e/{eid}", headers=gm.headers).text
     assert jo_key in gm_page and gm_key not in gm_page
     assert gm_key not in json.dumps(gm.view(eid))
+
+
+def test_a_player_page_shows_their_own_sheet_and_no_other(
+        http: TestClient, alley: tuple[str, Client, Client]) -> None:
+    eid, gm, jo = alley
+    gm.put(f"/api/encounters/{eid}/settings", {"others": "exact"})
+    panel = http.get(f"/e/{eid}/panel", headers=jo.headers).text
+    sheets = re.findall(r'id="c-(\w+)".*?(?=id="c-|</section>)', panel, re.S)
+    with_sheet = {cid for cid in sheets
+                  if 'class="sheet"' in panel.split(f'id="c-{cid}"', 1)[1].split('id="c-', 1)[0]}
+    assert with_sheet == {"joe"}
+    gm_panel = http.get(f"/e/{eid}/panel", headers=gm.headers).text
+    assert gm_panel.count('class="sheet"') == 4
