@@ -25,7 +25,7 @@ from rich.text import Text
 from fracas.analysis import plots
 from fracas.analysis.odds import fraction_text
 from fracas.cli import render
-from fracas.cli.app import FileArg, JsonOpt, app
+from fracas.cli.app import FileArg, JsonOpt, app, check_seed
 from fracas.core.errors import InputError
 from fracas.core.scenario import load_scenario
 
@@ -248,6 +248,7 @@ def sweep(
     from fracas.analysis.sweep import SweepSpec, parse_vary, run_sweep
     from fracas.core.scenario import read_yaml
 
+    check_seed(seed)
     if plot is not None:
         plots.check_path(plot)
     data = read_yaml(file)

@@ -16,6 +16,7 @@ from fracas.core.model import Resolution, apply_events
 from fracas.core.registry import systems as registered_systems
 from fracas.core.scenario import Scenario, load_scenario
 from fracas.dice import RandomRoller, ScriptedRoller, parse_dice
+from fracas.dice.notation import draw, exact_cost
 from fracas.dice.rollers import Roller
 
 app = typer.Typer(
@@ -27,6 +28,16 @@ app = typer.Typer(
 )
 
 _state: dict[str, bool] = {"debug": False}
+ODDS_WORK = 20_000_000  # roll --odds: steps of convolution (100d100 takes about 25 million)
+MAX_SEED = 2**128 - 1
+
+
+def check_seed(seed: int | None) -> int | None:
+    """A seed the random roller accepts (numpy's PCG64 takes 0 to 2**128 - 1)."""
+    if seed is not None and not 0 <= seed <= MAX_SEED:
+        raise InputError(f"a seed of {seed}", path="--seed", allowed="a whole number from "
+                         "0 to 2**128 - 1")
+    return seed
 
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print machine-readable JSON.")]
 SeedOpt = Annotated[int | None, typer.Option("--seed", help="Seed of the random roller.")]
@@ -83,10 +94,13 @@ def roll(
     seed: SeedOpt = None,
     odds: Annotated[bool, typer.Option("--odds", help="Exact distribution instead.")] = False,
     as_json: JsonOpt = False,
+    max_work: Annotated[int, typer.Option("--max-work", help="With --odds: the most steps "
+                                          "to spend building the distribution.", min=1)
+                        ] = ODDS_WORK,
 ) -> None:
-    """Roll dice, or show their exact odds."""
+    """Roll dice (die by die), or show their exact odds."""
     var = _find_roll(expression)
-    roller = RandomRoller(seed)
+    roller = RandomRoller(check_seed(seed))
     if hasattr(var, "odds_json"):  # a system's own notation
         data = var.odds_json() if odds else var.sample_json(roller)
         if as_json:
@@ -95,6 +109,11 @@ def roll(
             render.make_console().print(var.render(data) if hasattr(var, "render") else data)
         return
     if odds:
+        cost = exact_cost(var)
+        if cost > max_work:
+            raise InputError(f"the exact odds of {expression} take about {cost:,} steps, more "
+                             f"than the budget of {max_work:,}", path="--max-work",
+                             allowed="a larger --max-work (it may take long), or fewer dice")
         dist = var.exact()
         data = {"expression": expression,
                 "distribution": {str(k): fraction_text(p) for k, p in dist.probabilities().items()},
@@ -107,7 +126,7 @@ def roll(
             console.print(f"mean {float(dist.mean()):.4f} ({fraction_text(dist.mean())}), "
                           f"standard deviation {float(dist.variance()) ** 0.5:.4f}")
         return
-    value = roller.roll(var)
+    value = draw(var, roller.rng)
     if as_json:
         _print_json({"expression": expression, "value": value})
     else:
@@ -122,7 +141,7 @@ def _roller_for(scenario: Scenario, seed: int | None, dice: str | None) -> Rolle
     pins = scenario.pins()
     if pins is not None and seed is None:
         return ScriptedRoller(pins)
-    return RandomRoller(seed)
+    return RandomRoller(check_seed(seed))
 
 
 def _require_attack(scenario: Scenario) -> None:
