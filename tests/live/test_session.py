@@ -204,3 +204,31 @@ def test_a_damaged_log_is_an_error_naming_the_file_and_line(tmp_path: Path) -> N
         Session.from_records(bad, file=str(path))
     with pytest.raises(InputError, match="not a live session log"):
         Session.from_records(bad[1:], file=str(path))
+
+
+def test_each_dice_request_names_who_rolls() -> None:
+    """Tri-Stat's attack roll is the attacker's, the defense roll the defender's."""
+    s = _session()
+    assert s.pending is not None and s.pending.who == "rin"  # initiative in roster order
+    s.decide({"dice": [6, 6]})
+    assert s.pending is not None and s.pending.who == "gorr"
+    s.decide({"dice": [1, 1]}, by="gorr")
+    s.decide({"option": "1"}, by="rin")        # Rin attacks
+    s.decide({"option": "1"}, by="gorr")       # Gorr does not spend willpower
+    assert s.pending is not None and s.pending.dice is not None
+    assert (s.pending.who, s.pending.dice.who) == ("rin", "rin")
+    with pytest.raises(InputError, match="is for rin to answer, not gorr"):
+        s.decide({"dice": [2, 3]}, by="gorr")
+    s.decide({"dice": [2, 3]}, by="rin")       # 5: a hit
+    assert s.pending is not None and s.pending.who == "gorr"
+    assert "(Gorr)" in s.pending.prompt
+
+
+def test_a_hand_edit_after_the_end_stays_in_the_log() -> None:
+    s = Session.start(load_scenario(DUEL), seed=3, roll_all=True)
+    assert s.state.over and s.pending is None
+    loser = next(cid for cid, c in s.state.roster.items() if c.side != s.state.winner)
+    s.adjust(loser, "health", 1)
+    assert s.state.roster[loser].state.health == 1
+    back = Session.from_records(json.loads(json.dumps(s.to_records())))
+    assert back.state == s.state and back.replayed() == s.state

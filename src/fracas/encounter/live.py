@@ -18,8 +18,8 @@ import numpy as np
 
 from fracas.analysis.odds import fraction_text
 from fracas.core.choices import Choice
-from fracas.core.errors import InputError, ScriptError
-from fracas.core.events import Event
+from fracas.core.errors import FracasError, InputError, ScriptError
+from fracas.core.events import Event, Rolled
 from fracas.core.model import Action, Roster
 from fracas.core.system import RuleSystem
 from fracas.dice.rollers import Roller
@@ -211,6 +211,8 @@ class Feed:
     used_rolls: int = 0
     used_answers: int = 0
     odds: bool = True  # show each option's odds
+    trial: np.random.Generator | None = None  # a trial run: missing inputs are made up
+    streams: list[str] = field(default_factory=list)  # the stream of every roll made
     context: str = "the start of the fight"
     context_start: int = 0  # the rolls made before the context was set
     actor: str = "gm"
@@ -233,6 +235,8 @@ class Feed:
         raise :class:`Needed` with the decision ``ask`` builds (odds are only computed
         when the question is really asked)."""
         if self.used_answers >= len(self.answers):
+            if self.trial is not None:
+                return 0
             raise Needed(ask())
         entry = self.answers[self.used_answers]
         if entry.get("decision") != kind:
@@ -263,6 +267,10 @@ class LiveRoller:
     def roll(self, var: Variable[Any]) -> Any:
         feed = self.feed
         who = var.stream if var.stream not in ("dice", "policy") else feed.actor
+        feed.streams.append(var.stream)
+        if feed.trial is not None and feed.used_rolls >= len(feed.rolls):
+            feed.used_rolls += 1
+            return var.sample(feed.trial)
         if feed.used_rolls < len(feed.rolls):
             entry = feed.rolls[feed.used_rolls]
             feed.used_rolls += 1
@@ -405,3 +413,25 @@ def run_turn(setup: FightSetup, state: FightState, feed: Feed,
     roller = LiveRoller(feed)
     new, events = step(roller, setup, state, controllers=people, watch=feed.seen.append)
     return TurnResult(new, events, feed.used_rolls, feed.used_answers)
+
+
+def whose_roll(setup: FightSetup, state: FightState, feed: Feed,
+               controllers: Mapping[str, str]) -> str | None:
+    """Who makes the roll ``feed`` waits for, read off a trial run of the turn (the
+    missing dice drawn, the missing answers the first option): when the turn's ``Rolled``
+    events match its rolls one to one, the one at the roll's place names the roller.
+    None when they do not match (the request then names the acting combatant)."""
+    trial = Feed(list(feed.rolls), list(feed.answers), feed.seed, feed.next_roll,
+                 feed.auto, feed.person, odds=False, trial=np.random.Generator(
+                     np.random.PCG64(0)))
+    try:
+        result = run_turn(setup, state, trial, controllers)
+    except (Needed, FracasError, ValueError):
+        return None
+    rolls = [s for s in trial.streams if s != "policy"]
+    place = len([s for s in trial.streams[:len(feed.rolls)] if s != "policy"])
+    rolled = [e for e in result.events if isinstance(e, Rolled)]
+    if len(rolled) != len(rolls) or place >= len(rolled):
+        return None
+    names = {c.name: cid for cid, c in state.roster.items()}
+    return names.get(rolled[place].who)

@@ -39,6 +39,7 @@ from fracas.encounter.live import (
     Needed,
     Option,
     run_turn,
+    whose_roll,
 )
 from fracas.encounter.policies import POLICIES
 from fracas.encounter.state import FightState, slots_from_data, slots_to_data
@@ -217,7 +218,7 @@ class Session:
                     raise InputError("the log stops in the middle of a turn before a GM "
                                      "edit", path=f"entries[{end}]") from None
                 self.entries.extend(feed.added)
-                self.pending = need.decision
+                self.pending = self._named(need.decision, feed)
                 self._turn_start = index
                 for event in feed.seen:  # the turn so far, shown while it waits
                     self.state = self.state.apply(event)
@@ -237,13 +238,28 @@ class Session:
             self._base_len = len(self.events)
             new.extend(result.events)
         self.pending = None
-        self._turn_start = index
-        if index < len(self.entries):
-            rest = self.entries[index:]
-            if any(e["kind"] != "gm" for e in rest):
-                raise InputError(f"{len(rest)} input(s) after the end of the fight",
-                                 path=f"entries[{index}]")
+        rest = self.entries[index:]
+        if any(e["kind"] != "gm" for e in rest):
+            raise InputError(f"{len(rest)} input(s) after the end of the fight",
+                             path=f"entries[{index}]")
+        for entry in rest:  # GM edits after the end (a value set right)
+            event = event_from_dict(dict(entry["event"]))
+            self._apply_gm(event)
+            new.append(event)
+        self._turn_start = len(self.entries)
         return tuple(new)
+
+    def _named(self, decision: Decision, feed: Feed) -> Decision:
+        """A dice request naming who rolls, where a trial run of the turn can tell."""
+        if decision.dice is None:
+            return decision
+        who = whose_roll(self.setup, self._base, feed, self.controllers)
+        if who is None or who == decision.who:
+            return decision
+        name = self._base.roster[who].name
+        request = replace(decision.dice, who=who, what=f"{decision.dice.what} ({name})")
+        prompt = decision.prompt.replace(decision.dice.what, request.what, 1)
+        return replace(decision, who=who, prompt=prompt, dice=request)
 
     def _apply_gm(self, event: Event) -> None:
         self.state = self._base = apply_live(self.scenario, self.state, event)
