@@ -107,6 +107,10 @@ def play(gm: Page, player: Page, api: httpx.Client, eid: str, typed_dice: bool
                 continue
         asked.locator("#pending button.option").first.click()
         clicks["player" if asked is player else "gm"] += 1
+        # the click's request is under way: wait until it is committed before looking again
+        asked.wait_for_function(
+            "v => +document.querySelector('#tracker').dataset.version > v",
+            arg=current["version"], timeout=15000)
     raise AssertionError("the fight did not end in time")
 
 

@@ -20,7 +20,9 @@
   }
   toNewest();
 
-  function refresh() {
+  // Swap in the panel only when it is newer (or when forced): a panel replaced under the
+  // reader's finger would lose the button they are pressing.
+  function refresh(force) {
     return fetch("/e/" + eid + "/panel", {credentials: "same-origin"}).then(function (r) {
       if (!r.ok) { throw new Error("could not load the encounter (" + r.status + ")"); }
       return r.text();
@@ -29,7 +31,7 @@
       box.innerHTML = html;
       var fresh = box.querySelector(".panel");
       var v = parseInt(fresh.dataset.version, 10);
-      if (v >= version) {
+      if (v > version || (force && v >= version)) {
         version = v;
         root.dataset.version = String(v);
         panel.innerHTML = html;
@@ -83,7 +85,7 @@
         method: "POST", credentials: "same-origin", headers: {"Content-Type": "application/json"},
         body: JSON.stringify({name: data.get("name"), combatants: data.getAll("combatants")})
       }).then(function (r) { return r.json().then(function (d) {
-        if (!r.ok) { showError(d.error); } return refresh(); }); });
+        if (!r.ok) { showError(d.error); } return refresh(true); }); });
     } else if (form.dataset.form === "combatants") {
       send("combatants", {entry_yaml: String(data.get("entry") || "")});
     } else if (form.dataset.form === "adjust") {
