@@ -79,6 +79,17 @@ class DuelOdds:
                 who: {str(r): float(p) for r, p in self.rounds_distribution(who).items()}
                 for who in self.outcomes},
             "expected_damage_dealt": {k: float(v) for k, v in self.expected_dealt.items()},
+            "fractions": {
+                "mean_rounds": fraction_text(self.mean_rounds()),
+                "rounds": {str(r): fraction_text(p)
+                           for r, p in self.rounds_distribution().items()},
+                "rounds_by_outcome": {
+                    who: {str(r): fraction_text(p)
+                          for r, p in self.rounds_distribution(who).items()}
+                    for who in self.outcomes},
+                "expected_damage_dealt": {k: fraction_text(v)
+                                          for k, v in self.expected_dealt.items()},
+            },
         }
 
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import sys
 from pathlib import Path
 from typing import Annotated, Any
@@ -17,6 +16,7 @@ from rich.text import Text
 from fracas.analysis.simulate import simulate, summarize
 from fracas.cli import render
 from fracas.cli.app import FileArg, JsonOpt, SeedOpt, app, check_seed
+from fracas.cli.jsonout import print_json
 from fracas.core.errors import InputError
 from fracas.core.events import Event, FightEnded, RoundStarted
 from fracas.core.scenario import load_scenario
@@ -116,7 +116,7 @@ def fight(
     if log is not None and not as_json:
         console.print(f"[dim]Event log saved to {log} ({len(encounter.events)} events).[/]")
     if as_json:
-        typer.echo(json.dumps(fight_json(encounter), indent=2, ensure_ascii=False))
+        print_json("fight", fight_json(encounter))
 
 
 @app.command()
@@ -143,7 +143,7 @@ def replay(
         data = fight_json(encounter)
         data["log"] = {"complete": encounter.stopped is None, "stopped": encounter.stopped,
                        "turns": turns}
-        typer.echo(json.dumps(data, indent=2, ensure_ascii=False))
+        print_json("replay", data)
         return
     console = render.make_console()
     state = encounter.state
@@ -230,7 +230,7 @@ def simulate_cmd(
 
         simulation_plot(summary, scenario.title or file.name, plot)
     if as_json:
-        typer.echo(json.dumps(summary, indent=2))
+        print_json("simulate", summary)
         return
     for part in simulation_view(summary, scenario.title or file.name):
         console.print(part)
