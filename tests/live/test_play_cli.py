@@ -14,7 +14,8 @@ import time
 from pathlib import Path
 
 from fracas.core.scenario import load_scenario
-from fracas.encounter.session import Session, load_session
+from fracas.encounter.session import Session
+from fracas.encounter.session_log import load_session
 from tests.live.hands import hand_values
 
 DUEL = "examples/tristat/duel-fight.yaml"
@@ -132,7 +133,9 @@ def test_a_real_terminal_shows_the_menu_with_odds_takes_keys_and_saves(tmp_path:
     assert "hit 35%, dmg 3.86, out 0%" in text  # the odds beside Rin's first attack
     assert "█" in text and "Traceback" not in text
     records = [json.loads(line) for line in log.read_text().splitlines()]
-    assert records[0]["type"] == "LiveSession" and len(records) == 3  # two rolls, no action
+    assert [r["kind"] for r in records] == ["session", "input", "input", "input", "cut"]
+    saved = load_session(log)  # two rolls: the action was taken back
+    assert [e["kind"] for e in saved.entries] == ["dice", "dice"]
 
 
 def test_verbose_explain_status_and_gm_commands(tmp_path: Path) -> None:

@@ -13,7 +13,8 @@ from fracas.core.events import ActionChosen, Changed, FightEnded
 from fracas.core.scenario import load_scenario
 from fracas.dice.rollers import RandomRoller, ScriptedRoller
 from fracas.encounter.engine import Encounter
-from fracas.encounter.session import Session, load_session, save_session
+from fracas.encounter.session import Session
+from fracas.encounter.session_log import SessionLog, load_session
 
 DUEL = "examples/tristat/duel-fight.yaml"
 PEOPLE = {"rin": "person", "gorr": "person"}
@@ -188,22 +189,42 @@ def test_a_turn_no_person_takes_part_in_runs_by_itself() -> None:
     assert back.state == s.state and back.events == s.events
 
 
-def test_a_damaged_log_is_an_error_naming_the_file_and_line(tmp_path: Path) -> None:
+def test_the_log_on_disk_follows_play_undo_included_and_damage_names_the_line(
+        tmp_path: Path) -> None:
     s = _session()
-    _to_first_action(s)
     path = tmp_path / "fight.jsonl"
-    save_session(s, path)
-    assert load_session(path).state == s.state
+    log = SessionLog.create(path, s)
+    _to_first_action(s)
+    log.sync(s)
+    assert s.pending is not None
+    s.decide({"option": "2"}, by=s.pending.who)
+    s.decide({"option": "1"})
+    s.decide({"roll": True})
+    log.sync(s)
+    s.undo(2)
+    log.sync(s)
+    s.decide({"option": "1"})
+    log.sync(s)
+    log.detach()
+    kinds = [json.loads(line)["kind"] for line in path.read_text().splitlines()]
+    assert kinds[0] == "session" and "cut" in kinds  # appended, never rewritten
+    back = load_session(path)
+    assert (back.state, back.pending, back.entries) == (s.state, s.pending, s.entries)
+    log, again = SessionLog.resume(path)  # go on appending
+    again.decide({"roll": True})
+    log.sync(again)
+    log.detach()
+    assert load_session(path).pending == again.pending
     lines = path.read_text().splitlines()
-    path.write_text("\n".join([*lines[:2], "{not json", *lines[2:]]) + "\n")
-    with pytest.raises(InputError, match=r"fight.jsonl: line 3: not JSON"):
+    path.write_text("\n".join([*lines[:2], lines[3], lines[2], *lines[4:]]) + "\n")
+    with pytest.raises(InputError, match=r"fight.jsonl: line 3"):
         load_session(path)
-    bad = [json.loads(line) for line in lines]
-    bad[1]["dice"] = [9, 9]
+    records = s.to_records()
+    records[1]["dice"] = [9, 9]
     with pytest.raises(InputError, match=r"fight.jsonl.*9 is not a value d6 can show"):
-        Session.from_records(bad, file=str(path))
+        Session.from_records(records, file=str(path))
     with pytest.raises(InputError, match="not a live session log"):
-        Session.from_records(bad[1:], file=str(path))
+        Session.from_records(records[1:], file=str(path))
 
 
 def test_each_dice_request_names_who_rolls() -> None:

@@ -33,14 +33,8 @@ from fracas.core.events import (
     TurnStarted,
 )
 from fracas.core.scenario import load_scenario
-from fracas.encounter.session import (
-    RULE_GM,
-    CombatantAdded,
-    CombatantRemoved,
-    Session,
-    load_session,
-    save_session,
-)
+from fracas.encounter.session import RULE_GM, CombatantAdded, CombatantRemoved, Session
+from fracas.encounter.session_log import SessionLog
 
 HELP = """\
   1, 2, ...              choose that option
@@ -252,8 +246,12 @@ def play(
     """Play a fight live: people decide, dice from the table or rolled, with the odds of
     every choice (type ? for help)."""
     console = render.make_console()
+    journal: SessionLog | None = None
     if resume is not None:
-        session = load_session(resume)
+        journal, session = SessionLog.resume(resume)
+        if log is not None and log != resume:
+            journal.detach()
+            journal = SessionLog.create(log, session)
         log = log or resume
     else:
         if file is None:
@@ -263,16 +261,22 @@ def play(
         people = dict.fromkeys(scenario.roster, "person")
         people.update(_controllers(control))
         session = Session.start(scenario, seed=seed, controllers=people, roll_all=roll_all)
+        if log is not None:
+            journal = SessionLog.create(log, session)
     title = session.scenario.title or (file.name if file else "fight")
     console.print(f"[bold]{title}[/] — {session.system.title} (seed {session.seed}); "
                   "? for help")
     narrate(console, tuple(session.events), verbose)
     console.print(order_view(session))
     echo = script is not None or not sys.stdin.isatty()
-    _loop(session, console, _lines(script), verbose, echo,
-          (lambda: save_session(session, log)) if log is not None else None)
+    try:
+        _loop(session, console, _lines(script), verbose, echo,
+              (lambda: journal.sync(session)) if journal is not None else None)
+    finally:
+        if journal is not None:
+            journal.sync(session)
+            journal.detach()
     if log is not None:
-        save_session(session, log)
         console.print(f"[dim]log saved to {log}; go on with: fracas play --resume {log}[/]")
 
 
@@ -291,13 +295,13 @@ def _loop(session: Session, console: Console, lines: Iterator[tuple[int, str]],
             continue
         if result == "quit":
             return
+        if save is not None:
+            save()
         if result is None:
             show_pending(console, session, full=False)
             continue
         if isinstance(result, tuple):
             narrate(console, result, verbose)
-            if save is not None:
-                save()
             if any(isinstance(e, RoundStarted | FightEnded) for e in result):
                 console.print(order_view(session))
         show_pending(console, session)

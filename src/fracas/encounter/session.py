@@ -19,10 +19,8 @@ redo, saving and resuming are replaying it (see :mod:`fracas.encounter.live`).
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, fields, replace
-from pathlib import Path
 from typing import Any
 
 from fracas.core.errors import FracasError, InputError, ScriptError
@@ -467,33 +465,6 @@ class Session:
     def replayed(self) -> FightState:
         """The state rebuilt from the events alone (a check on the log)."""
         return fold_live(self.scenario, self.events)
-
-
-def save_session(session: Session, path: Path | str) -> None:
-    """The session's records as JSON Lines (the header, then one input a line)."""
-    text = "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in session.to_records())
-    Path(path).write_text(text, encoding="utf-8")
-
-
-def load_session(path: Path | str) -> Session:
-    """A session from a log written by :func:`save_session` (errors name the line)."""
-    p = Path(path)
-    try:
-        lines = p.read_text(encoding="utf-8").splitlines()
-    except FileNotFoundError:
-        raise InputError("no such file", file=str(p)) from None
-    records = []
-    for number, line in enumerate(lines, start=1):
-        try:
-            record = json.loads(line)
-        except json.JSONDecodeError as err:
-            raise InputError(f"not JSON: {err.msg}", file=str(p), path=f"line {number}"
-                             ) from None
-        if not isinstance(record, dict):
-            raise InputError("not a record", file=str(p), path=f"line {number}",
-                             allowed="a JSON object")
-        records.append(record)
-    return Session.from_records(records, file=str(p))
 
 
 def _number(value: Any) -> Any:
