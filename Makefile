@@ -7,7 +7,7 @@ BIN := $(VENV)/bin
 RUN_STAMP := $(VENV)/.installed-run
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test lint typecheck pytest bench schemas clean
+.PHONY: demo serve test system-deps lint typecheck pytest bench schemas clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -24,7 +24,17 @@ $(STAMP): $(RUN_STAMP) pyproject.toml
 demo: $(RUN_STAMP)
 	$(BIN)/fracas demo
 
-test: $(STAMP)
+serve: $(RUN_STAMP)
+	$(BIN)/fracas serve --db fracas-demo.sqlite3 --example tristat/duel-fight.yaml
+
+# The web tracker's tests drive Debian's chromium and start a throwaway PostgreSQL:
+# install them once when missing (CI runs as root on a fresh machine).
+system-deps:
+	@if [ ! -x /usr/bin/chromium ] || ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium postgresql; \
+	fi
+
+test: $(STAMP) system-deps
 	$(BIN)/ruff check src tests benchmarks
 	$(BIN)/mypy
 	$(BIN)/python -m pytest
@@ -37,4 +47,4 @@ schemas: $(RUN_STAMP)
 	$(BIN)/fracas schema --out schemas
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache fracas-demo.sqlite3*

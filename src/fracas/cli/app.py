@@ -284,8 +284,9 @@ def _load_commands() -> None:
     import fracas.cli.play  # noqa: F401  (registers play)
     from fracas.cli import analysis  # noqa: F401  (registers advise, sweep, report)
     from fracas.cli import formats as _formats  # (registers schema)
+    from fracas.cli import serve as _serve  # (registers serve)
 
-    del _formats
+    del _formats, _serve
 
 
 def main() -> None:

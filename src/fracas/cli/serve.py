@@ -1,0 +1,58 @@
+"""``fracas serve``: the web tracker (FastAPI on Uvicorn) on a SQLite file or PostgreSQL."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from fracas.cli.app import app
+
+
+def seed_example(db: str, example: str, people: str | None, base: str) -> list[str]:
+    """Create a GM, an encounter from ``example`` and a player invite; the lines to print."""
+    from fracas.web.store import Store
+    from fracas.web.tracker import GM, Tracker, load_example
+
+    raw = load_example(example)
+    store = Store(db)
+    try:
+        tracker = Tracker(store)
+        gid, key = store.create_gm()
+        sides = [str(c.get("side")) for c in raw.get("combatants", []) if isinstance(c, dict)]
+        side = people or (sides[0] if sides else "")
+        controllers = {c["id"]: "person" for c in raw["combatants"] if c.get("side") == side}
+        info = tracker.create(gid, raw, file=example, controllers=controllers)
+        player = tracker.invite(info.id, GM, f"{side} player", list(controllers))
+    finally:
+        store.close()
+    return [f"encounter {info.title!r} ({info.system})",
+            f"  open as the GM:     {base}/gm/{key}",
+            f"  open as the player: {base}/join/{player.key}  (controls {side})"]
+
+
+@app.command()
+def serve(
+    db: Annotated[str, typer.Option(help="Database: a SQLite file path or URL, or "
+                                         "postgresql://user:pass@host/db.")] = "fracas.sqlite3",
+    host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="Port to listen on.", min=0, max=65535)] = 8000,
+    example: Annotated[str | None, typer.Option(
+        help="Also create an encounter from this example (e.g. tristat/duel-fight.yaml) "
+             "and print its GM and player links.")] = None,
+    people: Annotated[str | None, typer.Option(
+        help="With --example: the side the player controls (default: the first).")] = None,
+) -> None:
+    """Run the web combat tracker: GM and players in the browser, a JSON API at /docs."""
+    import uvicorn
+
+    from fracas.web.app import create_app
+
+    base = f"http://{host}:{port}"
+    web = create_app(db)
+    if example is not None:
+        for line in seed_example(db, example, people, base):
+            typer.echo(line)
+    typer.echo(f"fracas tracker on {base} (database {db}); start as a GM at {base}/")
+    uvicorn.run(web, host=host, port=port, log_level="warning",
+                timeout_graceful_shutdown=2)

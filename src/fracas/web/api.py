@@ -1,0 +1,304 @@
+"""The JSON API: everything the page does, for bots and VTT integrations (OpenAPI at /docs).
+
+Changes carry the ``version`` they were made on; a stale one is 409 and nothing is
+written. Errors are ``{"error": message}`` with the same message the CLI prints.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import yaml
+from fastapi import APIRouter, Request
+from fastapi.responses import StreamingResponse
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+from fracas.core.errors import InputError
+from fracas.web.auth import gm_id, role_for
+from fracas.web.live import stream
+from fracas.web.tracker import Role, list_examples, load_example
+from fracas.web.views import encounter_view
+
+router = APIRouter(prefix="/api")
+
+
+class Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class NewEncounter(Strict):
+    example: str | None = Field(None, description="an example, e.g. tristat/duel-fight.yaml")
+    scenario: dict[str, Any] | None = Field(None, description="a scenario mapping")
+    scenario_yaml: str | None = Field(None, max_length=200_000,
+                                      description="a scenario file's text")
+    title: str | None = Field(None, max_length=200)
+    seed: int | None = None
+    controllers: dict[str, str] | None = Field(
+        None, description="combatant id -> 'person' or a policy name")
+    settings: dict[str, Any] | None = Field(
+        None, description="{others: exact|bar|status|hidden, hidden: [ids]}")
+    roll_all: bool = Field(False, description="the server rolls every die (people still "
+                                              "choose); otherwise each die is asked for")
+
+
+def finite(value: Any) -> Any:
+    """JSON values without NaN or infinities (Python's JSON reader lets them in)."""
+    if isinstance(value, float) and (value != value or value in (float("inf"), float("-inf"))):
+        raise ValueError("numbers must be finite (no NaN or Infinity)")
+    if isinstance(value, dict):
+        for v in value.values():
+            finite(v)
+    elif isinstance(value, list):
+        for v in value:
+            finite(v)
+    return value
+
+
+class Answer(Strict):
+    version: int = Field(description="the version the decision was read at")
+    answer: dict[str, Any] = Field(
+        description='{"option": id}, {"dice": [..]} or {"roll": true}')
+
+    _finite = field_validator("answer")(finite)
+
+
+class Steps(Strict):
+    version: int
+    steps: int = Field(1, ge=1, le=1000)
+
+
+class Adjust(Strict):
+    version: int
+    combatant: str
+    field: str
+    value: Any
+
+    _finite = field_validator("value")(finite)
+
+
+class NewCombatant(Strict):
+    version: int
+    entry: dict[str, Any] | None = Field(
+        None, description="a scenario entry: id, name, side, the sheet")
+    entry_yaml: str | None = Field(None, max_length=50_000,
+                                   description="the same entry as YAML text")
+
+    _finite = field_validator("entry")(finite)
+
+
+class Gone(Strict):
+    version: int
+
+
+class End(Strict):
+    version: int
+    reason: str = Field("ended by the GM", max_length=200)
+
+
+class Invite(Strict):
+    name: str = Field(max_length=100)
+    combatants: list[str]
+
+
+def parse_scenario(body: NewEncounter) -> tuple[Any, str | None]:
+    """The scenario mapping of a request (one of example, scenario, scenario_yaml)."""
+    given = [k for k in ("example", "scenario", "scenario_yaml") if getattr(body, k) is not None]
+    if len(given) != 1:
+        raise InputError("give exactly one of example, scenario, scenario_yaml",
+                         allowed="example, scenario, scenario_yaml")
+    if body.example is not None:
+        return load_example(body.example), body.example
+    if body.scenario is not None:
+        return body.scenario, None
+    return yaml_text(body.scenario_yaml or "", "scenario_yaml"), None
+
+
+def yaml_text(text: str, where: str) -> Any:
+    """Parse uploaded YAML; bad YAML names the line and column, like the CLI."""
+    try:
+        return yaml.safe_load(text)
+    except yaml.YAMLError as err:
+        mark = getattr(err, "problem_mark", None)
+        place = f"line {mark.line + 1}, column {mark.column + 1}" if mark else None
+        problem = getattr(err, "problem", None) or str(err)
+        raise InputError(f"not valid YAML: {problem}", file=where, path=place) from None
+
+
+def view(request: Request, eid: str, role: Role) -> dict[str, Any]:
+    tracker = request.app.state.tracker
+    version, session, info = tracker.session(eid)
+    players = []
+    if role.is_gm:
+        base = str(request.base_url).rstrip("/")
+        players = [{"name": p.name, "combatants": list(p.combatants),
+                    "invite": f"{base}/join/{p.key}"}
+                   for p in tracker.store.players_of(eid)]
+    return encounter_view(eid, info.title, tracker.system(info), session, version, role,
+                          info.settings, players)
+
+
+@router.post("/gms", status_code=201)
+def new_gm(request: Request) -> dict[str, Any]:
+    """A new GM: their secret key and admin link (shown once, keep it)."""
+    gid, key = request.app.state.tracker.store.create_gm()
+    base = str(request.base_url).rstrip("/")
+    return {"gm": gid, "key": key, "admin_link": f"{base}/gm/{key}"}
+
+
+@router.get("/examples")
+def examples() -> list[str]:
+    """The example scenarios an encounter can start from."""
+    return list_examples()
+
+
+@router.get("/encounters")
+def encounters(request: Request) -> list[dict[str, Any]]:
+    """The GM's encounters, newest first."""
+    tracker = request.app.state.tracker
+    gid = gm_id(tracker.store, request)
+    return [{"id": e.id, "title": e.title, "system": e.system, "version": e.version}
+            for e in tracker.store.encounters_of(gid)]
+
+
+@router.post("/encounters", status_code=201)
+def create(request: Request, body: NewEncounter) -> dict[str, Any]:
+    """A new encounter from an example, a scenario mapping or a scenario file's text."""
+    tracker = request.app.state.tracker
+    gid = gm_id(tracker.store, request)
+    raw, file = parse_scenario(body)
+    info = tracker.create(gid, raw, file=file, title=body.title, seed=body.seed,
+                          controllers=body.controllers, settings=body.settings,
+                          roll_all=body.roll_all)
+    return view(request, info.id, role_for(tracker.store, request, info.id))
+
+
+@router.get("/encounters/{eid}")
+def get_encounter(request: Request, eid: str) -> dict[str, Any]:
+    """The encounter as the caller's role sees it."""
+    return view(request, eid, role_for(request.app.state.tracker.store, request, eid))
+
+
+def _changed(request: Request, eid: str, role: Role, version: int, events: Any
+             ) -> dict[str, Any]:
+    out = view(request, eid, role)
+    if events is not None:
+        shown = {(e["text"], e["rule"]) for e in out["log"]}
+        out["new_events"] = [{"type": e.type, "text": e.text(), "rule": e.rule}
+                             for e in events if (e.text(), e.rule) in shown]
+    return out
+
+
+@router.post("/encounters/{eid}/decisions")
+def decide(request: Request, eid: str, body: Answer) -> dict[str, Any]:
+    """Answer the pending decision (the GM, or the player who controls it)."""
+    tracker = request.app.state.tracker
+    role = role_for(tracker.store, request, eid)
+    version, events = tracker.decide(eid, body.version, role, body.answer)
+    return _changed(request, eid, role, version, events)
+
+
+@router.post("/encounters/{eid}/undo")
+def undo(request: Request, eid: str, body: Steps) -> dict[str, Any]:
+    """Take back the last decisions (GM only)."""
+    tracker = request.app.state.tracker
+    role = role_for(tracker.store, request, eid)
+    tracker.gm_only(role, "undo")
+    version, _ = tracker.change(eid, body.version, role,
+                                lambda s: s.undo(body.steps), note="undo")
+    return _changed(request, eid, role, version, None)
+
+
+@router.post("/encounters/{eid}/redo")
+def redo(request: Request, eid: str, body: Steps) -> dict[str, Any]:
+    """Redo what undo took back (GM only)."""
+    tracker = request.app.state.tracker
+    role = role_for(tracker.store, request, eid)
+    tracker.gm_only(role, "redo")
+    version, _ = tracker.change(eid, body.version, role,
+                                lambda s: s.redo(body.steps), note="redo")
+    return _changed(request, eid, role, version, None)
+
+
+@router.post("/encounters/{eid}/adjust")
+def adjust(request: Request, eid: str, body: Adjust) -> dict[str, Any]:
+    """Edit a combatant's state by hand (GM only; an event in the log)."""
+    tracker = request.app.state.tracker
+    role = role_for(tracker.store, request, eid)
+    tracker.gm_only(role, "edit by hand")
+    version, event = tracker.change(
+        eid, body.version, role,
+        lambda s: s.adjust(body.combatant, body.field, body.value), note="adjust")
+    return _changed(request, eid, role, version, (event,))
+
+
+@router.post("/encounters/{eid}/combatants")
+def add_combatant(request: Request, eid: str, body: NewCombatant) -> dict[str, Any]:
+    """Bring a combatant into the fight (GM only); the sheet is checked by the system's model
+    and its errors are the CLI's (``combatants[0].body: ...``)."""
+    tracker = request.app.state.tracker
+    role = role_for(tracker.store, request, eid)
+    tracker.gm_only(role, "add combatants")
+    entry = body.entry if body.entry is not None else yaml_text(body.entry_yaml or "", "entry")
+    if not isinstance(entry, dict):
+        raise InputError("a combatant is a mapping: id, name, side and the sheet", path="entry",
+                         allowed="{id: ..., name: ..., side: ..., ...}")
+    version, event = tracker.change(eid, body.version, role,
+                                lambda s: s.add_combatant(entry), note="add combatant")
+    return _changed(request, eid, role, version, (event,))
+
+
+@router.post("/encounters/{eid}/combatants/{cid}/remove")
+def remove_combatant(request: Request, eid: str, cid: str, body: Gone) -> dict[str, Any]:
+    """Take a combatant out of the fight (GM only)."""
+    tracker = request.app.state.tracker
+    role = role_for(tracker.store, request, eid)
+    tracker.gm_only(role, "remove combatants")
+    version, event = tracker.change(eid, body.version, role,
+                                lambda s: s.remove_combatant(cid), note="remove combatant")
+    return _changed(request, eid, role, version, (event,))
+
+
+@router.post("/encounters/{eid}/end")
+def end(request: Request, eid: str, body: End) -> dict[str, Any]:
+    """End the fight now (GM only)."""
+    tracker = request.app.state.tracker
+    role = role_for(tracker.store, request, eid)
+    tracker.gm_only(role, "end the fight")
+    version, event = tracker.change(eid, body.version, role,
+                                lambda s: s.end_fight(body.reason), note="end")
+    return _changed(request, eid, role, version, (event,))
+
+
+@router.put("/encounters/{eid}/settings")
+def settings(request: Request, eid: str, body: dict[str, Any]) -> dict[str, Any]:
+    """What players see of others: ``others`` (exact|bar|status|hidden), ``hidden`` ids."""
+    tracker = request.app.state.tracker
+    role = role_for(tracker.store, request, eid)
+    tracker.set_settings(eid, role, body)
+    return view(request, eid, role)
+
+
+@router.post("/encounters/{eid}/players", status_code=201)
+def invite(request: Request, eid: str, body: Invite) -> dict[str, Any]:
+    """Invite a player to control some combatants; returns their secret invite link."""
+    tracker = request.app.state.tracker
+    role = role_for(tracker.store, request, eid)
+    player = tracker.invite(eid, role, body.name, body.combatants)
+    base = str(request.base_url).rstrip("/")
+    return {"name": player.name, "combatants": list(player.combatants), "key": player.key,
+            "invite": f"{base}/join/{player.key}"}
+
+
+@router.get("/encounters/{eid}/stream")
+async def live(request: Request, eid: str) -> StreamingResponse:
+    """Server-sent events: ``version`` each time the encounter changes (no contents)."""
+    app = request.app
+    tracker = app.state.tracker
+    import asyncio
+
+    await asyncio.to_thread(role_for, tracker.store, request, eid)
+    start = await asyncio.to_thread(tracker.store.version, eid)
+    gen = stream(app.state.hub, eid, start, lambda: tracker.store.version(eid),
+                 lambda: app.state.stopping)
+    return StreamingResponse(gen, media_type="text/event-stream",
+                             headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})

@@ -1,0 +1,153 @@
+"""The FastAPI application: the API, the pages, the static files, the error answers.
+
+Every error a request can cause is a 4xx with ``{"error": message}``: bad input (400,
+the CLI's own message), no key (401), the wrong role (403), an unknown encounter (404),
+a stale version (409), a body over :data:`MAX_BODY` bytes (413), a malformed body (422).
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from fastapi.staticfiles import StaticFiles
+
+from fracas.core.errors import FracasError, InputError, format_loc
+from fracas.web import api, pages
+from fracas.web.auth import Unauthorized
+from fracas.web.live import Hub
+from fracas.web.store import Conflict, NotFound, Store
+from fracas.web.tracker import Forbidden, Tracker
+
+MAX_BODY = 1_000_000
+STATIC = Path(__file__).parent / "static"
+
+Scope = MutableMapping[str, Any]
+Message = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
+
+
+class BodyLimit:
+    """Refuses request bodies over ``limit`` bytes with 413, declared or streamed."""
+
+    def __init__(self, app: Callable[[Scope, Receive, Send], Awaitable[None]], limit: int):
+        self.app = app
+        self.limit = limit
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        declared = dict(scope.get("headers") or []).get(b"content-length")
+        if declared is not None and (not declared.isdigit() or int(declared) > self.limit):
+            await self._refuse(send)
+            return
+        if scope.get("method") in ("GET", "HEAD"):
+            await self.app(scope, receive, send)
+            return
+        # read the whole body first (at most ``limit`` bytes), then hand it on
+        parts: list[bytes] = []
+        seen = 0
+        while True:
+            message = await receive()
+            if message["type"] != "http.request":
+                await self.app(scope, _replay([message], receive), send)
+                return
+            seen += len(message.get("body", b""))
+            if seen > self.limit:
+                await self._refuse(send)
+                return
+            parts.append(message.get("body", b""))
+            if not message.get("more_body", False):
+                break
+        body = {"type": "http.request", "body": b"".join(parts), "more_body": False}
+        await self.app(scope, _replay([body], receive), send)
+
+    async def _refuse(self, send: Send) -> None:
+        body = (b'{"error": "the request body is too large (allowed: at most '
+                + str(self.limit).encode() + b' bytes)"}')
+        await send({"type": "http.response.start", "status": 413,
+                    "headers": [(b"content-type", b"application/json"),
+                                (b"content-length", str(len(body)).encode())]})
+        await send({"type": "http.response.body", "body": body})
+
+
+def _replay(messages: list[Message], receive: Receive) -> Receive:
+    """A receive that gives ``messages`` first, then the real ones (e.g. a disconnect)."""
+    queue = list(messages)
+
+    async def replayed() -> Message:
+        if queue:
+            return queue.pop(0)
+        return await receive()
+
+    return replayed
+
+
+def _error(status: int, message: str) -> JSONResponse:
+    return JSONResponse({"error": message}, status_code=status)
+
+
+def validation_message(err: RequestValidationError) -> tuple[int, str]:
+    """The first problem of a request body, named by its field path."""
+    first = err.errors()[0]
+    kind = str(first.get("type", ""))
+    if kind == "json_invalid":
+        reason = (first.get("ctx") or {}).get("error", "not valid JSON")
+        return 400, f"malformed JSON: {reason}"
+    loc = [p for p in first.get("loc", ()) if p != "body"]
+    where = format_loc(loc) if loc else "body"
+    message = str(first.get("msg", "invalid"))
+    if kind == "missing":
+        message = "this field is required"
+    text = f"{where}: {message}"
+    if len(err.errors()) > 1:
+        text += f" (and {len(err.errors()) - 1} more problem(s))"
+    return 422, text
+
+
+def create_app(db_url: str) -> FastAPI:
+    """The tracker's app on the database at ``db_url`` (migrated to the newest schema)."""
+    store = Store(db_url)
+    hub = Hub()
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        app.state.stopping = False
+        yield
+        app.state.stopping = True
+        store.close()
+
+    app = FastAPI(title="fracas tracker", version="1",
+                  description="A combat tracker with the rules and the odds: GM and players.",
+                  lifespan=lifespan)
+    app.state.tracker = Tracker(store, hub.notify)
+    app.state.hub = hub
+    app.state.stopping = False
+
+    @app.exception_handler(RequestValidationError)
+    async def _invalid(request: Request, err: RequestValidationError) -> JSONResponse:
+        status, message = validation_message(err)
+        return _error(status, message)
+
+    statuses: list[tuple[type[Exception], int]] = [
+        (Unauthorized, 401), (Forbidden, 403), (NotFound, 404), (Conflict, 409),
+        (InputError, 400), (FracasError, 400)]
+    for kind, status in statuses:
+        def handler(request: Request, err: Exception, status: int = status) -> Any:
+            if pages.wants_html(request):
+                return pages.error_page(request, status, str(err))
+            return _error(status, str(err))
+        app.add_exception_handler(kind, handler)
+
+    app.include_router(api.router)
+    app.include_router(pages.router)
+    app.mount("/static", StaticFiles(directory=STATIC), name="static")
+    app.add_middleware(BodyLimit, limit=MAX_BODY)
+    return app

@@ -1,0 +1,13 @@
+"""Alembic environment: runs on the connection that :func:`fracas.web.db.migrate` hands in."""
+
+from __future__ import annotations
+
+from alembic import context
+
+from fracas.web.db import Base
+
+connection = context.config.attributes["connection"]
+context.configure(connection=connection, target_metadata=Base.metadata,
+                  render_as_batch=connection.dialect.name == "sqlite")
+with context.begin_transaction():
+    context.run_migrations()

@@ -1,0 +1,206 @@
+"""The database transactions of the web tracker; each committed change is one transaction.
+
+Keys are random (``secrets``) and kept only as SHA-256 hashes, except a player's key, which
+the GM may need to send again and which opens only that player's view.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import delete, func, select, update
+from sqlalchemy.exc import SQLAlchemyError
+from sqlalchemy.orm import Session as DbSession
+from sqlalchemy.orm import sessionmaker
+
+from fracas.core.errors import FracasError, InputError
+from fracas.web.db import (
+    EncounterRow,
+    GameMaster,
+    PlayerRow,
+    RecordRow,
+    make_engine,
+    migrate,
+    now,
+)
+
+
+class Conflict(FracasError):
+    """Someone else committed first: the change read an older version of the encounter."""
+
+
+class NotFound(FracasError):
+    """No such encounter (or not one this key may open)."""
+
+
+def new_key() -> str:
+    return secrets.token_urlsafe(24)
+
+
+def key_hash(key: str) -> str:
+    return hashlib.sha256(key.encode("utf-8")).hexdigest()
+
+
+@dataclass(frozen=True)
+class EncounterInfo:
+    id: str
+    gm_id: int
+    title: str
+    system: str
+    scenario: Mapping[str, Any]
+    settings: Mapping[str, Any]
+    version: int
+
+
+@dataclass(frozen=True)
+class PlayerInfo:
+    id: int
+    encounter_id: str
+    name: str
+    key: str
+    combatants: tuple[str, ...]
+
+
+def _info(row: EncounterRow) -> EncounterInfo:
+    return EncounterInfo(row.id, row.gm_id, row.title, row.system, dict(row.scenario),
+                         dict(row.settings), row.version)
+
+
+def _player(row: PlayerRow) -> PlayerInfo:
+    return PlayerInfo(row.id, row.encounter_id, row.name, row.key, tuple(row.combatants))
+
+
+class Store:
+    """The database: GMs, encounters, players and each encounter's records."""
+
+    def __init__(self, url: str):
+        self.url = url
+        try:
+            self.engine = make_engine(url)
+            migrate(self.engine)
+        except (SQLAlchemyError, ImportError) as err:
+            reason = str(getattr(err, "orig", None) or err).strip().splitlines()[0]
+            raise InputError(f"cannot open the database {url!r}: {reason}", path="--db",
+                             allowed="a SQLite file path, sqlite:///FILE or "
+                                     "postgresql://user:password@host:port/dbname") from None
+        self._sessions = sessionmaker(self.engine, expire_on_commit=False)
+
+    def db(self) -> DbSession:
+        return self._sessions()
+
+    def close(self) -> None:
+        self.engine.dispose()
+
+    # -- game masters ----------------------------------------------------------------
+    def create_gm(self) -> tuple[int, str]:
+        """A new GM and their secret key (shown once: only its hash is kept)."""
+        key = new_key()
+        with self.db() as db, db.begin():
+            gm = GameMaster(key_hash=key_hash(key))
+            db.add(gm)
+            db.flush()
+            return gm.id, key
+
+    def gm_by_key(self, key: str) -> int | None:
+        with self.db() as db:
+            return db.scalar(select(GameMaster.id).where(GameMaster.key_hash == key_hash(key)))
+
+    # -- encounters ------------------------------------------------------------------
+    def create_encounter(self, gm_id: int, title: str, system: str,
+                         scenario: Mapping[str, Any], settings: Mapping[str, Any],
+                         records: Sequence[Mapping[str, Any]]) -> EncounterInfo:
+        eid = secrets.token_hex(6)
+        with self.db() as db, db.begin():
+            row = EncounterRow(id=eid, gm_id=gm_id, title=title[:200], system=system,
+                               scenario=dict(scenario), settings=dict(settings), version=1)
+            db.add(row)
+            db.flush()
+            db.add_all(RecordRow(encounter_id=eid, seq=i, data=dict(r))
+                       for i, r in enumerate(records))
+            return _info(row)
+
+    def encounter(self, eid: str) -> EncounterInfo:
+        with self.db() as db:
+            row = db.get(EncounterRow, eid)
+            if row is None:
+                raise NotFound(f"no encounter {eid!r}")
+            return _info(row)
+
+    def version(self, eid: str) -> int:
+        with self.db() as db:
+            v = db.scalar(select(EncounterRow.version).where(EncounterRow.id == eid))
+            if v is None:
+                raise NotFound(f"no encounter {eid!r}")
+            return int(v)
+
+    def encounters_of(self, gm_id: int) -> list[EncounterInfo]:
+        with self.db() as db:
+            rows = db.scalars(select(EncounterRow).where(EncounterRow.gm_id == gm_id)
+                              .order_by(EncounterRow.created.desc(), EncounterRow.id))
+            return [_info(r) for r in rows]
+
+    def records(self, eid: str) -> list[dict[str, Any]]:
+        with self.db() as db:
+            rows = db.scalars(select(RecordRow.data).where(RecordRow.encounter_id == eid)
+                              .order_by(RecordRow.seq))
+            return [dict(r) for r in rows]
+
+    def record_count(self, eid: str) -> int:
+        with self.db() as db:
+            return int(db.scalar(select(func.count()).select_from(RecordRow)
+                                 .where(RecordRow.encounter_id == eid)) or 0)
+
+    def commit(self, eid: str, expected: int, old: Sequence[Mapping[str, Any]],
+               new: Sequence[Mapping[str, Any]], note: str | None = None) -> int:
+        """Replace the records ``old`` (as read at version ``expected``) by ``new``, in one
+        transaction; :class:`Conflict` if the encounter has moved on since. The new version."""
+        keep = 0
+        while keep < min(len(old), len(new)) and old[keep] == new[keep]:
+            keep += 1
+        with self.db() as db, db.begin():
+            done = db.execute(update(EncounterRow)
+                              .where(EncounterRow.id == eid, EncounterRow.version == expected)
+                              .values(version=expected + 1, updated=now()))
+            if getattr(done, "rowcount", 0) != 1:
+                raise Conflict(f"the encounter has moved on since version {expected}")
+            if keep < len(old):
+                db.execute(delete(RecordRow).where(RecordRow.encounter_id == eid,
+                                                   RecordRow.seq >= keep))
+            db.add_all(RecordRow(encounter_id=eid, seq=i, data=dict(new[i]), note=note)
+                       for i in range(keep, len(new)))
+        return expected + 1
+
+    def update_settings(self, eid: str, settings: Mapping[str, Any]) -> int:
+        with self.db() as db, db.begin():
+            row = db.get(EncounterRow, eid, with_for_update=True)
+            if row is None:
+                raise NotFound(f"no encounter {eid!r}")
+            row.settings = dict(settings)
+            row.version += 1
+            row.updated = now()
+            return row.version
+
+    # -- players ---------------------------------------------------------------------
+    def add_player(self, eid: str, name: str, combatants: Sequence[str]) -> PlayerInfo:
+        key = new_key()
+        with self.db() as db, db.begin():
+            row = PlayerRow(encounter_id=eid, name=name[:100], key=key, key_hash=key_hash(key),
+                            combatants=list(combatants))
+            db.add(row)
+            db.flush()
+            return _player(row)
+
+    def player_by_key(self, key: str) -> PlayerInfo | None:
+        with self.db() as db:
+            row = db.scalar(select(PlayerRow).where(PlayerRow.key_hash == key_hash(key)))
+            return None if row is None else _player(row)
+
+    def players_of(self, eid: str) -> list[PlayerInfo]:
+        with self.db() as db:
+            rows = db.scalars(select(PlayerRow).where(PlayerRow.encounter_id == eid)
+                              .order_by(PlayerRow.id))
+            return [_player(r) for r in rows]

@@ -1,0 +1,93 @@
+"""Small clients for the tracker's JSON API, used by the API, crash and browser tests."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import httpx
+
+
+def answer_for(decision: dict[str, Any]) -> dict[str, Any]:
+    """A legal answer to a decision: its first option, or let the server roll the dice."""
+    if decision.get("options"):
+        return {"option": decision["options"][0]["id"]}
+    return {"roll": True}
+
+
+class Client:
+    """One key's view of the API (the GM's or a player's), on any httpx-like client."""
+
+    def __init__(self, http: httpx.Client, key: str):
+        self.http = http
+        self.headers = {"Authorization": f"Bearer {key}"}
+
+    def get(self, path: str) -> httpx.Response:
+        return self.http.get(path, headers=self.headers)
+
+    def post(self, path: str, body: Any) -> httpx.Response:
+        return self.http.post(path, json=body, headers=self.headers)
+
+    def put(self, path: str, body: Any) -> httpx.Response:
+        return self.http.put(path, json=body, headers=self.headers)
+
+    def view(self, eid: str) -> dict[str, Any]:
+        r = self.get(f"/api/encounters/{eid}")
+        assert r.status_code == 200, r.text
+        return dict(r.json())
+
+    def decide(self, eid: str, version: int, answer: dict[str, Any]) -> httpx.Response:
+        return self.post(f"/api/encounters/{eid}/decisions",
+                         {"version": version, "answer": answer})
+
+
+def new_gm(http: httpx.Client) -> Client:
+    r = http.post("/api/gms")
+    assert r.status_code == 201, r.text
+    return Client(http, r.json()["key"])
+
+
+def new_encounter(gm: Client, example: str, people: list[str], seed: int = 1,
+                  **extra: Any) -> dict[str, Any]:
+    r = gm.post("/api/encounters", {"example": example, "seed": seed,
+                                    "controllers": {c: "person" for c in people}, **extra})
+    assert r.status_code == 201, r.text
+    return dict(r.json())
+
+
+def invite(gm: Client, eid: str, name: str, combatants: list[str]) -> Client:
+    r = gm.post(f"/api/encounters/{eid}/players", {"name": name, "combatants": combatants})
+    assert r.status_code == 201, r.text
+    return Client(gm.http, r.json()["key"])
+
+
+def advance_to(eid: str, gm: Client, whos: set[str], limit: int = 200) -> dict[str, Any]:
+    """The GM answers every decision until one of ``whos`` is asked; the GM's view then."""
+    view = gm.view(eid)
+    for _ in range(limit):
+        if view["over"] or view["pending"]["who"] in whos:
+            return view
+        r = gm.decide(eid, view["version"], answer_for(view["pending"]["decision"]))
+        assert r.status_code == 200, r.text
+        view = r.json()
+    raise AssertionError(f"nobody of {whos} was asked")
+
+
+def play_to_end(eid: str, gm: Client, players: dict[str, Client], limit: int = 2000
+                ) -> tuple[dict[str, Any], int]:
+    """Answer every decision as whoever owns it (a player's key if one controls the
+    combatant, else the GM's) until the fight is over; the final GM view and the count."""
+    made = 0
+    view = gm.view(eid)
+    while not view["over"]:
+        assert made < limit, "the fight did not end"
+        pending = view["pending"]
+        assert pending is not None, view
+        who = pending["who"]
+        client = players.get(who, gm)
+        mine = client.view(eid)
+        assert mine["pending"]["mine"], mine["pending"]
+        r = client.decide(eid, mine["version"], answer_for(mine["pending"]["decision"]))
+        assert r.status_code == 200, r.text
+        made += 1
+        view = gm.view(eid)
+    return view, made

@@ -1,0 +1,185 @@
+"""Playwright drives Debian's headless Chromium: the GM creates an encounter, a player joins
+from a second browser context (a phone-sized one), and both play a whole fight to its end,
+each screen following live (no reload). Two systems: Tri-Stat (dice typed in and rolled)
+and Genesys (the server rolls, people choose).
+
+With ``FRACAS_SCREENSHOTS=<dir>`` the test also saves the screenshots of docs/serve.md.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+from playwright.sync_api import Browser, Page, sync_playwright
+
+from fracas.web.testing import ServerProcess
+
+CHROMIUM = "/usr/bin/chromium"
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+SHOTS = os.environ.get("FRACAS_SCREENSHOTS")
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    db = tmp_path_factory.mktemp("browser") / "t.sqlite3"
+    s = ServerProcess(f"sqlite:///{db}").start()
+    yield s
+    s.stop()
+
+
+def version(page: Page) -> int:
+    return int(page.locator("#tracker").get_attribute("data-version") or -1)
+
+
+def shot(page: Page, name: str) -> None:
+    if SHOTS:
+        Path(SHOTS).mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(Path(SHOTS) / name), full_page=True)
+
+
+def create_as_gm(gm: Page, server: ServerProcess, example: str, side: str,
+                 roll_all: bool) -> str:
+    gm.goto(server.url + "/")
+    gm.click("#start")
+    link = gm.locator("#admin-link").inner_text()
+    assert re.fullmatch(re.escape(server.url) + r"/gm/[\w-]+", link)
+    gm.click("#to-encounters")
+    gm.select_option("#example", example)
+    gm.fill("#people", side)
+    if roll_all:
+        gm.check("input[name=roll_all]")
+    gm.click("#create")
+    gm.wait_for_url(re.compile(r".*/e/\w+$"))
+    return link
+
+
+def invite_player(gm: Page, name: str, combatant: str) -> str:
+    gm.fill("#invite input[name=name]", name)
+    gm.check(f"#invite input[value={combatant}]")
+    gm.click("#invite button[type=submit]")
+    gm.wait_for_selector("#players code.invite")
+    return gm.locator("#players code.invite").first.inner_text()
+
+
+def play(gm: Page, player: Page, api: httpx.Client, eid: str, typed_dice: bool
+         ) -> dict[str, int]:
+    """Click through the fight: whoever is asked answers (first option, or the dice);
+    how many answers each screen gave."""
+    clicks = {"gm": 0, "player": 0, "typed": 0}
+    typed = False
+    deadline = time.monotonic() + 240
+    while time.monotonic() < deadline:
+        current = api.get(f"/api/encounters/{eid}").json()
+        for page in (gm, player):  # each screen catches up live, without a reload
+            page.wait_for_function(
+                "v => +document.querySelector('#tracker').dataset.version >= v",
+                arg=current["version"], timeout=15000)
+        if current["over"]:
+            return clicks
+        asked = player if player.locator("#pending button.option").count() else gm
+        if typed_dice and not typed and asked is player and asked.locator("#dice-input").count():
+            label = asked.locator("form.dice label").inner_text()
+            if "(2 values)" in label:
+                before = version(asked)
+                asked.fill("#dice-input", "3, 4")
+                asked.click("#enter-dice")
+                asked.wait_for_function(  # accepted: the fight moved on
+                    "v => +document.querySelector('#tracker').dataset.version > v", arg=before)
+                assert asked.locator("#error").is_hidden()
+                typed = True
+                clicks["player"] += 1
+                clicks["typed"] += 1
+                continue
+        asked.locator("#pending button.option").first.click()
+        clicks["player" if asked is player else "gm"] += 1
+        # the click's request is under way: wait until it is committed before looking again
+        asked.wait_for_function(
+            "v => +document.querySelector('#tracker').dataset.version > v",
+            arg=current["version"], timeout=15000)
+    raise AssertionError("the fight did not end in time")
+
+
+@pytest.mark.parametrize(("example", "side", "combatant", "roll_all"), [
+    ("tristat/duel-fight.yaml", "blades", "rin", False),
+    ("genesys/duel-fight.yaml", "port", "red", True),
+])
+def test_gm_and_player_play_a_whole_fight_in_two_browsers(
+        browser: Browser, server: ServerProcess, example: str, side: str, combatant: str,
+        roll_all: bool) -> None:
+    gm_ctx = browser.new_context(viewport={"width": 1200, "height": 900})
+    phone = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True,
+                                has_touch=True, device_scale_factor=2)
+    try:
+        gm = gm_ctx.new_page()
+        admin = create_as_gm(gm, server, example, side, roll_all)
+        eid = gm.url.rsplit("/", 1)[1]
+        invite = invite_player(gm, "Pat", combatant)
+        player = phone.new_page()
+        player.goto(invite)
+        assert player.url == f"{server.url}/e/{eid}"  # the key is gone from the address
+        player.evaluate("window.__loaded_once = true")
+        gm.evaluate("window.__loaded_once = true")
+        gm_key = admin.rsplit("/", 1)[1]
+        assert gm_key not in player.content()
+        api = httpx.Client(base_url=server.url, headers={"Authorization": f"Bearer {gm_key}"})
+        if SHOTS and example.startswith("tristat"):
+            # a few decisions in, so the log, the odds and the health bars show something
+            while not player.locator("#pending .odds").count():
+                v = version(gm)
+                (player if player.locator("#pending button.option").count() else gm).locator(
+                    "#pending button.option").first.click()
+                gm.wait_for_function(
+                    "v => +document.querySelector('#tracker').dataset.version > v", arg=v)
+            player.wait_for_function(
+                "v => +document.querySelector('#tracker').dataset.version >= v",
+                arg=version(gm))
+            shot(gm, "serve-gm.png")
+            shot(player, "serve-player.png")
+        if not roll_all:
+            # a hand edit in the GM's form reaches the player's screen live
+            enemy = next(c for c in api.get(f"/api/encounters/{eid}").json()["combatants"]
+                         if c["id"] != combatant)
+            gm.select_option("#adjust select[name=combatant]", enemy["id"])
+            gm.fill("#adjust input[name=field]", "health")
+            gm.fill("#adjust input[name=value]", "1")
+            v = version(gm)
+            gm.click("#adjust button[type=submit]")
+            gm.wait_for_function(
+                "v => +document.querySelector('#tracker').dataset.version > v", arg=v)
+            assert gm.locator(f"#c-{enemy['id']} .numbers").inner_text().startswith("1/")
+            player.wait_for_function(
+                "id => { const f = document.querySelector('#c-' + id + ' .fill');"
+                " return f && parseFloat(f.style.width) < 10; }", arg=enemy["id"])
+            assert player.locator(f"#c-{enemy['id']} .numbers").count() == 0
+        clicks = play(gm, player, api, eid, typed_dice=not roll_all)
+        assert clicks["player"] >= 1, clicks
+        if not roll_all:
+            assert clicks["gm"] >= 1, clicks  # the GM rolls for the policy's combatant
+            assert clicks["typed"] == 1, clicks  # the player typed their own dice once
+        for page in (gm, player):
+            page.wait_for_selector("#result")
+            assert "over" in page.locator("#result").inner_text()
+            assert page.evaluate("window.__loaded_once") is True  # never reloaded
+        final = api.get(f"/api/encounters/{eid}").json()
+        assert final["over"] and final["log"][-1]["type"] == "FightEnded"
+        if SHOTS and example.startswith("genesys"):
+            shot(player, "serve-player-end.png")
+        api.close()
+    finally:
+        gm_ctx.close()
+        phone.close()
