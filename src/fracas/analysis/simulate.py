@@ -24,16 +24,18 @@ from typing import Any, Literal
 import numpy as np
 
 from fracas.analysis.chain import FightChain
+from fracas.analysis.sampled import SamplingRoller, SubstepCache
 from fracas.analysis.workers import worker_pool
 from fracas.core.events import ActionChosen, Outcome
 from fracas.core.model import Roster
 from fracas.dice.rollers import EnumerationTooLarge, RandomRoller
-from fracas.encounter.engine import Encounter, FightSetup
+from fracas.encounter.engine import Encounter, FightSetup, step
 from fracas.encounter.state import FightState
 
 BATCH = 32768
 CHUNK = 64  # fights per task on the step-by-step path
-Method = Literal["auto", "fast", "steps"]
+Method = Literal["auto", "fast", "sampled", "steps"]
+MAX_MEMORY = 2**30  # bytes: the default cap on a chain or a sub-step cache
 
 
 @dataclass
@@ -49,6 +51,7 @@ class Fights:
     survived: np.ndarray  # bool (n, combatants)
     method: str = "steps"
     actions: np.ndarray | None = None  # turns in which an action was resolved, per fight
+    notes: tuple[str, ...] = ()  # what the run had to do on the way (memory cap, path)
 
     @property
     def n(self) -> int:
@@ -64,7 +67,8 @@ class Fights:
                       np.concatenate([p.taken for p in parts]),
                       np.concatenate([p.survived for p in parts]), first.method,
                       None if first.actions is None else
-                      np.concatenate([p.actions for p in parts if p.actions is not None]))
+                      np.concatenate([p.actions for p in parts if p.actions is not None]),
+                      tuple(dict.fromkeys(note for p in parts for note in p.notes)))
 
 
 def wilson(successes: int, n: int, z: float = 1.959963984540054) -> tuple[float, float]:
@@ -101,6 +105,7 @@ def summarize(f: Fights, names: dict[str, str] | None = None) -> dict[str, Any]:
     return {
         "fights": f.n,
         "method": f.method,
+        "notes": list(f.notes),
         "sides": sides,
         "no_winner": {"count": no_winner, "p": no_winner / f.n},
         "rounds": {
@@ -176,6 +181,68 @@ def _steps_chunk(args: tuple[Any, Roster, int, int, int]) -> Fights:
         actions.append(sum(isinstance(e, ActionChosen) for e in fight.events))
     return _finish(setup, roster, finals, np.array(dealt_rows).reshape(-1, len(ids)), "steps",
                    actions=np.array(actions, dtype=np.int64))
+
+
+# -- sampled -------------------------------------------------------------------------------
+LEARN_FIGHTS = 8  # fights played first to fix which rules are too large to enumerate
+_CACHES: dict[tuple[Any, ...], SubstepCache] = {}
+
+
+def learn_played(setup: FightSetup, roster: Roster, seed: int, max_bytes: int
+                 ) -> tuple[frozenset[Any], SubstepCache]:
+    """The rules too large to enumerate, found by playing :data:`LEARN_FIGHTS` fights on
+    a learning cache (deterministic in the seed); the cache is returned warm."""
+    cache = SubstepCache(max_bytes, learn=True)
+    for i in range(LEARN_FIGHTS):
+        _play_sampled(setup, roster, SamplingRoller(np.random.Generator(np.random.PCG64(
+            np.random.SeedSequence([seed, 1_000_033, i]))), cache))
+    return frozenset(cache.played), cache
+
+
+def _play_sampled(setup: FightSetup, roster: Roster, roller: SamplingRoller
+                  ) -> tuple[FightState, np.ndarray, int]:
+    """One fight on the sampled path: final state, damage dealt, actions resolved."""
+    ids = tuple(roster)
+    who = {c.name: i for i, c in enumerate(roster.values())}
+    who.update({cid: i for i, cid in enumerate(ids)})
+    state = FightState(roster)
+    dealt = np.zeros(len(ids), dtype=np.int64)
+    actions = 0
+    while not state.over:
+        state, events = step(roller, setup, state, lean=True)
+        for e in events:
+            if isinstance(e, Outcome) and e.damage and e.actor in who:
+                dealt[who[e.actor]] += e.damage
+            elif isinstance(e, ActionChosen):
+                actions += 1
+    return state, dealt, actions
+
+
+def _sampled_chunk(args: tuple[Any, Roster, int, int, int, frozenset[Any], int]) -> Fights:
+    setup, roster, seed, start, stop, played, max_bytes = args
+    key = (setup, roster, played, max_bytes)
+    cache = _CACHES.get(key)
+    if cache is None:
+        _CACHES.clear()
+        cache = _CACHES[key] = SubstepCache(max_bytes, played)
+    finals, dealt_rows, actions = [], [], []
+    emptied = cache.emptied
+    for i in range(start, stop):
+        final, dealt, acted = _play_sampled(setup, roster,
+                                            SamplingRoller(_fight_rng(seed, i), cache))
+        finals.append(final)
+        dealt_rows.append(dealt)
+        actions.append(acted)
+    out = _finish(setup, roster, finals, np.array(dealt_rows).reshape(-1, len(roster)),
+                  "sampled", actions=np.array(actions, dtype=np.int64))
+    if cache.emptied > emptied:
+        out.notes = (f"the sub-step cache reached its memory cap of {_size(max_bytes)} "
+                     "(--max-memory) and was emptied; the results are the same, only slower",)
+    return out
+
+
+def _size(n: int) -> str:
+    return f"{n / 2**30:g} GB" if n >= 2**30 else f"{n / 2**20:g} MB"
 
 
 # -- fast ------------------------------------------------------------------------------------
@@ -314,13 +381,20 @@ def _run(tasks: list[Any], worker: Callable[[Any], Fights], jobs: int,
 
 def simulate(setup: FightSetup, roster: Roster, n: int, seed: int = 0, jobs: int = 1,
              method: Method = "auto", max_states: int = 1_000_000,
-             progress: Callable[[int], None] | None = None) -> Fights:
+             progress: Callable[[int], None] | None = None,
+             max_memory: int = MAX_MEMORY) -> Fights:
     """Play ``n`` fights. ``fast`` goes through the exact chain; ``steps`` plays each fight
     turn by turn; ``auto`` asks :func:`probe` which pays for this fight."""
     if n < 1:
         raise ValueError("simulate needs n >= 1")
     if method == "auto":
         method = "fast" if probe(setup, roster, seed, n).fast else "steps"
+    if method == "sampled":
+        played, _ = learn_played(setup, roster, seed, max_memory)
+        sizes = [min(CHUNK, n - c * CHUNK) for c in range(math.ceil(n / CHUNK))]
+        sampled_tasks = [(setup, roster, seed, c * CHUNK, c * CHUNK + size, played, max_memory)
+                         for c, size in enumerate(sizes)]
+        return Fights.concat(_run(sampled_tasks, _sampled_chunk, jobs, progress, sizes))
     if method == "fast":
         sizes = [min(BATCH, n - b * BATCH) for b in range(math.ceil(n / BATCH))]
         tasks = [(setup, roster, seed, b, size, max_states) for b, size in enumerate(sizes)]

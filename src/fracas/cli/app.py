@@ -5,18 +5,18 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from fracas.analysis.odds import attack_odds, fraction_text
-from fracas.cli import render
 from fracas.core.errors import FracasError, InputError
-from fracas.core.model import Resolution, apply_events
-from fracas.core.registry import systems as registered_systems
-from fracas.core.scenario import Scenario, load_scenario
-from fracas.dice import RandomRoller, ScriptedRoller, parse_dice
-from fracas.dice.rollers import Roller
+
+if TYPE_CHECKING:
+    from fracas.core.model import Resolution
+    from fracas.core.scenario import Scenario
+    from fracas.dice.rollers import Roller
+
+# Start-up stays light: systems, data packs, numpy and the rest load inside the commands.
 
 app = typer.Typer(
     name="fracas",
@@ -46,6 +46,9 @@ def _print_json(data: Any) -> None:
 @app.command("systems")
 def systems_cmd(as_json: JsonOpt = False) -> None:
     """List the rule systems fracas knows."""
+    from fracas.cli import render
+    from fracas.core.registry import systems as registered_systems
+
     known = registered_systems()
     if as_json:
         _print_json([{"id": k, "title": s.title, "seed": s.seed, "summary": s.summary}
@@ -65,6 +68,8 @@ def systems_cmd(as_json: JsonOpt = False) -> None:
 def _find_roll(expression: str) -> Any:
     """A dice expression, or failing that a system's own roll notation."""
     from fracas.core.errors import DiceSyntaxError
+    from fracas.core.registry import systems as registered_systems
+    from fracas.dice import parse_dice
 
     try:
         return parse_dice(expression)
@@ -85,6 +90,10 @@ def roll(
     as_json: JsonOpt = False,
 ) -> None:
     """Roll dice, or show their exact odds."""
+    from fracas.analysis.odds import fraction_text
+    from fracas.cli import render
+    from fracas.dice import RandomRoller
+
     var = _find_roll(expression)
     roller = RandomRoller(seed)
     if hasattr(var, "odds_json"):  # a system's own notation
@@ -115,6 +124,8 @@ def roll(
 
 
 def _roller_for(scenario: Scenario, seed: int | None, dice: str | None) -> Roller:
+    from fracas.dice import RandomRoller, ScriptedRoller
+
     if dice is not None:
         values = [v.strip() for v in dice.split(",") if v.strip()]
         pins = scenario.system.script({**scenario.raw, "dice": values})
@@ -133,6 +144,8 @@ def _require_attack(scenario: Scenario) -> None:
 
 def attack_json(scenario: Scenario, result: Resolution) -> dict[str, Any]:
     """The JSON contract of ``fracas attack --json``."""
+    from fracas.core.model import apply_events
+
     assert scenario.attack is not None
     after = apply_events(scenario.roster, result.events)
     target = scenario.attack.target
@@ -159,6 +172,11 @@ def attack(
     as_json: JsonOpt = False,
 ) -> None:
     """Resolve the scenario's attack step by step (pinned dice if the file has them)."""
+    from fracas.cli import render
+    from fracas.core.model import apply_events
+    from fracas.core.scenario import load_scenario
+    from fracas.dice import ScriptedRoller
+
     scenario = load_scenario(file)
     _require_attack(scenario)
     assert scenario.attack is not None
@@ -208,6 +226,10 @@ def odds(
         from fracas.analysis.plots import check_path
 
         check_path(plot)
+    from fracas.analysis.odds import attack_odds
+    from fracas.cli import render
+    from fracas.core.scenario import load_scenario
+
     scenario = load_scenario(file)
     _require_attack(scenario)
     assert scenario.attack is not None
@@ -228,27 +250,59 @@ def demo(
     examples: Annotated[Path | None, typer.Option(help="The examples folder.")] = None,
 ) -> None:
     """A short narrated showcase of what the built-in systems can do."""
+    from fracas.cli import render
     from fracas.cli.demo import run_demo
 
     run_demo(render.make_console(), examples)
 
 
-def _mount_system_commands() -> None:
+def _system_packages_with_commands() -> list[str]:
+    """Built-in system packages that ship a ``cli`` module, found without importing them."""
+    import fracas.systems as pkg
+
+    return sorted(p.parent.name for base in pkg.__path__ for p in Path(base).glob("*/cli.py"))
+
+
+def _mount_system_commands(argv: list[str]) -> None:
     """Mount each system's own commands (a ``cli`` module with a Typer ``app``) as
-    ``fracas <id> ...``."""
+    ``fracas <id> ...``. Only the system named on the command line is imported; the
+    other built-in ones are listed by id (``fracas <id> --help`` shows their commands)."""
+    words = [a for a in argv if not a.startswith("-")]
+    wanted = words[0] if words else None
+    builtin = _system_packages_with_commands()
+    for package in builtin:
+        if package == wanted:
+            _mount(f"fracas.systems.{package}")
+            continue
+        placeholder = typer.Typer(help=f"Commands of the {package} system "
+                                  f"(fracas {package} --help).")
+        placeholder.callback(invoke_without_command=True)(lambda: None)
+        app.add_typer(placeholder, name=package)
+    commands = {c.name or (c.callback.__name__ if c.callback else "")
+                for c in app.registered_commands}
+    if wanted is not None and wanted not in builtin and wanted not in commands:
+        from fracas.core.registry import systems as registered_systems
+
+        plugin = registered_systems().get(wanted)  # a third-party system's own commands
+        if plugin is not None:
+            _mount(plugin.__module__.rsplit(".", 1)[0], plugin.id)
+
+
+def _mount(package: str, system_id: str | None = None) -> None:
     import importlib
 
-    for system_id, system_cls in registered_systems().items():
-        package = system_cls.__module__.rsplit(".", 1)[0]
-        try:
-            module = importlib.import_module(f"{package}.cli")
-        except ModuleNotFoundError as err:
-            if err.name != f"{package}.cli":
-                raise
-            continue
-        sub = getattr(module, "app", None)
-        if isinstance(sub, typer.Typer):
-            app.add_typer(sub, name=system_id, help=f"Commands of the {system_cls.title} system.")
+    try:
+        module = importlib.import_module(f"{package}.cli")
+    except ModuleNotFoundError as err:
+        if err.name != f"{package}.cli":
+            raise
+        return
+    system = getattr(importlib.import_module(package), "SYSTEM", None)
+    sub = getattr(module, "app", None)
+    if isinstance(sub, typer.Typer):
+        title = getattr(system, "title", system_id or package.rsplit(".", 1)[-1])
+        app.add_typer(sub, name=system_id or package.rsplit(".", 1)[-1],
+                      help=f"Commands of the {title} system.")
 
 
 def _load_commands() -> None:
@@ -263,7 +317,7 @@ def main() -> None:
     try:
         try:
             _load_commands()
-            _mount_system_commands()
+            _mount_system_commands(sys.argv[1:])
             app()  # standalone: usage errors exit 2 with Typer's own message
         except KeyboardInterrupt:
             sys.exit(130)

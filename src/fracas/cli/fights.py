@@ -5,26 +5,29 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
-from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
-from rich.rule import Rule
-from rich.table import Table
-from rich.text import Text
 
-from fracas.analysis.simulate import simulate, summarize
-from fracas.cli import render
 from fracas.cli.app import FileArg, JsonOpt, SeedOpt, app
-from fracas.core.events import Event, FightEnded, RoundStarted
-from fracas.core.scenario import load_scenario
-from fracas.encounter.engine import Encounter, setup_from_scenario
-from fracas.encounter.policies import POLICIES
-from fracas.encounter.state import FightState
+
+if TYPE_CHECKING:
+    from rich.console import Console
+    from rich.table import Table
+
+    from fracas.core.events import Event
+    from fracas.encounter.engine import Encounter
+    from fracas.encounter.state import FightState
+
+# The policies' names, for the help text without importing the rules (a test checks them).
+POLICY_NAMES = ("aggressive", "cautious", "random", "best-odds")
 
 
 def _roster_view(fight: Encounter, state: FightState) -> Table:
+    from rich.table import Table
+
+    from fracas.cli import render
+
     table = Table(show_header=False, show_edge=False, box=None, padding=(0, 1))
     system = fight.setup.system
     for c in state.roster.values():
@@ -38,6 +41,11 @@ def _roster_view(fight: Encounter, state: FightState) -> Table:
 def narrate(console: Console, fight: Encounter, events: tuple[Event, ...],
             state_before: FightState) -> None:
     """Print one step's events, with the health of everyone at each new round."""
+    from rich.rule import Rule
+    from rich.text import Text
+
+    from fracas.core.events import FightEnded, RoundStarted
+
     state = state_before
     for e in events:
         state = state.apply(e)
@@ -73,7 +81,7 @@ def fight_json(fight: Encounter) -> dict[str, Any]:
 
 
 PolicyOpt = Annotated[str | None, typer.Option(
-    "--policy", help=f"One policy for everybody ({', '.join(POLICIES)}); default: each "
+    "--policy", help=f"One policy for everybody ({', '.join(POLICY_NAMES)}); default: each "
     "combatant's own, else aggressive.")]
 RoundsOpt = Annotated[int | None, typer.Option("--max-rounds", help="Round limit.", min=1)]
 
@@ -89,6 +97,10 @@ def fight(
     max_rounds: RoundsOpt = None,
 ) -> None:
     """Run the scenario's fight to its end, narrated round by round."""
+    from fracas.cli import render
+    from fracas.core.scenario import load_scenario
+    from fracas.encounter.engine import Encounter, setup_from_scenario
+
     scenario = load_scenario(file)
     setup = setup_from_scenario(scenario, max_rounds, policy)
     encounter = Encounter(scenario, setup, seed=seed)
@@ -117,6 +129,11 @@ def replay(
     as_json: JsonOpt = False,
 ) -> None:
     """Rebuild a fight's state from its saved log (optionally undoing the last turns)."""
+    from rich.text import Text
+
+    from fracas.cli import render
+    from fracas.encounter.engine import Encounter
+
     encounter = Encounter.load(log)
     for _ in range(min(undo, len(encounter.marks))):
         encounter.undo()
@@ -134,6 +151,9 @@ def replay(
 
 
 def simulation_view(summary: dict[str, Any], title: str) -> list[Any]:
+    from rich.table import Table
+    from rich.text import Text
+
     sides = Table(title=f"{title}: {summary['fights']:,} fights ({summary['method']} path)")
     sides.add_column("side")
     sides.add_column("wins", justify="right")
@@ -160,7 +180,8 @@ def simulation_view(summary: dict[str, Any], title: str) -> list[Any]:
     for c in summary["combatants"].values():
         people.add_row(c["name"], f"{c['damage_dealt_mean']:.2f}",
                        f"{c['damage_taken_mean']:.2f}", f"{c['survival']:.2%}")
-    return [sides, rounds, people]
+    notes = [Text(note, style="yellow") for note in summary.get("notes", [])]
+    return [sides, rounds, people, *notes]
 
 
 @app.command("simulate")
@@ -171,8 +192,12 @@ def simulate_cmd(
                     ] = 0,
     jobs: Annotated[int, typer.Option("--jobs", help="Processes to use.", min=1)] = 1,
     method: Annotated[str, typer.Option(
-        "--method", help="auto (fast unless the fight's states are too many), fast, steps.")
-    ] = "auto",
+        "--method", help="auto (measures which pays and says which it chose), fast (the "
+        "exact chain of fight states), sampled (each rule sub-step from its cached exact "
+        "distribution), steps (every roll played).")] = "auto",
+    max_memory: Annotated[float, typer.Option(
+        "--max-memory", help="The most memory, in GB, a chain or sub-step cache may hold.",
+        min=0.001)] = 1.0,
     as_json: JsonOpt = False,
     policy: PolicyOpt = None,
     max_rounds: RoundsOpt = None,
@@ -180,11 +205,17 @@ def simulate_cmd(
                                               )] = None,
 ) -> None:
     """Simulate many fights: win probabilities, rounds, damage, survival."""
-    from fracas.core.errors import InputError
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 
-    if method not in ("auto", "fast", "steps"):
+    from fracas.analysis.simulate import simulate, summarize
+    from fracas.cli import render
+    from fracas.core.errors import InputError
+    from fracas.core.scenario import load_scenario
+    from fracas.encounter.engine import setup_from_scenario
+
+    if method not in ("auto", "fast", "sampled", "steps"):
         raise InputError(f"unknown method {method!r}", path="--method",
-                         allowed="auto, fast, steps")
+                         allowed="auto, fast, sampled, steps")
     if plot is not None:
         from fracas.analysis.plots import check_path
 
@@ -200,7 +231,8 @@ def simulate_cmd(
         task = progress.add_task("fights", total=n)
         fights = simulate(setup, scenario.roster, n, seed=seed, jobs=jobs,
                           method=method,  # type: ignore[arg-type]
-                          progress=lambda k: progress.advance(task, k))
+                          progress=lambda k: progress.advance(task, k),
+                          max_memory=int(max_memory * 2**30))
     names = {c.id: c.name for c in scenario.roster.values()}
     summary = summarize(fights, names)
     summary.update({"system": scenario.system.id, "seed": seed})
