@@ -74,10 +74,15 @@ def _find_roll(expression: str) -> Any:
     try:
         return parse_dice(expression)
     except DiceSyntaxError as err:
-        for system_cls in registered_systems().values():
-            special = system_cls().parse_roll(expression)
+        known = [system_cls() for system_cls in registered_systems().values()]
+        for system in known:
+            special = system.parse_roll(expression)
             if special is not None:
                 return special
+        for system in known:  # a system's notation written wrongly: its own words
+            explain = getattr(system, "roll_problem", None)
+            if explain is not None:
+                explain(expression)
         raise err from None
 
 
@@ -87,17 +92,26 @@ def roll(
                                               "2d6+3, d8+d6-1 (or a system's pool).")],
     seed: SeedOpt = None,
     odds: Annotated[bool, typer.Option("--odds", help="Exact distribution instead.")] = False,
+    joint: Annotated[bool, typer.Option("--joint", help="With --odds, a pool's full joint "
+                                        "distribution too.")] = False,
     as_json: JsonOpt = False,
 ) -> None:
-    """Roll dice, or show their exact odds."""
+    """Roll dice, or show their exact odds. A pool of negative dice only (it starts with
+    '-') follows '--': fracas roll -- -CCD."""
     from fracas.analysis.odds import fraction_text
     from fracas.cli import render
     from fracas.dice import RandomRoller
 
     var = _find_roll(expression)
     roller = RandomRoller(seed)
+    if joint and not (odds and hasattr(var, "odds_json")):
+        raise InputError("--joint goes with --odds, for a pool", path="--joint",
+                         allowed="fracas roll POOL --odds --joint")
     if hasattr(var, "odds_json"):  # a system's own notation
-        data = var.odds_json() if odds else var.sample_json(roller)
+        if not odds:
+            data = var.sample_json(roller)
+        else:
+            data = var.odds_json(joint=True) if joint else var.odds_json()
         if as_json:
             _print_json(data)
         else:
@@ -310,10 +324,26 @@ def _load_commands() -> None:
     from fracas.cli import analysis  # noqa: F401  (registers advise, sweep, report)
 
 
+def _dash_pool(argv: list[str]) -> None:
+    """``fracas roll -CC`` reads ``-CC`` as options: say how to pass such a pool."""
+    import re
+
+    if not argv or argv[0] != "roll" or "--" in argv:
+        return
+    for word in argv[1:]:
+        if re.fullmatch(r"-\s*(\d*[CDS])+", word):
+            typer.echo(f"fracas: error: a pool of negative dice only starts with '-', which "
+                       "reads as an option: put it after '--', options first: "
+                       f"fracas roll [OPTIONS] -- {word}",
+                       err=True)
+            sys.exit(2)
+
+
 def main() -> None:
     """Entry point: user errors exit 2 with a short message, no traceback (unless --debug);
     Ctrl-C anywhere exits 130 with one line (Typer turns it into exit 130 inside a command,
     and this says so once for every path)."""
+    _dash_pool(sys.argv[1:])
     try:
         try:
             _load_commands()
