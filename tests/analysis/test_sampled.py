@@ -21,7 +21,8 @@ FIGHTS = sorted(EXAMPLES.glob("*/*fight*.yaml"))
 @pytest.mark.parametrize("path", FIGHTS, ids=lambda p: f"{p.parent.name}/{p.stem}")
 def test_sampled_and_step_by_step_agree_on_every_example_fight(path: Path) -> None:
     """Tolerance: |z| < 4.5 on each side's win rate, the mean rounds and each combatant's
-    mean damage dealt (see ``agree``), with 16 fights a path (a coarse check: the path is slow to warm) (fixed seeds)."""
+    mean damage dealt (see ``agree``), with 16 fights a path and fixed seeds: a coarse
+    check, as the path is slow to warm up."""
     scenario = load_scenario(path)
     setup = setup_from_scenario(scenario)
     sampled = sim.simulate(setup, scenario.roster, 16, seed=5, method="sampled")
