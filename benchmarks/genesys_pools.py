@@ -13,6 +13,11 @@ with two encodings of the same faces:
 The distributions are checked to be identical (exact fractions), then the times and
 the ratios are printed. Goal: pool (c) at least 30x faster than icepool's fastest.
 
+Then the large pools, against the issue's goals: a plain roll of 100P and of a pool at the
+limit (100 of each die) rolled die by die (goal: at once), and ``--odds`` (P(success),
+marginals, triumph and despair chances) of 20P-20C and of the pool at the limit (goal:
+under a second), with the size of its JSON (the joint used to make it 50 MB).
+
 Run: .venv/bin/python benchmarks/genesys_pools.py [--quick]   (--quick skips the
 natural encoding of pool (c), which takes seconds)
 """
@@ -167,5 +172,40 @@ def main() -> None:
               f"{'met' if goal_met else 'NOT met'}.")
 
 
+def large_pools() -> None:
+    import json
+
+    import numpy as np
+
+    from fracas.systems.genesys.dice import MAX_DICE
+    from fracas.systems.genesys.pool import GenesysPool, pool_marginals
+    from fracas.systems.genesys.roll import parse_pool
+
+    limit = (f"{MAX_DICE}P{MAX_DICE}A{MAX_DICE}B-{MAX_DICE}C{MAX_DICE}D{MAX_DICE}S")
+    rng = np.random.default_rng(0)
+    print()
+    print(f"{'large pool':<34}{'what':<26}{'seconds':>10}{'goal':>8}  met")
+    for text in ("100P", limit):
+        pool = GenesysPool(PoolSpec.parse(text))
+
+        def one_roll(pool: GenesysPool = pool) -> Any:
+            return pool.sample(rng)
+        t, _ = timed(one_roll, 5)
+        print(f"{text:<34}{'one roll':<26}{t:>10.5f}{'0.1':>8}  {'yes' if t < 0.1 else 'NO'}")
+    for text in ("20P-20C", limit):
+        roll = parse_pool(text)
+        assert roll is not None
+        spec = roll.spec
+
+        def odds(roll: Any = roll, spec: PoolSpec = spec) -> Any:
+            pool_marginals.cache_clear()
+            return roll.odds_json()
+        t, data = timed(odds, 3)
+        size = len(json.dumps(data, indent=2))
+        what = f"--odds ({size / 1024:.0f} KiB JSON)"
+        print(f"{text:<34}{what:<26}{t:>10.3f}{'1.0':>8}  {'yes' if t < 1 else 'NO'}")
+
+
 if __name__ == "__main__":
     main()
+    large_pools()

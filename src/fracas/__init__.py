@@ -4,18 +4,41 @@ The library is the product's core; the ``fracas`` command wraps it. The names he
 are the usual entry points::
 
     from fracas import load_scenario, attack_odds, ScriptedRoller
+
+They are imported on first use (``import fracas`` itself loads nothing heavy), so the
+command line starts at once.
 """
 
-from fracas.analysis.odds import AttackOdds, attack_odds
-from fracas.core.errors import FracasError, InputError
-from fracas.core.model import Action, Combatant, Resolution, Roster
-from fracas.core.registry import get_system, register, systems
-from fracas.core.scenario import Scenario, load_scenario
-from fracas.core.system import RuleSystem
-from fracas.dice import Distribution, ExactRoller, RandomRoller, ScriptedRoller, parse_dice
-from fracas.encounter.engine import Encounter, setup_from_scenario
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
 
 __version__ = "0.1.0"
+
+_WHERE = {
+    "AttackOdds": "fracas.analysis.odds",
+    "attack_odds": "fracas.analysis.odds",
+    "FracasError": "fracas.core.errors",
+    "InputError": "fracas.core.errors",
+    "Action": "fracas.core.model",
+    "Combatant": "fracas.core.model",
+    "Resolution": "fracas.core.model",
+    "Roster": "fracas.core.model",
+    "get_system": "fracas.core.registry",
+    "register": "fracas.core.registry",
+    "systems": "fracas.core.registry",
+    "Scenario": "fracas.core.scenario",
+    "load_scenario": "fracas.core.scenario",
+    "RuleSystem": "fracas.core.system",
+    "Distribution": "fracas.dice",
+    "ExactRoller": "fracas.dice",
+    "RandomRoller": "fracas.dice",
+    "ScriptedRoller": "fracas.dice",
+    "parse_dice": "fracas.dice",
+    "Encounter": "fracas.encounter.engine",
+    "setup_from_scenario": "fracas.encounter.engine",
+}
 
 __all__ = [
     "Action",
@@ -40,3 +63,28 @@ __all__ = [
     "setup_from_scenario",
     "systems",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    """Import a public name from its module on first use."""
+    where = _WHERE.get(name)
+    if where is None:
+        raise AttributeError(f"module 'fracas' has no attribute {name!r}")
+    value = getattr(importlib.import_module(where), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted([*globals(), *_WHERE])
+
+
+if TYPE_CHECKING:
+    from fracas.analysis.odds import AttackOdds, attack_odds
+    from fracas.core.errors import FracasError, InputError
+    from fracas.core.model import Action, Combatant, Resolution, Roster
+    from fracas.core.registry import get_system, register, systems
+    from fracas.core.scenario import Scenario, load_scenario
+    from fracas.core.system import RuleSystem
+    from fracas.dice import Distribution, ExactRoller, RandomRoller, ScriptedRoller, parse_dice
+    from fracas.encounter.engine import Encounter, setup_from_scenario

@@ -1,5 +1,5 @@
 """``python -m fracas``: the same as the ``fracas`` command."""
 
-from fracas.cli.app import main
+from fracas.cli.entry import main
 
 main()

@@ -172,7 +172,7 @@ def test_roll_notation_refuses_what_is_not_a_pool(text: str) -> None:
 def test_roll_odds_json_is_exact() -> None:
     roll = parse_pool("PAB-CDS")
     assert roll is not None
-    data = roll.odds_json()
+    data = roll.odds_json(joint=True)
     brute = brute_pool(proficiency=1, ability=1, boost=1, challenge=1, difficulty=1, setback=1)
     assert Fraction(data["p_success"]) == sum(p for k, p in brute.items() if k[0] >= 1)
     assert {tuple(map(int, k.split(","))): Fraction(v) for k, v in data["joint"].items()} == brute

@@ -25,6 +25,9 @@ from fracas.encounter.engine import FightSetup, step
 from fracas.encounter.state import FightState
 
 _INT64_SAFE = 2**62
+STATE_BYTES = 2_000  # estimated cost of one fight state (rosters, index entry, row lists)
+EDGE_BYTES = 300  # of one distinct damage vector
+OUTCOME_BYTES = 400  # of one outcome in a memoised sub-step distribution
 _FLOAT_SCALE = 2**53
 
 Dealt = tuple[tuple[str, int], ...]
@@ -89,6 +92,14 @@ class FightChain:
         self.edge_dealt = np.zeros((0, len(self.ids)), dtype=np.int64)
         self.edge_rounds = np.zeros(0, dtype=np.int64)
         self.edge_actions = np.zeros(0, dtype=np.int64)
+
+    def nbytes(self) -> int:
+        """An estimate of the memory the chain holds: its arrays, a fixed cost per state
+        and per branch kept, and the exact roller's memoised distributions."""
+        arrays = sum(a.nbytes for a in (self.thr, self.succ, self.edge_of, self.alias_succ,
+                                        self.alias_edge))
+        return (arrays + STATE_BYTES * len(self.states) + EDGE_BYTES * len(self.edges)
+                + OUTCOME_BYTES * self.exact.memo_outcomes)
 
     def state_id(self, state: FightState) -> int:
         found = self.index.get(state)

@@ -16,6 +16,7 @@ Either way the result depends only on the seed and the number of fights, never o
 from __future__ import annotations
 
 import math
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -23,17 +24,20 @@ from typing import Any, Literal
 
 import numpy as np
 
-from fracas.analysis.chain import FightChain
+from fracas.analysis.chain import ChainTooLarge, FightChain
+from fracas.analysis.sampled import SamplingRoller, SubstepCache
 from fracas.analysis.workers import worker_pool
+from fracas.core.errors import InputError
 from fracas.core.events import ActionChosen, Outcome
 from fracas.core.model import Roster
 from fracas.dice.rollers import EnumerationTooLarge, RandomRoller
-from fracas.encounter.engine import Encounter, FightSetup
+from fracas.encounter.engine import Encounter, FightSetup, step
 from fracas.encounter.state import FightState
 
 BATCH = 32768
 CHUNK = 64  # fights per task on the step-by-step path
-Method = Literal["auto", "fast", "steps"]
+Method = Literal["auto", "fast", "sampled", "steps"]
+MAX_MEMORY = 2**30  # bytes: the default cap on a chain or a sub-step cache
 
 
 @dataclass
@@ -49,6 +53,7 @@ class Fights:
     survived: np.ndarray  # bool (n, combatants)
     method: str = "steps"
     actions: np.ndarray | None = None  # turns in which an action was resolved, per fight
+    notes: tuple[str, ...] = ()  # what the run had to do on the way (memory cap, path)
 
     @property
     def n(self) -> int:
@@ -64,7 +69,8 @@ class Fights:
                       np.concatenate([p.taken for p in parts]),
                       np.concatenate([p.survived for p in parts]), first.method,
                       None if first.actions is None else
-                      np.concatenate([p.actions for p in parts if p.actions is not None]))
+                      np.concatenate([p.actions for p in parts if p.actions is not None]),
+                      tuple(dict.fromkeys(note for p in parts for note in p.notes)))
 
 
 def wilson(successes: int, n: int, z: float = 1.959963984540054) -> tuple[float, float]:
@@ -101,6 +107,7 @@ def summarize(f: Fights, names: dict[str, str] | None = None) -> dict[str, Any]:
     return {
         "fights": f.n,
         "method": f.method,
+        "notes": list(f.notes),
         "sides": sides,
         "no_winner": {"count": no_winner, "p": no_winner / f.n},
         "rounds": {
@@ -178,6 +185,68 @@ def _steps_chunk(args: tuple[Any, Roster, int, int, int]) -> Fights:
                    actions=np.array(actions, dtype=np.int64))
 
 
+# -- sampled -------------------------------------------------------------------------------
+LEARN_FIGHTS = 8  # fights played first to fix which rules are too large to enumerate
+_CACHES: dict[tuple[Any, ...], SubstepCache] = {}
+
+
+def learn_played(setup: FightSetup, roster: Roster, seed: int, max_bytes: int
+                 ) -> tuple[frozenset[Any], SubstepCache]:
+    """The rules too large to enumerate, found by playing :data:`LEARN_FIGHTS` fights on
+    a learning cache (deterministic in the seed); the cache is returned warm."""
+    cache = SubstepCache(max_bytes, learn=True)
+    for i in range(LEARN_FIGHTS):
+        _play_sampled(setup, roster, SamplingRoller(np.random.Generator(np.random.PCG64(
+            np.random.SeedSequence([seed, 1_000_033, i]))), cache))
+    return frozenset(cache.played), cache
+
+
+def _play_sampled(setup: FightSetup, roster: Roster, roller: SamplingRoller
+                  ) -> tuple[FightState, np.ndarray, int]:
+    """One fight on the sampled path: final state, damage dealt, actions resolved."""
+    ids = tuple(roster)
+    who = {c.name: i for i, c in enumerate(roster.values())}
+    who.update({cid: i for i, cid in enumerate(ids)})
+    state = FightState(roster)
+    dealt = np.zeros(len(ids), dtype=np.int64)
+    actions = 0
+    while not state.over:
+        state, events = step(roller, setup, state, lean=True)
+        for e in events:
+            if isinstance(e, Outcome) and e.damage and e.actor in who:
+                dealt[who[e.actor]] += e.damage
+            elif isinstance(e, ActionChosen):
+                actions += 1
+    return state, dealt, actions
+
+
+def _sampled_chunk(args: tuple[Any, Roster, int, int, int, frozenset[Any], int]) -> Fights:
+    setup, roster, seed, start, stop, played, max_bytes = args
+    key = (setup, roster, played, max_bytes)
+    cache = _CACHES.get(key)
+    if cache is None:
+        _CACHES.clear()
+        cache = _CACHES[key] = SubstepCache(max_bytes, played)
+    finals, dealt_rows, actions = [], [], []
+    emptied = cache.emptied
+    for i in range(start, stop):
+        final, dealt, acted = _play_sampled(setup, roster,
+                                            SamplingRoller(_fight_rng(seed, i), cache))
+        finals.append(final)
+        dealt_rows.append(dealt)
+        actions.append(acted)
+    out = _finish(setup, roster, finals, np.array(dealt_rows).reshape(-1, len(roster)),
+                  "sampled", actions=np.array(actions, dtype=np.int64))
+    if cache.emptied > emptied:
+        out.notes = (f"the sub-step cache reached its memory cap of {_size(max_bytes)} "
+                     "(--max-memory) and was emptied; the results are the same, only slower",)
+    return out
+
+
+def _size(n: int) -> str:
+    return f"{n / 2**30:g} GB" if n >= 2**30 else f"{n / 2**20:g} MB"
+
+
 # -- fast ------------------------------------------------------------------------------------
 _CHAINS: dict[tuple[FightSetup, Roster], FightChain] = {}
 
@@ -192,8 +261,8 @@ def _chain(setup: FightSetup, roster: Roster, max_states: int) -> FightChain:
     return chain
 
 
-def _fast_batch(args: tuple[FightSetup, Roster, int, int, int, int]) -> Fights:
-    setup, roster, seed, batch, size, max_states = args
+def _fast_batch(args: tuple[FightSetup, Roster, int, int, int, int, int]) -> Fights:
+    setup, roster, seed, batch, size, max_states, max_memory = args
     chain = _chain(setup, roster, max_states)
     rng = np.random.Generator(np.random.PCG64(np.random.SeedSequence([seed, 1_000_003, batch])))
     start = chain.state_id(FightState(roster))
@@ -204,6 +273,10 @@ def _fast_batch(args: tuple[FightSetup, Roster, int, int, int, int]) -> Fights:
     acted = np.zeros(size, dtype=np.int64)
     live = np.arange(size)
     while live.size:
+        if chain.nbytes() > max_memory:
+            raise ChainTooLarge(f"the chain of fight states passed the memory cap of "
+                                f"{_size(max_memory)} (--max-memory) after "
+                                f"{len(chain.states):,} states")
         new, got, began, resolved = chain.advance(current[live], rng)
         acted[live] += resolved
         current[live] = new
@@ -236,7 +309,8 @@ class Probe:
     reason: str
 
 
-def probe(setup: FightSetup, roster: Roster, seed: int, n: int) -> Probe:
+def probe(setup: FightSetup, roster: Roster, seed: int, n: int,
+          max_memory: int = MAX_MEMORY) -> Probe:
     """Decide whether the exact chain pays for ``n`` fights.
 
     Plays two halves of :data:`PROBE_FIGHTS` fights through the chain, counting the
@@ -259,6 +333,12 @@ def probe(setup: FightSetup, roster: Roster, seed: int, n: int) -> Probe:
         while live.size:
             visited.update(np.unique(current[live]).tolist())
             turns += int(live.size)
+            runs = chain.exact.runs - start_runs
+            if chain.nbytes() > max_memory:
+                _CHAINS.clear()
+                return Probe(False, counts[0] if counts else len(visited), len(visited), turns,
+                             runs, f"the chain passed the memory cap of {_size(max_memory)} "
+                             "(--max-memory)")
             runs = chain.exact.runs - start_runs
             per_fight = turns / (PROBE_FIGHTS * (half + 1))
             if runs > n * max(per_fight, 1.0):
@@ -292,18 +372,30 @@ def probe(setup: FightSetup, roster: Roster, seed: int, n: int) -> Probe:
                  f"(~{fast_cost:,.0f} runs) against {steps_cost:,.0f} turns step by step")
 
 
+PARALLEL_FROM_SECONDS = 3.0  # less serial work than this left: no worker processes
+
+
 def _run(tasks: list[Any], worker: Callable[[Any], Fights], jobs: int,
          progress: Callable[[int], None] | None, sizes: list[int]) -> list[Fights]:
-    results: list[Fights] = []
-    if jobs <= 1 or len(tasks) == 1:
-        for task, size in zip(tasks, sizes, strict=True):
+    """Run the tasks in order. The first runs here and is timed: only when the rest would
+    take :data:`PARALLEL_FROM_SECONDS` or more on one core are they spread over ``jobs``
+    processes (starting them costs about a second each), so ``--jobs 2`` is never much
+    slower than ``--jobs 1``. The results do not depend on where a task ran."""
+    start = time.perf_counter()
+    results = [worker(tasks[0])]
+    if progress:
+        progress(sizes[0])
+    rest, rest_sizes = tasks[1:], sizes[1:]
+    serial = (time.perf_counter() - start) * len(rest)
+    if jobs <= 1 or len(rest) <= 1 or serial < PARALLEL_FROM_SECONDS:
+        for task, size in zip(rest, rest_sizes, strict=True):
             results.append(worker(task))
             if progress:
                 progress(size)
         return results
     pool = worker_pool(jobs)
     try:
-        for part, size in zip(pool.map(worker, tasks), sizes, strict=True):
+        for part, size in zip(pool.map(worker, rest), rest_sizes, strict=True):
             results.append(part)
             if progress:
                 progress(size)
@@ -314,18 +406,42 @@ def _run(tasks: list[Any], worker: Callable[[Any], Fights], jobs: int,
 
 def simulate(setup: FightSetup, roster: Roster, n: int, seed: int = 0, jobs: int = 1,
              method: Method = "auto", max_states: int = 1_000_000,
-             progress: Callable[[int], None] | None = None) -> Fights:
+             progress: Callable[[int], None] | None = None,
+             max_memory: int = MAX_MEMORY) -> Fights:
     """Play ``n`` fights. ``fast`` goes through the exact chain; ``steps`` plays each fight
     turn by turn; ``auto`` asks :func:`probe` which pays for this fight."""
     if n < 1:
         raise ValueError("simulate needs n >= 1")
+    chosen: tuple[str, ...] = ()
     if method == "auto":
-        method = "fast" if probe(setup, roster, seed, n).fast else "steps"
+        verdict = probe(setup, roster, seed, n, max_memory)
+        method = "fast" if verdict.fast else "steps"
+        chosen = (f"auto chose the {method} path: {verdict.reason}",)
+    if method == "sampled":
+        played, _ = learn_played(setup, roster, seed, max_memory)
+        sizes = [min(CHUNK, n - c * CHUNK) for c in range(math.ceil(n / CHUNK))]
+        sampled_tasks = [(setup, roster, seed, c * CHUNK, c * CHUNK + size, played, max_memory)
+                         for c, size in enumerate(sizes)]
+        return Fights.concat(_run(sampled_tasks, _sampled_chunk, jobs, progress, sizes))
     if method == "fast":
         sizes = [min(BATCH, n - b * BATCH) for b in range(math.ceil(n / BATCH))]
-        tasks = [(setup, roster, seed, b, size, max_states) for b, size in enumerate(sizes)]
-        return Fights.concat(_run(tasks, _fast_batch, jobs, progress, sizes))
+        tasks = [(setup, roster, seed, b, size, max_states, max_memory)
+                 for b, size in enumerate(sizes)]
+        try:
+            done = Fights.concat(_run(tasks, _fast_batch, jobs, progress, sizes))
+        except ChainTooLarge as err:
+            _CHAINS.clear()
+            if not chosen:
+                raise InputError(str(err), path="--method fast",
+                                 allowed="a larger --max-memory, or --method sampled or "
+                                 "steps") from None
+            method, chosen = "steps", (*chosen, f"{err}: switched to the steps path")
+        else:
+            done.notes = (*chosen, *done.notes)
+            return done
     sizes = [min(CHUNK, n - c * CHUNK) for c in range(math.ceil(n / CHUNK))]
     step_tasks = [(setup, roster, seed, c * CHUNK, c * CHUNK + size)
                   for c, size in enumerate(sizes)]
-    return Fights.concat(_run(step_tasks, _steps_chunk, jobs, progress, sizes))
+    done = Fights.concat(_run(step_tasks, _steps_chunk, jobs, progress, sizes))
+    done.notes = (*chosen, *done.notes)
+    return done

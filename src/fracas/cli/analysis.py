@@ -11,20 +11,32 @@ from rich.console import Group
 from rich.table import Table
 from rich.text import Text
 
-from fracas.analysis import plots
-from fracas.analysis.odds import fraction_text
 from fracas.cli import render
 from fracas.cli.app import FileArg, JsonOpt, app, check_seed
 from fracas.cli.jsonout import print_json
 from fracas.cli.progress import QuietOpt, progress
 from fracas.core.errors import InputError
-from fracas.core.scenario import load_scenario
 
 PlotOpt = Annotated[Path | None, typer.Option(
     "--plot", help="Save a picture (.png or .svg).", show_default=False)]
 
 
+def _plots() -> Any:
+    """The plots module, loaded (with matplotlib) only when a picture is asked for."""
+    from fracas.analysis import plots
+
+    return plots
+
+
+def _load_scenario(file: Path) -> Any:
+    from fracas.core.scenario import load_scenario
+
+    return load_scenario(file)
+
+
 def _exact_text(p: Any, limit: int = 24) -> str:
+    from fracas.analysis.odds import fraction_text
+
     text = fraction_text(p)
     return text if len(text) <= limit else "(long fraction: see --json)"
 
@@ -65,15 +77,15 @@ def fight_odds(file: Path, as_json: bool, plot: Path | None, max_states: int,
     from fracas.encounter.engine import setup_from_scenario
 
     if plot is not None:
-        plots.check_path(plot)
-    scenario = load_scenario(file)
+        _plots().check_path(plot)
+    scenario = _load_scenario(file)
     setup = setup_from_scenario(scenario)
     with progress("odds --fight", "fight states explored", None, quiet, as_json) as track:
         duel = duel_odds(setup, scenario.roster, max_states, progress=track.update,
                          max_seconds=max_seconds)
     title = scenario.title or file.name
     if plot is not None:
-        plots.save(plots.duel_figure(duel, title), plot)
+        _plots().save(_plots().duel_figure(duel, title), plot)
     if as_json:
         print_json("odds-fight", {"system": scenario.system.id, **duel.to_json()})
         return
@@ -81,11 +93,11 @@ def fight_odds(file: Path, as_json: bool, plot: Path | None, max_states: int,
 
 
 def odds_plot(result: Any, title: str, plot: Path) -> None:
-    plots.save(plots.odds_figure(result, title), plot)
+    _plots().save(_plots().odds_figure(result, title), plot)
 
 
 def simulation_plot(summary: dict[str, Any], title: str, plot: Path) -> None:
-    plots.save(plots.simulation_figure(summary, title), plot)
+    _plots().save(_plots().simulation_figure(summary, title), plot)
 
 
 # -- advise -----------------------------------------------------------------------------------
@@ -137,14 +149,14 @@ def advise(
     from fracas.analysis.advise import advise as build
 
     if plot is not None:
-        plots.check_path(plot)
-    scenario = load_scenario(file)
+        _plots().check_path(plot)
+    scenario = _load_scenario(file)
     advice = build(scenario)
     title = scenario.title or file.name
     if plot is not None:
         rows = [(o.label, float(o.odds.expected_damage), float(o.odds.p_taken_out),
                  o.as_written) for o in advice.options[:top]]
-        plots.save(plots.advice_figure(rows, f"{title}: the attacker's options "
+        _plots().save(_plots().advice_figure(rows, f"{title}: the attacker's options "
                                              "(highlighted: as written)"), plot)
     if as_json:
         print_json("advise", {"system": scenario.system.id, **advice.to_json()})
@@ -233,7 +245,7 @@ def sweep(
 
     check_seed(seed)
     if plot is not None:
-        plots.check_path(plot)
+        _plots().check_path(plot)
     data = read_yaml(file)
     if not isinstance(data, dict):
         raise InputError("a scenario must be a mapping", file=str(file))
@@ -244,7 +256,7 @@ def sweep(
         result = run_sweep(spec, jobs, scheduler, track.advance)
     title = str(data.get("title") or file.name)
     if plot is not None:
-        plots.save(plots.sweep_figure(result, f"{title}: {result.metric}"), plot)
+        _plots().save(_plots().sweep_figure(result, f"{title}: {result.metric}"), plot)
     if as_json:
         print_json("sweep", result.to_json())
         return
@@ -270,7 +282,7 @@ def report(
     """Write a one-page HTML report: odds, advice and pictures, readable offline."""
     from fracas.analysis.report import build_report
 
-    scenario = load_scenario(file)
+    scenario = _load_scenario(file)
     page = build_report(scenario, top=top, max_states=max_states, fights=fights,
                         max_seconds=max_seconds)
     try:

@@ -4,21 +4,18 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from fracas.analysis.odds import attack_odds, fraction_text
-from fracas.cli import render
-from fracas.cli.jsonout import print_json, with_floats
 from fracas.core.errors import FracasError, InputError
-from fracas.core.model import Resolution, apply_events
-from fracas.core.registry import systems as registered_systems
-from fracas.core.scenario import Scenario, load_scenario
-from fracas.dice import RandomRoller, ScriptedRoller, parse_dice
-from fracas.dice.each import roll_each
-from fracas.dice.notation import exact_cost
-from fracas.dice.rollers import Roller
+
+if TYPE_CHECKING:
+    from fracas.core.model import Resolution
+    from fracas.core.scenario import Scenario
+    from fracas.dice.rollers import Roller
+
+# Start-up stays light: systems, data packs, numpy and the rest load inside the commands.
 
 app = typer.Typer(
     name="fracas",
@@ -52,12 +49,17 @@ def _main(debug: Annotated[bool, typer.Option("--debug", help="Show tracebacks."
 
 
 def _print_json(data: Any, kind: str) -> None:
+    from fracas.cli.jsonout import print_json
+
     print_json(kind, data)
 
 
 @app.command("systems")
 def systems_cmd(as_json: JsonOpt = False) -> None:
     """List the rule systems fracas knows."""
+    from fracas.cli import render
+    from fracas.core.registry import systems as registered_systems
+
     known = registered_systems()
     if as_json:
         _print_json([{"id": k, "title": s.title, "seed": s.seed, "summary": s.summary}
@@ -77,14 +79,21 @@ def systems_cmd(as_json: JsonOpt = False) -> None:
 def _find_roll(expression: str) -> Any:
     """A dice expression, or failing that a system's own roll notation."""
     from fracas.core.errors import DiceSyntaxError
+    from fracas.core.registry import systems as registered_systems
+    from fracas.dice import parse_dice
 
     try:
         return parse_dice(expression)
     except DiceSyntaxError as err:
-        for system_cls in registered_systems().values():
-            special = system_cls().parse_roll(expression)
+        known = [system_cls() for system_cls in registered_systems().values()]
+        for system in known:
+            special = system.parse_roll(expression)
             if special is not None:
                 return special
+        for system in known:  # a system's notation written wrongly: its own words
+            explain = getattr(system, "roll_problem", None)
+            if explain is not None:
+                explain(expression)
         raise err from None
 
 
@@ -94,16 +103,32 @@ def roll(
                                               "2d6+3, d8+d6-1 (or a system's pool).")],
     seed: SeedOpt = None,
     odds: Annotated[bool, typer.Option("--odds", help="Exact distribution instead.")] = False,
+    joint: Annotated[bool, typer.Option("--joint", help="With --odds, a pool's full joint "
+                                        "distribution too.")] = False,
     as_json: JsonOpt = False,
     max_work: Annotated[int, typer.Option("--max-work", help="With --odds: the most steps "
                                           "to spend building the distribution.", min=1)
                         ] = ODDS_WORK,
 ) -> None:
-    """Roll dice (die by die), or show their exact odds."""
+    """Roll dice (die by die), or show their exact odds. A pool of negative dice only (it
+    starts with '-') follows '--': fracas roll [OPTIONS] -- -CCD."""
+    from fracas.analysis.odds import fraction_text
+    from fracas.cli import render
+    from fracas.cli.jsonout import with_floats
+    from fracas.dice import RandomRoller
+    from fracas.dice.each import roll_each
+    from fracas.dice.notation import exact_cost
+
     var = _find_roll(expression)
     roller = RandomRoller(check_seed(seed))
+    if joint and not (odds and hasattr(var, "odds_json")):
+        raise InputError("--joint goes with --odds, for a pool", path="--joint",
+                         allowed="fracas roll POOL --odds --joint")
     if hasattr(var, "odds_json"):  # a system's own notation
-        data = var.odds_json() if odds else var.sample_json(roller)
+        if not odds:
+            data = var.sample_json(roller)
+        else:
+            data = var.odds_json(joint=True) if joint else var.odds_json()
         if as_json:
             _print_json(data, "roll-pool-odds" if odds else "roll-pool")
         else:
@@ -138,6 +163,8 @@ def roll(
 
 
 def _roller_for(scenario: Scenario, seed: int | None, dice: str | None) -> Roller:
+    from fracas.dice import RandomRoller, ScriptedRoller
+
     if dice is not None:
         values = [v.strip() for v in dice.split(",") if v.strip()]
         pins = scenario.system.script({**scenario.raw, "dice": values})
@@ -156,6 +183,8 @@ def _require_attack(scenario: Scenario) -> None:
 
 def attack_json(scenario: Scenario, result: Resolution) -> dict[str, Any]:
     """The JSON contract of ``fracas attack --json``."""
+    from fracas.core.model import apply_events
+
     assert scenario.attack is not None
     after = apply_events(scenario.roster, result.events)
     target = scenario.attack.target
@@ -185,6 +214,11 @@ def attack(
     as_json: JsonOpt = False,
 ) -> None:
     """Resolve the scenario's attack step by step (pinned dice if the file has them)."""
+    from fracas.cli import render
+    from fracas.core.model import apply_events
+    from fracas.core.scenario import load_scenario
+    from fracas.dice import ScriptedRoller
+
     scenario = load_scenario(file)
     _require_attack(scenario)
     assert scenario.attack is not None
@@ -236,6 +270,10 @@ def odds(
         from fracas.analysis.plots import check_path
 
         check_path(plot)
+    from fracas.analysis.odds import attack_odds
+    from fracas.cli import render
+    from fracas.core.scenario import load_scenario
+
     scenario = load_scenario(file)
     _require_attack(scenario)
     assert scenario.attack is not None
@@ -256,27 +294,59 @@ def demo(
     examples: Annotated[Path | None, typer.Option(help="The examples folder.")] = None,
 ) -> None:
     """A short narrated showcase of what the built-in systems can do."""
+    from fracas.cli import render
     from fracas.cli.demo import run_demo
 
     run_demo(render.make_console(), examples)
 
 
-def _mount_system_commands() -> None:
+def _system_packages_with_commands() -> list[str]:
+    """Built-in system packages that ship a ``cli`` module, found without importing them."""
+    import fracas.systems as pkg
+
+    return sorted(p.parent.name for base in pkg.__path__ for p in Path(base).glob("*/cli.py"))
+
+
+def _mount_system_commands(argv: list[str]) -> None:
     """Mount each system's own commands (a ``cli`` module with a Typer ``app``) as
-    ``fracas <id> ...``."""
+    ``fracas <id> ...``. Only the system named on the command line is imported; the
+    other built-in ones are listed by id (``fracas <id> --help`` shows their commands)."""
+    words = [a for a in argv if not a.startswith("-")]
+    wanted = words[0] if words else None
+    builtin = _system_packages_with_commands()
+    for package in builtin:
+        if package == wanted:
+            _mount(f"fracas.systems.{package}")
+            continue
+        placeholder = typer.Typer(help=f"Commands of the {package} system "
+                                  f"(fracas {package} --help).")
+        placeholder.callback(invoke_without_command=True)(lambda: None)
+        app.add_typer(placeholder, name=package)
+    commands = {c.name or (c.callback.__name__ if c.callback else "")
+                for c in app.registered_commands}
+    if wanted is not None and wanted not in builtin and wanted not in commands:
+        from fracas.core.registry import systems as registered_systems
+
+        plugin = registered_systems().get(wanted)  # a third-party system's own commands
+        if plugin is not None:
+            _mount(plugin.__module__.rsplit(".", 1)[0], plugin.id)
+
+
+def _mount(package: str, system_id: str | None = None) -> None:
     import importlib
 
-    for system_id, system_cls in registered_systems().items():
-        package = system_cls.__module__.rsplit(".", 1)[0]
-        try:
-            module = importlib.import_module(f"{package}.cli")
-        except ModuleNotFoundError as err:
-            if err.name != f"{package}.cli":
-                raise
-            continue
-        sub = getattr(module, "app", None)
-        if isinstance(sub, typer.Typer):
-            app.add_typer(sub, name=system_id, help=f"Commands of the {system_cls.title} system.")
+    try:
+        module = importlib.import_module(f"{package}.cli")
+    except ModuleNotFoundError as err:
+        if err.name != f"{package}.cli":
+            raise
+        return
+    system = getattr(importlib.import_module(package), "SYSTEM", None)
+    sub = getattr(module, "app", None)
+    if isinstance(sub, typer.Typer):
+        title = getattr(system, "title", system_id or package.rsplit(".", 1)[-1])
+        app.add_typer(sub, name=system_id or package.rsplit(".", 1)[-1],
+                      help=f"Commands of the {title} system.")
 
 
 def _load_commands() -> None:
@@ -289,14 +359,30 @@ def _load_commands() -> None:
     del _formats, _serve
 
 
+def _dash_pool(argv: list[str]) -> None:
+    """``fracas roll -CC`` reads ``-CC`` as options: say how to pass such a pool."""
+    import re
+
+    if not argv or argv[0] != "roll" or "--" in argv:
+        return
+    for word in argv[1:]:
+        if re.fullmatch(r"-\s*(\d*[CDS])+", word):
+            typer.echo(f"fracas: error: a pool of negative dice only starts with '-', which "
+                       "reads as an option: put it after '--', options first: "
+                       f"fracas roll [OPTIONS] -- {word}",
+                       err=True)
+            sys.exit(2)
+
+
 def main() -> None:
     """Entry point: user errors exit 2 with a short message, no traceback (unless --debug);
     Ctrl-C anywhere exits 130 with one line (Typer turns it into exit 130 inside a command,
     and this says so once for every path)."""
+    _dash_pool(sys.argv[1:])
     try:
         try:
             _load_commands()
-            _mount_system_commands()
+            _mount_system_commands(sys.argv[1:])
             app()  # standalone: usage errors exit 2 with Typer's own message
         except KeyboardInterrupt:
             sys.exit(130)

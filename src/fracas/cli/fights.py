@@ -3,29 +3,31 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
-from rich.console import Console
-from rich.rule import Rule
-from rich.table import Table
-from rich.text import Text
 
-from fracas.analysis.simulate import simulate, summarize
-from fracas.cli import render
 from fracas.cli.app import FileArg, JsonOpt, SeedOpt, app, check_seed
-from fracas.cli.jsonout import print_json
 from fracas.cli.progress import QuietOpt, progress
 from fracas.core.errors import InputError
-from fracas.core.events import Event, FightEnded, RoundStarted
-from fracas.core.scenario import load_scenario
-from fracas.encounter.engine import Encounter, setup_from_scenario
-from fracas.encounter.log import FightLog
-from fracas.encounter.policies import POLICIES
-from fracas.encounter.state import FightState
+
+if TYPE_CHECKING:
+    from rich.console import Console
+    from rich.table import Table
+
+    from fracas.core.events import Event
+    from fracas.encounter.engine import Encounter
+    from fracas.encounter.state import FightState
+
+# The policies' names, for the help text without importing the rules (a test checks them).
+POLICY_NAMES = ("aggressive", "cautious", "random", "best-odds")
 
 
 def _roster_view(fight: Encounter, state: FightState) -> Table:
+    from rich.table import Table
+
+    from fracas.cli import render
+
     table = Table(show_header=False, show_edge=False, box=None, padding=(0, 1))
     system = fight.setup.system
     for c in state.roster.values():
@@ -39,6 +41,11 @@ def _roster_view(fight: Encounter, state: FightState) -> Table:
 def narrate(console: Console, fight: Encounter, events: tuple[Event, ...],
             state_before: FightState) -> None:
     """Print one step's events, with the health of everyone at each new round."""
+    from rich.rule import Rule
+    from rich.text import Text
+
+    from fracas.core.events import FightEnded, RoundStarted
+
     state = state_before
     for e in events:
         state = state.apply(e)
@@ -74,7 +81,7 @@ def fight_json(fight: Encounter) -> dict[str, Any]:
 
 
 PolicyOpt = Annotated[str | None, typer.Option(
-    "--policy", help=f"One policy for everybody ({', '.join(POLICIES)}); default: each "
+    "--policy", help=f"One policy for everybody ({', '.join(POLICY_NAMES)}); default: each "
     "combatant's own, else aggressive.")]
 MAX_FIGHTS = 10_000_000
 RoundsOpt = Annotated[int | None, typer.Option("--max-rounds", help="Round limit.", min=1)]
@@ -92,6 +99,12 @@ def fight(
 ) -> None:
     """Run the scenario's fight to its end, narrated round by round (with --log, each turn
     is appended to the log as it is played)."""
+    from fracas.cli import render
+    from fracas.cli.jsonout import print_json
+    from fracas.core.scenario import load_scenario
+    from fracas.encounter.engine import Encounter, setup_from_scenario
+    from fracas.encounter.log import FightLog
+
     scenario = load_scenario(file)
     setup = setup_from_scenario(scenario, max_rounds, policy)
     encounter = Encounter(scenario, setup, seed=check_seed(seed))
@@ -129,6 +142,12 @@ def replay(
     """Rebuild a fight's state from its saved log (optionally undoing the last turns). The
     log is verified line by line; a log that stops early is replayed up to its last whole
     turn, with a warning saying where it stops."""
+    from rich.text import Text
+
+    from fracas.cli import render
+    from fracas.cli.jsonout import print_json
+    from fracas.encounter.engine import Encounter
+
     encounter = Encounter.load(log)
     turns = len(encounter.marks)
     if undo > turns:
@@ -156,6 +175,9 @@ def replay(
 
 
 def simulation_view(summary: dict[str, Any], title: str) -> list[Any]:
+    from rich.table import Table
+    from rich.text import Text
+
     sides = Table(title=f"{title}: {summary['fights']:,} fights ({summary['method']} path)")
     sides.add_column("side")
     sides.add_column("wins", justify="right")
@@ -182,7 +204,8 @@ def simulation_view(summary: dict[str, Any], title: str) -> list[Any]:
     for c in summary["combatants"].values():
         people.add_row(c["name"], f"{c['damage_dealt_mean']:.2f}",
                        f"{c['damage_taken_mean']:.2f}", f"{c['survival']:.2%}")
-    return [sides, rounds, people]
+    notes = [Text(note, style="yellow") for note in summary.get("notes", [])]
+    return [sides, rounds, people, *notes]
 
 
 @app.command("simulate")
@@ -193,8 +216,12 @@ def simulate_cmd(
                     ] = 0,
     jobs: Annotated[int, typer.Option("--jobs", help="Processes to use.", min=1)] = 1,
     method: Annotated[str, typer.Option(
-        "--method", help="auto (fast unless the fight's states are too many), fast, steps.")
-    ] = "auto",
+        "--method", help="auto (measures which pays and says which it chose), fast (the "
+        "exact chain of fight states), sampled (each rule sub-step from its cached exact "
+        "distribution), steps (every roll played).")] = "auto",
+    max_memory: Annotated[float, typer.Option(
+        "--max-memory", help="The most memory, in GB, a chain or sub-step cache may hold.",
+        min=0.001)] = 1.0,
     as_json: JsonOpt = False,
     policy: PolicyOpt = None,
     max_rounds: RoundsOpt = None,
@@ -203,9 +230,15 @@ def simulate_cmd(
     quiet: QuietOpt = False,
 ) -> None:
     """Simulate many fights: win probabilities, rounds, damage, survival."""
-    if method not in ("auto", "fast", "steps"):
+    from fracas.analysis.simulate import simulate, summarize
+    from fracas.cli import render
+    from fracas.cli.jsonout import print_json
+    from fracas.core.scenario import load_scenario
+    from fracas.encounter.engine import setup_from_scenario
+
+    if method not in ("auto", "fast", "sampled", "steps"):
         raise InputError(f"unknown method {method!r}", path="--method",
-                         allowed="auto, fast, steps")
+                         allowed="auto, fast, sampled, steps")
     if plot is not None:
         from fracas.analysis.plots import check_path
 
@@ -219,8 +252,7 @@ def simulate_cmd(
     with progress("simulate", "fights", n, quiet, as_json) as track:
         fights = simulate(setup, scenario.roster, n, seed=seed, jobs=jobs,
                           method=method,  # type: ignore[arg-type]
-                          progress=track.advance)
-    console = render.make_console()
+                          progress=track.advance, max_memory=int(max_memory * 2**30))
     names = {c.id: c.name for c in scenario.roster.values()}
     summary = summarize(fights, names)
     summary.update({"system": scenario.system.id, "seed": seed})
@@ -231,5 +263,6 @@ def simulate_cmd(
     if as_json:
         print_json("simulate", summary)
         return
+    console = render.make_console()
     for part in simulation_view(summary, scenario.title or file.name):
         console.print(part)

@@ -10,11 +10,12 @@ import typer
 
 from fracas.cli.app import app
 from fracas.core.errors import InputError
-from fracas.core.registry import get_system, systems
-from fracas.core.schema import scenario_schema
 
 
 def schema_text(system_id: str) -> str:
+    from fracas.core.registry import get_system
+    from fracas.core.schema import scenario_schema
+
     """The schema of ``system_id``'s scenario files as the JSON text ``schemas/`` holds."""
     return json.dumps(scenario_schema(get_system(system_id)), indent=2, ensure_ascii=False) + "\n"
 
@@ -28,6 +29,8 @@ def schema_cmd(
     ] = None,
 ) -> None:
     """Print the JSON Schema of a scenario file of SYSTEM (draft 2020-12)."""
+    from fracas.core.registry import systems
+
     if out is None:
         if system is None:
             raise InputError("name a system, or give --out FOLDER for every system",

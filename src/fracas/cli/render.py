@@ -4,15 +4,17 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from fractions import Fraction
+from typing import TYPE_CHECKING
 
 from rich.console import Console, Group
 from rich.table import Table
 from rich.text import Text
 
-from fracas.analysis.odds import AttackOdds, fraction_text
-from fracas.core.events import Changed, Event, Outcome, Rolled
-from fracas.core.model import Combatant
-from fracas.dice.distribution import Distribution
+if TYPE_CHECKING:
+    from fracas.analysis.odds import AttackOdds
+    from fracas.core.events import Event
+    from fracas.core.model import Combatant
+    from fracas.dice.distribution import Distribution
 
 
 def percent(p: Fraction) -> str:
@@ -24,6 +26,8 @@ def percent(p: Fraction) -> str:
 
 def event_lines(events: Iterable[Event], rules: bool = True) -> Group:
     """One line per event, numbered, with the rule it applies dimmed."""
+    from fracas.core.events import Changed, Outcome, Rolled
+
     lines = []
     for i, event in enumerate(events, 1):
         style = ("bold" if isinstance(event, Outcome) else "cyan" if isinstance(event, Rolled)
@@ -47,6 +51,8 @@ def health_bar(current: int, maximum: int, width: int = 20) -> Text:
 
 
 def distribution_table(dist: Distribution[int], title: str, label: str = "value") -> Table:
+    from fracas.analysis.odds import fraction_text
+
     table = Table(title=title, show_edge=False)
     table.add_column(label, justify="right")
     table.add_column("probability", justify="right")
@@ -62,6 +68,8 @@ def distribution_table(dist: Distribution[int], title: str, label: str = "value"
 
 
 def odds_view(odds: AttackOdds, title: str) -> Group:
+    from fracas.analysis.odds import fraction_text
+
     summary = Table(title=title, show_edge=False)
     summary.add_column("result")
     summary.add_column("probability", justify="right")

@@ -158,6 +158,7 @@ class ExactRoller:
         self._memo: dict[tuple[Any, ...], Distribution[Any]] = {}
         self.runs = 0
         self.max_runs = max_runs  # a budget on runs in all; None: no limit
+        self.memo_outcomes = 0  # outcomes held by the memoised distributions (memory)
         self.deadline = deadline  # a time.monotonic() past which enumeration stops
 
     def distribution(self, fn: Callable[..., RH], *args: Any) -> Distribution[RH]:
@@ -184,6 +185,7 @@ class ExactRoller:
         dist = _from_paths(results)
         if key:
             self._memo[key] = dist
+            self.memo_outcomes += len(dist)
         return dist
 
     # An ExactRoller can also stand where a roller is expected at the top level:

@@ -38,6 +38,8 @@ from fracas.systems.genesys.dice import (
 )
 
 _INT64_MAX = 2**63 - 1
+DIRECT_ROLL_FROM = 20  # pools of more dice are rolled die by die, not from their table
+JOINT_LIMIT = 2_000_000  # the most results a joint distribution may have
 # dice that do not touch the triumph/despair axes first, so the array stays small longest
 _CONVOLUTION_ORDER = ("boost", "setback", "ability", "difficulty", "proficiency", "challenge")
 
@@ -177,6 +179,72 @@ def _join(limbs: list[np.ndarray[Any, Any]]) -> np.ndarray[Any, Any]:
     return total
 
 
+@cache
+def _face_vectors(name: str) -> np.ndarray[Any, Any]:
+    """(sides, 4) array of each face's (net s, net a, triumphs, despairs)."""
+    die = die_faces()[name]
+    return np.array([die.vector(face) for face in die.faces], dtype=np.int64)
+
+
+def roll_directly(spec: PoolSpec, rng: np.random.Generator) -> PoolResult:
+    """Roll every die of the pool (seed 004 · Steps 2 and 3: roll, then cancel)."""
+    total = np.zeros(4, dtype=np.int64)
+    for name in DIE_ORDER:
+        n = spec.count(name)
+        if n:
+            faces = _face_vectors(name)
+            total += faces[rng.integers(0, len(faces), size=n)].sum(axis=0)
+    s, a, t, d = (int(x) for x in total)
+    return PoolResult(s, a, t, d)
+
+
+def _power(kernel: dict[int, int], n: int) -> dict[int, int]:
+    """The counts of a sum of ``n`` independent values, each with ``kernel``'s counts."""
+    out = {0: 1}
+    base, k = dict(kernel), n
+    while k:
+        if k & 1:
+            out = _multiply(out, base)
+        k >>= 1
+        if k:
+            base = _multiply(base, base)
+    return out
+
+
+def _multiply(x: dict[int, int], y: dict[int, int]) -> dict[int, int]:
+    out: dict[int, int] = {}
+    for i, u in x.items():
+        for j, v in y.items():
+            out[i + j] = out.get(i + j, 0) + u * v
+    return out
+
+
+@lru_cache(maxsize=512)
+def pool_marginals(spec: PoolSpec) -> dict[str, dict[int, Fraction]]:
+    """Each component's exact distribution on its own (net successes, net advantage,
+    triumphs, despairs), by 1-d convolution: fast for any pool, no joint needed."""
+    out = {}
+    for k, axis in enumerate(("successes", "advantage", "triumphs", "despairs")):
+        counts = {0: 1}
+        for name in DIE_ORDER:
+            n = spec.count(name)
+            if n:
+                kernel: dict[int, int] = {}
+                for face in die_faces()[name].faces:
+                    v = die_faces()[name].vector(face)[k]
+                    kernel[v] = kernel.get(v, 0) + 1
+                counts = _multiply(counts, _power(kernel, n))
+        total = spec.sides_total()
+        out[axis] = {v: Fraction(c, total) for v, c in sorted(counts.items()) if c}
+    return out
+
+
+def joint_size(spec: PoolSpec) -> int:
+    """An upper bound on the number of results of the pool's joint distribution."""
+    reach = {axis: len(m) for axis, m in pool_marginals(spec).items()}
+    return reach["successes"] * reach["advantage"] * reach["triumphs"] * reach["despairs"]
+
+
 @lru_cache(maxsize=512)
 def pool_distribution(spec: PoolSpec) -> Distribution[PoolResult]:
     """The pool's exact distribution over :class:`PoolResult` values (cached)."""
@@ -246,6 +314,13 @@ class GenesysPool(Variable[PoolResult]):
 
     def exact(self) -> Distribution[PoolResult]:
         return self._dist
+
+    def sample(self, rng: np.random.Generator) -> PoolResult:
+        """One roll: a draw from the exact distribution for a small pool, else each die
+        rolled (one face per die, uniformly), so a pool of any size answers at once."""
+        if self.spec.dice() <= DIRECT_ROLL_FROM:
+            return self._dist.sample(rng)
+        return roll_directly(self.spec, rng)
 
     def from_script(self, script: Script) -> PoolResult:
         value, position = script.take(self.label, self.stream)

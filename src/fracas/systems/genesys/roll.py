@@ -12,9 +12,20 @@ from dataclasses import dataclass
 from typing import Any
 
 from fracas.analysis.odds import fraction_text
+from fracas.core.errors import InputError
 from fracas.dice.rollers import Roller
-from fracas.systems.genesys.dice import PoolResult, PoolSpec
-from fracas.systems.genesys.pool import GenesysPool, pool_table
+from fracas.systems.genesys.dice import DIE_LETTERS, DIE_ORDER, MAX_DICE, PoolResult, PoolSpec
+from fracas.systems.genesys.pool import (
+    JOINT_LIMIT,
+    GenesysPool,
+    joint_size,
+    pool_marginals,
+    pool_table,
+)
+
+NOTATION = ("P A B (positive dice), then '-' and C D S (negative dice); a count may stand "
+            f"before a letter (5P2A-3D), at most {MAX_DICE} of each die; a pool of negative "
+            "dice only follows '--' on the command line (fracas roll -- -CCD)")
 
 _POOL = re.compile(r"^\s*((?:\d*[PAB])*)\s*(?:-\s*((?:\d*[CDS])*))?\s*$")
 
@@ -31,6 +42,45 @@ def parse_pool(expression: str) -> PoolRoll | None:
     return PoolRoll(expression.strip(), spec)
 
 
+def pool_problem(expression: str) -> str | None:
+    """What is wrong with an expression written as a pool (capital die letters, counts,
+    one '-'), in the words of pools; None when it does not look like a pool at all."""
+    text = expression.replace(" ", "")
+    if not re.fullmatch(r"-?[0-9A-Z]+(-[0-9A-Z]*)?", text) or not set(text) & set("PABCDS"):
+        return None
+    positive, _, negative = text.partition("-") if not text.startswith("-") else (
+        "", "-", text[1:])
+    letters = {v: k for k, v in DIE_LETTERS.items()}
+    for part, side in ((positive, "positive"), (negative, "negative")):
+        for count, letter in re.findall(r"(\d*)([A-Z]?)", part):
+            if not letter and count:
+                return f"the pool {expression!r} ends in a count ({count}) with no die after it"
+            if not letter:
+                continue
+            if letter not in letters:
+                return f"the pool {expression!r} has an unknown die {letter!r}"
+            name = letters[letter]
+            is_positive = DIE_ORDER.index(name) < 3
+            if side == "negative" and is_positive:
+                return (f"in the pool {expression!r}, {letter} ({name}) comes after the "
+                        "'-': only the negative dice C D S follow it")
+            if side == "positive" and not is_positive and negative:
+                return (f"in the pool {expression!r}, {letter} ({name}) comes before the "
+                        "'-': the negative dice C D S follow it")
+    try:
+        PoolSpec.parse(text if text.strip("-") else "")
+    except ValueError as err:
+        return f"the pool {expression!r}: {err}"
+    return None
+
+
+def check_pool(expression: str) -> None:
+    """Raise a pool's own :class:`InputError` when the expression is a pool gone wrong."""
+    problem = pool_problem(expression)
+    if problem is not None:
+        raise InputError(problem, path="pool", allowed=NOTATION)
+
+
 @dataclass(frozen=True)
 class PoolRoll:
     """A pool typed on the command line: exact odds, or one roll."""
@@ -38,24 +88,37 @@ class PoolRoll:
     expression: str
     spec: PoolSpec
 
-    def odds_json(self) -> dict[str, Any]:
-        """Exact odds: p_success and the joint distribution of (net successes, net
-        advantage, triumphs, despairs), keyed ``"s,a,t,d"``, as fraction strings."""
-        table = pool_table(self.spec)
-        total = table.total
-        joint = {f"{s},{a},{t},{d}": fraction_text(_frac(w, total))
-                 for (s, a, t, d), w in sorted(table.items())}
-        return {
+    def odds_json(self, joint: bool = False) -> dict[str, Any]:
+        """Exact odds: p_success, the chances of a triumph and of a despair, and the
+        marginals of net successes, net advantage, triumphs and despairs, as fraction
+        strings; with ``joint``, also the joint distribution of the four, keyed
+        ``"s,a,t,d"`` (a clear error past :data:`JOINT_LIMIT` results)."""
+        marginals = pool_marginals(self.spec)
+        data: dict[str, Any] = {
             "pool": self.spec.notation(),
             "dice": self.spec.describe(),
-            "rolls": total,  # equally likely ways the dice can fall
-            "p_success": fraction_text(table.p_success()),
-            "marginals": {axis: {str(k): fraction_text(p)
-                                 for k, p in table.marginal(axis).items()}
-                          for axis in ("successes", "advantage", "triumphs", "despairs")},
-            "joint_keys": ["net_successes", "net_advantage", "triumphs", "despairs"],
-            "joint": joint,
+            "rolls": self.spec.sides_total(),  # equally likely ways the dice can fall
+            "p_success": fraction_text(sum((p for k, p in marginals["successes"].items()
+                                            if k >= 1), _frac(0, 1))),
+            "p_triumph": fraction_text(1 - marginals["triumphs"].get(0, _frac(0, 1))),
+            "p_despair": fraction_text(1 - marginals["despairs"].get(0, _frac(0, 1))),
+            "marginals": {axis: {str(k): fraction_text(p) for k, p in dist.items()}
+                          for axis, dist in marginals.items()},
         }
+        if not joint:
+            return data
+        size = joint_size(self.spec)
+        if size > JOINT_LIMIT:
+            raise InputError(f"the joint distribution of the pool {self.spec.notation()} "
+                             f"has up to {size:,} results, more than {JOINT_LIMIT:,}",
+                             path="--joint", allowed="a smaller pool, or leave out --joint "
+                             "for P(success) and the marginals")
+        table = pool_table(self.spec)
+        total = table.total
+        data["joint_keys"] = ["net_successes", "net_advantage", "triumphs", "despairs"]
+        data["joint"] = {f"{s},{a},{t},{d}": fraction_text(_frac(w, total))
+                         for (s, a, t, d), w in sorted(table.items())}
+        return data
 
     def sample_json(self, roller: Roller) -> dict[str, Any]:
         r: PoolResult = roller.roll(GenesysPool(self.spec))
@@ -69,7 +132,7 @@ class PoolRoll:
         from rich.table import Table
         from rich.text import Text
 
-        if "joint" not in data:
+        if "marginals" not in data:
             verdict = "success" if data["success"] else "failure"
             return Text(f"{data['pool']}: {data['result']} ({verdict})")
         parts: list[Any] = [Text(f"{data['pool']} ({data['dice']}): P(success) = "
@@ -84,8 +147,11 @@ class PoolRoll:
             for k, p in dist.items():
                 table.add_row(k, _pct(p), p)
             parts.append(table)
-        parts.append(Text(f"joint distribution: {len(data['joint'])} results "
-                          "(see --json)", style="dim"))
+        parts.append(Text(f"P(triumph) = {_pct(data['p_triumph'])}, P(despair) = "
+                          f"{_pct(data['p_despair'])}"))
+        if "joint" in data:
+            parts.append(Text(f"joint distribution: {len(data['joint'])} results "
+                              "(see --json)", style="dim"))
         return Group(*parts)
 
 

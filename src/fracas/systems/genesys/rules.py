@@ -192,6 +192,12 @@ class Genesys(RuleSystem):
     def parse_roll(self, expression: str) -> PoolRoll | None:
         return parse_pool(expression)
 
+    def roll_problem(self, expression: str) -> None:
+        """Raise an error about pools when ``expression`` is a pool written wrongly."""
+        from fracas.systems.genesys.roll import check_pool
+
+        check_pool(expression)
+
     # -- fights ----------------------------------------------------------------------
     def round_representative(self, round_number: int) -> int:
         """The hooks read the round number only to name it in their explanations."""

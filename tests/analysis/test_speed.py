@@ -1,0 +1,65 @@
+"""The memory cap of the fast path, the choice auto reports, and a light start-up."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import types
+from pathlib import Path
+
+import pytest
+
+from fracas.analysis.simulate import simulate
+from fracas.core.errors import InputError
+from fracas.core.scenario import load_scenario
+from fracas.encounter.engine import setup_from_scenario
+
+
+def test_the_chain_stops_at_its_memory_cap_with_a_message_naming_it(toy_dir: Path) -> None:
+    scenario = load_scenario(toy_dir / "duel-fight.yaml")
+    setup = setup_from_scenario(scenario)
+    with pytest.raises(InputError, match="--max-memory"):
+        simulate(setup, scenario.roster, 50, seed=1, method="fast", max_memory=10_000)
+    fights = simulate(setup, scenario.roster, 50, seed=1, method="auto", max_memory=10_000)
+    assert fights.method == "steps" and fights.n == 50
+    assert any("auto chose" in note and "--max-memory" in note for note in fights.notes)
+
+
+def test_auto_says_which_path_it_chose(toy_dir: Path) -> None:
+    scenario = load_scenario(toy_dir / "duel-fight.yaml")
+    fights = simulate(setup_from_scenario(scenario), scenario.roster, 200, seed=2)
+    assert fights.notes[0].startswith(f"auto chose the {fights.method} path")
+
+
+def test_import_fracas_and_the_command_line_load_nothing_heavy() -> None:
+    code = ("import sys, fracas, fracas.cli.app, fracas.cli.fights, fracas.cli.analysis; "
+            "print(sorted(m for m in ('numpy', 'matplotlib', 'dask', 'pydantic', 'yaml', "
+            "'fracas.systems.genesys') if m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True)
+    assert out.stdout.strip() == "[]"
+    import fracas
+
+    assert fracas.load_scenario is load_scenario
+
+
+def test_ctrl_c_while_the_command_line_loads_is_one_line(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    class Interrupted(types.ModuleType):
+        def __getattr__(self, name: str) -> object:
+            raise KeyboardInterrupt
+
+    from fracas.cli import entry
+
+    monkeypatch.setitem(sys.modules, "fracas.cli.app", Interrupted("fracas.cli.app"))
+    with pytest.raises(SystemExit) as done:
+        entry.main()
+    assert done.value.code == 130
+    assert capsys.readouterr().err == "fracas: interrupted\n"
+
+
+def test_the_help_names_every_policy() -> None:
+    from fracas.cli.fights import POLICY_NAMES
+    from fracas.encounter.policies import POLICIES
+
+    assert set(POLICY_NAMES) == set(POLICIES)
