@@ -129,10 +129,11 @@ def defense_value(target: Combatant, melee: bool, max_defense: int) -> tuple[int
     value = sheet.defense.melee if melee else sheet.defense.ranged
     parts = [f"{kind} defense {value}"]
     quality = "Defensive" if melee else "Deflection"
-    best = max((w.rating(quality) for w in sheet.weapons), default=0)
-    if best:
+    in_use = sheet.weapon(target.state.wielding)
+    best = in_use.rating(quality) if in_use is not None else 0
+    if in_use is not None and best:
         value += best
-        parts.append(f"{quality} {best}")
+        parts.append(f"{quality} {best} (the {in_use.name} in use)")
     if st.has(target, "defended"):
         value += 1
         parts.append("+1 defense bought with advantage")

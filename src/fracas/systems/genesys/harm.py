@@ -51,8 +51,9 @@ def group_threshold(sheet: Sheet) -> int:
     return sheet.wound_threshold * sheet.group
 
 
-def suffer_wounds(tr: Tracker, rule: str, cid: str, n: int) -> bool:
-    """Add wounds; True when a PC or nemesis has just gone past its wound threshold."""
+def suffer_wounds(tr: Tracker, rule: str, cid: str, n: int, again: bool = False) -> bool:
+    """Add wounds; True when a PC or nemesis has just gone past its wound threshold (with
+    ``again``, also when it was past it already: threshold_injury_when_incapacitated)."""
     if n <= 0:
         return False
     c = tr.c(cid)
@@ -71,6 +72,11 @@ def suffer_wounds(tr: Tracker, rule: str, cid: str, n: int) -> bool:
     if after > sheet.wound_threshold and not c.state.incapacitated:
         tr.set(f"{WOUNDS}: wounds past the threshold", cid, "incapacitated", True)
         return sheet.adversary in ("pc", "nemesis")
+    if again and c.state.wounds > sheet.wound_threshold and sheet.adversary in ("pc",
+                                                                                "nemesis"):
+        tr.add(Note("genesys table default · threshold_injury_when_incapacitated=true",
+                    f"{cid} is already past its wound threshold and suffers wounds again"))
+        return True
     return False
 
 

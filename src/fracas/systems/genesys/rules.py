@@ -53,12 +53,18 @@ class Genesys(RuleSystem):
             incapacitated = s.wounds > s.wound_threshold or (
                 s.strain_threshold is not None and s.strain > s.strain_threshold)
         incapacitated = incapacitated or "dead" in s.conditions
+        wielding = s.wielding or (s.weapons[0].name if s.weapons else None)
         return GenesysState(s.wounds, s.strain, members, incapacitated,
-                            tuple(s.critical_injuries), tuple(s.conditions))
+                            tuple(s.critical_injuries), tuple(s.conditions),
+                            wielding=wielding)
 
     def check_sheet(self, sheet: Any) -> None:
         s: Sheet = sheet
         known = skills()
+        if s.wielding is not None and s.weapon(s.wielding) is None:
+            raise InputError(f"wielding {s.wielding!r}, which is not among the weapons",
+                             path="wielding",
+                             allowed=", ".join(w.name for w in s.weapons) or "no weapon")
         for name, rank in s.skills:
             if name not in known:
                 raise InputError(f"unknown skill {name!r}", path=f"skills.{name}",

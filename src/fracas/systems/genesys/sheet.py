@@ -129,6 +129,7 @@ class Sheet(_Frozen):
     strain: int = Field(default=0, ge=0)
     critical_injuries: tuple[str, ...] = ()
     conditions: tuple[str, ...] = ()
+    wielding: str | None = None  # the weapon in use at the start (default: the first)
 
     @field_validator("skills", mode="before")
     @classmethod
@@ -189,6 +190,7 @@ class Defaults(_Frozen):
     max_defense: int = Field(ge=0, le=10)
     minion_critical: Literal["defeat_one", "roll"]
     threshold_injury: Literal["extra_trigger", "separate"]
+    threshold_injury_when_incapacitated: bool
     downgrade_without_die: Literal["ignore", "remove_die"]
     initiative_skill: str
     surprised_skill: str
