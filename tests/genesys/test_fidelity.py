@@ -96,3 +96,47 @@ def test_every_table_default_is_listed_with_its_source_on_the_docs_page() -> Non
     for key in SYSTEM.load_yaml("defaults.yaml"):
         assert key in rows, key
         assert rows[key].strip(), f"{key} has no source"
+
+
+# -- talents (data/talents.yaml) -----------------------------------------------------------
+def test_talents_add_dice_and_upgrades_to_their_owners_pool() -> None:
+    fists = {"name": "fists", "skill": "Brawl", "damage": "+0", "crit": 5}
+    brawler = pc(weapons=[fists, SWORD], talents={"Street Fighter": 2})
+    assert pool(brawler, weapon="fists") == "PAABB-DD"  # + 2 boost on Brawl only
+    assert pool(brawler, weapon="sword") == "PPA-DD"
+    aimer = pc(talents=["True Aim", "Precise Aim"])
+    target = pc(defense={"melee": 1, "ranged": 0})
+    assert pool(aimer, defender=target) == "PPA-DDS"  # no Aim: neither applies
+    assert pool(aimer, defender=target, aim=1) == "PPPB-DD"  # upgraded; setback removed
+
+
+def test_talents_modify_the_critical_injury_roll() -> None:
+    killer = pc(weapons=[SWORD], talents={"Lethal Blows": 2})
+    res, _ = attack(["ss t", 30], attacker=killer, defender=pc(talents={"Durable": 1}))
+    (roll,) = injuries(res)
+    assert dict(roll.parts) == {"a's talent Lethal Blows 2": 20, "b's talent Durable 1": -10}
+    assert roll.total == 40
+
+
+def test_a_talent_not_in_the_data_pack_names_the_field() -> None:
+    with pytest.raises(InputError) as err:
+        scenario(pc(talents={"Leathal Blows": 1}), pc())
+    assert err.value.path is not None and "talents" in err.value.path
+    with pytest.raises(InputError) as err:
+        scenario(pc(talents={"True Aim": 2}), pc())
+    assert err.value.path is not None and err.value.path.endswith("talents.True Aim")
+
+
+def test_talents_apply_inside_a_fight() -> None:
+    fists = {"name": "fists", "skill": "Brawl", "damage": "+0", "crit": 1}
+    a = {"id": "a", "side": "heroes",
+         **pc(weapons=[fists], talents={"Street Fighter": 1, "Lethal Blows": 1})}
+    b = {"id": "b", "side": "villains", **pc(weapons=[SWORD], soak=0, wound_threshold=30)}
+    s = scenario_from_mapping({"system": "genesys", "combatants": [a, b]})
+    fight = Encounter(s, roller=RandomRoller(2))
+    fight.run()
+    steps = [e for e in fight.events if type(e).__name__ == "GenesysPoolStep" and e.who == "a"]
+    assert any(e.source == "talent Street Fighter 1" for e in steps)
+    rolls = [e for e in fight.events if type(e).__name__ == "GenesysCriticalInjury"
+             and e.target == "b"]
+    assert rolls and all(("a's talent Lethal Blows 1", 10) in r.parts for r in rolls)

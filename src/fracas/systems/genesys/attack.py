@@ -138,7 +138,7 @@ def finish_attack(roller: Roller, system: Any, action: Action, roster: Roster,
     t_id = action.target or ""
     pre = _settle(system, action, roster, result, result.symbols)
     tr = Tracker(pre.roster, list(pre.events))
-    severity = _criticals(roller, tr, system, pre.weapon, t_id, list(pre.bought),
+    severity = _criticals(roller, tr, system, pre.weapon, action.actor, t_id, list(pre.bought),
                           dict(pre.crossed))
     after = tr.c(t_id)
     lost = (after.state.wounds - pre.before[0]) + max(0, after.state.strain - pre.before[1])
@@ -280,7 +280,7 @@ def _hits(tr: Tracker, plan: Plan, weapon: Weapon, a_id: str, t_id: str, opts: O
     return crossed
 
 
-def _criticals(roller: Roller, tr: Tracker, system: Any, weapon: Weapon, t_id: str,
+def _criticals(roller: Roller, tr: Tracker, system: Any, weapon: Weapon, a_id: str, t_id: str,
                bought: list[Spend], crossed: dict[str, bool]) -> str | None:
     """Critical Injuries: one roll for the Critical rating triggers (+10 per extra), and
     one for wounds past the threshold (the table default threshold_injury)."""
@@ -297,14 +297,14 @@ def _criticals(roller: Roller, tr: Tracker, system: Any, weapon: Weapon, t_id: s
             extra += 1
             main_crossed = False
         severity = harm.critical_injury(roller, tr, system.defaults, t_id, extra, vicious,
-                                        "Critical rating")
+                                        "Critical rating", a_id)
     for cid, went in crossed.items():
         if not went or (cid == t_id and not main_crossed):
             continue
         tr.add(Note(harm.WOUNDS, f"{cid} suffered wounds past its wound threshold: one "
                                  "Critical Injury"))
         got = harm.critical_injury(roller, tr, system.defaults, cid, 0, vicious,
-                                   "wound threshold")
+                                   "wound threshold", a_id)
         if cid == t_id:
             severity = severity or got
     return severity

@@ -130,6 +130,24 @@ class Sheet(_Frozen):
     critical_injuries: tuple[str, ...] = ()
     conditions: tuple[str, ...] = ()
     wielding: str | None = None  # the weapon in use at the start (default: the first)
+    talents: tuple[tuple[str, int], ...] = ()  # talent name -> rank (data/talents.yaml)
+
+    @field_validator("talents", mode="before")
+    @classmethod
+    def _talents(cls, value: Any) -> Any:
+        if isinstance(value, dict):
+            return tuple(value.items())
+        if isinstance(value, list) and all(isinstance(v, str) for v in value):
+            return tuple((v, 1) for v in value)
+        return value
+
+    @field_validator("talents")
+    @classmethod
+    def _talent_ranks(cls, value: tuple[tuple[str, int], ...]) -> tuple[tuple[str, int], ...]:
+        for name, rank in value:
+            if not 1 <= rank <= 5:
+                raise ValueError(f"talent {name!r}: rank {rank} (a rank is 1 to 5)")
+        return value
 
     @field_validator("skills", mode="before")
     @classmethod

@@ -140,6 +140,25 @@ def _load(name: str, model: type[BaseModel], wrap: str | None = None) -> Any:
         raise validation_error(err, str(path), None) from None
 
 
+class Talent(_Frozen):
+    """A talent of ``data/talents.yaml``: what it adds to its owner's combat checks and to
+    Critical Injury rolls (seed 004, Steps 2 and 6), per rank when ranked."""
+
+    text: str
+    ranked: bool = False
+    skills: tuple[str, ...] = ()
+    aiming: bool = False
+    boost: int = Field(default=0, ge=0, le=10)
+    upgrade_ability: int = Field(default=0, ge=0, le=10)
+    remove_setback: int = Field(default=0, ge=0, le=10)
+    critical_inflicted: int = Field(default=0, ge=-100, le=100)
+    critical_suffered: int = Field(default=0, ge=-100, le=100)
+
+
+class _Talents(_Frozen):
+    talents: dict[str, Talent]
+
+
 class _Skills(_Frozen):
     skills: dict[str, Skill]
 
@@ -158,6 +177,12 @@ def ranges() -> Ranges:
 def skills() -> dict[str, Skill]:
     table: _Skills = _load("skills.yaml", _Skills, wrap="skills")
     return table.skills
+
+
+@cache
+def talents() -> dict[str, Talent]:
+    table: _Talents = _load("talents.yaml", _Talents)
+    return table.talents
 
 
 @cache
