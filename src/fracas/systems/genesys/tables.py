@@ -11,7 +11,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, ValidationError
 
 from fracas.core.errors import InputError
 from fracas.core.scenario import read_yaml, validation_error
@@ -145,14 +145,14 @@ class Talent(_Frozen):
     Critical Injury rolls (seed 004, Steps 2 and 6), per rank when ranked."""
 
     text: str
-    ranked: bool = False
+    ranked: StrictBool = False
     skills: tuple[str, ...] = ()
-    aiming: bool = False
-    boost: int = Field(default=0, ge=0, le=10)
-    upgrade_ability: int = Field(default=0, ge=0, le=10)
-    remove_setback: int = Field(default=0, ge=0, le=10)
-    critical_inflicted: int = Field(default=0, ge=-100, le=100)
-    critical_suffered: int = Field(default=0, ge=-100, le=100)
+    aiming: StrictBool = False
+    boost: StrictInt = Field(default=0, ge=0, le=10)
+    upgrade_ability: StrictInt = Field(default=0, ge=0, le=10)
+    remove_setback: StrictInt = Field(default=0, ge=0, le=10)
+    critical_inflicted: StrictInt = Field(default=0, ge=-100, le=100)
+    critical_suffered: StrictInt = Field(default=0, ge=-100, le=100)
 
 
 class _Talents(_Frozen):
