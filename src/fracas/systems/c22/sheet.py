@@ -12,6 +12,7 @@ from typing import Annotated, Any, Literal
 from pydantic import (
     AfterValidator,
     BaseModel,
+    BeforeValidator,
     ConfigDict,
     Field,
     StrictBool,
@@ -150,13 +151,9 @@ class Options(BaseModel):
     weapon_card: Annotated[str, AfterValidator(_weapon_card)] = "auto"
     maneuver: str = "none"
     raised: StrictBool = True  # raise the maneuver when the maneuver card allows it
-    reaction: ReactionPlan = ReactionPlan()
+    reaction: Annotated[ReactionPlan, BeforeValidator(
+        _plan, json_schema_input_type=ReactionName | ReactionPlan)] = ReactionPlan()
     path: tuple[Position, ...] = ()
-
-    @field_validator("reaction", mode="before")
-    @classmethod
-    def _reaction(cls, value: Any) -> Any:
-        return _plan(value)
 
     @field_validator("maneuver", mode="before")
     @classmethod
