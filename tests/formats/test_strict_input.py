@@ -44,6 +44,7 @@ STRICT_FIELDS = [
     ("zamani/regular_melee", "combatants.0.attributes.dexterity",
      "combatants[0].attributes.dexterity"),
     ("tristat/vampire", "max_rounds", "max_rounds"),
+    ("tristat/vampire", "combatants.0.weapons.0.hands", "combatants[0].weapons[0].hands"),
 ]
 
 

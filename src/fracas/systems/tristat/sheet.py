@@ -38,7 +38,7 @@ class Weapon(_Model):
     name: str = Field(min_length=1)
     damage: StrictInt = Field(ge=0, le=1000)
     kind: Literal["melee", "ranged"]
-    hands: Literal[1, 2] = 1
+    hands: StrictInt = Field(default=1, ge=1, le=2)
     skill: str | None = Field(default=None, min_length=1)
 
 
