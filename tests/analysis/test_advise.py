@@ -77,7 +77,7 @@ def test_the_options_keep_the_situation_and_vary_the_choices() -> None:
     scenario = load_scenario(EXAMPLES / "c22" / "full-hit-parry.yaml")
     assert scenario.attack is not None
     options = attacker_options(scenario.system, scenario.attack, scenario.roster)
-    assert {getattr(o.options, "reaction", None) for o in options} == {"parry"}
+    assert {str(getattr(o.options, "reaction", None)) for o in options} == {"parry"}
     assert {"none", "fish_in_a_barrel", "heavy_swing"} <= {
         getattr(o.options, "maneuver", None) for o in options}
     assert {"higher", "lower"} <= {getattr(o.options, "weapon_card", None) for o in options}

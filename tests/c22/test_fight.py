@@ -104,11 +104,16 @@ def test_reactions_offer_each_reaction_on_the_defenders_sheet() -> None:
     s = example("one-tough-lizard.yaml")
     assert s.attack is not None
     variants = s.system.reactions(s.attack, s.roster)
-    assert [v.options.reaction for v in variants] == ["none", "block"]  # type: ignore[union-attr]
+    plans = [(v.options.reaction.on_hit, v.options.reaction.on_graze)  # type: ignore[union-attr]
+             for v in variants]
+    assert plans == [("none", "none"), ("none", "block"), ("block", "none"),
+                     ("block", "block")]
     s = make(b=person("b", "y", skills={"dodge": 1, "parry": 2, "advance": 0, "block": 1}))
     assert s.attack is not None
-    got = [v.options.reaction for v in s.system.reactions(s.attack, s.roster)]  # type: ignore[union-attr]
-    assert got == ["none", "block", "parry", "dodge", "advance"]
+    got = {(v.options.reaction.on_hit, v.options.reaction.on_graze)  # type: ignore[union-attr]
+           for v in s.system.reactions(s.attack, s.roster)}
+    names = ["none", "block", "parry", "dodge", "advance"]
+    assert got == {(h, g) for h in names for g in names}
 
 
 def fight(s: object, rounds: int, seed: int, pick: Callable[[list[object]], object]

@@ -92,7 +92,8 @@ def test_raised_heavy_swing_dodged() -> None:
     assert [(e.step, e.before, e.after) for e in of_type(r.events, "C22Reduced")] == [
         ("Dodge", 16, 8), ("Armor", 8, 5)]
     assert r.damage == 5 and dict(r.details) == {"maneuver": "raised",
-                                                 "reaction": "succeeded"}
+                                                 "reaction": "succeeded",
+                                                 "damage_dealt": 5, "health_lost": 5}
 
 
 def test_red_joker_weapon_card_and_black_joker_passed_over() -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from fractions import Fraction
 from pathlib import Path
 
 from typer.testing import CliRunner
@@ -42,6 +43,9 @@ def test_odds_json_gives_the_contest_and_the_armour_left() -> None:
     out = CliRunner().invoke(app, ["odds", str(EXAMPLES / "tony.yaml"), "--json"])
     assert out.exit_code == 0, out.output
     data = json.loads(out.output)
-    assert data["p_hit"] == "1"  # a sponged attack always hits
+    # a sponged attack always hits, unless the attacker drops its weapon during the contest
+    hit, dropped = Fraction(data["p_hit"]), Fraction(data["outcomes"]["disarmed"])
+    assert dropped > 0 and hit + dropped == 1
+    assert Fraction(data["details"]["attacker_fumble"]["disarmed"]) == dropped
     assert set(data["details"]) >= {"contest", "attacker_critical", "defender_critical",
                                      "armour_hp_after"}

@@ -105,7 +105,10 @@ class Ref:
         for (winner, ac, dc, af, df), p in self.contest().items():
             threat, critical = ac > 0, ac == 2
             parried = self.kind == "counter" and self.parry and winner == "defender" and not threat
-            if self.kind in ("sponge", "counter"):
+            dropped = af == 2  # a weapon dropped during the contest deals no damage
+            if dropped:
+                deals = False
+            elif self.kind in ("sponge", "counter"):
                 deals = not parried
             else:
                 deals = winner == "attacker" or threat or (self.kind == "block" and
@@ -136,14 +139,14 @@ class Ref:
             counters: list[tuple[int | None, Fraction]] = [(None, Fraction(1))]
             if self.kind == "counter":
                 counters = [(0, Fraction(1))]
-                if winner == "defender" or dc > 0:
+                if (winner == "defender" or dc > 0) and df < 2:
                     counters = [(min(r * self.mult if dc == 2 else r + self.ctr_bonus,
                                      self.hp_a), Fraction(1, self.ctr))
                                 for r in range(1, self.ctr + 1)]
             for lost, armour, name, ph in hits:
                 if not deals:
-                    name = ("parried" if parried else "dodged" if winner == "defender"
-                            else "deadlock")
+                    name = ("disarmed" if dropped else "parried" if parried
+                            else "dodged" if winner == "defender" else "deadlock")
                 for back, pc in counters:
                     key = (name, lost, lost >= self.hp_t, *base, back,
                            armour if self.kind == "sponge" else None)

@@ -124,9 +124,10 @@ def test_wounds_past_the_threshold_incapacitate_and_inflict_a_critical_injury() 
     assert injuries(res)[0].injury == "Slowed Down"
 
 
-def test_threshold_and_critical_rating_make_one_roll_by_default() -> None:
+def test_threshold_and_critical_rating_make_one_roll_with_extra_trigger() -> None:
     weapon = {**SWORD, "crit": 2}
-    res, _ = attack(["ss ss aa", 10], weapon, pc(wound_threshold=5))
+    res, _ = attack(["ss ss aa", 10], weapon, pc(wound_threshold=5),
+                    rules={"threshold_injury": "extra_trigger"})
     (roll,) = injuries(res)
     assert roll.total == 20  # one more trigger for the threshold
     assert any(isinstance(e, Note) and "threshold_injury=extra_trigger" in e.rule

@@ -200,6 +200,7 @@ def attack_json(scenario: Scenario, result: Resolution) -> dict[str, Any]:
         "outcome": result.outcome,
         "damage": result.damage,
         "taken_out": result.taken_out,
+        "details": dict(result.details),
         "attacker": attacker,
         "defender": defender,
         "events": [e.to_dict() for e in result.events],

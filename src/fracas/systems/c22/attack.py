@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from fractions import Fraction
-from functools import cache
 
 from fracas.core.choices import Choice, ask
 from fracas.core.errors import RulesError
@@ -19,7 +18,7 @@ from fracas.core.events import Changed, Compared, Event, Note, Outcome, Total
 from fracas.core.model import Action, Combatant, Resolution, Roster
 from fracas.dice.cards import Card
 from fracas.dice.rollers import Roller
-from fracas.systems.c22.cards import CardValues, HandKey, cards_of
+from fracas.systems.c22.cards import HandKey
 from fracas.systems.c22.conf import Conf
 from fracas.systems.c22.decks import Drawing
 from fracas.systems.c22.events import (
@@ -33,20 +32,21 @@ from fracas.systems.c22.events import (
 )
 from fracas.systems.c22.grid import step_toward
 from fracas.systems.c22.moves import move_along, occupied_by_others
-from fracas.systems.c22.sheet import Maneuver, Option, Options, Weapon
+from fracas.systems.c22.sheet import Maneuver, Option, Options, ReactionEffects, Weapon
 
 TURN = public("Turn: draw 2 cards")
 SPLIT = table("split policy")
 MANEUVER = public("Maneuvers")
+EVASIVE = table("maneuvers: Evasive, until the next turn")
 ACCURACY = seed("Weapon card")
 DAMAGE = seed("Weapon card")
 GRAZE = seed("Calculating Damage, 1. graze")
 REACTION = table("reactions")
+CHOICE = seed("Calculating Damage: once the extent of damage is determined")
 ARMOR = seed("Calculating Damage, 3. Armor")
 HEALTH = table("Health 0: unconscious")
 LOSS = seed("Glossary: Damage, Health")
 BLOCK = seed("Example: One Tough Lizard")
-FISH = seed("Example: One Tough Lizard")
 
 
 @dataclass(frozen=True)
@@ -113,43 +113,36 @@ def plan(att: Attack, weapon_card: Card, maneuver_card: Card) -> Plan:
                 max(0, after), pierce)
 
 
+def reaction_of(att: Attack, p: Plan) -> str:
+    """The reaction the defender's plan takes once the extent of damage is known (seed:
+    "Once the extent of damage the attack deals is determined, the target has a few
+    options"): its ``on_graze`` choice for a graze, its ``on_hit`` choice for a hit."""
+    return att.opts.reaction.for_extent(p.graze)
+
+
+def react_on(damage: int, armor: int, fx: ReactionEffects) -> tuple[int, int]:
+    """A successful reaction's effects, all of them, in the table's order: +Armor,
+    -damage, then halving (rounded down). Returns (damage, Armor)."""
+    damage = max(0, damage - fx.damage)
+    if fx.halve:
+        damage //= 2
+    return damage, armor + fx.armor
+
+
 def reduce(att: Attack, p: Plan, success: bool) -> tuple[int, int, int]:
     """Steps 2 and 3: (damage after the reaction, Armor after Pierce, final damage)."""
     damage, armor = p.after_graze, att.defender.sheet.armor
-    if success and att.opts.reaction != "none":
-        fx = getattr(att.conf.d.reactions, att.opts.reaction)
-        armor += fx.armor
-        damage = damage // 2 if fx.halve else max(0, damage - fx.damage)
+    name = reaction_of(att, p)
+    if success and name != "none":
+        damage, armor = react_on(damage, armor, getattr(att.conf.d.reactions, name))
     effective = max(0, armor - p.pierce)
     return damage, effective, max(0, damage - effective)
 
 
-def reaction_chance(att: Attack, accuracy: int) -> Fraction:
-    """The chance that the defender's reaction check (its next number card + rank) reaches
-    ``accuracy``, from the current state of its deck."""
-    if att.opts.reaction == "none":
-        return Fraction(0)
-    state = att.defender.state
-    return _chance(state.draw_pile, state.discard, att.conf.values,
-                   att.defender.sheet.rank(att.opts.reaction), accuracy)
-
-
-@cache
-def _chance(pile: tuple[str, ...], discard: tuple[str, ...], values: CardValues, rank: int,
-            accuracy: int) -> Fraction:
-    # the first number card is equally likely to be any number card of the draw pile (of
-    # the discard pile once shuffled back, when the draw pile holds none)
-    pool = [c for c in cards_of(pile) if not c.is_joker] or [
-        c for c in cards_of(discard) if not c.is_joker]
-    if not pool:
-        return Fraction(0)
-    return Fraction(sum(1 for c in pool if values.value(c) + rank >= accuracy), len(pool))
-
-
 def expected_damage(att: Attack, p: Plan) -> Fraction:
-    """The split's expected damage against the defender's declared reaction."""
-    chance = reaction_chance(att, p.accuracy)
-    return chance * reduce(att, p, True)[2] + (1 - chance) * reduce(att, p, False)[2]
+    """The split's damage before any reaction: the attacker splits its hand before the
+    defender chooses, so the split may not read the defender's reaction."""
+    return Fraction(reduce(att, p, False)[2])
 
 
 def choose_split(att: Attack, hand: tuple[Card, Card]) -> tuple[Plan, str]:
@@ -222,7 +215,7 @@ def resolve_attack(conf: Conf, roller: Roller, action: Action, roster: Roster) -
     p, why = person_split(roller, att, (hand[0], hand[1]), *choose_split(att, (hand[0], hand[1])))
     ev.append(C22Split(SPLIT if "default" in why else TURN, a.name, p.weapon_card.label,
                        p.maneuver_card.label, why))
-    details: list[tuple[str, str]] = []
+    details: list[tuple[str, str | int]] = []
     _say_maneuver(att, p, ev, details)
 
     if opts.path:
@@ -233,7 +226,7 @@ def resolve_attack(conf: Conf, roller: Roller, action: Action, roster: Roster) -
                 moved, t.state.position) > weapon.range:
             raise RulesError(f"{t.name} is out of range of the {weapon.name} after the move")
     if p.option is not None and p.option.avoidance:
-        ev.append(Changed(MANEUVER, a.id, "avoidance_bonus", a.state.avoidance_bonus,
+        ev.append(Changed(conf.cite(p.option), a.id, "avoidance_bonus", a.state.avoidance_bonus,
                           p.option.avoidance))
 
     parts = [(weapon.name, weapon.damage), ("trained", att.trained_bonus())]
@@ -246,7 +239,7 @@ def resolve_attack(conf: Conf, roller: Roller, action: Action, roster: Roster) -
         acc.append((att.maneuver.name if att.maneuver else "", p.option.accuracy))
     ev.append(Total(ACCURACY, "Accuracy", tuple(acc), p.accuracy))
     if t.state.avoidance_bonus:
-        ev.append(Total(MANEUVER, "Avoidance", (("Avoidance", t.sheet.avoidance),
+        ev.append(Total(EVASIVE, "Avoidance", (("Avoidance", t.sheet.avoidance),
                                                 ("maneuver bonus", t.state.avoidance_bonus)),
                         p.avoidance))
     if p.graze:
@@ -260,9 +253,9 @@ def resolve_attack(conf: Conf, roller: Roller, action: Action, roster: Roster) -
     success = _react(att, p, roller, drawing, roster, details)
     damage, effective, final = reduce(att, p, success)
     armor_parts = [("Armor", t.sheet.armor)]
-    if success and getattr(conf.d.reactions, opts.reaction).armor:
-        armor_parts.append((opts.reaction.capitalize(),
-                            getattr(conf.d.reactions, opts.reaction).armor))
+    used = reaction_of(att, p)
+    if success and getattr(conf.d.reactions, used).armor:
+        armor_parts.append((used.capitalize(), getattr(conf.d.reactions, used).armor))
     armor = sum(v for _, v in armor_parts)
     if len(armor_parts) > 1:
         ev.append(Total(ARMOR, "Armor", tuple(armor_parts), armor))
@@ -284,13 +277,17 @@ def resolve_attack(conf: Conf, roller: Roller, action: Action, roster: Roster) -
     outcome = "graze" if p.graze else "hit"  # a graze does not beat Avoidance: hit=False
     ev.append(Outcome(seed("Calculating Damage"), a.name, t.name, outcome, not p.graze,
                       lost))
+    if lost < final:
+        ev.append(Note(LOSS, f"{t.name} had only {t.state.health} Health left: the attack "
+                             f"deals {final} damage, {t.name} loses {lost} Health"))
     drawing.finish()
+    details += [("damage_dealt", final), ("health_lost", lost)]
     return Resolution(outcome, not p.graze, lost, tuple(ev), taken_out=out,
                       details=tuple(details))
 
 
-def _say_maneuver(att: Attack, p: Plan, ev: list[Event], details: list[tuple[str, str]]
-                  ) -> None:
+def _say_maneuver(att: Attack, p: Plan, ev: list[Event],
+                  details: list[tuple[str, str | int]]) -> None:
     who = att.attacker.name
     if att.maneuver is None:
         ev.append(Note(MANEUVER, f"{who} plays no maneuver: {p.maneuver_card.label} has no "
@@ -304,19 +301,29 @@ def _say_maneuver(att: Attack, p: Plan, ev: list[Event], details: list[tuple[str
     else:
         why = f"{p.maneuver_card.label} does not meet {up.needs()} to raise it"
     option = p.option or att.maneuver.base
-    rule = MANEUVER if p.raised or att.opts.maneuver != "fish_in_a_barrel" else FISH
+    rule = att.conf.cite(option)
     ev.append(C22Maneuver(rule, who, att.maneuver.name, "raised" if p.raised else "base",
                           option.effects(), why))
     details.append(("maneuver", "raised" if p.raised else "base"))
 
 
 def _react(att: Attack, p: Plan, roller: Roller, drawing: Drawing, roster: Roster,
-           details: list[tuple[str, str]]) -> bool:
-    """Step 2: the defender's reaction, a skill check drawn from its own deck."""
-    name = att.opts.reaction
-    if name == "none":
+           details: list[tuple[str, str | int]]) -> bool:
+    """Step 2: once hit or graze is known, the reaction the defender's plan takes for it,
+    a skill check drawn from its own deck; every effect of a success applies and is said."""
+    plan_ = att.opts.reaction
+    if not plan_.names():
         return False
+    name = reaction_of(att, p)
     t, ev = att.defender, drawing.events
+    extent = "a graze" if p.graze else "a full hit"
+    if plan_.on_hit != plan_.on_graze:
+        ev.append(Note(CHOICE, f"{t.name} sees {extent} coming and chooses "
+                               f"{'no reaction' if name == 'none' else name.capitalize()} "
+                               f"(plan: {plan_})"))
+    if name == "none":
+        details.append(("reaction", "none"))
+        return False
     title = name.capitalize()
     cards = drawing.until_number(roller, t.id, f"for {title}", REACTION)
     card = cards[-1]
@@ -334,13 +341,20 @@ def _react(att: Attack, p: Plan, roller: Roller, drawing: Drawing, roster: Roste
     if fx.armor:
         rule = BLOCK if name == "block" and fx.armor == 2 else REACTION
         ev.append(Note(rule, f"{title}: +{fx.armor} Armor against this attack"))
-    else:
-        before = p.after_graze
-        after = before // 2 if fx.halve else max(0, before - fx.damage)
-        how = "halved, rounded down" if fx.halve else f"−{fx.damage}"
-        ev.append(C22Reduced(REACTION, title, before, after, how))
+    before = p.after_graze
+    if fx.damage:
+        ev.append(C22Reduced(REACTION, title, before, max(0, before - fx.damage),
+                             f"−{fx.damage}"))
+        before = max(0, before - fx.damage)
+    if fx.halve:
+        ev.append(C22Reduced(REACTION, title, before, before // 2, "halved, rounded down"))
     if fx.move and t.state.position is not None and att.attacker.state.position is not None:
         _advance(att, fx.move, roster, ev)
+    elif fx.move:
+        ev.append(Note(REACTION, f"{title}: no grid positions, so {t.name} does not move"))
+    if not (fx.armor or fx.damage or fx.halve or fx.move):
+        ev.append(Note(REACTION, f"{title} succeeds but has no effect (its table entry "
+                                 "is empty)"))
     return True
 
 

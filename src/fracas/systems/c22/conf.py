@@ -6,15 +6,18 @@ from dataclasses import dataclass
 from functools import cached_property
 
 from fracas.systems.c22.cards import CardValues
+from fracas.systems.c22.events import ours, seed, table
 from fracas.systems.c22.grid import Allowance, Grid
 from fracas.systems.c22.sheet import Defaults, Maneuver, Option
 
 
 @dataclass(frozen=True, eq=False)
 class Conf:
-    """The validated defaults (``d``) and what the rules derive from them."""
+    """The validated defaults (``d``) and what the rules derive from them; ``shipped``
+    are the data pack's own defaults, before a scenario's ``rules:``."""
 
     d: Defaults
+    shipped: Defaults | None = None
 
     @cached_property
     def values(self) -> CardValues:
@@ -39,3 +42,14 @@ class Conf:
         if option is not None and option.movement_actions:
             return Allowance(option.movement_actions, option.spaces_per_action)
         return self.turn_allowance()
+
+    def cite(self, option: Option | None) -> str:
+        """The rule a maneuver option is cited by: its ``source`` in the data pack (the
+        seed, a RULES.md default, ours); an option a scenario adds or changes is ours."""
+        source = "ours"
+        shipped = () if self.shipped is None else self.shipped.maneuvers.values()
+        if option is not None and any(option in (m.base, m.raised) for m in shipped):
+            source = option.source
+        if source == "seed":
+            return seed("Example: One Tough Lizard")
+        return table("maneuvers") if source == "rules" else ours("maneuvers")

@@ -25,6 +25,12 @@ def table(step: str) -> str:
     return f"{DEFAULT} · c22 {step}"
 
 
+def ours(step: str) -> str:
+    """A rule citation of our own table default (the seed and RULES.md are silent):
+    ``c22 table default · maneuvers``."""
+    return f"c22 table default · {step}"
+
+
 @dataclass(frozen=True)
 class State:
     """What changes in a fight: Health, the deck (draw and discard piles, as card labels),

@@ -53,7 +53,7 @@ def move_along(conf: Conf, mover: Combatant, path: tuple[Pos, ...], option: Opti
         raise InputError(f"{mover.name} has no position on the grid", path="options.path")
     allowance = conf.allowance(option)
     done = walk(grid, start, path, allowance)
-    ev.append(C22Moved(GRID if not option or not option.movement_actions else MANEUVER,
+    ev.append(C22Moved(GRID if not option or not option.movement_actions else conf.cite(option),
                        mover.name, done.path, len(done.path), done.metres, done.stopped))
     end = done.end or start
     if end != start:
@@ -87,10 +87,11 @@ def resolve_move(conf: Conf, roller: Roller, action: Action, roster: Roster) -> 
         why = (f"{hand[m].label} meets {maneuver.raised.needs()}" if raises[m] else
                "raised: false" if not opts.raised else
                f"{hand[m].label} does not meet {maneuver.raised.needs()} to raise it")
-        ev.append(C22Maneuver(MANEUVER, me.name, maneuver.name, word, option.effects(), why))
+        ev.append(C22Maneuver(conf.cite(option), me.name, maneuver.name, word, option.effects(),
+                              why))
         details = (("maneuver", word),)
         if option.avoidance:
-            ev.append(Changed(MANEUVER, me.id, "avoidance_bonus", me.state.avoidance_bonus,
+            ev.append(Changed(conf.cite(option), me.id, "avoidance_bonus", me.state.avoidance_bonus,
                               option.avoidance))
     else:
         ev.append(Note(MANEUVER, f"{me.name} plays no maneuver"))

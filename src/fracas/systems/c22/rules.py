@@ -23,7 +23,14 @@ from fracas.systems.c22.decks import Drawing
 from fracas.systems.c22.events import C22Initiative, State, public, table
 from fracas.systems.c22.fight import attack_choices, move_choices
 from fracas.systems.c22.moves import check_move, resolve_move
-from fracas.systems.c22.sheet import REACTIONS, SPLIT_WORDS, Defaults, Options, Sheet
+from fracas.systems.c22.sheet import (
+    REACTIONS,
+    SPLIT_WORDS,
+    Defaults,
+    Options,
+    ReactionPlan,
+    Sheet,
+)
 
 INITIATIVE = public("Initiative")
 SUIT_ORDER = {"S": 0, "C": 1, "D": 2, "H": 3}
@@ -51,7 +58,9 @@ class C22(RuleSystem):
 
     @cached_property
     def conf(self) -> Conf:
-        return Conf(self.defaults)
+        shipped = self.defaults_model.model_validate(self.load_yaml("defaults.yaml"))
+        assert isinstance(shipped, Defaults)
+        return Conf(self.defaults, shipped)
 
     # -- combatants ---------------------------------------------------------------------
     def initial_state(self, sheet: Any) -> State:
@@ -110,7 +119,7 @@ class C22(RuleSystem):
                              allowed=", ".join(["none", *known]))
         maneuver = self.conf.maneuver(opts.maneuver)
         if action.kind == "move":
-            if opts.reaction != "none":
+            if opts.reaction.names():
                 raise InputError("a move is not an attack: nobody reacts to it",
                                  path="attack.options.reaction", allowed="none")
             option = None if maneuver is None else (
@@ -131,10 +140,15 @@ class C22(RuleSystem):
             raise InputError(f"{action.weapon!r} is not a weapon on {me.name}'s sheet",
                              path="attack.weapon",
                              allowed=", ".join(w.name for w in me.sheet.weapons) or "none")
-        if opts.reaction != "none" and not them.sheet.has_skill(opts.reaction):
-            have = [r for r in REACTIONS if them.sheet.has_skill(r)]
-            raise InputError(f"{them.name} has no {opts.reaction} skill on its sheet",
-                             path="attack.options.reaction", allowed=", ".join(["none", *have]))
+        plan = opts.reaction
+        for extent in ("on_hit", "on_graze"):
+            name = getattr(plan, extent)
+            if name != "none" and not them.sheet.has_skill(name):
+                have = [r for r in REACTIONS if them.sheet.has_skill(r)]
+                where = ("attack.options.reaction" if plan.on_hit == plan.on_graze
+                         else f"attack.options.reaction.{extent}")
+                raise InputError(f"{them.name} has no {name} skill on its sheet", path=where,
+                                 allowed=", ".join(["none", *have]))
         if opts.weapon_card not in SPLIT_WORDS and opts.weapon_card not in (
                 me.state.draw_pile):
             raise InputError(f"{opts.weapon_card} is not in {me.name}'s draw pile",
@@ -239,23 +253,24 @@ class C22(RuleSystem):
         return [*attack_choices(self, actor, roster), *move_choices(self, actor, roster)]
 
     def reactions(self, action: Action, roster: Roster) -> list[Action]:
-        """The attack as it is, and with each reaction on the defender's sheet."""
+        """The attack with every reaction plan the defender's sheet allows: a reaction (or
+        none) for a full hit and one for a graze, applied once the extent is known (seed:
+        "Once the extent of damage the attack deals is determined"); no reaction first."""
         if action.kind != "attack" or action.target is None:
             return [action]
         them = roster[action.target]
         opts = action.options
         assert isinstance(opts, Options)
-        out = [_with(action, opts.model_copy(update={"reaction": "none"}))]
-        for name in REACTIONS:
-            if them.sheet.has_skill(name):
-                out.append(_with(action, opts.model_copy(update={"reaction": name})))
-        return out
+        names = ["none", *(r for r in REACTIONS if them.sheet.has_skill(r))]
+        return [_with(action, opts.model_copy(update={"reaction": ReactionPlan(
+                    on_hit=on_hit, on_graze=on_graze)}))
+                for on_hit in names for on_graze in names]
 
     def start_turn(self, roller: Roller, actor: str, roster: Roster) -> tuple[Event, ...]:
         """Evasive's Avoidance bonus lasts until the character's next turn."""
         me = roster[actor]
         if me.state.avoidance_bonus:
-            return (Changed(public("Maneuvers: Evasive"), actor,
+            return (Changed(table("maneuvers: Evasive, until the next turn"), actor,
                             "avoidance_bonus", me.state.avoidance_bonus, 0),)
         return ()
 

@@ -12,6 +12,7 @@ from typing import Annotated, Any, Literal
 from pydantic import (
     AfterValidator,
     BaseModel,
+    BeforeValidator,
     ConfigDict,
     Field,
     StrictBool,
@@ -108,14 +109,50 @@ def _weapon_card(value: str) -> str:
                          f"card ({CARD_NOTATION})") from None
 
 
+ReactionName = Literal["none", "block", "parry", "dodge", "advance"]
+
+
+class ReactionPlan(BaseModel):
+    """The defender's reaction for each extent of damage (seed: "Once the extent of damage
+    the attack deals is determined, the target has a few options"): chosen after the
+    attack hits or grazes. ``reaction: block`` is the same reaction on both."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    on_hit: ReactionName = "none"
+    on_graze: ReactionName = "none"
+
+    def for_extent(self, graze: bool) -> str:
+        return self.on_graze if graze else self.on_hit
+
+    def names(self) -> tuple[str, ...]:
+        """The reactions the plan may use (none left out)."""
+        return tuple(dict.fromkeys(n for n in (self.on_hit, self.on_graze) if n != "none"))
+
+    def __str__(self) -> str:
+        if self.on_hit == self.on_graze:
+            return self.on_hit
+        return f"on a hit {self.on_hit}, on a graze {self.on_graze}"
+
+
+def _plan(value: Any) -> Any:
+    if isinstance(value, str):
+        word = value.strip().lower()
+        if word not in ("none", *REACTIONS):
+            raise ValueError(f"{value!r} is not a reaction (allowed: none, "
+                             f"{', '.join(REACTIONS)}, or {{on_hit: ..., on_graze: ...}})")
+        return {"on_hit": word, "on_graze": word}
+    return value
+
+
 class Options(BaseModel):
-    """An action's options: the split, the maneuver, the defender's reaction, a path."""
+    """An action's options: the split, the maneuver, the defender's reaction plan, a path."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
     weapon_card: Annotated[str, AfterValidator(_weapon_card)] = "auto"
     maneuver: str = "none"
     raised: StrictBool = True  # raise the maneuver when the maneuver card allows it
-    reaction: Literal["none", "block", "parry", "dodge", "advance"] = "none"
+    reaction: Annotated[ReactionPlan, BeforeValidator(
+        _plan, json_schema_input_type=ReactionName | ReactionPlan)] = ReactionPlan()
     path: tuple[Position, ...] = ()
 
     @field_validator("maneuver", mode="before")
@@ -131,6 +168,9 @@ class Option(BaseModel):
     the suit (None: any) and minimum value the maneuver card needs."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
+    # where the option comes from (cited in the events): the seed, a RULES.md default, or
+    # our own table default (so is any option a scenario adds or changes)
+    source: Literal["seed", "rules", "ours"] = "ours"
     suit: Literal["S", "C", "D", "H"] | None = None
     min_value: StrictInt = 0
     accuracy: StrictInt = 0

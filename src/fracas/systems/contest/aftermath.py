@@ -21,7 +21,9 @@ from fracas.systems.contest.events import (
     DAMAGE,
     DEFENSE,
     HIT_POINTS,
+    O_BLOCK_CRIT,
     O_CRIT_MELEE,
+    O_DISARMED,
     O_HALVING,
     R_CALLED,
     SPONGE,
@@ -95,13 +97,23 @@ def _guard(f: Fighters, c: ContestResult, critical: bool, deals: bool, df: Defau
            ) -> tuple[Guard, list[Event]]:
     """A won block (the item's reduction) or a won sponge (the armour), if any."""
     notes: list[Event] = []
-    if not deals or c.winner != "defender":
+    if not deals:
+        return Guard(), notes
+    if c.winner != "defender":
         if f.kind == "sponge":
             notes.append(Note(SPONGE, f"{f.defender} does not win the sponge contest: the "
                                       "armour does not help"))
         return Guard(), notes
     if f.kind == "block":
         assert f.item is not None
+        if critical and not df.block.reduces_critical:
+            notes.append(Note(O_BLOCK_CRIT, f"{f.defender} wins the block, but a Critical Hit's "
+                                            "damage is not reduced by a block"))
+            return Guard(), notes
+        if critical:
+            notes.append(Note(O_BLOCK_CRIT, "the won block reduces the Critical Hit's damage "
+                                            "too (the seed exempts critical damage from "
+                                            "armour only)"))
         return Guard("block", block=f.item.block), notes
     if f.kind != "sponge":
         return Guard(), notes
@@ -126,23 +138,34 @@ def plan(f: Fighters, c: ContestResult, df: Defaults) -> Plan:
     """Read the contest's result (Steps 2 and 3): a pure function, no dice."""
     threat, critical, won = c.a_crit != "", c.a_crit == "confirmed", c.winner
     parried = f.kind == "counter" and f.parry and won == "defender" and not threat
-    if f.kind in ("sponge", "counter"):
+    keeps = df.disarm.dropped_weapon_deals_damage
+    a_dropped = c.a_fumble == "disarmed" and not keeps
+    d_dropped = f.kind == "counter" and c.d_fumble == "disarmed" and not keeps
+    if a_dropped:
+        deals = False
+    elif f.kind in ("sponge", "counter"):
         deals = not parried
     else:
         deals = won == "attacker" or threat or (f.kind == "block" and won == "defender")
     notes: list[Event] = []
-    if threat and won != "attacker" and f.kind in ("dodge", "block"):
+    if a_dropped:
+        notes.append(Note(O_DISARMED, f"{f.attacker} was disarmed of the {f.weapon.name} during "
+                                      f"the contest: it deals no damage with the dropped "
+                                      "weapon"))
+    if threat and deals and won != "attacker" and f.kind in ("dodge", "block"):
         notes.append(Note(CONTEST, f"{f.defender} {'won' if won else 'deadlocked'} the "
                                    f"contest, but {f.attacker}'s critical threat deals damage "
                                    "regardless"))
-    if critical:
+    if critical and deals:
         notes += _critical_notes(f.weapon, f.attacker_melee_bonus, df)
     guard, guard_notes = _guard(f, c, critical, deals, df)
     notes += guard_notes
     if parried:
         notes.append(Note(DEFENSE, f"{f.defender} wins the counter attack with Parry: no "
                                    f"damage from {f.attacker}'s {f.weapon.name}"))
-    if deals:
+    if a_dropped:
+        outcome = "disarmed"
+    elif deals:
         outcome = ("critical" if critical else "blocked" if guard.kind == "block"
                    else "sponged" if guard.kind == "sponge" else "hit")
     else:
@@ -151,11 +174,15 @@ def plan(f: Fighters, c: ContestResult, df: Defaults) -> Plan:
             notes.append(Note(DEFENSE, f"{f.defender} wins the dodge: no damage"))
         elif outcome == "deadlock":
             notes.append(Note(CONTEST, "the attack is deadlocked: no damage"))
-    lands = f.kind == "counter" and (won == "defender" or c.d_crit != "")
+    lands = f.kind == "counter" and (won == "defender" or c.d_crit != "") and not d_dropped
     counter_notes: list[Event] = []
     if f.kind == "counter":
         assert f.item is not None
-        if not lands:
+        if d_dropped:
+            counter_notes.append(Note(O_DISARMED, f"{f.defender} was disarmed of the "
+                                                  f"{f.item.name} during the contest: the "
+                                                  "counter attack deals no damage"))
+        elif not lands:
             counter_notes.append(Note(DEFENSE, f"{f.defender} does not win the contest: the "
                                                "counter attack deals no damage"))
         elif won != "defender":
@@ -171,7 +198,7 @@ def plan(f: Fighters, c: ContestResult, df: Defaults) -> Plan:
                ("defender_critical", c.d_crit or "none"),
                ("attacker_fumble", FUMBLES[c.a_fumble]),
                ("defender_fumble", _defender_fumble(f.kind, c.d_fumble)))
-    hit = won == "attacker" or f.kind in ("sponge", "counter") or threat
+    hit = not a_dropped and (won == "attacker" or f.kind in ("sponge", "counter") or threat)
     return Plan(tuple(notes), deals, critical, guard, outcome, hit, lands,
                 lands and c.d_crit == "confirmed", tuple(counter_notes), details)
 

@@ -36,8 +36,10 @@ def initial_state(sheet: Sheet) -> State:
     armour = sheet.armour
     max_armour = armour.hp if armour else 0
     armour_hp = 0 if armour is None else (armour.hp if armour.current is None else armour.current)
-    conditions = (DYING,) if hp <= 0 else ()
-    return State(hp, sheet.hp.max, armour_hp, max_armour, conditions)
+    conditions = tuple(dict.fromkeys(sheet.conditions)) + ((DYING,) if hp <= 0 else ())
+    dropped = tuple(w.name for w in sheet.weapons
+                    if w.name.casefold() in {n.casefold() for n in sheet.disarmed})
+    return State(hp, sheet.hp.max, armour_hp, max_armour, conditions, dropped)
 
 
 def attribute_of(sheet: Sheet, skill: str, df: Defaults, weapon_kind: str | None = None

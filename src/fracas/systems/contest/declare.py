@@ -23,6 +23,7 @@ from fracas.systems.contest.damage import Blow
 from fracas.systems.contest.events import (
     DECLARE,
     DEFENSE,
+    O_COUNTER_BANE,
     O_UNTRAINED,
     R_CALLED,
     R_CHECK,
@@ -122,8 +123,13 @@ def boon_sources(a: Combatant, t: Combatant, opts: Options, df: Defaults
         mine.append(("fighting defensively", -df.fight_defensively.attack_banes))
     mine += [("situational", n) for n in (opts.boons, -opts.banes) if n]
     theirs: list[tuple[str, int]] = []
-    if FIGHTING_DEFENSIVELY in t.state.conditions and df.fight_defensively.reaction_boons:
-        theirs.append(("fighting defensively", df.fight_defensively.reaction_boons))
+    fd = df.fight_defensively
+    if FIGHTING_DEFENSIVELY in t.state.conditions:
+        if fd.reaction_boons:
+            theirs.append(("fighting defensively", fd.reaction_boons))
+        if opts.defense == "counter" and fd.counter_takes_bane and fd.attack_banes:
+            theirs.append(("fighting defensively, a counter attack is a check to hit",
+                           -fd.attack_banes))
     theirs += [("situational", n) for n in (opts.defender_boons, -opts.defender_banes) if n]
     return mine, theirs
 
@@ -188,6 +194,10 @@ def prepare(action: Action, a: Combatant, t: Combatant, df: Defaults,
                 else R_CHECK)
             events.append(ContestBoons(rule, who.name, tuple(sources), check.net,
                                        dice_text(check)))
+    if any(src.startswith("fighting defensively, a counter") for src, _ in theirs):
+        events.append(Note(O_COUNTER_BANE, f"{t.name} fights defensively and counter attacks: "
+                                           "the counter is a check to hit, so it takes the "
+                                           "bane as well as the boon"))
     blows = {(who.id, crit): blow(who, w, crit, df, traits)
              for who, w in ((a, weapon), (t, counter)) if w is not None
              for crit in (False, True)}

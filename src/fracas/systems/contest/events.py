@@ -26,6 +26,10 @@ O_HALVING = "contest default · Halving rounds"
 O_UNTRAINED = "contest default · Untrained skills, missing attributes"
 O_CRIT_MELEE = "contest default · No melee bonus on a critical"
 O_ACTIONS = "contest default · Standing up, recovering a weapon"
+O_COUNTER_BANE = "contest default · fight_defensively.counter_takes_bane"
+O_BLOCK_CRIT = "contest default · block.reduces_critical"
+O_DISARMED = "contest default · disarm.dropped_weapon_deals_damage"
+O_START = "scenario · Starting conditions"
 
 
 def _terms(parts: tuple[tuple[str, int], ...]) -> str:

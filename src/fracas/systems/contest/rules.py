@@ -36,7 +36,7 @@ class ContestSystem(RuleSystem):
     options_model = Options
     defaults_model = Defaults
     outcomes = ("hit", "critical", "blocked", "sponged", "dodged", "parried", "deadlock",
-                "stood up", "weapon recovered")
+                "disarmed", "stood up", "weapon recovered")
     dice_order = (
         "per contest roll: the attacker's check d20s (1 + |net boons or banes| of them), then "
         "the defender's; then, only when called for: the attacker's confirmation d20s, the "
@@ -87,6 +87,11 @@ class ContestSystem(RuleSystem):
                                  path=f"weapons[{i}].skill",
                                  allowed=", ".join(k for k, _ in sheet.skills) or
                                  "add the skill to skills (rank 0 for untrained)")
+        for i, name in enumerate(sheet.disarmed):
+            if sheet.weapon(name) is None:
+                raise InputError(f"disarmed of {name!r}, which is not among the weapons",
+                                 path=f"disarmed[{i}]",
+                                 allowed=", ".join(w.name for w in sheet.weapons))
         for i, trait in enumerate(sheet.traits):
             if isinstance(trait, str) and trait.casefold() not in self.traits:
                 raise InputError(f"unknown trait {trait!r}", path=f"traits[{i}]",

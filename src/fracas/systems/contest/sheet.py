@@ -115,6 +115,20 @@ class Sheet(Frozen):
     armour: Armour | None = None
     traits: tuple[str | Trait, ...] = ()
     weapons: tuple[Weapon, ...] = Field(min_length=1)
+    # starting conditions (a scenario's situation): prone, fighting defensively, and the
+    # weapons the combatant has been disarmed of
+    conditions: tuple[Literal["prone", "fighting defensively"], ...] = ()
+    disarmed: tuple[str, ...] = ()
+
+    @field_validator("conditions", mode="before")
+    @classmethod
+    def _condition_words(cls, value: Any) -> Any:
+        if isinstance(value, str):
+            value = [value]
+        if isinstance(value, list | tuple):
+            return tuple(v.strip().lower().replace("_", " ") if isinstance(v, str) else v
+                         for v in value)
+        return value
 
     @field_validator("skills", "attributes", "skill_attributes", mode="before")
     @classmethod
@@ -191,6 +205,15 @@ class ContestDefaults(Frozen):
 class FightDefensivelyDefaults(Frozen):
     attack_banes: StrictInt = Field(ge=0, le=10)
     reaction_boons: StrictInt = Field(ge=0, le=10)
+    counter_takes_bane: StrictBool
+
+
+class BlockDefaults(Frozen):
+    reduces_critical: StrictBool
+
+
+class DisarmDefaults(Frozen):
+    dropped_weapon_deals_damage: StrictBool
 
 
 class CalledShotDefaults(Frozen):
@@ -235,6 +258,8 @@ class Defaults(Frozen):
     contest: ContestDefaults
     fight_defensively: FightDefensivelyDefaults
     called_shot: CalledShotDefaults
+    block: BlockDefaults
+    disarm: DisarmDefaults
     weapon_roll: WeaponRollDefaults
     sponge: SpongeDefaults
     damage: DamageDefaults

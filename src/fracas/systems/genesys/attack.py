@@ -147,7 +147,7 @@ def finish_attack(roller: Roller, system: Any, action: Action, roster: Roster,
     pre = _settle(system, action, roster, result, result.symbols,
                   cast(Hashable, roller) if live else None)
     tr = Tracker(pre.roster, list(pre.events))
-    severity = _criticals(roller, tr, system, pre.weapon, t_id, list(pre.bought),
+    severity = _criticals(roller, tr, system, pre.weapon, action.actor, t_id, list(pre.bought),
                           dict(pre.crossed))
     after = tr.c(t_id)
     lost = (after.state.wounds - pre.before[0]) + max(0, after.state.strain - pre.before[1])
@@ -176,6 +176,8 @@ def _settle(system: Any, action: Action, roster: Roster, result: PoolResult,
     tr = Tracker(roster)
     tr.events.extend(plan.events)
     attacker, target = tr.c(a_id), tr.c(t_id)
+    if attacker.state.wielding != weapon.name:
+        tr.set(STEP1, a_id, "wielding", weapon.name)
     if attacker.state.next_check:
         tr.set("next-check effects are used up by this check", a_id, "next_check", ())
     brink = harm.action_strain(attacker)
@@ -233,7 +235,8 @@ def _settle(system: Any, action: Action, roster: Roster, result: PoolResult,
     _announce(tr, "the GM", gm, gm_notes, "h", "d", h_policy, "threat_policy", gm_chosen,
               opts.threat_policy is not None)
     before = (target.state.wounds, target.state.strain)
-    crossed = _hits(tr, plan, weapon, a_id, t_id, opts, bought, per_hit, successes, hit)
+    crossed = _hits(tr, plan, weapon, a_id, t_id, opts, bought, per_hit, successes, hit,
+                    system.defaults.threshold_injury_when_incapacitated)
     _effects(tr, a_id, t_id, weapon, bought, gm, per_hit, base)
     return _Settled(tuple(tr.events), tr.roster, tuple(bought), tuple(crossed.items()), hit,
                     before, weapon)
@@ -254,7 +257,8 @@ def _announce(tr: Tracker, who: str, bought: list[Spend], notes: list[str], smal
         tr.add(Note(bought[0].rule if bought else "seed 004 · Steps 4-5", f"skipped: {n}"))
 
 
-def _hit_on(tr: Tracker, label: str, cid: str, damage: int, weapon: Weapon) -> bool:
+def _hit_on(tr: Tracker, label: str, cid: str, damage: int, weapon: Weapon,
+            again: bool = False) -> bool:
     """One hit on ``cid``: soak, then wounds (or strain for Stun Damage)."""
     target = tr.c(cid)
     soak, note = _soak(target, weapon)
@@ -264,20 +268,21 @@ def _hit_on(tr: Tracker, label: str, cid: str, damage: int, weapon: Weapon) -> b
                          "strain (Stun Damage)" if stun else "wounds"))
     if stun:
         return harm.suffer_strain(tr, STEP6, cid, suffered)
-    return harm.suffer_wounds(tr, STEP6, cid, suffered)
+    return harm.suffer_wounds(tr, STEP6, cid, suffered, again)
 
 
 def _hits(tr: Tracker, plan: Plan, weapon: Weapon, a_id: str, t_id: str, opts: Options,
-          bought: list[Spend], per_hit: int, successes: int, hit: bool) -> dict[str, bool]:
+          bought: list[Spend], per_hit: int, successes: int, hit: bool, again: bool
+          ) -> dict[str, bool]:
     """Every hit of the attack (the first, extra hits, Blast); who went past threshold."""
     crossed: dict[str, bool] = {}
     if hit:
-        crossed[t_id] = _hit_on(tr, "Hit", t_id, per_hit, weapon)
+        crossed[t_id] = _hit_on(tr, "Hit", t_id, per_hit, weapon, again)
         extra = [s for s in bought if s.effect == "extra_hit"]
         others = [t for t in opts.extra_targets if t != t_id]
         for i, s in enumerate(extra, 2):
             cid = others[i - 2] if i - 2 < len(others) else t_id
-            went = _hit_on(tr, f"Hit {i} ({s.label})", cid, per_hit, weapon)
+            went = _hit_on(tr, f"Hit {i} ({s.label})", cid, per_hit, weapon, again)
             crossed[cid] = crossed.get(cid, False) or went
     blast = next((s for s in bought if s.effect == "blast"), None)
     if blast is not None:
@@ -287,12 +292,12 @@ def _hits(tr: Tracker, plan: Plan, weapon: Weapon, a_id: str, t_id: str, opts: O
         if not hit:
             victims = [t_id, *victims]
         for cid in victims:
-            went = _hit_on(tr, f"Blast {rating}", cid, damage, weapon)
+            went = _hit_on(tr, f"Blast {rating}", cid, damage, weapon, again)
             crossed[cid] = crossed.get(cid, False) or went
     return crossed
 
 
-def _criticals(roller: Roller, tr: Tracker, system: Any, weapon: Weapon, t_id: str,
+def _criticals(roller: Roller, tr: Tracker, system: Any, weapon: Weapon, a_id: str, t_id: str,
                bought: list[Spend], crossed: dict[str, bool]) -> str | None:
     """Critical Injuries: one roll for the Critical rating triggers (+10 per extra), and
     one for wounds past the threshold (the table default threshold_injury)."""
@@ -309,14 +314,14 @@ def _criticals(roller: Roller, tr: Tracker, system: Any, weapon: Weapon, t_id: s
             extra += 1
             main_crossed = False
         severity = harm.critical_injury(roller, tr, system.defaults, t_id, extra, vicious,
-                                        "Critical rating")
+                                        "Critical rating", a_id)
     for cid, went in crossed.items():
         if not went or (cid == t_id and not main_crossed):
             continue
         tr.add(Note(harm.WOUNDS, f"{cid} suffered wounds past its wound threshold: one "
                                  "Critical Injury"))
         got = harm.critical_injury(roller, tr, system.defaults, cid, 0, vicious,
-                                   "wound threshold")
+                                   "wound threshold", a_id)
         if cid == t_id:
             severity = severity or got
     return severity

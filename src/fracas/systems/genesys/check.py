@@ -13,11 +13,19 @@ from fracas.systems.genesys import state as st
 from fracas.systems.genesys.dice import PoolSpec
 from fracas.systems.genesys.events import GenesysPoolStep
 from fracas.systems.genesys.sheet import Options, Sheet, Weapon
-from fracas.systems.genesys.tables import difficulty_name, injuries, qualities, ranges, skills
+from fracas.systems.genesys.tables import (
+    difficulty_name,
+    injuries,
+    qualities,
+    ranges,
+    skills,
+    talents,
+)
 
 SEED = "seed 004"
 POOL_RULE = f"{SEED} · Step 2: assemble the pool"
 DEFAULT = "RULES.md default"
+TALENTS = "seed 004 · Step 2: talents (data/talents.yaml)"
 
 
 def upgrade(spec: PoolSpec, n: int, positive: bool) -> PoolSpec:
@@ -129,10 +137,11 @@ def defense_value(target: Combatant, melee: bool, max_defense: int) -> tuple[int
     value = sheet.defense.melee if melee else sheet.defense.ranged
     parts = [f"{kind} defense {value}"]
     quality = "Defensive" if melee else "Deflection"
-    best = max((w.rating(quality) for w in sheet.weapons), default=0)
-    if best:
+    in_use = sheet.weapon(target.state.wielding)
+    best = in_use.rating(quality) if in_use is not None else 0
+    if in_use is not None and best:
         value += best
-        parts.append(f"{quality} {best}")
+        parts.append(f"{quality} {best} (the {in_use.name} in use)")
     if st.has(target, "defended"):
         value += 1
         parts.append("+1 defense bought with advantage")
@@ -191,7 +200,33 @@ def attack_pool(defaults: Any, attacker: Combatant, target: Combatant, weapon: W
         b.step(POOL_RULE, "conditions given with the attack",
                f"+{options.boost} boost, +{options.setback} setback",
                add(b.spec, boost=options.boost, setback=options.setback))
+    _talents(b, attacker, weapon, options)
     return _finish(defaults, b, attacker, skill.characteristic, options)
+
+
+def _talents(b: PoolBuilder, attacker: Combatant, weapon: Weapon, options: Options) -> None:
+    """The attacker's talents that add dice or upgrades to this check (seed 004, Step 2:
+    "any applicable talents"), per rank when ranked; data/talents.yaml."""
+    table = talents()
+    for name, rank in attacker.sheet.talents:
+        t = table[name]
+        if (t.skills and weapon.skill not in t.skills) or (t.aiming and not options.aim):
+            continue
+        n = rank if t.ranked else 1
+        changes, spec = [], b.spec
+        if t.boost:
+            spec = add(spec, boost=t.boost * n)
+            changes.append(f"+{t.boost * n} boost")
+        if t.remove_setback:
+            gone = min(spec.count("setback"), t.remove_setback * n)
+            spec = dataclasses.replace(spec, setback=spec.count("setback") - gone)
+            changes.append(f"-{gone} setback")
+        if t.upgrade_ability:
+            spec = upgrade(spec, t.upgrade_ability * n, True)
+            changes.append(f"{t.upgrade_ability * n} upgrade(s) of ability")
+        if changes:
+            b.step(TALENTS, f"talent {name}" + (f" {rank}" if t.ranked else ""),
+                   ", ".join(changes), spec)
 
 
 def _finish(defaults: Any, b: PoolBuilder, c: Combatant, characteristic: str,

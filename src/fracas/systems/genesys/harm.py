@@ -14,7 +14,7 @@ from fracas.systems.genesys import state as st
 from fracas.systems.genesys.events import GenesysCriticalInjury
 from fracas.systems.genesys.injuries import CriticalRoll, InjuryResult
 from fracas.systems.genesys.sheet import Sheet
-from fracas.systems.genesys.tables import injuries
+from fracas.systems.genesys.tables import injuries, talents
 
 STEP6 = "seed 004 · Step 6: soak, wounds, Critical Injuries"
 WOUNDS = "RULES.md genesys · wound threshold"
@@ -51,8 +51,9 @@ def group_threshold(sheet: Sheet) -> int:
     return sheet.wound_threshold * sheet.group
 
 
-def suffer_wounds(tr: Tracker, rule: str, cid: str, n: int) -> bool:
-    """Add wounds; True when a PC or nemesis has just gone past its wound threshold."""
+def suffer_wounds(tr: Tracker, rule: str, cid: str, n: int, again: bool = False) -> bool:
+    """Add wounds; True when a PC or nemesis has just gone past its wound threshold (with
+    ``again``, also when it was past it already: threshold_injury_when_incapacitated)."""
     if n <= 0:
         return False
     c = tr.c(cid)
@@ -71,6 +72,11 @@ def suffer_wounds(tr: Tracker, rule: str, cid: str, n: int) -> bool:
     if after > sheet.wound_threshold and not c.state.incapacitated:
         tr.set(f"{WOUNDS}: wounds past the threshold", cid, "incapacitated", True)
         return sheet.adversary in ("pc", "nemesis")
+    if again and c.state.wounds > sheet.wound_threshold and sheet.adversary in ("pc",
+                                                                                "nemesis"):
+        tr.add(Note("genesys table default · threshold_injury_when_incapacitated=true",
+                    f"{cid} is already past its wound threshold and suffers wounds again"))
+        return True
     return False
 
 
@@ -96,9 +102,11 @@ def recover_strain(tr: Tracker, rule: str, cid: str, n: int) -> None:
     tr.set(rule, cid, "strain", max(0, c.state.strain - n))
 
 
-def injury_modifier(c: Combatant, extra_triggers: int, vicious: int
-                    ) -> tuple[tuple[str, int], ...]:
-    """The additions to the d100: extra triggers, untreated injuries, Vicious."""
+def injury_modifier(c: Combatant, extra_triggers: int, vicious: int,
+                    by: Combatant | None = None) -> tuple[tuple[str, int], ...]:
+    """The additions to the d100: extra triggers, untreated injuries, Vicious, and the
+    talents of the one inflicting it (``by``) and of the one suffering it (seed 004,
+    Step 6: "Some weapons and talents modify this Critical Injury roll")."""
     parts = []
     if extra_triggers:
         parts.append((f"{extra_triggers} extra trigger(s)", 10 * extra_triggers))
@@ -108,11 +116,21 @@ def injury_modifier(c: Combatant, extra_triggers: int, vicious: int
                       10 * untreated))
     if vicious:
         parts.append((f"Vicious {vicious}", 10 * vicious))
+    table = talents()
+    for who, key in ((by, "critical_inflicted"), (c, "critical_suffered")):
+        if who is None:
+            continue
+        for name, rank in who.sheet.talents:
+            t = table[name]
+            amount = getattr(t, key) * (rank if t.ranked else 1)
+            if amount:
+                parts.append((f"{who.id}'s talent {name}" + (f" {rank}" if t.ranked else ""),
+                              amount))
     return tuple(parts)
 
 
 def critical_injury(roller: Roller, tr: Tracker, defaults: Any, cid: str, extra_triggers: int,
-                    vicious: int, why: str) -> str | None:
+                    vicious: int, why: str, by: str | None = None) -> str | None:
     """Inflict one Critical Injury on ``cid``: roll it (or defeat a minion); its severity."""
     c = tr.c(cid)
     sheet: Sheet = c.sheet
@@ -126,7 +144,7 @@ def critical_injury(roller: Roller, tr: Tracker, defaults: Any, cid: str, extra_
                           "member is defeated"))
         suffer_wounds(tr, rule, cid, max(need, 0))
         return "minion defeated"
-    parts = injury_modifier(c, extra_triggers, vicious)
+    parts = injury_modifier(c, extra_triggers, vicious, None if by is None else tr.c(by))
     modifier = sum(v for _, v in parts)
     result: InjuryResult = roller.roll(CriticalRoll(modifier, cid))
     events, roster = _injury_events(tr.roster, cid, parts, result, result.natural, result.d10)

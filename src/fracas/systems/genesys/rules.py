@@ -17,7 +17,7 @@ from fracas.systems.genesys.harm import Tracker, group_threshold
 from fracas.systems.genesys.roll import PoolRoll, parse_pool
 from fracas.systems.genesys.sheet import Defaults, Options, Sheet
 from fracas.systems.genesys.state import GenesysState
-from fracas.systems.genesys.tables import BANDS, injuries, qualities, skills, spending
+from fracas.systems.genesys.tables import BANDS, injuries, qualities, skills, spending, talents
 
 CONDITIONS = ("prone", "staggered", "disoriented", "immobilized", "surprised", "guarded",
               "defended", "exposed", "burning", "dying", "dead", "out_of_ammo")
@@ -54,12 +54,27 @@ class Genesys(RuleSystem):
             incapacitated = s.wounds > s.wound_threshold or (
                 s.strain_threshold is not None and s.strain > s.strain_threshold)
         incapacitated = incapacitated or "dead" in s.conditions
+        wielding = s.wielding or (s.weapons[0].name if s.weapons else None)
         return GenesysState(s.wounds, s.strain, members, incapacitated,
-                            tuple(s.critical_injuries), tuple(s.conditions))
+                            tuple(s.critical_injuries), tuple(s.conditions),
+                            wielding=wielding)
 
     def check_sheet(self, sheet: Any) -> None:
         s: Sheet = sheet
         known = skills()
+        if s.wielding is not None and s.weapon(s.wielding) is None:
+            raise InputError(f"wielding {s.wielding!r}, which is not among the weapons",
+                             path="wielding",
+                             allowed=", ".join(w.name for w in s.weapons) or "no weapon")
+        known_talents = talents()
+        for name, rank in s.talents:
+            talent = known_talents.get(name)
+            if talent is None:
+                raise InputError(f"unknown talent {name!r}", path=f"talents.{name}",
+                                 allowed=", ".join(known_talents) + " (data/talents.yaml)")
+            if rank > 1 and not talent.ranked:
+                raise InputError(f"{name} is not ranked", path=f"talents.{name}",
+                                 allowed="1")
         for name, rank in s.skills:
             if name not in known:
                 raise InputError(unknown_message("skill", name, list(known)),

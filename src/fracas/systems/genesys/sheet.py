@@ -130,6 +130,25 @@ class Sheet(_Frozen):
     strain: StrictInt = Field(default=0, ge=0)
     critical_injuries: tuple[str, ...] = ()
     conditions: tuple[str, ...] = ()
+    wielding: str | None = None  # the weapon in use at the start (default: the first)
+    talents: tuple[tuple[str, StrictInt], ...] = ()  # talent name -> rank (data/talents.yaml)
+
+    @field_validator("talents", mode="before")
+    @classmethod
+    def _talents(cls, value: Any) -> Any:
+        if isinstance(value, dict):
+            return tuple(value.items())
+        if isinstance(value, list) and all(isinstance(v, str) for v in value):
+            return tuple((v, 1) for v in value)
+        return value
+
+    @field_validator("talents")
+    @classmethod
+    def _talent_ranks(cls, value: tuple[tuple[str, int], ...]) -> tuple[tuple[str, int], ...]:
+        for name, rank in value:
+            if not 1 <= rank <= 5:
+                raise ValueError(f"talent {name!r}: rank {rank} (a rank is 1 to 5)")
+        return value
 
     @field_validator("skills", mode="before")
     @classmethod
@@ -190,6 +209,7 @@ class Defaults(_Frozen):
     max_defense: StrictInt = Field(ge=0, le=10)
     minion_critical: Literal["defeat_one", "roll"]
     threshold_injury: Literal["extra_trigger", "separate"]
+    threshold_injury_when_incapacitated: StrictBool
     downgrade_without_die: Literal["ignore", "remove_die"]
     initiative_skill: str
     surprised_skill: str

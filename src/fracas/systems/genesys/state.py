@@ -28,6 +28,7 @@ class GenesysState:
     conditions: tuple[str, ...] = ()
     next_check: tuple[str, ...] = ()
     initiative: tuple[int, ...] = ()  # (place in the initiative order,) once rolled
+    wielding: str | None = None  # the weapon in use: the last one attacked with
 
 
 def condition_name(text: str) -> str:

@@ -11,7 +11,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, ValidationError
 
 from fracas.core.errors import InputError
 from fracas.core.scenario import read_yaml, validation_error
@@ -140,6 +140,25 @@ def _load(name: str, model: type[BaseModel], wrap: str | None = None) -> Any:
         raise validation_error(err, str(path), None) from None
 
 
+class Talent(_Frozen):
+    """A talent of ``data/talents.yaml``: what it adds to its owner's combat checks and to
+    Critical Injury rolls (seed 004, Steps 2 and 6), per rank when ranked."""
+
+    text: str
+    ranked: StrictBool = False
+    skills: tuple[str, ...] = ()
+    aiming: StrictBool = False
+    boost: StrictInt = Field(default=0, ge=0, le=10)
+    upgrade_ability: StrictInt = Field(default=0, ge=0, le=10)
+    remove_setback: StrictInt = Field(default=0, ge=0, le=10)
+    critical_inflicted: StrictInt = Field(default=0, ge=-100, le=100)
+    critical_suffered: StrictInt = Field(default=0, ge=-100, le=100)
+
+
+class _Talents(_Frozen):
+    talents: dict[str, Talent]
+
+
 class _Skills(_Frozen):
     skills: dict[str, Skill]
 
@@ -158,6 +177,12 @@ def ranges() -> Ranges:
 def skills() -> dict[str, Skill]:
     table: _Skills = _load("skills.yaml", _Skills, wrap="skills")
     return table.skills
+
+
+@cache
+def talents() -> dict[str, Talent]:
+    table: _Talents = _load("talents.yaml", _Talents)
+    return table.talents
 
 
 @cache
