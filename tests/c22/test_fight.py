@@ -147,3 +147,28 @@ def test_a_fight_on_the_grid_ends_with_someone_unconscious() -> None:
              action="move")
     roster = fight(s, 30, 11, lambda acts: acts[0])
     assert min(c.state.health for c in roster.values()) == 0
+
+
+def test_a_combatant_far_away_dashes_toward_the_enemy_in_one_search() -> None:
+    """Fuzz finding (issue 17): position [10000, 3] made every turn search once per space of
+    the distance (minutes a fight). The Dash now reaches as far as in one search."""
+    import time
+
+    from fracas.core.scenario import scenario_from_mapping
+    from fracas.encounter.engine import Encounter, setup_from_scenario
+    from fracas.systems.c22.fight import move_choices
+
+    s = scenario_from_mapping({"system": "c22", "combatants": [
+        person("a", "x", position=[0, 0]), person("b", "y", position=[10000, 3])]})
+    grid = s.system.conf.grid  # type: ignore[attr-defined]
+    move = move_choices(s.system, "a", s.roster)[0]  # type: ignore[arg-type]
+    assert move.kind == "move" and move.options.maneuver == "dash"
+    end = move.options.path[-1]
+    # the Dash moves its whole allowance straight toward the enemy
+    gained = grid.distance((0, 0), (10000, 3)) - grid.distance(end, (10000, 3))
+    assert gained == len(move.options.path) > 0
+    started = time.monotonic()
+    fight = Encounter(s, setup_from_scenario(s, max_rounds=20), seed=1)
+    state = fight.run()
+    assert state.over and state.winner is None and state.round == 20
+    assert time.monotonic() - started < 60

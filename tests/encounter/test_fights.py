@@ -72,8 +72,11 @@ def test_a_saved_log_loads_and_replays(toy_dir: Path, tmp_path: Path) -> None:
     fight.run()
     path = tmp_path / "fight.jsonl"
     fight.save(path)
-    lines = path.read_text().splitlines()
-    assert json.loads(lines[0])["type"] == "FightLog" and len(lines) == len(fight.events) + 1
+    lines = [json.loads(line) for line in path.read_text().splitlines()]
+    assert lines[0]["kind"] == "FightLog" and lines[-1]["kind"] == "close"
+    assert [r["data"]["event"] for r in lines if r["kind"] == "event"] == [
+        e.to_dict() for e in fight.events]
+    assert sum(r["kind"] == "turn" for r in lines) == len(fight.marks)
     loaded = Encounter.load(path)
     assert loaded.events == fight.events and loaded.state == fight.state
     loaded.undo()
@@ -83,7 +86,7 @@ def test_a_saved_log_loads_and_replays(toy_dir: Path, tmp_path: Path) -> None:
 def test_bad_logs_are_clear_errors(tmp_path: Path) -> None:
     bad = tmp_path / "bad.jsonl"
     bad.write_text('{"type": "Nope"}\n')
-    with pytest.raises(InputError, match="not a fight log header"):
+    with pytest.raises(InputError, match="line 1: not a record"):
         Encounter.load(bad)
     with pytest.raises(InputError, match="no such file"):
         Encounter.load(tmp_path / "none.jsonl")

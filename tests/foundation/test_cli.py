@@ -101,6 +101,6 @@ def test_missing_file_exits_2_without_traceback(monkeypatch: pytest.MonkeyPatch,
 def test_systems_and_demo_run(monkeypatch: pytest.MonkeyPatch,
                               capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run_main(monkeypatch, capsys, "systems", "--json")
-    assert code == 0 and "testduel" in {s["id"] for s in json.loads(out)}
+    assert code == 0 and "testduel" in {s["id"] for s in json.loads(out)["systems"]}
     code, out, _ = run_main(monkeypatch, capsys, "demo")
     assert code == 0 and "1141/8000" in out

@@ -22,6 +22,7 @@ from fracas.analysis.chain import ChainTooLarge, FightChain, transition
 from fracas.analysis.odds import fraction_text
 from fracas.core.errors import InputError
 from fracas.core.model import Roster
+from fracas.dice.rollers import EnumerationTooLarge
 from fracas.encounter.engine import FightSetup
 from fracas.encounter.state import FightState
 
@@ -78,6 +79,17 @@ class DuelOdds:
                 who: {str(r): float(p) for r, p in self.rounds_distribution(who).items()}
                 for who in self.outcomes},
             "expected_damage_dealt": {k: float(v) for k, v in self.expected_dealt.items()},
+            "fractions": {
+                "mean_rounds": fraction_text(self.mean_rounds()),
+                "rounds": {str(r): fraction_text(p)
+                           for r, p in self.rounds_distribution().items()},
+                "rounds_by_outcome": {
+                    who: {str(r): fraction_text(p)
+                          for r, p in self.rounds_distribution(who).items()}
+                    for who in self.outcomes},
+                "expected_damage_dealt": {k: fraction_text(v)
+                                          for k, v in self.expected_dealt.items()},
+            },
         }
 
 
@@ -124,6 +136,8 @@ def duel_odds(setup: FightSetup, roster: Roster, max_states: int = MAX_STATES,
     absorbed: dict[tuple[str, int], Fraction] = {}
     dealt = [Fraction(0)] * len(ids)
     turns = 0
+    if max_seconds is not None:
+        chain.exact.deadline = time.monotonic() + max_seconds
     while mass:
         turns += 1
         for sid, _ in mass:
@@ -132,13 +146,13 @@ def duel_odds(setup: FightSetup, roster: Roster, max_states: int = MAX_STATES,
                     rows[sid] = _row(chain, sid)
                 except ChainTooLarge:
                     raise _too_large(max_states) from None
-                totals[sid] = sum(w for w, _, _ in rows[sid])
-                if max_seconds is not None and time.perf_counter() - began > max_seconds:
+                except EnumerationTooLarge:
                     raise InputError(
                         f"the fight's states ({len(chain.states):,} so far) take more than "
                         f"{max_seconds:g} s to explore: exact odds are out of reach",
                         path="--max-seconds", allowed="a larger --max-seconds, a smaller "
-                        "fight, or fracas simulate")
+                        "fight, or fracas simulate") from None
+                totals[sid] = sum(w for w, _, _ in rows[sid])
                 if progress is not None and len(rows) % 64 == 0:
                     progress(len(chain.states))
         step_lcm = 1

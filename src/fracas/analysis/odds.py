@@ -26,6 +26,17 @@ def fraction_text(p: Fraction | int) -> str:
     return str(p.numerator) if p.denominator == 1 else f"{p.numerator}/{p.denominator}"
 
 
+def as_float(exact: Any) -> Any:
+    """The same structure with each exact probability (``"35/216"``, ``"1"``) as a float."""
+    if isinstance(exact, dict):
+        return {k: as_float(v) for k, v in exact.items()}
+    if isinstance(exact, list):
+        return [as_float(v) for v in exact]
+    if isinstance(exact, str):
+        return float(Fraction(exact))
+    return exact
+
+
 def _summary(roller: Roller, system: RuleSystem, action: Action, roster: Roster) -> Summary:
     return system.resolve(roller, action, roster).summary()
 
@@ -82,6 +93,7 @@ class AttackOdds:
                              for k, p in self.detail(name).probabilities().items()}
         if details:
             out["details"] = details
+        out["floats"] = as_float(out)
         return out
 
 

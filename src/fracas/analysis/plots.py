@@ -7,12 +7,14 @@ the bytes for the HTML report.
 
 from __future__ import annotations
 
+import functools
 import io
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
+import matplotlib as mpl
 from matplotlib.figure import Figure
 
 from fracas.core.errors import InputError
@@ -20,6 +22,16 @@ from fracas.core.errors import InputError
 FORMATS = {".png": "png", ".svg": "svg"}
 COLOURS = ("#3b6ea8", "#c8553d", "#5a9a62", "#8e6bb0", "#d49a2a", "#5b8e9e", "#9a5b7d")
 GREY = "#8a8a8a"
+
+
+def _plain_text(draw: Callable[..., Figure]) -> Callable[..., Figure]:
+    """Draw with every text taken literally: a ``$`` in a title or a name is a dollar
+    sign, not the start of mathtext (which fails on most such names)."""
+    @functools.wraps(draw)
+    def wrapped(*args: Any, **kwargs: Any) -> Figure:
+        with mpl.rc_context({"text.parse_math": False}):
+            return draw(*args, **kwargs)
+    return wrapped
 
 
 def check_path(path: Path | str, option: str = "--plot") -> str:
@@ -61,6 +73,7 @@ def _style(ax: Any) -> None:
     ax.set_axisbelow(True)
 
 
+@_plain_text
 def odds_figure(odds: Any, title: str) -> Figure:
     """The damage distribution as bars and the chance to deal at least x, with the chance
     of each result and the expected damage in the title."""
@@ -96,6 +109,7 @@ def odds_figure(odds: Any, title: str) -> Figure:
     return fig
 
 
+@_plain_text
 def simulation_figure(summary: Mapping[str, Any], title: str) -> Figure:
     """Each side's win probability with its 95% interval, and the rounds histogram."""
     fig = Figure(figsize=(10, 4.2))
@@ -135,6 +149,7 @@ def simulation_figure(summary: Mapping[str, Any], title: str) -> Figure:
     return fig
 
 
+@_plain_text
 def duel_figure(duel: Any, title: str) -> Figure:
     """Exact win probabilities and the exact distribution of rounds, stacked by outcome."""
     fig = Figure(figsize=(10, 4.2))
@@ -178,6 +193,7 @@ def duel_figure(duel: Any, title: str) -> Figure:
     return fig
 
 
+@_plain_text
 def advice_figure(rows: Sequence[tuple[str, float, float, bool]], title: str,
                   xlabel: str = "expected damage") -> Figure:
     """Horizontal bars of (label, value, chance to take out, highlighted) rows."""
@@ -204,6 +220,7 @@ def advice_figure(rows: Sequence[tuple[str, float, float, bool]], title: str,
     return fig
 
 
+@_plain_text
 def sweep_figure(result: Any, title: str) -> Figure:
     """One varied parameter: a line; two: a heat map; three: a heat map per value of the
     third (at most 6)."""

@@ -48,7 +48,7 @@ class Vary:
 def _scalar(text: str) -> Any:
     try:
         return yaml.safe_load(text)
-    except yaml.YAMLError:
+    except (yaml.YAMLError, ValueError):  # ValueError: an integer of thousands of digits
         return text
 
 
@@ -73,7 +73,11 @@ def parse_vary(text: str) -> Vary:
         if high < low:
             raise InputError(f"the range {spec!r} is empty", path=where,
                              allowed="LOW <= HIGH")
-        values: tuple[Any, ...] = tuple(range(low, high + 1, step))
+        span = range(low, high + 1, step)
+        if len(span) > MAX_POINTS:  # before building anything
+            raise InputError(f"the range {spec!r} has {len(span):,} values", path=where,
+                             allowed=f"at most {MAX_POINTS:,} points in all")
+        values: tuple[Any, ...] = tuple(span)
     else:
         values = tuple(_scalar(v.strip()) for v in spec.split(",") if v.strip())
         if not values:
@@ -81,14 +85,29 @@ def parse_vary(text: str) -> Vary:
     return Vary(path, values)
 
 
+def check_varies(varies: Sequence[Vary]) -> None:
+    """Each path varied once: a path given twice would silently give a wrong table."""
+    seen: dict[tuple[str | int, ...], str] = {}
+    for vary in varies:
+        key = tuple(_segments(vary.path))
+        if key in seen:
+            raise InputError(f"{vary.path!r} is varied twice (also as {seen[key]!r})",
+                             path="--vary", allowed="each path once")
+        seen[key] = vary.path
+
+
+def _index(text: str) -> bool:
+    return text.isascii() and text.isdigit() and len(text) <= 9
+
+
 def _segments(path: str) -> list[str | int]:
     out: list[str | int] = []
     for part in path.replace("[", ".[").split("."):
         if not part:
             continue
-        if part.startswith("[") and part.endswith("]") and part[1:-1].isdigit():
+        if part.startswith("[") and part.endswith("]") and _index(part[1:-1]):
             out.append(int(part[1:-1]))
-        elif part.isdigit():
+        elif _index(part):
             out.append(int(part))
         else:
             out.append(part)
@@ -369,6 +388,7 @@ def check(spec: SweepSpec) -> None:
                          allowed=", ".join(METHODS))
     if not spec.varies:
         raise InputError("nothing to vary", path="--vary", allowed="at least one --vary")
+    check_varies(spec.varies)
     if spec.size > MAX_POINTS:
         raise InputError(f"{spec.size:,} points are too many", path="--vary",
                          allowed=f"at most {MAX_POINTS:,} points")

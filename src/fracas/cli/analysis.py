@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import json
 import sys
 from pathlib import Path
 from typing import Annotated, Any
@@ -25,7 +24,8 @@ from rich.text import Text
 from fracas.analysis import plots
 from fracas.analysis.odds import fraction_text
 from fracas.cli import render
-from fracas.cli.app import FileArg, JsonOpt, app
+from fracas.cli.app import FileArg, JsonOpt, app, check_seed
+from fracas.cli.jsonout import print_json
 from fracas.core.errors import InputError
 from fracas.core.scenario import load_scenario
 
@@ -92,7 +92,7 @@ def fight_odds(file: Path, as_json: bool, plot: Path | None, max_states: int,
     if plot is not None:
         plots.save(plots.duel_figure(duel, title), plot)
     if as_json:
-        typer.echo(json.dumps({"system": scenario.system.id, **duel.to_json()}, indent=2))
+        print_json("odds-fight", {"system": scenario.system.id, **duel.to_json()})
         return
     render.make_console().print(duel_view(duel, title))
 
@@ -164,8 +164,7 @@ def advise(
         plots.save(plots.advice_figure(rows, f"{title}: the attacker's options "
                                              "(highlighted: as written)"), plot)
     if as_json:
-        typer.echo(json.dumps({"system": scenario.system.id, **advice.to_json()}, indent=2,
-                              ensure_ascii=False))
+        print_json("advise", {"system": scenario.system.id, **advice.to_json()})
         return
     render.make_console().print(advice_view(advice, title, top))
 
@@ -248,6 +247,7 @@ def sweep(
     from fracas.analysis.sweep import SweepSpec, parse_vary, run_sweep
     from fracas.core.scenario import read_yaml
 
+    check_seed(seed)
     if plot is not None:
         plots.check_path(plot)
     data = read_yaml(file)
@@ -266,7 +266,7 @@ def sweep(
     if plot is not None:
         plots.save(plots.sweep_figure(result, f"{title}: {result.metric}"), plot)
     if as_json:
-        typer.echo(json.dumps(result.to_json(), indent=2, ensure_ascii=False))
+        print_json("sweep", result.to_json())
         return
     console = render.make_console()
     for part in sweep_view(result, title):

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import sys
 from pathlib import Path
 from typing import Annotated, Any
@@ -11,11 +10,14 @@ import typer
 
 from fracas.analysis.odds import attack_odds, fraction_text
 from fracas.cli import render
+from fracas.cli.jsonout import print_json, with_floats
 from fracas.core.errors import FracasError, InputError
 from fracas.core.model import Resolution, apply_events
 from fracas.core.registry import systems as registered_systems
 from fracas.core.scenario import Scenario, load_scenario
 from fracas.dice import RandomRoller, ScriptedRoller, parse_dice
+from fracas.dice.each import roll_each
+from fracas.dice.notation import exact_cost
 from fracas.dice.rollers import Roller
 
 app = typer.Typer(
@@ -27,6 +29,16 @@ app = typer.Typer(
 )
 
 _state: dict[str, bool] = {"debug": False}
+ODDS_WORK = 20_000_000  # roll --odds: steps of convolution (100d100 takes about 25 million)
+MAX_SEED = 2**128 - 1
+
+
+def check_seed(seed: int | None) -> int | None:
+    """A seed the random roller accepts (numpy's PCG64 takes 0 to 2**128 - 1)."""
+    if seed is not None and not 0 <= seed <= MAX_SEED:
+        raise InputError(f"a seed of {seed}", path="--seed", allowed="a whole number from "
+                         "0 to 2**128 - 1")
+    return seed
 
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print machine-readable JSON.")]
 SeedOpt = Annotated[int | None, typer.Option("--seed", help="Seed of the random roller.")]
@@ -39,8 +51,8 @@ def _main(debug: Annotated[bool, typer.Option("--debug", help="Show tracebacks."
     _state["debug"] = debug
 
 
-def _print_json(data: Any) -> None:
-    typer.echo(json.dumps(data, indent=2, ensure_ascii=False))
+def _print_json(data: Any, kind: str) -> None:
+    print_json(kind, data)
 
 
 @app.command("systems")
@@ -49,7 +61,7 @@ def systems_cmd(as_json: JsonOpt = False) -> None:
     known = registered_systems()
     if as_json:
         _print_json([{"id": k, "title": s.title, "seed": s.seed, "summary": s.summary}
-                     for k, s in known.items()])
+                     for k, s in known.items()], "systems")
         return
     from rich.table import Table
 
@@ -83,35 +95,46 @@ def roll(
     seed: SeedOpt = None,
     odds: Annotated[bool, typer.Option("--odds", help="Exact distribution instead.")] = False,
     as_json: JsonOpt = False,
+    max_work: Annotated[int, typer.Option("--max-work", help="With --odds: the most steps "
+                                          "to spend building the distribution.", min=1)
+                        ] = ODDS_WORK,
 ) -> None:
-    """Roll dice, or show their exact odds."""
+    """Roll dice (die by die), or show their exact odds."""
     var = _find_roll(expression)
-    roller = RandomRoller(seed)
+    roller = RandomRoller(check_seed(seed))
     if hasattr(var, "odds_json"):  # a system's own notation
         data = var.odds_json() if odds else var.sample_json(roller)
         if as_json:
-            _print_json(data)
+            _print_json(data, "roll-pool-odds" if odds else "roll-pool")
         else:
             render.make_console().print(var.render(data) if hasattr(var, "render") else data)
         return
     if odds:
+        cost = exact_cost(var)
+        if cost > max_work:
+            raise InputError(f"the exact odds of {expression} take about {cost:,} steps, more "
+                             f"than the budget of {max_work:,}", path="--max-work",
+                             allowed="a larger --max-work (it may take long), or fewer dice")
         dist = var.exact()
         data = {"expression": expression,
                 "distribution": {str(k): fraction_text(p) for k, p in dist.probabilities().items()},
                 "mean": fraction_text(dist.mean())}
         if as_json:
-            _print_json(data)
+            _print_json(with_floats(data, ("distribution", "mean")), "roll-odds")
         else:
             console = render.make_console()
             console.print(render.distribution_table(dist, f"{expression}", "total"))
             console.print(f"mean {float(dist.mean()):.4f} ({fraction_text(dist.mean())}), "
                           f"standard deviation {float(dist.variance()) ** 0.5:.4f}")
         return
-    value = roller.roll(var)
+    value, thrown = roll_each(var, roller.rng)
     if as_json:
-        _print_json({"expression": expression, "value": value})
+        _print_json({"expression": expression, "value": value,
+                     "dice": [t.to_json() for t in thrown]}, "roll")
     else:
-        render.make_console().print(f"{expression}: [bold]{value}[/]")
+        shown = ", ".join(("" if t.sign > 0 else "-") + str(t.value)
+                          + ("" if t.kept else " (dropped)") for t in thrown)
+        render.make_console().print(f"{expression}: [bold]{value}[/]  ({shown})")
 
 
 def _roller_for(scenario: Scenario, seed: int | None, dice: str | None) -> Roller:
@@ -122,7 +145,7 @@ def _roller_for(scenario: Scenario, seed: int | None, dice: str | None) -> Rolle
     pins = scenario.pins()
     if pins is not None and seed is None:
         return ScriptedRoller(pins)
-    return RandomRoller(seed)
+    return RandomRoller(check_seed(seed))
 
 
 def _require_attack(scenario: Scenario) -> None:
@@ -140,12 +163,15 @@ def attack_json(scenario: Scenario, result: Resolution) -> dict[str, Any]:
     if target is not None:
         c = after[target]
         defender = {"id": c.id, "name": c.name, **c.state_dict()}
+    actor = after[scenario.attack.actor]
+    attacker = {"id": actor.id, "name": actor.name, **actor.state_dict()}
     return {
         "system": scenario.system.id,
         "hit": result.hit,
         "outcome": result.outcome,
         "damage": result.damage,
         "taken_out": result.taken_out,
+        "attacker": attacker,
         "defender": defender,
         "events": [e.to_dict() for e in result.events],
     }
@@ -171,7 +197,7 @@ def attack(
     else:
         result = scenario.system.resolve(roller, scenario.attack, scenario.roster)
     if as_json:
-        _print_json(attack_json(scenario, result))
+        _print_json(attack_json(scenario, result), "attack")
         return
     console = render.make_console()
     title = scenario.title or file.name
@@ -218,7 +244,7 @@ def odds(
 
         odds_plot(result, title, plot)
     if as_json:
-        _print_json(result.to_json())
+        _print_json({"system": scenario.system.id, **result.to_json()}, "odds")
         return
     render.make_console().print(render.odds_view(result, title))
 
@@ -254,6 +280,9 @@ def _mount_system_commands() -> None:
 def _load_commands() -> None:
     import fracas.cli.fights  # noqa: F401  (registers fight, simulate, replay)
     from fracas.cli import analysis  # noqa: F401  (registers advise, sweep, report)
+    from fracas.cli import formats as _formats  # (registers schema)
+
+    del _formats
 
 
 def main() -> None:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import sys
 from pathlib import Path
 from typing import Annotated, Any
@@ -16,10 +15,13 @@ from rich.text import Text
 
 from fracas.analysis.simulate import simulate, summarize
 from fracas.cli import render
-from fracas.cli.app import FileArg, JsonOpt, SeedOpt, app
+from fracas.cli.app import FileArg, JsonOpt, SeedOpt, app, check_seed
+from fracas.cli.jsonout import print_json
+from fracas.core.errors import InputError
 from fracas.core.events import Event, FightEnded, RoundStarted
 from fracas.core.scenario import load_scenario
 from fracas.encounter.engine import Encounter, setup_from_scenario
+from fracas.encounter.log import FightLog
 from fracas.encounter.policies import POLICIES
 from fracas.encounter.state import FightState
 
@@ -88,25 +90,33 @@ def fight(
     policy: PolicyOpt = None,
     max_rounds: RoundsOpt = None,
 ) -> None:
-    """Run the scenario's fight to its end, narrated round by round."""
+    """Run the scenario's fight to its end, narrated round by round (with --log, each turn
+    is appended to the log as it is played)."""
     scenario = load_scenario(file)
     setup = setup_from_scenario(scenario, max_rounds, policy)
-    encounter = Encounter(scenario, setup, seed=seed)
+    encounter = Encounter(scenario, setup, seed=check_seed(seed))
     console = render.make_console()
-    if not as_json:
-        console.print(f"[bold]{scenario.title or file.name}[/] — {scenario.system.title}"
-                      + (f" (seed {seed})" if seed is not None else ""))
-    while not encounter.state.over:
-        before = encounter.state
-        events = encounter.step()
+    record = FightLog.create(log, encounter.header()) if log is not None else None
+    try:
         if not as_json:
-            narrate(console, encounter, events, before)
-    if log is not None:
-        encounter.save(log)
-        if not as_json:
-            console.print(f"[dim]Event log saved to {log} ({len(encounter.events)} events).[/]")
+            console.print(f"[bold]{scenario.title or file.name}[/] — {scenario.system.title}"
+                          + (f" (seed {seed})" if seed is not None else ""))
+        while not encounter.state.over:
+            before = encounter.state
+            events = encounter.step()
+            if record is not None:
+                record.turn(events)
+            if not as_json:
+                narrate(console, encounter, events, before)
+        if record is not None:
+            record.close()
+    finally:
+        if record is not None:
+            record.detach()
+    if log is not None and not as_json:
+        console.print(f"[dim]Event log saved to {log} ({len(encounter.events)} events).[/]")
     if as_json:
-        typer.echo(json.dumps(fight_json(encounter), indent=2, ensure_ascii=False))
+        print_json("fight", fight_json(encounter))
 
 
 @app.command()
@@ -116,18 +126,30 @@ def replay(
                     ] = 0,
     as_json: JsonOpt = False,
 ) -> None:
-    """Rebuild a fight's state from its saved log (optionally undoing the last turns)."""
+    """Rebuild a fight's state from its saved log (optionally undoing the last turns). The
+    log is verified line by line; a log that stops early is replayed up to its last whole
+    turn, with a warning saying where it stops."""
     encounter = Encounter.load(log)
-    for _ in range(min(undo, len(encounter.marks))):
+    turns = len(encounter.marks)
+    if undo > turns:
+        raise InputError(f"cannot undo {undo:,} turn(s): the log holds {turns}",
+                         path="--undo", allowed=f"0 to {turns}")
+    for _ in range(undo):
         encounter.undo()
+    if encounter.stopped is not None:
+        typer.echo(f"fracas: warning: {log}: the log is incomplete ({encounter.stopped}); "
+                   f"replaying its {turns} whole turn(s)", err=True)
     if as_json:
-        typer.echo(json.dumps(fight_json(encounter), indent=2, ensure_ascii=False))
+        data = fight_json(encounter)
+        data["log"] = {"complete": encounter.stopped is None, "stopped": encounter.stopped,
+                       "turns": turns}
+        print_json("replay", data)
         return
     console = render.make_console()
     state = encounter.state
     where = "over" if state.over else f"round {state.round}"
     console.print(f"[bold]{log}[/]: {len(encounter.events)} events, {where}"
-                  + (f", undid {undo} turn(s)" if undo else ""))
+                  + (f", undid {undo} turn(s)" if undo else ""), highlight=False)
     console.print(_roster_view(encounter, state))
     for e in encounter.events[-6:]:
         console.print(Text("  " + e.text(), style="dim"), highlight=False)
@@ -180,8 +202,6 @@ def simulate_cmd(
                                               )] = None,
 ) -> None:
     """Simulate many fights: win probabilities, rounds, damage, survival."""
-    from fracas.core.errors import InputError
-
     if method not in ("auto", "fast", "steps"):
         raise InputError(f"unknown method {method!r}", path="--method",
                          allowed="auto, fast, steps")
@@ -189,6 +209,7 @@ def simulate_cmd(
         from fracas.analysis.plots import check_path
 
         check_path(plot)
+    check_seed(seed)
     scenario = load_scenario(file)
     setup = setup_from_scenario(scenario, max_rounds, policy)
     show_bar = sys.stderr.isatty() and not as_json
@@ -209,7 +230,7 @@ def simulate_cmd(
 
         simulation_plot(summary, scenario.title or file.name, plot)
     if as_json:
-        typer.echo(json.dumps(summary, indent=2))
+        print_json("simulate", summary)
         return
     for part in simulation_view(summary, scenario.title or file.name):
         console.print(part)

@@ -26,11 +26,13 @@ from pathlib import Path
 from typing import Any
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, StrictInt, ValidationError
 
 from fracas.core.errors import FracasError, InputError, format_loc, join_path
 from fracas.core.model import Action, Roster
+from fracas.core.strictyaml import DuplicateKeyError, parse_yaml
 from fracas.core.system import RuleSystem
+from fracas.core.unknown import first_problem, unknown_message
 
 ID_PATTERN = r"^[A-Za-z][A-Za-z0-9_-]*$"
 
@@ -64,8 +66,8 @@ class ScenarioModel(BaseModel):
     rules: dict[str, Any] = Field(default_factory=dict)
     combatants: list[CombatantEntry] = Field(min_length=1)
     attack: AttackEntry | None = None
-    dice: list[int | str] | None = None
-    max_rounds: int = Field(default=50, ge=1, le=100_000)
+    dice: list[StrictInt | str] | None = None
+    max_rounds: StrictInt = Field(default=50, ge=1, le=100_000)
 
 
 @dataclass(frozen=True)
@@ -97,7 +99,10 @@ def read_yaml(path: Path | str) -> Any:
     except (OSError, UnicodeDecodeError) as err:
         raise InputError(f"cannot read the file: {err}", file=str(p)) from None
     try:
-        return yaml.safe_load(text)
+        return parse_yaml(text)
+    except DuplicateKeyError as err:
+        raise InputError(str(err), file=str(p), path=f"line {err.line}",
+                         allowed="each key once per mapping") from None
     except yaml.YAMLError as err:
         mark = getattr(err, "problem_mark", None)
         where = f"line {mark.line + 1}, column {mark.column + 1}" if mark else None
@@ -132,19 +137,27 @@ def _allowed(error: Mapping[str, Any], model: type[BaseModel] | None) -> str | N
 
 def validation_error(err: ValidationError, file: str | None, prefix: str | None,
                      model: type[BaseModel] | None = None) -> InputError:
-    """The first problem of a pydantic error as an :class:`InputError` (with a count of more)."""
+    """The first problem of a pydantic error as an :class:`InputError` (with a count of more).
+
+    A misspelt key comes first, as "unknown key ...; did you mean ...?", rather than the
+    "field required" of the key it was meant to be (:mod:`fracas.core.unknown`).
+    """
     errors = err.errors()
-    first = errors[0]
+    first, unknown, more = first_problem(errors, model)
     loc = [p for p in first.get("loc", ()) if not (isinstance(p, str) and "[" in p)]
     path = format_loc(loc)
     if prefix:
         path = join_path(prefix, path) if path else prefix
-    message = str(first.get("msg", "invalid"))
-    if message.startswith("Value error, "):
-        message = message[len("Value error, "):]
-    if len(errors) > 1:
-        message += f" (and {len(errors) - 1} more problem(s))"
-    return InputError(message, file=file, path=path or None, allowed=_allowed(first, model))
+    if unknown is not None:
+        message, allowed = unknown
+    else:
+        message = str(first.get("msg", "invalid"))
+        if message.startswith("Value error, "):
+            message = message[len("Value error, "):]
+        allowed = _allowed(first, model)
+    if more:
+        message += f" (and {more} more problem(s))"
+    return InputError(message, file=file, path=path or None, allowed=allowed)
 
 
 def load_scenario(path: Path | str) -> Scenario:
@@ -171,8 +184,9 @@ def scenario_from_mapping(data: Any, file: str | None = None) -> Scenario:
     extra = set(model.model_extra or {}) - set(system_cls.scenario_keys)
     if extra:
         allowed = sorted(set(ScenarioModel.model_fields) | set(system_cls.scenario_keys))
-        raise InputError(f"unknown key {sorted(extra)[0]!r} for a {model.system} scenario",
-                         file=file, path=sorted(extra)[0], allowed=", ".join(allowed))
+        key = sorted(extra)[0]
+        raise InputError(f"{unknown_message('key', key, allowed)} (in a {model.system} "
+                         "scenario)", file=file, path=key, allowed=", ".join(allowed))
     try:
         system = system_cls(model.rules)
     except InputError as err:

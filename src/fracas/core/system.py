@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import copy
 from abc import ABC, abstractmethod
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from functools import cached_property
 from pathlib import Path
 from typing import Any, ClassVar, Self
@@ -91,7 +91,8 @@ class RuleSystem(ABC):
         except ValidationError as err:
             from fracas.core.scenario import validation_error
 
-            raise validation_error(err, file=None, prefix="rules") from None
+            raise validation_error(err, file=None, prefix="rules",
+                                   model=self.defaults_model) from None
 
     def with_rules(self, rules: Mapping[str, Any] | None) -> Self:
         """The same system with some table defaults overridden."""
@@ -103,10 +104,29 @@ class RuleSystem(ABC):
         """A combatant from its sheet fields (validated by ``sheet_model``)."""
         model = self.sheet_model.model_validate(dict(sheet))
         self.check_sheet(model)
+        self._check_names(model)
         return Combatant(cid, name, side, model, self.initial_state(model), policy)
 
     def check_sheet(self, sheet: Any) -> None:
         """Hook: cross-field checks a pydantic model cannot express (raise InputError)."""
+
+    def known_names(self, sheet: Any) -> Mapping[str, Collection[str]]:
+        """Hook: for a sheet field holding names (``skills``, ``attributes``), the names
+        the rules read; any other name there is an error with the nearest allowed one.
+        Default: none (open lists)."""
+        return {}
+
+    def _check_names(self, sheet: Any) -> None:
+        from fracas.core.unknown import unknown_message
+
+        for field, known in self.known_names(sheet).items():
+            value = getattr(sheet, field)
+            names = value.keys() if isinstance(value, Mapping) else [k for k, _ in value]
+            allowed = sorted(known)
+            for name in names:
+                if name not in known:
+                    raise InputError(unknown_message(field.rstrip("s"), name, allowed),
+                                     path=f"{field}.{name}", allowed=", ".join(allowed))
 
     @abstractmethod
     def initial_state(self, sheet: Any) -> Any:

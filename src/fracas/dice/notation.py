@@ -19,9 +19,12 @@ fracas.core.errors.DiceSyntaxError: bad dice expression '2d6+' at column 5: expe
 from __future__ import annotations
 
 import functools
+import math
+
+import numpy as np
 
 from fracas.core.errors import DiceSyntaxError
-from fracas.dice.variables import Sum, Variable, d, keep, nd
+from fracas.dice.variables import Die, Keep, Pool, Sum, Variable, d, keep, nd
 
 MAX_COUNT = 100
 MAX_SIDES = 1000
@@ -50,6 +53,9 @@ class _Parser:
             self.pos += 1
         if start == self.pos:
             raise self.error(what)
+        if self.pos - start > len(str(high)) + 2:  # never int() of thousands of digits
+            self.pos = start
+            raise self.error(f"{what} from {low} to {high}")
         value = int(self.text[start:self.pos])
         if not low <= value <= high:
             self.pos = start
@@ -123,3 +129,54 @@ def parse_dice(text: str) -> Variable[int]:
 @functools.lru_cache(maxsize=4096)
 def _parse(text: str) -> Variable[int]:
     return _Parser(text).expression()
+
+
+def draw(var: Variable[int], rng: np.random.Generator) -> int:
+    """One roll of a parsed expression, die by die (no exact distribution is built, so
+    ``100d1000`` rolls at once)."""
+    if isinstance(var, Die):
+        return int(rng.integers(1, var.sides + 1))
+    if isinstance(var, Pool):
+        return sum(draw(var.die, rng) for _ in range(var.count))
+    if isinstance(var, Sum):
+        return var.constant + sum(sign * draw(part, rng) for sign, part in var.parts)
+    if isinstance(var, Keep):
+        values = sorted((int(v) for v in rng.integers(1, var.sides + 1, size=var.count)),
+                        reverse=var.highest)
+        return sum(values[:var.keep])
+    return var.sample(rng)
+
+
+def exact_cost(var: Variable[int]) -> int:
+    """About how many steps the exact distribution of a parsed expression takes to build
+    (products of the supports convolved), so that ``--odds`` can refuse before it starts."""
+    return _cost(var)[0]
+
+
+def _cost(var: Variable[int]) -> tuple[int, int]:
+    """(work, size of the support) of building ``var.exact()``."""
+    if isinstance(var, Die):
+        return var.sides, var.sides
+    if isinstance(var, Pool):
+        work, span = _cost(var.die)
+        result, base, n = 0, span, var.count  # repeated squaring, as Distribution.repeat
+        while n:
+            if n & 1:
+                work += result * base
+                result = base if not result else result + base - 1
+            n >>= 1
+            if n:
+                work += base * base
+                base = 2 * base - 1
+        return work, result
+    if isinstance(var, Sum):
+        work, size = 0, 1
+        for _sign, part in var.parts:
+            part_work, part_size = _cost(part)
+            work += part_work + size * part_size
+            size += part_size - 1
+        return work, size
+    if isinstance(var, Keep):
+        states = math.comb(var.sides + var.keep - 1, var.keep)
+        return states * var.sides * var.count, var.keep * (var.sides - 1) + 1
+    return 1, 1

@@ -23,6 +23,7 @@ Fraction(7, 12)
 from __future__ import annotations
 
 import math
+import time
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from fractions import Fraction
 from typing import Any, Protocol, TypeVar, runtime_checkable
@@ -153,10 +154,11 @@ class ExactRoller:
 
     kind = "exact"
 
-    def __init__(self, max_runs: int | None = None) -> None:
+    def __init__(self, max_runs: int | None = None, deadline: float | None = None) -> None:
         self._memo: dict[tuple[Any, ...], Distribution[Any]] = {}
         self.runs = 0
         self.max_runs = max_runs  # a budget on runs in all; None: no limit
+        self.deadline = deadline  # a time.monotonic() past which enumeration stops
 
     def distribution(self, fn: Callable[..., RH], *args: Any) -> Distribution[RH]:
         key: tuple[Any, ...] = (fn, args)
@@ -176,6 +178,8 @@ class ExactRoller:
             if self.max_runs is not None and self.runs > self.max_runs:
                 raise EnumerationTooLarge(
                     f"exact enumeration passed its budget of {self.max_runs:,} runs")
+            if self.deadline is not None and time.monotonic() > self.deadline:
+                raise EnumerationTooLarge("exact enumeration passed its time budget")
             results.setdefault(result, []).append((branch.numerator, branch.denominator))
         dist = _from_paths(results)
         if key:

@@ -11,8 +11,7 @@ and the exact duel odds are built on that.
 
 from __future__ import annotations
 
-import json
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -29,18 +28,18 @@ from fracas.core.events import (
     SlotAdded,
     SlotPassed,
     TurnStarted,
-    event_from_dict,
 )
 from fracas.core.model import DELAY, Action, Roster, Slot
 from fracas.core.scenario import Scenario, scenario_from_mapping
 from fracas.core.system import RuleSystem
 from fracas.dice.rollers import RandomRoller, Roller
+from fracas.encounter.log import FightLog, read_fight_log, replay_checked
 from fracas.encounter.policies import DEFAULT_POLICY, POLICIES
 from fracas.encounter.state import FightState, fold, slots_to_data
 
 RULE_FIGHT = "fracas · fight loop"
 MAX_CHOICE_PASSES = 8  # passes of round_choices over the roster before a round
-LOG_VERSION = 1
+MAX_ROUNDS = 100_000  # the scenario's own cap (core.scenario)
 
 
 @dataclass(frozen=True)
@@ -74,6 +73,9 @@ def setup_from_scenario(scenario: Scenario, max_rounds: int | None = None,
             raise InputError(f"unknown policy {name!r}", file=scenario.path,
                              path=f"combatants[{i}].policy", allowed=allowed)
         chosen.append((cid, name))
+    if max_rounds is not None and not 1 <= max_rounds <= MAX_ROUNDS:
+        raise InputError(f"a round limit of {max_rounds:,}", path="--max-rounds",
+                         allowed=f"a whole number from 1 to {MAX_ROUNDS:,}")
     return FightSetup(scenario.system, tuple(chosen), max_rounds or scenario.max_rounds)
 
 
@@ -256,6 +258,7 @@ class Encounter:
         self.events: list[Event] = []
         self.marks: list[int] = []  # where each step's events begin
         self.state = FightState(self.initial)
+        self.stopped: str | None = None  # where a loaded log that was not closed stops
 
     def step(self) -> tuple[Event, ...]:
         """Play one turn; returns its events."""
@@ -286,50 +289,55 @@ class Encounter:
         """The state rebuilt from the log alone."""
         return fold(self.initial, self.events)
 
-    # -- saving -------------------------------------------------------------------------
+    # -- saving (the format lives in fracas.encounter.log) --------------------------------
     def header(self) -> dict[str, Any]:
-        return {"type": "FightLog", "version": LOG_VERSION, "system": self.setup.system.id,
-                "seed": self.seed, "max_rounds": self.setup.max_rounds,
-                "policies": dict(self.setup.policies), "scenario": dict(self.scenario.raw),
-                "marks": self.marks}
+        """What a log needs besides the events to rebuild the fight."""
+        return {"system": self.setup.system.id, "seed": self.seed,
+                "max_rounds": self.setup.max_rounds, "policies": dict(self.setup.policies),
+                "scenario": dict(self.scenario.raw)}
+
+    def turns(self) -> list[tuple[Event, ...]]:
+        """The log cut into turns (one per :meth:`step`)."""
+        ends = [*self.marks[1:], len(self.events)]
+        return [tuple(self.events[a:b]) for a, b in zip(self.marks, ends, strict=True)]
 
     def save(self, path: Path | str) -> None:
-        """The log as JSON Lines: a header (the scenario itself), then one event a line."""
-        with Path(path).open("w", encoding="utf-8") as out:
-            out.write(json.dumps(self.header(), ensure_ascii=False) + "\n")
-            for event in self.events:
-                out.write(json.dumps(event.to_dict(), ensure_ascii=False) + "\n")
+        """The whole log as a closed fight log (see :mod:`fracas.encounter.log`)."""
+        log = FightLog.create(path, self.header())
+        try:
+            for turn in self.turns():
+                log.turn(turn)
+            log.close()
+        finally:
+            log.detach()
 
     @classmethod
     def load(cls, path: Path | str) -> Encounter:
-        """A fight from a saved log, its state replayed from the events."""
-        p = Path(path)
-        try:
-            lines = p.read_text(encoding="utf-8").splitlines()
-        except FileNotFoundError:
-            raise InputError("no such file", file=str(p)) from None
-        if not lines:
-            raise InputError("an empty fight log", file=str(p), allowed="a log written by "
-                             "fracas fight --log")
-        try:
-            header = json.loads(lines[0])
-        except json.JSONDecodeError as err:
-            raise InputError(f"not JSON: {err.msg}", file=str(p), path="line 1") from None
-        if not isinstance(header, Mapping) or header.get("type") != "FightLog":
-            raise InputError("the first line is not a fight log header", file=str(p),
-                             path="line 1", allowed="a log written by fracas fight --log")
-        scenario = scenario_from_mapping(header["scenario"], file=str(p))
-        policies = tuple((str(k), str(v)) for k, v in dict(header.get("policies", {})).items())
-        setup = FightSetup(scenario.system, policies, int(header.get("max_rounds", 50)))
-        fight = cls(scenario, setup, seed=header.get("seed"))
-        for number, line in enumerate(lines[1:], start=2):
-            try:
-                fight.events.append(event_from_dict(json.loads(line)))
-            except json.JSONDecodeError as err:
-                raise InputError(f"not JSON: {err.msg}", file=str(p),
-                                 path=f"line {number}") from None
-            except InputError as err:
-                raise err.located(file=str(p), prefix=f"line {number}") from None
-        fight.marks = [int(m) for m in header.get("marks", [])]
-        fight.state = fight.replayed()
+        """A fight from a saved log, verified, its state replayed up to the last whole turn
+        (``stopped`` says where a log that was not closed stops)."""
+        data = read_fight_log(path)
+        header = data.header
+        where = f"{data.path}: line 1"
+        scenario = scenario_from_mapping(header.get("scenario"), file=f"{where}: scenario")
+        seed, limit, policies = header.get("seed"), header.get("max_rounds"), header.get(
+            "policies")
+        if seed is not None and type(seed) is not int:
+            raise InputError("the seed must be a whole number or null", file=where,
+                             path="seed")
+        if type(limit) is not int or not 1 <= limit <= MAX_ROUNDS:
+            raise InputError("a bad round limit", file=where, path="max_rounds",
+                             allowed=f"a whole number from 1 to {MAX_ROUNDS:,}")
+        if not isinstance(policies, dict) or any(
+                k not in scenario.roster or v not in POLICIES for k, v in policies.items()):
+            raise InputError("bad policies", file=where, path="policies",
+                             allowed=f"combatant id: {', '.join(POLICIES)}")
+        if header.get("system") != scenario.system.id:
+            raise InputError("the system does not match the scenario's", file=where,
+                             path="system", allowed=repr(scenario.system.id))
+        setup = FightSetup(scenario.system, tuple(policies.items()), limit)
+        fight = cls(scenario, setup, seed=seed)
+        fight.state = replay_checked(data, scenario.roster)
+        fight.events = list(data.events)
+        fight.marks = list(data.marks)
+        fight.stopped = data.stopped
         return fight

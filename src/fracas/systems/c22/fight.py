@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from fracas.core.model import Action, Roster
-from fracas.systems.c22.grid import Pos, find_path
+from fracas.systems.c22.grid import Pos, find_path, reachable
 from fracas.systems.c22.moves import occupied_by_others
 from fracas.systems.c22.sheet import Options
 
@@ -69,12 +69,14 @@ def move_choices(system: C22, actor: str, roster: Roster) -> list[Action]:
         grid = system.conf.grid
         nearest = min(located, key=lambda p: grid.distance(here, p))
         occupied = occupied_by_others(roster, actor)
-        # the farthest Dash's base movement gets toward the nearest enemy
-        best: tuple[Pos, ...] | None = None
-        for reach in range(1, grid.distance(here, nearest) + 1):
-            best = _reach(system, here, nearest, reach, "dash", occupied)
-            if best is not None:
-                break
+        # the farthest Dash's base movement gets toward the nearest enemy: the closest
+        # reachable space sets the reach (one search, whatever the distance)
+        dash = system.conf.maneuver("dash")
+        spaces = reachable(grid, here, system.conf.allowance(None if dash is None else
+                                                             dash.base), occupied)
+        closest = min(grid.distance(p, nearest) for p in spaces)
+        reach = min(max(closest, 1), grid.distance(here, nearest))
+        best = _reach(system, here, nearest, reach, "dash", occupied) if reach else None
         if best:
             out.append(Action(actor, None, None, "move", Options(maneuver="dash", path=best),
                               offensive=False))

@@ -170,6 +170,26 @@ def find_path(grid: Grid, start: Pos, goal: Callable[[Pos], bool], allowance: Al
     return None
 
 
+def reachable(grid: Grid, start: Pos, allowance: Allowance, occupied: set[Pos]
+              ) -> set[Pos]:
+    """Every space a move within ``allowance`` can end on (the search of
+    :func:`find_path` with no goal: bounded by the movement, not by the distances)."""
+    first = (start, _start(allowance))
+    seen = {first}
+    queue: deque[tuple[Pos, _Budget]] = deque([first])
+    while queue:
+        here, budget = queue.popleft()
+        for nxt in grid.neighbours(here):
+            if grid.blocked_by_others and nxt in occupied:
+                continue
+            result = _enter(grid, allowance, budget, here, nxt)
+            if isinstance(result, str) or (nxt, result) in seen:
+                continue
+            seen.add((nxt, result))
+            queue.append((nxt, result))
+    return {pos for pos, _ in seen}
+
+
 def step_toward(grid: Grid, start: Pos, target: Pos, occupied: set[Pos]) -> Pos | None:
     """The free neighbouring space that brings ``start`` closest to ``target`` (None when
     already next to it or no such space)."""

@@ -59,7 +59,8 @@ class C22(RuleSystem):
         for card in sheet.discard:  # checked by check_sheet
             cards.remove(card)
         pile = Deck.of(cards).draw_pile
-        return State(sheet.health, sheet.health, tuple(c.label for c in pile),
+        current = sheet.health if sheet.current_health is None else sheet.current_health
+        return State(current, sheet.health, tuple(c.label for c in pile),
                      discard=tuple(sheet.discard), position=sheet.position)
 
     def check_sheet(self, sheet: Any) -> None:
@@ -85,6 +86,10 @@ class C22(RuleSystem):
                 raise InputError(f"{card} is not in the deck (or is discarded twice)",
                                  path=f"discard[{i}]", allowed=", ".join(left))
             left.remove(card)
+
+    def known_names(self, sheet: Any) -> Mapping[str, set[str]]:
+        """The skills the rules read: General (Accuracy) and the reactions' skills."""
+        return {"skills": {"general", *REACTIONS}}
 
     def health(self, combatant: Combatant) -> tuple[int, int]:
         return int(combatant.state.health), int(combatant.state.max_health)

@@ -9,7 +9,16 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Annotated, Any, Literal
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, field_validator
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    StrictBool,
+    StrictInt,
+    field_validator,
+    model_validator,
+)
 
 from fracas.core.errors import InputError
 from fracas.dice.cards import CARD_NOTATION, parse_card
@@ -27,7 +36,7 @@ def card_label(text: str) -> str:
 
 
 CardLabel = Annotated[str, AfterValidator(card_label)]
-Position = tuple[int, int]
+Position = tuple[StrictInt, StrictInt]
 
 
 class Weapon(BaseModel):
@@ -35,25 +44,26 @@ class Weapon(BaseModel):
 
     model_config = ConfigDict(frozen=True, extra="forbid")
     name: str = Field(min_length=1)
-    damage: int = Field(ge=0)
-    pierce: int = Field(default=0, ge=0)
-    range: int = Field(default=1, ge=1)
+    damage: StrictInt = Field(ge=0)
+    pierce: StrictInt = Field(default=0, ge=0)
+    range: StrictInt = Field(default=1, ge=1)
 
 
 class Sheet(BaseModel):
     """A c22 combatant: Avoidance, Armor, Health, skills, weapons, deck, position."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
-    avoidance: int = Field(ge=0)
-    armor: int = Field(default=0, ge=0)
-    health: int = Field(ge=1)
-    skills: tuple[tuple[str, int], ...] = ()
+    avoidance: StrictInt = Field(ge=0)
+    armor: StrictInt = Field(default=0, ge=0)
+    health: StrictInt = Field(ge=1)
+    current_health: StrictInt | None = Field(default=None, ge=0)  # a wounded character
+    skills: tuple[tuple[str, StrictInt], ...] = ()
     trained: tuple[str, ...] = ()
     weapons: tuple[Weapon, ...] = ()
     deck: tuple[CardLabel, ...] | None = None
     discard: tuple[CardLabel, ...] = ()  # cards of the deck already drawn in this fight
     position: Position | None = None
-    player: bool = False  # a player character (wins an exact initiative tie with an NPC)
+    player: StrictBool = False  # a player character (wins an exact initiative tie with an NPC)
 
     @field_validator("skills", mode="before")
     @classmethod
@@ -68,6 +78,13 @@ class Sheet(BaseModel):
                 pairs.append((str(name).strip().lower().replace(" ", "_"), rank))
             return tuple(sorted(pairs))
         return value
+
+    @model_validator(mode="after")
+    def _current_at_most_health(self) -> Sheet:
+        if self.current_health is not None and self.current_health > self.health:
+            raise ValueError(f"current_health {self.current_health} is above Health "
+                             f"{self.health}")
+        return self
 
     def rank(self, skill: str) -> int:
         """The rank in a skill (0 when the sheet does not list it)."""
@@ -97,7 +114,7 @@ class Options(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
     weapon_card: Annotated[str, AfterValidator(_weapon_card)] = "auto"
     maneuver: str = "none"
-    raised: bool = True  # raise the maneuver when the maneuver card allows it
+    raised: StrictBool = True  # raise the maneuver when the maneuver card allows it
     reaction: Literal["none", "block", "parry", "dodge", "advance"] = "none"
     path: tuple[Position, ...] = ()
 
@@ -115,13 +132,13 @@ class Option(BaseModel):
 
     model_config = ConfigDict(frozen=True, extra="forbid")
     suit: Literal["S", "C", "D", "H"] | None = None
-    min_value: int = 0
-    accuracy: int = 0
-    damage: int = 0
-    pierce: int = Field(default=0, ge=0)
-    avoidance: int = Field(default=0, ge=0)
-    movement_actions: int = Field(default=0, ge=0)
-    spaces_per_action: int = Field(default=0, ge=0)
+    min_value: StrictInt = 0
+    accuracy: StrictInt = 0
+    damage: StrictInt = 0
+    pierce: StrictInt = Field(default=0, ge=0)
+    avoidance: StrictInt = Field(default=0, ge=0)
+    movement_actions: StrictInt = Field(default=0, ge=0)
+    spaces_per_action: StrictInt = Field(default=0, ge=0)
 
     def effects(self) -> str:
         """The option's effects in words: ``Pierce 3``, ``+2 damage, -3 Accuracy``."""
@@ -154,10 +171,10 @@ class Maneuver(BaseModel):
 
 class ReactionEffects(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
-    armor: int = Field(default=0, ge=0)
-    damage: int = Field(default=0, ge=0)
-    halve: bool = False
-    move: int = Field(default=0, ge=0)
+    armor: StrictInt = Field(default=0, ge=0)
+    damage: StrictInt = Field(default=0, ge=0)
+    halve: StrictBool = False
+    move: StrictInt = Field(default=0, ge=0)
 
 
 class Reactions(BaseModel):
@@ -173,22 +190,22 @@ class Defaults(BaseModel):
 
     model_config = ConfigDict(frozen=True, extra="forbid")
     level_1_deck: tuple[CardLabel, ...] = Field(min_length=2)
-    red_joker_value: int
-    black_joker_value: int
-    face_card_values: dict[Literal["A", "J", "Q", "K"], int]
+    red_joker_value: StrictInt
+    black_joker_value: StrictInt
+    face_card_values: dict[Literal["A", "J", "Q", "K"], StrictInt]
     empty_deck: Literal["reshuffle", "error"]
-    general_accuracy_per_rank: int
-    trained_damage_bonus: int
+    general_accuracy_per_rank: StrictInt
+    trained_damage_bonus: StrictInt
     reactions: Reactions
     maneuvers: dict[str, Maneuver]
     grid: Literal["hex", "square"]
-    metres_per_space: int = Field(ge=1)
-    spaces_per_movement_action: int = Field(ge=0)
-    movement_actions_per_turn: int = Field(ge=0)
-    diagonal_cost_m: int = Field(ge=1)
-    diagonals_per_movement_action: int = Field(ge=0)
-    occupied_spaces_block: bool
-    initiative_every_round: bool
+    metres_per_space: StrictInt = Field(ge=1)
+    spaces_per_movement_action: StrictInt = Field(ge=0)
+    movement_actions_per_turn: StrictInt = Field(ge=0)
+    diagonal_cost_m: StrictInt = Field(ge=1)
+    diagonals_per_movement_action: StrictInt = Field(ge=0)
+    occupied_spaces_block: StrictBool
+    initiative_every_round: StrictBool
 
     @field_validator("maneuvers", mode="before")
     @classmethod

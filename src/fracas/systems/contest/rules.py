@@ -3,6 +3,7 @@ dodge / block / sponge / counter-attack, critical threats, armour DR and armour 
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from functools import cached_property
 from typing import Any, ClassVar
 
@@ -91,6 +92,17 @@ class ContestSystem(RuleSystem):
                 raise InputError(f"unknown trait {trait!r}", path=f"traits[{i}]",
                                  allowed=", ".join(sorted(self.traits)) +
                                  ", or a custom trait {name, damage, applies_to, parry}")
+
+    def known_names(self, sheet: Any) -> Mapping[str, set[str]]:
+        """The attributes the rules read (names compare case-insensitively): those that
+        checks and melee damage add (RULES.md · table defaults) and the sheet's
+        ``skill_attributes``. Skill names stay open: a weapon's skill must be listed
+        (:meth:`check_sheet`)."""
+        df = self.table
+        known = {*(v for _, v in df.attributes.skills), *(v for _, v in df.attributes.weapons),
+                 df.damage.melee_bonus_attribute, *(v for _, v in sheet.skill_attributes)}
+        folded = {k.casefold() for k in known}
+        return {"attributes": known | {k for k, _ in sheet.attributes if k.casefold() in folded}}
 
     def check_action(self, action: Action, roster: Roster) -> None:
         if action.kind not in KINDS:

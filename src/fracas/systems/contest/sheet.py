@@ -10,12 +10,20 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    StrictBool,
+    StrictInt,
+    field_validator,
+    model_validator,
+)
 
 from fracas.core.errors import DiceSyntaxError
 from fracas.dice import parse_dice
 
-Pairs = tuple[tuple[str, int], ...]
+Pairs = tuple[tuple[str, StrictInt], ...]
 Names = tuple[tuple[str, str], ...]
 
 
@@ -42,8 +50,8 @@ def lookup(pairs: tuple[tuple[str, Any], ...], name: str) -> Any:
 class HitPoints(Frozen):
     """Hit points: the maximum and the current value (current defaults to the maximum)."""
 
-    max: int = Field(ge=1, le=10_000)
-    current: int | None = Field(default=None, ge=0)
+    max: StrictInt = Field(ge=1, le=10_000)
+    current: StrictInt | None = Field(default=None, ge=0)
 
     @model_validator(mode="after")
     def _current_fits(self) -> HitPoints:
@@ -56,9 +64,9 @@ class Armour(Frozen):
     """Worn armour: damage reduction (DR) and its own hit points (seed 001 · Sponge Checks)."""
 
     name: str = "armour"
-    dr: int = Field(ge=0, le=1000)
-    hp: int = Field(ge=0, le=10_000)
-    current: int | None = Field(default=None, ge=0)
+    dr: StrictInt = Field(ge=0, le=1000)
+    hp: StrictInt = Field(ge=0, le=10_000)
+    current: StrictInt | None = Field(default=None, ge=0)
 
     @model_validator(mode="after")
     def _current_fits(self) -> Armour:
@@ -73,9 +81,9 @@ class Weapon(Frozen):
     name: str = Field(min_length=1)
     skill: str = Field(min_length=1)
     damage: str = Field(min_length=1)
-    crit_multiplier: int = Field(default=2, ge=1, le=10)
+    crit_multiplier: StrictInt = Field(default=2, ge=1, le=10)
     kind: Literal["melee", "ranged"] = "melee"
-    block: int = Field(default=0, ge=0, le=1000)
+    block: StrictInt = Field(default=0, ge=0, le=1000)
 
     @field_validator("damage")
     @classmethod
@@ -92,8 +100,8 @@ class Trait(Frozen):
 
     name: str = Field(min_length=1)
     description: str = ""
-    parry: bool = False  # a winning counter-attacker takes no damage (seed: Parry)
-    damage: int = Field(default=0, ge=-100, le=100)  # bonus damage (seed: Step 4)
+    parry: StrictBool = False  # a winning counter-attacker takes no damage (seed: Parry)
+    damage: StrictInt = Field(default=0, ge=-100, le=100)  # bonus damage (seed: Step 4)
     applies_to: Literal["all", "melee", "ranged"] = "all"
 
 
@@ -113,7 +121,7 @@ class Sheet(Frozen):
     def _maps(cls, value: Any) -> Any:
         return _pairs(value)
 
-    @field_validator("hp", mode="before")
+    @field_validator("hp", mode="before", json_schema_input_type=StrictInt | HitPoints)
     @classmethod
     def _hp_number(cls, value: Any) -> Any:
         return {"max": value} if isinstance(value, int) and not isinstance(value, bool) else value
@@ -149,20 +157,20 @@ class Options(Frozen):
 
     mode: Literal["normal", "called_shot", "defensive"] = "normal"
     defense: Literal["dodge", "block", "sponge", "counter"] = "dodge"
-    boons: int = Field(default=0, ge=0, le=10)
-    banes: int = Field(default=0, ge=0, le=10)
-    defender_boons: int = Field(default=0, ge=0, le=10)
-    defender_banes: int = Field(default=0, ge=0, le=10)
+    boons: StrictInt = Field(default=0, ge=0, le=10)
+    banes: StrictInt = Field(default=0, ge=0, le=10)
+    defender_boons: StrictInt = Field(default=0, ge=0, le=10)
+    defender_banes: StrictInt = Field(default=0, ge=0, le=10)
     block_item: str | None = None
     counter_weapon: str | None = None
 
 
 # -- table defaults (data/defaults.yaml) ------------------------------------------------
 class CheckDefaults(Frozen):
-    die: int = Field(ge=2, le=100)
-    critical_threat: int = Field(ge=1)
-    critical_failure: int = Field(ge=0)
-    untrained_rank: int = Field(ge=0, le=100)
+    die: StrictInt = Field(ge=2, le=100)
+    critical_threat: StrictInt = Field(ge=1)
+    critical_failure: StrictInt = Field(ge=0)
+    untrained_rank: StrictInt = Field(ge=0, le=100)
 
     @model_validator(mode="after")
     def _naturals(self) -> CheckDefaults:
@@ -172,42 +180,42 @@ class CheckDefaults(Frozen):
 
 
 class ContestDefaults(Frozen):
-    rolls: int = Field(ge=1, le=9)
-    wins_needed: int = Field(ge=1, le=9)
+    rolls: StrictInt = Field(ge=1, le=9)
+    wins_needed: StrictInt = Field(ge=1, le=9)
     ties_to: Literal["defender", "attacker"]
-    defender_threat_counts: int = Field(ge=1, le=9)
-    attacker_threat_ends_contest: bool
-    counter_makes_all_rolls: bool
+    defender_threat_counts: StrictInt = Field(ge=1, le=9)
+    attacker_threat_ends_contest: StrictBool
+    counter_makes_all_rolls: StrictBool
 
 
 class FightDefensivelyDefaults(Frozen):
-    attack_banes: int = Field(ge=0, le=10)
-    reaction_boons: int = Field(ge=0, le=10)
+    attack_banes: StrictInt = Field(ge=0, le=10)
+    reaction_boons: StrictInt = Field(ge=0, le=10)
 
 
 class CalledShotDefaults(Frozen):
-    banes: int = Field(ge=0, le=10)
-    ignores_dr: bool
+    banes: StrictInt = Field(ge=0, le=10)
+    ignores_dr: StrictBool
 
 
 class WeaponRollDefaults(Frozen):
-    difficulty: int = Field(ge=0, le=1000)
+    difficulty: StrictInt = Field(ge=0, le=1000)
 
 
 class SpongeDefaults(Frozen):
-    critical_divisor: int = Field(ge=1, le=10)
+    critical_divisor: StrictInt = Field(ge=1, le=10)
     rounding: Literal["down", "up"]
 
 
 class DamageDefaults(Frozen):
     melee_bonus_attribute: str
-    melee_bonus_on_critical: bool
+    melee_bonus_on_critical: StrictBool
 
 
 class AttributeDefaults(Frozen):
     skills: Names
     weapons: Names
-    missing_modifier: int = Field(ge=-100, le=100)
+    missing_modifier: StrictInt = Field(ge=-100, le=100)
 
     @field_validator("skills", "weapons", mode="before")
     @classmethod
@@ -216,7 +224,7 @@ class AttributeDefaults(Frozen):
 
 
 class InitiativeDefaults(Frozen):
-    die: int = Field(ge=2, le=100)
+    die: StrictInt = Field(ge=2, le=100)
     skill: str
 
 

@@ -8,6 +8,7 @@ from fracas.core.errors import InputError
 from fracas.core.events import Note
 from fracas.core.model import Action, Combatant, Resolution, Roster, Slot
 from fracas.core.system import RuleSystem
+from fracas.core.unknown import unknown_message
 from fracas.dice.rollers import Roller
 from fracas.systems.genesys import fight
 from fracas.systems.genesys import state as st
@@ -61,7 +62,8 @@ class Genesys(RuleSystem):
         known = skills()
         for name, rank in s.skills:
             if name not in known:
-                raise InputError(f"unknown skill {name!r}", path=f"skills.{name}",
+                raise InputError(unknown_message("skill", name, list(known)),
+                                 path=f"skills.{name}",
                                  allowed=", ".join(known))
             if s.adversary == "minion" and rank != 0:
                 raise InputError("a minion group's rank is its members minus one: list the "

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, field_validator
 
 from fracas.systems.genesys.tables import BANDS, Band
 
@@ -26,12 +26,12 @@ class _Frozen(BaseModel):
 class Characteristics(_Frozen):
     """The six characteristics (1 to 6 for characters; adversaries may go higher)."""
 
-    brawn: int = Field(ge=1, le=10)
-    agility: int = Field(ge=1, le=10)
-    intellect: int = Field(ge=1, le=10)
-    cunning: int = Field(ge=1, le=10)
-    willpower: int = Field(ge=1, le=10)
-    presence: int = Field(ge=1, le=10)
+    brawn: StrictInt = Field(ge=1, le=10)
+    agility: StrictInt = Field(ge=1, le=10)
+    intellect: StrictInt = Field(ge=1, le=10)
+    cunning: StrictInt = Field(ge=1, le=10)
+    willpower: StrictInt = Field(ge=1, le=10)
+    presence: StrictInt = Field(ge=1, le=10)
 
     def get(self, name: str) -> int:
         value: int = getattr(self, name)
@@ -39,15 +39,15 @@ class Characteristics(_Frozen):
 
 
 class Defense(_Frozen):
-    melee: int = Field(default=0, ge=0, le=10)
-    ranged: int = Field(default=0, ge=0, le=10)
+    melee: StrictInt = Field(default=0, ge=0, le=10)
+    ranged: StrictInt = Field(default=0, ge=0, le=10)
 
 
 class WeaponQuality(_Frozen):
     """One item quality: ``Pierce 2`` is name Pierce, rating 2; ``Auto-fire`` has none."""
 
     name: str
-    rating: int | None = Field(default=None, ge=1, le=10)
+    rating: StrictInt | None = Field(default=None, ge=1, le=10)
 
     def label(self) -> str:
         return self.name if self.rating is None else f"{self.name} {self.rating}"
@@ -71,8 +71,8 @@ class Weapon(_Frozen):
 
     name: str = Field(min_length=1)
     skill: str
-    damage: int | str
-    crit: int = Field(ge=1, le=10)
+    damage: StrictInt | str
+    crit: StrictInt = Field(ge=1, le=10)
     range: Band = "engaged"
     qualities: tuple[WeaponQuality, ...] = ()
 
@@ -87,7 +87,8 @@ class Weapon(_Frozen):
             raise ValueError(f"damage {value!r}: a number (9) or +N for Brawn + N (+2)")
         return value.strip()
 
-    @field_validator("qualities", mode="before")
+    @field_validator("qualities", mode="before",
+                     json_schema_input_type=list[str | WeaponQuality] | dict[str, int | None])
     @classmethod
     def _qualities(cls, value: Any) -> Any:
         if isinstance(value, dict):
@@ -116,17 +117,17 @@ class Sheet(_Frozen):
     """A genesys combatant's sheet (the scenario fields)."""
 
     characteristics: Characteristics
-    skills: tuple[tuple[str, int], ...] = ()
-    soak: int = Field(ge=0, le=50)
-    wound_threshold: int = Field(ge=1, le=200)
-    strain_threshold: int | None = Field(default=None, ge=1, le=200)
+    skills: tuple[tuple[str, StrictInt], ...] = ()
+    soak: StrictInt = Field(ge=0, le=50)
+    wound_threshold: StrictInt = Field(ge=1, le=200)
+    strain_threshold: StrictInt | None = Field(default=None, ge=1, le=200)
     defense: Defense = Defense()
     adversary: Adversary = "pc"
-    group_size: int | None = Field(default=None, ge=1, le=20)
-    silhouette: int = Field(default=1, ge=0, le=10)
+    group_size: StrictInt | None = Field(default=None, ge=1, le=20)
+    silhouette: StrictInt = Field(default=1, ge=0, le=10)
     weapons: tuple[Weapon, ...] = ()
-    wounds: int = Field(default=0, ge=0)
-    strain: int = Field(default=0, ge=0)
+    wounds: StrictInt = Field(default=0, ge=0)
+    strain: StrictInt = Field(default=0, ge=0)
     critical_injuries: tuple[str, ...] = ()
     conditions: tuple[str, ...] = ()
 
@@ -164,14 +165,14 @@ class Options(_Frozen):
     """An attack's options: range band, extra dice, Aim, auto-fire, targets, spending."""
 
     range: Band | None = None
-    aim: int = Field(default=0, ge=0, le=2)
-    boost: int = Field(default=0, ge=0, le=10)
-    setback: int = Field(default=0, ge=0, le=10)
-    upgrade_ability: int = Field(default=0, ge=0, le=10)
-    downgrade_ability: int = Field(default=0, ge=0, le=10)
-    upgrade_difficulty: int = Field(default=0, ge=0, le=10)
-    downgrade_difficulty: int = Field(default=0, ge=0, le=10)
-    auto_fire: bool | None = None
+    aim: StrictInt = Field(default=0, ge=0, le=2)
+    boost: StrictInt = Field(default=0, ge=0, le=10)
+    setback: StrictInt = Field(default=0, ge=0, le=10)
+    upgrade_ability: StrictInt = Field(default=0, ge=0, le=10)
+    downgrade_ability: StrictInt = Field(default=0, ge=0, le=10)
+    upgrade_difficulty: StrictInt = Field(default=0, ge=0, le=10)
+    downgrade_difficulty: StrictInt = Field(default=0, ge=0, le=10)
+    auto_fire: StrictBool | None = None
     extra_targets: tuple[str, ...] = ()
     blast_targets: tuple[str, ...] = ()
     spend: tuple[str, ...] = ()
@@ -186,17 +187,17 @@ class Defaults(_Frozen):
     advantage_policy: AdvantagePolicy
     threat_policy: ThreatPolicy
     ranged_band: Band
-    max_defense: int = Field(ge=0, le=10)
+    max_defense: StrictInt = Field(ge=0, le=10)
     minion_critical: Literal["defeat_one", "roll"]
     threshold_injury: Literal["extra_trigger", "separate"]
     downgrade_without_die: Literal["ignore", "remove_die"]
     initiative_skill: str
     surprised_skill: str
     initiative_tie: Literal["pc", "npc"]
-    prone_melee_boost: int = Field(ge=0, le=5)
-    prone_ranged_setback: int = Field(ge=0, le=5)
+    prone_melee_boost: StrictInt = Field(ge=0, le=5)
+    prone_ranged_setback: StrictInt = Field(ge=0, le=5)
     fight_band: Band
-    auto_fire: bool
+    auto_fire: StrictBool
 
 
 __all__ = ["BANDS", "Characteristics", "Defaults", "Defense", "Options", "Sheet", "Weapon",

@@ -147,6 +147,14 @@ class Tristat(RuleSystem):
     def is_active(self, combatant: Combatant) -> bool:
         return fight.active(combatant)
 
+    def known_names(self, sheet: Any) -> Mapping[str, set[str]]:
+        """The skills the rules read: the attack, defense and escape skills of the table
+        defaults and the skills the sheet's weapons name."""
+        d = self.rules
+        skills = {*d.attack_skill.model_dump().values(), *d.defense_skill.model_dump().values(),
+                  d.escape_skill, *(w.skill for w in sheet.weapons if w.skill)}
+        return {"skills": skills}
+
     def health(self, combatant: Combatant) -> tuple[int, int]:
         return combatant.state.health, combatant.state.max_health
 

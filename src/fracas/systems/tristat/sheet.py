@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt
 
-Level = Annotated[int, Field(ge=1, le=10)]
+Level = Annotated[StrictInt, Field(ge=1, le=10)]
 StyledPenalty = Literal["vital_target", "chink", "two_weapons", "disarm", "lightning_draw"]
 AttackMode = Literal["melee", "ranged", "unarmed"]
 
@@ -36,9 +36,9 @@ class Weapon(_Model):
     """A weapon on the sheet: its base damage (seed 003 · Damage), melee or ranged, hands."""
 
     name: str = Field(min_length=1)
-    damage: int = Field(ge=0, le=1000)
+    damage: StrictInt = Field(ge=0, le=1000)
     kind: Literal["melee", "ranged"]
-    hands: Literal[1, 2] = 1
+    hands: StrictInt = Field(default=1, ge=1, le=2)
     skill: str | None = Field(default=None, min_length=1)
 
 
@@ -46,7 +46,7 @@ class Armor(_Model):
     """Armor: damage reduction, and what its weak points give (seed 003 · Aiming for a Chink)."""
 
     name: str = Field(default="armor", min_length=1)
-    rating: int = Field(ge=0, le=1000)
+    rating: StrictInt = Field(ge=0, le=1000)
     chink: Literal["none", "half"] | None = None
 
 
@@ -58,18 +58,18 @@ class Attributes(_Model):
     draw penalty.
     """
 
-    extra_attacks: int = Field(default=0, ge=0, le=10)
-    focused_damage: int = Field(default=0, ge=0, le=20)
-    focus: int = Field(default=0, ge=0, le=10)
+    extra_attacks: StrictInt = Field(default=0, ge=0, le=10)
+    focused_damage: StrictInt = Field(default=0, ge=0, le=20)
+    focus: StrictInt = Field(default=0, ge=0, le=10)
     kensei: dict[StyledPenalty, Level] = Field(default_factory=dict)
     gun_bunny: dict[StyledPenalty, Level] = Field(default_factory=dict)
-    super_strength: int = Field(default=0, ge=0, le=10)
-    diminutive: int = Field(default=0, ge=0, le=10)
-    not_so_strong: int = Field(default=0, ge=0, le=10)
+    super_strength: StrictInt = Field(default=0, ge=0, le=10)
+    diminutive: StrictInt = Field(default=0, ge=0, le=10)
+    not_so_strong: StrictInt = Field(default=0, ge=0, le=10)
 
 
-Stat = Annotated[int, Field(ge=1, le=30)]
-SkillLevel = Annotated[int, Field(ge=0, le=20)]
+Stat = Annotated[StrictInt, Field(ge=1, le=30)]
+SkillLevel = Annotated[StrictInt, Field(ge=0, le=20)]
 
 
 class Sheet(_Model):
@@ -81,12 +81,12 @@ class Sheet(_Model):
     mind: Stat
     soul: Stat
     skills: dict[str, SkillLevel] = Field(default_factory=dict)
-    defense_value: int | None = Field(default=None, ge=0, le=40)
+    defense_value: StrictInt | None = Field(default=None, ge=0, le=40)
     armor: Armor | None = None
     attributes: Attributes = Field(default_factory=Attributes)
     weapons: tuple[Weapon, ...] = ()
-    health: int | None = Field(default=None, ge=-1000)
-    energy: int | None = Field(default=None, ge=0)
+    health: StrictInt | None = Field(default=None, ge=-1000)
+    energy: StrictInt | None = Field(default=None, ge=0)
     grappled_by: str | None = Field(default=None, min_length=1)
     sheathed: tuple[str, ...] = ()
 
@@ -95,32 +95,32 @@ class Options(_Model):
     """The options of one action (one model for every kind; ``check_action`` says which
     options fit which kind)."""
 
-    trick_shot: int = Field(default=0, ge=0, le=20)
-    vital_target: bool = False
-    chink: bool = False
-    flanked: bool = False
+    trick_shot: StrictInt = Field(default=0, ge=0, le=20)
+    vital_target: StrictBool = False
+    chink: StrictBool = False
+    flanked: StrictBool = False
     two_weapons: Literal["same_target", "two_targets"] | None = None
     off_hand: str | None = Field(default=None, min_length=1)
-    drawing: bool = False
-    total_attack: bool = False
-    total_defense: bool = False
-    willpower: bool = False
-    defense_willpower: bool = False
-    defense_number: int | None = Field(default=None, ge=1, le=20)
+    drawing: StrictBool = False
+    total_attack: StrictBool = False
+    total_defense: StrictBool = False
+    willpower: StrictBool = False
+    defense_willpower: StrictBool = False
+    defense_number: StrictInt | None = Field(default=None, ge=1, le=20)
     skill: str | None = Field(default=None, min_length=1)
     defense_skill: str | None = Field(default=None, min_length=1)
-    extreme_mobility: bool = False
-    wall_at: int | None = Field(default=None, ge=0, le=100)
+    extreme_mobility: StrictBool = False
+    wall_at: StrictInt | None = Field(default=None, ge=0, le=100)
     target_weapon: str | None = Field(default=None, min_length=1)
-    two_handed_grip: bool | None = None
-    body_check_modifier: int = Field(default=0, ge=-20, le=20)
-    no_body_check: bool = False
+    two_handed_grip: StrictBool | None = None
+    body_check_modifier: StrictInt = Field(default=0, ge=-20, le=20)
+    no_body_check: StrictBool = False
 
 
 class WillpowerDefaults(_Model):
-    cost: int = Field(ge=1)
-    bonus: int = Field(ge=1)
-    focus_bonus_per_level: int = Field(ge=0)
+    cost: StrictInt = Field(ge=1)
+    bonus: StrictInt = Field(ge=1)
+    focus_bonus_per_level: StrictInt = Field(ge=0)
 
 
 class SkillMap(_Model):
@@ -130,42 +130,42 @@ class SkillMap(_Model):
 
 
 class StrengthDefaults(_Model):
-    super_strength: int
-    diminutive: int
-    not_so_strong: int
+    super_strength: StrictInt
+    diminutive: StrictInt
+    not_so_strong: StrictInt
 
 
 class InitiativeDefaults(_Model):
-    dice: int = Field(ge=1, le=10)
-    add_combat_value: bool
+    dice: StrictInt = Field(ge=1, le=10)
+    add_combat_value: StrictBool
 
 
 class Defaults(_Model):
     """``data/defaults.yaml``: RULES.md's public facts and table defaults, overridable."""
 
-    health_per_point: int = Field(ge=1)
-    energy_per_point: int = Field(ge=1)
-    dead_at: int = Field(le=0)
-    bleed_per_round: int = Field(ge=0)
-    extra_attacks_per_level: int = Field(ge=0)
-    style_reduction_per_level: int = Field(ge=0)
-    body_check_modifier: int
-    critical_defendable: bool
+    health_per_point: StrictInt = Field(ge=1)
+    energy_per_point: StrictInt = Field(ge=1)
+    dead_at: StrictInt = Field(le=0)
+    bleed_per_round: StrictInt = Field(ge=0)
+    extra_attacks_per_level: StrictInt = Field(ge=0)
+    style_reduction_per_level: StrictInt = Field(ge=0)
+    body_check_modifier: StrictInt
+    critical_defendable: StrictBool
     multipliers: Literal["multiply", "add"]
-    snake_eyes_always_succeeds: bool
-    snake_eyes_on_other_rolls: bool
-    out_grabber_releases: bool
+    snake_eyes_always_succeeds: StrictBool
+    snake_eyes_on_other_rolls: StrictBool
+    out_grabber_releases: StrictBool
     chink: Literal["none", "half"]
     half_armor_rounding: Literal["down", "up"]
-    strangle_armor: bool
-    focused_damage_per_level: int = Field(ge=0)
-    two_handed_extreme_mobility: bool
-    throw_wall_damage_per_square: int = Field(ge=0)
-    throw_wall_max_squares: int = Field(ge=0)
+    strangle_armor: StrictBool
+    focused_damage_per_level: StrictInt = Field(ge=0)
+    two_handed_extreme_mobility: StrictBool
+    throw_wall_damage_per_square: StrictInt = Field(ge=0)
+    throw_wall_max_squares: StrictInt = Field(ge=0)
     attack_skill: SkillMap
     defense_skill: SkillMap
     escape_skill: str = Field(min_length=1)
     strength: StrengthDefaults
     willpower: WillpowerDefaults
     initiative: InitiativeDefaults
-    defense_value_offset: int = Field(ge=-20, le=20)
+    defense_value_offset: StrictInt = Field(ge=-20, le=20)

@@ -6,7 +6,6 @@ render with Rich or as JSON.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -14,6 +13,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from fracas.cli.jsonout import print_json
 from fracas.core.errors import InputError
 from fracas.dice.rollers import RandomRoller
 
@@ -102,7 +102,7 @@ def countdown_cmd(
                          allowed="name=initiative ..., or --from scenario.yaml")
     cd = countdown(inits, fit, spi, RandomRoller(seed), die)
     if as_json:
-        typer.echo(json.dumps(cd.to_json(), indent=2, ensure_ascii=False))
+        print_json("zamani-countdown", cd.to_json())
         return
     console = Console()
     console.print(render(cd))
@@ -126,7 +126,7 @@ def table_cmd(
     """Show (and validate) an action table: the default, or your own file."""
     table = load_action_table(file)
     if as_json:
-        typer.echo(json.dumps(table_json(table), indent=2, ensure_ascii=False))
+        print_json("zamani-table", table_json(table))
         return
     view = Table(title=f"Action table: {table.name}", show_edge=False)
     view.add_column("margin \\ defense", style="bold")

@@ -10,7 +10,16 @@ from __future__ import annotations
 import re
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, field_validator, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    PrivateAttr,
+    StrictBool,
+    StrictInt,
+    field_validator,
+    model_validator,
+)
 
 NAME = re.compile(r"^[a-z][a-z0-9_ -]*$")
 REQUIRED_ATTRIBUTES = ("dexterity", "fitness", "spirit")
@@ -43,8 +52,8 @@ class Frozen(BaseModel):
 class Wounds(Frozen):
     """Wound points: ``max`` and ``current`` (defaults to max); at 0 the character is out."""
 
-    max: int = Field(ge=1, le=1000)
-    current: int | None = Field(default=None, ge=0)
+    max: StrictInt = Field(ge=1, le=1000)
+    current: StrictInt | None = Field(default=None, ge=0)
 
     @model_validator(mode="after")
     def _current_at_most_max(self) -> Wounds:
@@ -60,8 +69,8 @@ class Wounds(Frozen):
 class Armor(Frozen):
     """Armor: points of ``absorption``; ``physical`` armor hampers Dexterity and Acrobatics."""
 
-    absorption: int = Field(default=0, ge=0, le=50)
-    physical: bool = True
+    absorption: StrictInt = Field(default=0, ge=0, le=50)
+    physical: StrictBool = True
 
 
 class Weapon(Frozen):
@@ -69,10 +78,10 @@ class Weapon(Frozen):
     skill (default: its name) and attribute (default: the table default) of its roll."""
 
     name: str = Field(min_length=1)
-    rating: int = Field(ge=1, le=10)
+    rating: StrictInt = Field(ge=1, le=10)
     kind: Literal["melee", "missile", "firearm", "energy", "area"] = "melee"
-    hands: int = Field(default=1, ge=0, le=2)
-    blocking: bool = False
+    hands: StrictInt = Field(default=1, ge=0, le=2)
+    blocking: StrictBool = False
     skill: str | None = None
     attribute: str | None = None
 
@@ -109,15 +118,15 @@ class Trait(Frozen):
     Initiative) and to defense (seed: traits that apply to defense, e.g. Combat Luck)."""
 
     name: str = Field(min_length=1)
-    initiative: int = Field(default=0, ge=0, le=20)
-    defense: int = Field(default=0, ge=-10, le=10)
+    initiative: StrictInt = Field(default=0, ge=0, le=20)
+    defense: StrictInt = Field(default=0, ge=-10, le=10)
 
 
 class Sheet(Frozen):
     """A Zamani combatant."""
 
-    attributes: dict[str, int]
-    skills: dict[str, int] = Field(default_factory=dict)
+    attributes: dict[str, StrictInt]
+    skills: dict[str, StrictInt] = Field(default_factory=dict)
     wounds: Wounds
     armor: Armor = Armor()
     weapons: tuple[Weapon, ...] = ()
@@ -125,7 +134,7 @@ class Sheet(Frozen):
     traits: tuple[Trait, ...] = ()
     in_hand: tuple[str, ...] | None = None
     conditions: tuple[str, ...] = ()
-    sacrifice: int = Field(default=0, ge=0, le=10)
+    sacrifice: StrictInt = Field(default=0, ge=0, le=10)
     skill_attributes: dict[str, str] = Field(default_factory=dict)
 
     @field_validator("attributes")
@@ -187,16 +196,16 @@ class Options(Frozen):
     surprise, focus, sacrifice (the ranks a ``sacrifice`` choice gives up), guarding,
     movement)."""
 
-    controlled: bool = False
+    controlled: StrictBool = False
     effect: str | None = None
     defense: Literal["best", "dexterity", "block", "shield", "acrobatics"] = "best"
-    cover: bool = False
+    cover: StrictBool = False
     surprise: Literal["none", "stealth", "ambush"] = "none"
     focus: Literal["none", "effect", "speed"] = "none"
     guard: str | None = None
-    unseen: bool = False
+    unseen: StrictBool = False
     move: Literal["none", "half_before", "half_after", "half", "full"] = "none"
-    ranks: int = Field(default=0, ge=0, le=10)
+    ranks: StrictInt = Field(default=0, ge=0, le=10)
 
     @field_validator("effect")
     @classmethod
@@ -208,15 +217,15 @@ class Defaults(Frozen):
     """The table defaults of ``data/defaults.yaml`` (RULES.md defaults; overridable)."""
 
     action_table: str | dict[str, Any] = "default"
-    multipliers: dict[str, int]
+    multipliers: dict[str, StrictInt]
     skill_attribute: str = "dexterity"
     skill_attributes: dict[str, str] = Field(default_factory=dict)
-    tie_die: int = Field(default=10, ge=2, le=1000)
+    tie_die: StrictInt = Field(default=10, ge=2, le=1000)
     surprise_ties: Literal["target", "attacker"] = "target"
-    limb_strike_penalty: int = Field(default=1, ge=0, le=10)
-    out_at: int = Field(default=0, ge=0)
-    max_sacrifice: int = Field(default=4, ge=0, le=10)
-    surprise_needs_skill: bool = True
+    limb_strike_penalty: StrictInt = Field(default=1, ge=0, le=10)
+    out_at: StrictInt = Field(default=0, ge=0)
+    max_sacrifice: StrictInt = Field(default=4, ge=0, le=10)
+    surprise_needs_skill: StrictBool = True
 
     @field_validator("multipliers")
     @classmethod

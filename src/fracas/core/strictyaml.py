@@ -1,0 +1,49 @@
+"""YAML parsing that refuses what PyYAML lets slip: a key given twice in one mapping.
+
+PyYAML keeps the last of two equal keys without a word; a scenario with ``body: 3`` and,
+further down, ``body: 5`` would silently use 5. :func:`parse_yaml` raises instead,
+naming the key and both lines.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import yaml
+from yaml.nodes import MappingNode
+
+
+class DuplicateKeyError(yaml.YAMLError):
+    """A mapping with the same key twice: the key and the (1-based) lines of both."""
+
+    def __init__(self, key: Any, first_line: int, line: int) -> None:
+        self.key = key
+        self.first_line = first_line
+        self.line = line
+        super().__init__(f"duplicate key {key!r} on line {line} (first given on line "
+                         f"{first_line}); each key may appear once in a mapping")
+
+
+class UniqueKeyLoader(yaml.SafeLoader):
+    """A safe loader whose mappings reject a repeated key."""
+
+    def construct_mapping(self, node: MappingNode, deep: bool = False) -> dict[Any, Any]:
+        seen: dict[Any, int] = {}
+        for key_node, _ in node.value:
+            if key_node.tag == "tag:yaml.org,2002:merge":
+                continue
+            key = self.construct_object(key_node, deep=True)
+            try:
+                first = seen.get(key)
+            except TypeError:  # an unhashable key: construct_mapping reports it
+                continue
+            line = key_node.start_mark.line + 1
+            if first is not None:
+                raise DuplicateKeyError(key, first, line)
+            seen[key] = line
+        return super().construct_mapping(node, deep=deep)
+
+
+def parse_yaml(text: str) -> Any:
+    """Parse one YAML document safely; a repeated key raises :class:`DuplicateKeyError`."""
+    return yaml.load(text, Loader=UniqueKeyLoader)  # a SafeLoader subclass
