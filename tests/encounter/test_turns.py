@@ -31,11 +31,11 @@ def test_a_delayed_slot_is_saved_and_replayed(tmp_path: Path) -> None:
         fight = Encounter(s, setup, roller=ScriptedRoller([99, 99]))
         for _ in range(3):
             fight.step()
+        path = tmp_path / "fight.jsonl"
+        fight.save(path)
+        loaded = Encounter.load(path)  # its policy names must be known
     assert [e.actor for e in fight.events if isinstance(e, TurnStarted)] == ["ann", "bob", "ann"]
     assert len(fight.state.slots) == 3
-    path = tmp_path / "fight.jsonl"
-    fight.save(path)
-    loaded = Encounter.load(path)
     assert loaded.state == fight.state
     assert [e for e in loaded.events if isinstance(e, SlotAdded)] == [
         e for e in fight.events if isinstance(e, SlotAdded)]
