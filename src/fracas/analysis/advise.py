@@ -27,7 +27,7 @@ from pydantic import BaseModel
 
 from fracas.analysis.odds import AttackOdds, attack_odds, fraction_text
 from fracas.core.errors import FracasError, InputError
-from fracas.core.model import Action, Roster, apply_events
+from fracas.core.model import DELAY, Action, Roster, apply_events
 from fracas.core.scenario import Scenario
 from fracas.core.system import RuleSystem
 from fracas.dice.distribution import Distribution
@@ -257,7 +257,7 @@ def _prepared(system: RuleSystem, attack: Action, roster: Roster) -> list[Action
         if cid == attack.actor:
             continue
         for a in system.actions(cid, roster):
-            if a.offensive:
+            if a.offensive or a.kind == DELAY:  # a delay moves a slot: nothing to resolve
                 continue
             if (cid == target and a.target in (None, target)) or (cid != target
                                                                    and a.target == target):
