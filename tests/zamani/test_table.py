@@ -128,10 +128,12 @@ def test_warnings_of_a_gm_table_are_emitted_in_the_resolution() -> None:
     assert "margin 50+ gives L, worse than margin 0-49 (H)" in notes[0].text()
 
 
-def test_a_gm_table_file_replaces_the_default_through_rules(tmp_path: Path) -> None:
-    path = tmp_path / "gm.csv"
+def test_a_gm_table_file_replaces_the_default_through_rules(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)  # a scenario given as a mapping named test.yaml: its folder is .
+    path = (tmp_path / "gm.csv").resolve()
     path.write_text("margin,0+\n0+,C\n", encoding="utf-8")
-    s = duel(rules={"action_table": str(path)})
+    s = duel(rules={"action_table": "gm.csv"})
     assert s.system.table.cells == (("C",),)
     result = pinned(s, [50])  # target 50: margin 0 -> C, x5
     assert result.outcome == "critical" and result.damage == 20
@@ -146,11 +148,12 @@ def test_a_gm_yaml_table_file_loads(tmp_path: Path) -> None:
     assert t.name == "my book" and t.lookup(60, 5)[2] == "H"
 
 
-def test_a_malformed_gm_table_fails_when_the_scenario_loads(tmp_path: Path) -> None:
-    path = tmp_path / "bad.csv"
-    path.write_text("margin,0-4,5+\n0-49,L,A\n50+,H,Z\n", encoding="utf-8")
+def test_a_malformed_gm_table_fails_when_the_scenario_loads(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "bad.csv").write_text("margin,0-4,5+\n0-49,L,A\n50+,H,Z\n", encoding="utf-8")
     with pytest.raises(InputError) as err:
-        duel(rules={"action_table": str(path)})
+        duel(rules={"action_table": "bad.csv"})
     assert "row 2 (margin 50+), column 2 (defense 5+)" in str(err.value)
     assert "test.yaml" in str(err.value)
 

@@ -191,7 +191,8 @@ def scenario_from_mapping(data: Any, file: str | None = None) -> Scenario:
         raise InputError(f"{unknown_message('key', key, allowed)} (in a {model.system} "
                          "scenario)", file=file, path=key, allowed=", ".join(allowed))
     try:
-        system = system_cls(model.rules)
+        folder = Path(file).parent if file else Path.cwd()
+        system = system_cls(system_cls.resolve_files(model.rules, folder))
     except InputError as err:
         raise err.located(file=file) from None
 

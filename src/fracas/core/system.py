@@ -55,6 +55,12 @@ class RuleSystem(ABC):
     dice_order: ClassVar[str] = "the dice in the order the rules roll them"
     demo_examples: ClassVar[tuple[str, ...]] = ()  # files in examples/<id>/ that `demo` shows
 
+    @classmethod
+    def resolve_files(cls, rules: Mapping[str, Any], folder: Path) -> dict[str, Any]:
+        """``rules`` with any file they name resolved against the scenario's ``folder``
+        (InputError for a file outside it); the default names no files."""
+        return dict(rules)
+
     def __init__(self, rules: Mapping[str, Any] | None = None):
         self._overrides: dict[str, Any] = dict(rules or {})
         self.defaults  # validate now, so a bad override fails at load time  # noqa: B018

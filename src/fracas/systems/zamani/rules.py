@@ -3,7 +3,9 @@ initiative countdown with extra segments, guard, focus, sacrifice and surprise."
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from functools import cached_property
+from pathlib import Path
 from typing import Any
 
 from fracas.core.errors import InputError
@@ -25,7 +27,7 @@ from .state import (
     ZamaniInitiative,
     ZamaniTieBreak,
 )
-from .table import ActionTable, load_action_table
+from .table import ActionTable, load_action_table, resolve_table_file
 
 FOCUS_INITIATIVE = 5
 ROUNDS_PER_TURN = 10
@@ -58,6 +60,14 @@ class Zamani(RuleSystem):
                   "and then the target's Fitness (or ambush) roll; then the attack roll")
     demo_examples = ("regular_melee.yaml", "controlled_disarm.yaml", "firearm_cover.yaml",
                      "surprise_stealth.yaml", "guard_another.yaml")
+
+    @classmethod
+    def resolve_files(cls, rules: Mapping[str, Any], folder: Path) -> dict[str, Any]:
+        """A GM's table file is read from the scenario's folder or below, never outside it."""
+        out = dict(rules)
+        if "action_table" in out:
+            out["action_table"] = resolve_table_file(out["action_table"], folder)
+        return out
 
     def __init__(self, rules: Any = None):
         super().__init__(rules)

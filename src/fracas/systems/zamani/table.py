@@ -39,6 +39,7 @@ EFFECT_WORDS = {"disarm": "disarm", "limb": "limb/joint strike", "prone": "knock
                 "armor": "bypasses armor"}
 CODE_HELP = "A, L, M, H, X or C, optionally followed by D, $, P and/or R (each once; not after A)"
 WHERE = "rules.action_table"
+_SHORT_WORD = re.compile(r"^[A-Za-z_][A-Za-z0-9_]{0,19}$")
 _LABEL = re.compile(r"^\s*(\d+)\s*(?:(\+)|-\s*(\d+))?\s*$")
 
 
@@ -66,8 +67,12 @@ class Code:
 def parse_code(text: object) -> Code:
     """A result code, or ValueError saying why it is not one."""
     if not isinstance(text, str) or not text.strip():
-        raise ValueError(f"{text!r} is not a result code")
+        what = "an empty cell" if isinstance(text, str) or text is None else \
+            f"a {type(text).__name__}"
+        raise ValueError(f"{what} is not a result code")
     code = text.strip()
+    if len(code) > 1 + len(EFFECTS):  # never echo a long cell: it may be any file's text
+        raise ValueError(f"a cell of {len(code)} characters is not a result code")
     grade, rest = code[0], code[1:]
     if grade not in GRADES:
         raise ValueError(f"{code!r} is not a result code ({grade!r} is no grade)")
@@ -132,11 +137,11 @@ def _bound(label: object, what: str) -> tuple[int, int | None]:
         return label, None
     m = _LABEL.match(str(label))
     if not m:
-        raise ValueError(f"{what} {label!r} is not a band (write 30, 30-39 or 90+)")
+        raise ValueError("is not a band (write 30, 30-39 or 90+)")  # label not echoed
     lo = int(m.group(1))
     hi = int(m.group(3)) if m.group(3) else None
     if hi is not None and hi < lo:
-        raise ValueError(f"{what} {label!r} ends before it starts")
+        raise ValueError(f"({lo}-{hi}) ends before it starts")
     return lo, hi
 
 
@@ -146,7 +151,7 @@ def _bounds(labels: Sequence[object], what: str, source: str) -> tuple[int, ...]
         try:
             pairs.append(_bound(label, what))
         except ValueError as err:
-            raise InputError(f"action table {source}: {what} {i}: {err}", path=WHERE) from None
+            raise InputError(f"action table {source}: {what} {i} {err}", path=WHERE) from None
     if not pairs:
         raise InputError(f"action table {source}: no {what}s", path=WHERE)
     if pairs[0][0] != 0:
@@ -208,7 +213,9 @@ def table_from_mapping(data: object, source: str) -> ActionTable:
                          path=WHERE, allowed="name, columns, rows")
     unknown = set(data) - {"name", "columns", "rows"}
     if unknown:
-        raise InputError(f"action table {source}: unknown key {sorted(map(str, unknown))[0]!r}",
+        key = sorted(map(str, unknown))[0]
+        shown = repr(key) if _SHORT_WORD.match(key) else "(not a table key)"
+        raise InputError(f"action table {source}: unknown key {shown}; not an action table",
                          path=WHERE, allowed="name, columns, rows")
     columns, rows = data.get("columns"), data.get("rows")
     if not isinstance(columns, list):
@@ -233,13 +240,46 @@ def table_from_csv(text: str, source: str) -> ActionTable:
         raise InputError(f"action table {source}: needs a header line and at least one row",
                          path=WHERE, allowed="margin,0-2,3-4,... then 0-9,L,A,...")
     header, body = lines[0], lines[1:]
+    if header[0].strip().lower() != "margin":  # say what is wrong, never echo the line
+        raise InputError(f"action table {source}: not an action table CSV (its first line must "
+                         "start with `margin,` and then name the defense columns)", path=WHERE,
+                         allowed="margin,0-2,3-4,... then 0-9,L,A,...")
     return build_table(source, source, [row[0] for row in body], header[1:],
                        [row[1:] for row in body])
 
 
+ALLOWED_FILE = ("default, an inline table, or a .yaml/.yml/.csv file in the scenario's folder "
+                "or below, as a relative path (no absolute path, ~ or ..)")
+
+
+def resolve_table_file(spec: object, folder: Path) -> object:
+    """``spec`` (a scenario's ``rules.action_table``) with a file name made absolute against
+    the scenario's ``folder``; InputError for an absolute path, ``~``, ``..`` or a symlink
+    leading out of the folder. ``default`` and inline tables are returned unchanged."""
+    if not isinstance(spec, str) or spec == "default":
+        return spec
+    given = Path(spec)
+    reason = None
+    if spec.startswith("~"):
+        reason = "a path starting with ~ is not allowed"
+    elif given.is_absolute() or spec.startswith(("/", "\\")):
+        reason = "an absolute path is not allowed"
+    elif ".." in given.parts or ".." in spec.replace("\\", "/").split("/"):
+        reason = "a path with .. is not allowed"
+    else:
+        base = folder.resolve()
+        real = (base / given).resolve()
+        if not real.is_relative_to(base):
+            reason = "it leads out of the scenario's folder (through a symbolic link)"
+    if reason:
+        raise InputError(f"action table {spec!r}: {reason}", path=WHERE, allowed=ALLOWED_FILE)
+    return str(real)
+
+
 def load_action_table(spec: str | Mapping[str, Any]) -> ActionTable:
     """The table named by ``spec``: ``default`` (the shipped table), a file path (YAML or
-    CSV; relative to the current directory) or an inline mapping."""
+    CSV; a scenario's file is first resolved by :func:`resolve_table_file`) or an inline
+    mapping."""
     if isinstance(spec, Mapping):
         return table_from_mapping(spec, "(inline)")
     return _load_file(spec)
@@ -258,9 +298,8 @@ def _load_file(spec: str) -> ActionTable:
         raise InputError(f"action table {spec!r}: use a .yaml, .yml or .csv file", path=WHERE,
                          allowed="default, a .yaml/.csv file, or an inline table")
     if not path.is_file():
-        raise InputError(f"action table {spec!r}: no such file (relative paths are taken "
-                         f"from the current directory, {Path.cwd()})", path=WHERE,
-                         allowed="default, an existing .yaml/.csv file, or an inline table")
+        raise InputError(f"action table {spec!r}: no such file", path=WHERE,
+                         allowed=ALLOWED_FILE)
     if suffix == ".csv":
         return table_from_csv(path.read_text(encoding="utf-8"), str(spec))
     try:
