@@ -376,11 +376,18 @@ PARALLEL_FROM_SECONDS = 3.0  # less serial work than this left: no worker proces
 
 
 def _run(tasks: list[Any], worker: Callable[[Any], Fights], jobs: int,
-         progress: Callable[[int], None] | None, sizes: list[int]) -> list[Fights]:
-    """Run the tasks in order. The first runs here and is timed: only when the rest would
-    take :data:`PARALLEL_FROM_SECONDS` or more on one core are they spread over ``jobs``
-    processes (starting them costs about a second each), so ``--jobs 2`` is never much
-    slower than ``--jobs 1``. The results do not depend on where a task ran."""
+         progress: Callable[[int], None] | None, sizes: list[int],
+         scheduler: str | None = None) -> list[Fights]:
+    """Run the tasks in order. With ``scheduler`` (``tcp://HOST:PORT``) they all run on
+    that Dask cluster, and the results come back in the same order. Else the first runs
+    here and is timed: only when the rest would take :data:`PARALLEL_FROM_SECONDS` or more
+    on one core are they spread over ``jobs`` processes (starting them costs about a
+    second each), so ``--jobs 2`` is never much slower than ``--jobs 1``.
+    The results do not depend on where a task ran."""
+    if scheduler:
+        from fracas.analysis.cluster import dask_map
+
+        return dask_map(scheduler, worker, tasks, sizes, progress)
     start = time.perf_counter()
     results = [worker(tasks[0])]
     if progress:
@@ -407,9 +414,11 @@ def _run(tasks: list[Any], worker: Callable[[Any], Fights], jobs: int,
 def simulate(setup: FightSetup, roster: Roster, n: int, seed: int = 0, jobs: int = 1,
              method: Method = "auto", max_states: int = 1_000_000,
              progress: Callable[[int], None] | None = None,
-             max_memory: int = MAX_MEMORY) -> Fights:
+             max_memory: int = MAX_MEMORY, scheduler: str | None = None) -> Fights:
     """Play ``n`` fights. ``fast`` goes through the exact chain; ``steps`` plays each fight
-    turn by turn; ``auto`` asks :func:`probe` which pays for this fight."""
+    turn by turn; ``auto`` asks :func:`probe` which pays for this fight. ``scheduler``
+    (``tcp://HOST:PORT``) plays them on that Dask cluster instead of ``jobs`` processes,
+    with the same results for the same seed."""
     if n < 1:
         raise ValueError("simulate needs n >= 1")
     chosen: tuple[str, ...] = ()
@@ -422,13 +431,13 @@ def simulate(setup: FightSetup, roster: Roster, n: int, seed: int = 0, jobs: int
         sizes = [min(CHUNK, n - c * CHUNK) for c in range(math.ceil(n / CHUNK))]
         sampled_tasks = [(setup, roster, seed, c * CHUNK, c * CHUNK + size, played, max_memory)
                          for c, size in enumerate(sizes)]
-        return Fights.concat(_run(sampled_tasks, _sampled_chunk, jobs, progress, sizes))
+        return Fights.concat(_run(sampled_tasks, _sampled_chunk, jobs, progress, sizes, scheduler))
     if method == "fast":
         sizes = [min(BATCH, n - b * BATCH) for b in range(math.ceil(n / BATCH))]
         tasks = [(setup, roster, seed, b, size, max_states, max_memory)
                  for b, size in enumerate(sizes)]
         try:
-            done = Fights.concat(_run(tasks, _fast_batch, jobs, progress, sizes))
+            done = Fights.concat(_run(tasks, _fast_batch, jobs, progress, sizes, scheduler))
         except ChainTooLarge as err:
             _CHAINS.clear()
             if not chosen:
@@ -442,6 +451,6 @@ def simulate(setup: FightSetup, roster: Roster, n: int, seed: int = 0, jobs: int
     sizes = [min(CHUNK, n - c * CHUNK) for c in range(math.ceil(n / CHUNK))]
     step_tasks = [(setup, roster, seed, c * CHUNK, c * CHUNK + size)
                   for c, size in enumerate(sizes)]
-    done = Fights.concat(_run(step_tasks, _steps_chunk, jobs, progress, sizes))
+    done = Fights.concat(_run(step_tasks, _steps_chunk, jobs, progress, sizes, scheduler))
     done.notes = (*chosen, *done.notes)
     return done

@@ -347,35 +347,11 @@ def _local(spec: SweepSpec, chunks: list[Any], jobs: int, progress: Progress | N
 
 def _dask(spec: SweepSpec, chunks: list[Any], address: str, progress: Progress | None
           ) -> list[dict[str, Any]]:
-    try:
-        from distributed import Client
-        from distributed import as_completed as dask_completed
-    except ImportError:
-        raise InputError("--scheduler needs Dask", path="--scheduler",
-                         allowed="pip install 'fracas[cluster]'") from None
-    try:
-        client = Client(address, timeout=CONNECT_TIMEOUT)  # type: ignore[no-untyped-call]
-    except (OSError, TimeoutError, ValueError) as err:
-        raise InputError(f"cannot reach the Dask scheduler at {address}: {err}",
-                         path="--scheduler", allowed="tcp://HOST:PORT of a running "
-                         "dask scheduler") from None
-    results: list[dict[str, Any]] = []
-    futures: list[Any] = []
-    try:
-        shared = client.scatter(spec, broadcast=True)  # type: ignore[no-untyped-call]
-        futures = [client.submit(evaluate_chunk, shared, chunk, pure=False) for chunk in chunks]
-        for future in dask_completed(futures):  # type: ignore[no-untyped-call]
-            part = future.result()
-            results += part
-            if progress:
-                progress(len(part))
-    except BaseException:
-        if futures:
-            client.cancel(futures)  # type: ignore[no-untyped-call]
-        raise
-    finally:
-        client.close()  # type: ignore[no-untyped-call]
-    return results
+    from fracas.analysis.cluster import dask_map
+
+    parts = dask_map(address, evaluate_chunk, chunks, [len(c) for c in chunks], progress,
+                     shared=spec, timeout=CONNECT_TIMEOUT)
+    return [point for part in parts for point in part]
 
 
 def check(spec: SweepSpec) -> None:

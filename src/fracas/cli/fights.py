@@ -222,6 +222,9 @@ def simulate_cmd(
     max_memory: Annotated[float, typer.Option(
         "--max-memory", help="The most memory, in GB, a chain or sub-step cache may hold.",
         min=0.001)] = 1.0,
+    scheduler: Annotated[str | None, typer.Option(
+        "--scheduler", help="Play the fights on this existing Dask scheduler "
+        "(tcp://HOST:PORT) instead of --jobs processes.")] = None,
     as_json: JsonOpt = False,
     policy: PolicyOpt = None,
     max_rounds: RoundsOpt = None,
@@ -252,7 +255,8 @@ def simulate_cmd(
     with progress("simulate", "fights", n, quiet, as_json) as track:
         fights = simulate(setup, scenario.roster, n, seed=seed, jobs=jobs,
                           method=method,  # type: ignore[arg-type]
-                          progress=track.advance, max_memory=int(max_memory * 2**30))
+                          progress=track.advance, max_memory=int(max_memory * 2**30),
+                          scheduler=scheduler)
     names = {c.id: c.name for c in scenario.roster.values()}
     summary = summarize(fights, names)
     summary.update({"system": scenario.system.id, "seed": seed})
