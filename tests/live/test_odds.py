@@ -45,8 +45,14 @@ def test_the_odds_of_each_option_are_fracas_odds(path: str, dice: list[list[int]
                                                                         "person"))
     for values in dice:
         session.decide({"dice": values})
-    while session.pending is not None and session.pending.kind == "dice":
-        session.decide({"roll": True})
+    while session.pending is not None:
+        if session.pending.kind == "dice":
+            session.decide({"roll": True})
+        elif session.pending.kind == "action" and not session.state.slots:
+            # a choice before initiative (zamani's sacrifice, focus): the first one offered
+            session.decide({"option": session.pending.options[0].id})
+        else:
+            break
     pending = session.pending
     assert pending is not None and pending.kind == "action"
     state = session.state
