@@ -23,6 +23,7 @@ app = typer.Typer(
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
+    rich_markup_mode=None,  # plain help and usage errors: Typer's Rich help costs ~0.2 s
 )
 
 _state: dict[str, bool] = {"debug": False}
