@@ -92,3 +92,16 @@ def test_an_unknown_system_still_lists_every_system_and_the_registered_ones() ->
     for system_id in (*SYSTEMS, "testduel"):
         assert system_id in str(info.value)
     assert set(SYSTEMS) | {"testduel"} <= set(registry.systems())
+
+
+def test_the_table_of_roll_notations_names_every_builtin_system_that_has_one() -> None:
+    from fracas.core.system import RuleSystem
+
+    has_notation = {system_id for system_id in registry.BUILTIN
+                    if registry.get_system(system_id).parse_roll is not RuleSystem.parse_roll}
+    assert set(registry.ROLL_NOTATION) == has_notation
+
+
+def test_a_pool_roll_loads_the_system_of_the_notation_only() -> None:
+    assert systems_in(loaded_by("roll", "3P2A-2C", "--seed", "1")) == {"genesys"}
+    assert systems_in(loaded_by("roll", "2d6+1", "--seed", "1")) == set()

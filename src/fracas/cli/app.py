@@ -80,17 +80,19 @@ def systems_cmd(as_json: JsonOpt = False) -> None:
 def _find_roll(expression: str) -> Any:
     """A dice expression, or failing that a system's own roll notation."""
     from fracas.core.errors import DiceSyntaxError
-    from fracas.core.registry import systems as registered_systems
+    from fracas.core.registry import roll_systems
     from fracas.dice import parse_dice
 
     try:
         return parse_dice(expression)
     except DiceSyntaxError as err:
-        known = [system_cls() for system_cls in registered_systems().values()]
-        for system in known:
+        known = []
+        for system_cls in roll_systems():  # lazily: the first that reads it is enough
+            system = system_cls()
             special = system.parse_roll(expression)
             if special is not None:
                 return special
+            known.append(system)
         for system in known:  # a system's notation written wrongly: its own words
             explain = getattr(system, "roll_problem", None)
             if explain is not None:

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
+from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from fracas.core.errors import FracasError, UnknownSystemError
@@ -32,6 +33,10 @@ BUILTIN: dict[str, str] = {
     "tristat": "fracas.systems.tristat",
     "zamani": "fracas.systems.zamani",
 }
+
+# Built-in systems with a ``fracas roll`` notation of their own (``parse_roll``; a test
+# checks that no other built-in system has one), so that a roll imports no other system.
+ROLL_NOTATION: tuple[str, ...] = ("genesys",)
 
 _REGISTERED: dict[str, type[RuleSystem]] = {}
 _BROKEN: dict[str, str] = {}  # built-in packages that failed to import: id -> why
@@ -73,19 +78,43 @@ def _discover() -> None:
     global _DISCOVERED
     if _DISCOVERED:
         return
-    _DISCOVERED = True
-    from importlib.metadata import entry_points
-
     import fracas.systems as pkg
 
     for info in pkgutil.iter_modules(pkg.__path__):
         _load_builtin(info.name)
+    _load_plugins()
+    _DISCOVERED = True
+
+
+_PLUGINS_LOADED = False
+
+
+def _load_plugins() -> None:
+    """Every system of the ``fracas.systems`` entry point group, once."""
+    global _PLUGINS_LOADED
+    if _PLUGINS_LOADED:
+        return
+    _PLUGINS_LOADED = True
+    from importlib.metadata import entry_points
+
     for ep in entry_points(group="fracas.systems"):
         try:
             loaded = ep.load()
         except Exception as err:  # a broken third-party plugin must not break fracas
             raise FracasError(f"the rule system plugin {ep.name!r} failed to load: {err}") from err
         _REGISTERED.setdefault(loaded.id, loaded)
+
+
+def roll_systems() -> Iterator[type[RuleSystem]]:
+    """The systems that may read a ``fracas roll`` expression, lazily: the built-in ones
+    with a notation of their own (:data:`ROLL_NOTATION`) first, then every system that is
+    not built in (registered, or from an entry point); no other built-in one is imported."""
+    for system_id in ROLL_NOTATION:
+        yield get_system(system_id)
+    _load_plugins()
+    for system_id, system in sorted(_REGISTERED.items()):
+        if system_id not in BUILTIN:
+            yield system
 
 
 def systems() -> dict[str, type[RuleSystem]]:
