@@ -80,21 +80,20 @@ def systems_cmd(as_json: JsonOpt = False) -> None:
 def _find_roll(expression: str) -> Any:
     """A dice expression, or failing that a system's own roll notation."""
     from fracas.core.errors import DiceSyntaxError
-    from fracas.core.registry import roll_systems
+    from fracas.core.registry import roll_readers
     from fracas.dice import parse_dice
 
     try:
         return parse_dice(expression)
     except DiceSyntaxError as err:
         known = []
-        for system_cls in roll_systems():  # lazily: the first that reads it is enough
-            system = system_cls()
-            special = system.parse_roll(expression)
+        for reader in roll_readers():  # lazily: the first that reads it is enough
+            special = reader.parse_roll(expression)
             if special is not None:
                 return special
-            known.append(system)
-        for system in known:  # a system's notation written wrongly: its own words
-            explain = getattr(system, "roll_problem", None)
+            known.append(reader)
+        for reader in known:  # a system's notation written wrongly: its own words
+            explain = getattr(reader, "roll_problem", None)
             if explain is not None:
                 explain(expression)
         raise err from None

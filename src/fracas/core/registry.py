@@ -18,7 +18,7 @@ from __future__ import annotations
 import importlib
 import pkgutil
 from collections.abc import Iterator
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, Protocol, cast
 
 from fracas.core.errors import FracasError, UnknownSystemError
 
@@ -34,9 +34,18 @@ BUILTIN: dict[str, str] = {
     "zamani": "fracas.systems.zamani",
 }
 
-# Built-in systems with a ``fracas roll`` notation of their own (``parse_roll``; a test
-# checks that no other built-in system has one), so that a roll imports no other system.
-ROLL_NOTATION: tuple[str, ...] = ("genesys",)
+# Built-in systems with a ``fracas roll`` notation of their own -> the light module that
+# reads it (module functions ``parse_roll`` and ``roll_problem``, the same as the system's
+# hooks), so that a roll loads neither the rules nor any other system (a test checks that
+# no other built-in system has a notation).
+ROLL_NOTATION: dict[str, str] = {"genesys": "fracas.systems.genesys.roll"}
+
+
+class RollReader(Protocol):
+    """What reads a system's own ``fracas roll`` notation (see ``RuleSystem.parse_roll``)."""
+
+    def parse_roll(self, expression: str) -> Any | None: ...
+
 
 _REGISTERED: dict[str, type[RuleSystem]] = {}
 _BROKEN: dict[str, str] = {}  # built-in packages that failed to import: id -> why
@@ -105,16 +114,17 @@ def _load_plugins() -> None:
         _REGISTERED.setdefault(loaded.id, loaded)
 
 
-def roll_systems() -> Iterator[type[RuleSystem]]:
-    """The systems that may read a ``fracas roll`` expression, lazily: the built-in ones
-    with a notation of their own (:data:`ROLL_NOTATION`) first, then every system that is
-    not built in (registered, or from an entry point); no other built-in one is imported."""
-    for system_id in ROLL_NOTATION:
-        yield get_system(system_id)
+def roll_readers() -> Iterator[RollReader]:
+    """What may read a ``fracas roll`` expression, lazily: the light modules of the
+    built-in systems with a notation of their own (:data:`ROLL_NOTATION`) first, then
+    every system that is not built in (registered, or from an entry point); no built-in
+    rules are imported."""
+    for module in ROLL_NOTATION.values():
+        yield cast("RollReader", importlib.import_module(module))
     _load_plugins()
     for system_id, system in sorted(_REGISTERED.items()):
         if system_id not in BUILTIN:
-            yield system
+            yield system()
 
 
 def systems() -> dict[str, type[RuleSystem]]:

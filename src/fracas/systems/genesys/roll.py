@@ -81,6 +81,16 @@ def check_pool(expression: str) -> None:
         raise InputError(problem, path="pool", allowed=NOTATION)
 
 
+def parse_roll(expression: str) -> PoolRoll | None:
+    """The system's ``parse_roll`` hook, readable without loading the rules."""
+    return parse_pool(expression)
+
+
+def roll_problem(expression: str) -> None:
+    """The system's ``roll_problem`` hook, readable without loading the rules."""
+    check_pool(expression)
+
+
 @dataclass(frozen=True)
 class PoolRoll:
     """A pool typed on the command line: exact odds, or one roll."""
