@@ -113,3 +113,12 @@ def test_a_pool_roll_loads_the_system_of_the_notation_only() -> None:
     assert systems_in(modules) == {"genesys"}
     assert "fracas.systems.genesys.rules" not in modules
     assert systems_in(loaded_by("roll", "2d6+1", "--seed", "1")) == set()
+
+
+@pytest.mark.parametrize("example", ["c22/dash-square-grid.yaml", "contest/dodge.yaml",
+                                     "zamani/area_grenade.yaml", "tristat/called_shot.yaml"])
+def test_exact_odds_load_their_own_system_only_and_no_numpy(example: str) -> None:
+    """(Genesys needs numpy: its pools are convolved as arrays.)"""
+    modules = loaded_by("odds", f"examples/{example}")
+    assert systems_in(modules) == {example.split("/")[0]}
+    assert not [m for m in HEAVY if m in modules]

@@ -28,13 +28,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import cache
-
-import numpy as np
+from typing import TYPE_CHECKING
 
 from fracas.dice.distribution import Distribution
 from fracas.dice.variables import D100, Script, Variable, check_value
 
 from .sheet import Defaults, Sheet, Weapon
+
+if TYPE_CHECKING:
+    import numpy as np
 
 
 @dataclass(frozen=True)
