@@ -141,7 +141,7 @@ class InitiativeDefaults(_Model):
 
 
 class Defaults(_Model):
-    """``data/defaults.yaml``: RULES.md's public facts and table defaults, overridable."""
+    """``data/defaults.yaml``: the public facts and table defaults, overridable."""
 
     health_per_point: StrictInt = Field(ge=1)
     energy_per_point: StrictInt = Field(ge=1)

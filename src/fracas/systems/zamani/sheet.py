@@ -214,7 +214,7 @@ class Options(Frozen):
 
 
 class Defaults(Frozen):
-    """The table defaults of ``data/defaults.yaml`` (RULES.md defaults; overridable)."""
+    """The table defaults of ``data/defaults.yaml`` (table defaults; overridable)."""
 
     action_table: str | dict[str, Any] = "default"
     multipliers: dict[str, StrictInt]
