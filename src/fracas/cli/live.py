@@ -15,6 +15,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from rich.console import Console
+from rich.markup import escape
 from rich.rule import Rule
 from rich.table import Table
 from rich.text import Text
@@ -257,7 +258,10 @@ def run(file: Path | None, log: Path | None, resume: Path | None, seed: int | No
             journal.sync(session)
             journal.detach()
     if log is not None:
-        console.print(f"[dim]log saved to {log}; go on with: fracas play --resume {log}[/]")
+        # one line whatever the width, so the command can be copied as it stands
+        where = escape(str(log))
+        console.print(f"[dim]log saved to {where}; go on with: fracas play --resume {where}[/]",
+                      soft_wrap=True)
 
 
 def _loop(session: Session, console: Console, lines: Iterator[tuple[int, str]],

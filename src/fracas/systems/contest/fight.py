@@ -1,4 +1,4 @@
-"""Fight hooks: initiative (RULES.md default), the choices an actor has, the defenses a
+"""Fight hooks: initiative (table default), the choices an actor has, the defenses a
 target may declare, and the effects that end at the start of a turn."""
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """Percentile skill rolls and the surprise contest.
 
 A skill roll's target is (skill rank + attribute rank) x 5 percent; a d100 roll at
-or under it succeeds, by a margin of target - roll (RULES.md (public) · skill rolls).
+or under it succeeds, by a margin of target - roll (public fact · skill rolls).
 
 Surprise (seed 002 · Surprise) pits a stealth or ambush roll against the target's
 Fitness x 5 (or its own ambush skill). The seed does not say how the two compare;
