@@ -2,14 +2,16 @@
 
 ``resolve_attack`` rolls the whole pool once, then hands the rest to
 ``finish_attack`` through ``roller.resolve``: under the exact roller that step is
-computed once per distinct pool result (and branches only on the Critical
-Injury table's rows), which keeps the odds of a whole attack fast.
+computed once per distinct pool result. Its Critical Injury rolls are a further
+``roller.resolve`` sub-step (``_injure``) keyed by the settled roster, the triggers
+and who went past a threshold only, so the injury table is enumerated once per
+distinct settled state, not once per pool result.
 """
 
 from __future__ import annotations
 
 from collections.abc import Hashable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, cast
 
@@ -89,26 +91,29 @@ def resolve_attack(system: Any, roller: Roller, action: Action, roster: Roster) 
 
 
 class _Done:
-    """A resolution whose hash is computed once: the exact roller looks the results of
-    a memoised step up again at every branch, and a Resolution hashes all its events."""
+    """A resolution, told apart by the settled step and the injuries it was built from
+    (each hashed once): the exact roller looks the results of a memoised step up again
+    at every branch, and a Resolution would hash all its events each time."""
 
-    __slots__ = ("_hash", "resolution")
+    __slots__ = ("_hash", "_parts", "resolution")
 
-    def __init__(self, resolution: Resolution) -> None:
+    def __init__(self, resolution: Resolution, parts: tuple[Hashable, ...]) -> None:
         self.resolution = resolution
-        self._hash = hash(resolution)
+        self._parts = parts
+        self._hash = hash(parts)
 
     def __hash__(self) -> int:
         return self._hash
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, _Done) and (
-            self is other or (self._hash == other._hash and self.resolution == other.resolution))
+            self is other or (self._hash == other._hash and self._parts == other._parts))
 
 
 def _finish(roller: Roller, system: Any, action: Action, roster: Roster,
             result: PoolResult) -> _Done:
-    return _Done(finish_attack(roller, system, action, roster, result))
+    pre, harmed = _steps(roller, system, action, roster, result)
+    return _Done(_resolution(action, pre, harmed), (pre, harmed))
 
 
 def _soak(target: Any, weapon: Weapon) -> tuple[int, str]:
@@ -128,7 +133,8 @@ def _soak(target: Any, weapon: Weapon) -> tuple[int, str]:
 
 @dataclass(frozen=True)
 class _Settled:
-    """Steps 3 to 5 and the hits of Step 6 for one pool result (before any injury roll)."""
+    """Steps 3 to 5 and the hits of Step 6 for one pool result (before any injury roll);
+    hashed once (it is cached, and the exact roller hashes it at every branch)."""
 
     events: tuple[Event, ...]
     roster: Roster
@@ -137,18 +143,72 @@ class _Settled:
     hit: bool
     before: tuple[int, int]
     weapon: Weapon
+    key: int = field(init=False, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "key", hash((self.events, self.roster)))
+
+    def __hash__(self) -> int:
+        return self.key
+
+
+@dataclass(frozen=True)
+class _Harmed:
+    """The Critical Injury part of Step 6: its events, the roster after, the severity."""
+
+    events: tuple[Event, ...]
+    roster: Roster
+    severity: str | None
+    key: int = field(init=False, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "key", hash((self.events, self.roster)))
+
+    def __hash__(self) -> int:
+        return self.key
 
 
 def finish_attack(roller: Roller, system: Any, action: Action, roster: Roster,
                   result: PoolResult) -> Resolution:
     """Steps 3 to 6 for one pool result."""
-    t_id = action.target or ""
+    return _resolution(action, *_steps(roller, system, action, roster, result))
+
+
+def _steps(roller: Roller, system: Any, action: Action, roster: Roster,
+           result: PoolResult) -> tuple[_Settled, _Harmed]:
+    """Steps 3 to 5 and the hits (cached per pool result), then the injuries as a
+    sub-step keyed by what they depend on (the settled roster, triggers, thresholds)."""
     live = getattr(roller, "choose", None) is not None  # a live session asks people
     pre = _settle(system, action, roster, result, result.symbols,
                   cast(Hashable, roller) if live else None)
-    tr = Tracker(pre.roster, list(pre.events))
-    severity = _criticals(roller, tr, system, pre.weapon, action.actor, t_id, list(pre.bought),
-                          dict(pre.crossed))
+    a_id, t_id = action.actor, action.target or ""
+    triggers = sum(1 for s in pre.bought if s.effect == "critical")
+    if not triggers and not any(went for _, went in pre.crossed):
+        return pre, _Harmed((), pre.roster, None)
+    hurt = [t_id, *(cid for cid, _ in pre.crossed if cid != t_id)]
+    # the injured as settled; the attacker (whose talents count) as before the attack,
+    # unless hurt too: a key that does not change with what the attacker spent
+    involved = Roster([*(pre.roster[c] for c in hurt),
+                       *([] if a_id in hurt else [roster[a_id]])])
+    harmed: _Harmed = roller.resolve(_injure, system, involved, pre.weapon, a_id, t_id,
+                                     triggers, pre.crossed)
+    return pre, _Harmed(harmed.events, pre.roster.replace(*(harmed.roster[c] for c in hurt)),
+                        harmed.severity)
+
+
+def _injure(roller: Roller, system: Any, involved: Roster, weapon: Weapon, a_id: str,
+            t_id: str, triggers: int, crossed: tuple[tuple[str, bool], ...]) -> _Harmed:
+    """Step 6's Critical Injuries, on the combatants they involve only."""
+    tr = Tracker(involved)
+    severity = _criticals(roller, tr, system, weapon, a_id, t_id, triggers, dict(crossed))
+    return _Harmed(tuple(tr.events), tr.roster, severity)
+
+
+def _resolution(action: Action, pre: _Settled, harmed: _Harmed) -> Resolution:
+    """The outcome of the whole attack from its settled part and its injuries."""
+    t_id = action.target or ""
+    tr = Tracker(harmed.roster, [*pre.events, *harmed.events])
+    severity = harmed.severity
     after = tr.c(t_id)
     lost = (after.state.wounds - pre.before[0]) + max(0, after.state.strain - pre.before[1])
     blast_miss = not pre.hit and any(s.effect == "blast" for s in pre.bought)
@@ -298,10 +358,9 @@ def _hits(tr: Tracker, plan: Plan, weapon: Weapon, a_id: str, t_id: str, opts: O
 
 
 def _criticals(roller: Roller, tr: Tracker, system: Any, weapon: Weapon, a_id: str, t_id: str,
-               bought: list[Spend], crossed: dict[str, bool]) -> str | None:
-    """Critical Injuries: one roll for the Critical rating triggers (+10 per extra), and
-    one for wounds past the threshold (the table default threshold_injury)."""
-    triggers = sum(1 for s in bought if s.effect == "critical")
+               triggers: int, crossed: dict[str, bool]) -> str | None:
+    """Critical Injuries: one roll for the ``triggers`` of the Critical rating (+10 per
+    extra), and one for wounds past the threshold (the table default threshold_injury)."""
     mode = system.defaults.threshold_injury
     vicious = weapon.rating("Vicious")
     severity = None
