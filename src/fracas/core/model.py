@@ -138,6 +138,16 @@ class Action:
             parts += [f"{k}={v}" for k, v in changed.items()]
         return ", ".join(parts)
 
+    def __hash__(self) -> int:
+        """Hashed once (exact odds look an action up at every branch; its options are a
+        pydantic model, slow to hash)."""
+        cached: int | None = self.__dict__.get("_hash")
+        if cached is None:
+            cached = hash((self.actor, self.target, self.weapon, self.kind, self.options,
+                           self.offensive))
+            object.__setattr__(self, "_hash", cached)
+        return cached
+
 
 @dataclass(frozen=True)
 class Resolution:

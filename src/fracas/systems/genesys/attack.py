@@ -112,8 +112,8 @@ class _Done:
 
 def _finish(roller: Roller, system: Any, action: Action, roster: Roster,
             result: PoolResult) -> _Done:
-    pre, harmed = _steps(roller, system, action, roster, result)
-    return _Done(_resolution(action, pre, harmed), (pre, harmed))
+    pre, harmed, after = _steps(roller, system, action, roster, result)
+    return _Done(_resolution(action, pre, harmed, after), (pre, harmed))
 
 
 def _soak(target: Any, weapon: Weapon) -> tuple[int, str]:
@@ -168,6 +168,9 @@ class _Harmed:
         return self.key
 
 
+_UNHARMED = _Harmed((), Roster(), None)
+
+
 def finish_attack(roller: Roller, system: Any, action: Action, roster: Roster,
                   result: PoolResult) -> Resolution:
     """Steps 3 to 6 for one pool result."""
@@ -175,39 +178,47 @@ def finish_attack(roller: Roller, system: Any, action: Action, roster: Roster,
 
 
 def _steps(roller: Roller, system: Any, action: Action, roster: Roster,
-           result: PoolResult) -> tuple[_Settled, _Harmed]:
+           result: PoolResult) -> tuple[_Settled, _Harmed, Roster]:
     """Steps 3 to 5 and the hits (cached per pool result), then the injuries as a
-    sub-step keyed by what they depend on (the settled roster, triggers, thresholds)."""
+    sub-step keyed by what they depend on; the roster after them."""
     live = getattr(roller, "choose", None) is not None  # a live session asks people
     pre = _settle(system, action, roster, result, result.symbols,
                   cast(Hashable, roller) if live else None)
     a_id, t_id = action.actor, action.target or ""
     triggers = sum(1 for s in pre.bought if s.effect == "critical")
     if not triggers and not any(went for _, went in pre.crossed):
-        return pre, _Harmed((), pre.roster, None)
-    hurt = [t_id, *(cid for cid, _ in pre.crossed if cid != t_id)]
-    # the injured as settled; the attacker (whose talents count) as before the attack,
-    # unless hurt too: a key that does not change with what the attacker spent
-    involved = Roster([*(pre.roster[c] for c in hurt),
-                       *([] if a_id in hurt else [roster[a_id]])])
-    harmed: _Harmed = roller.resolve(_injure, system, involved, pre.weapon, a_id, t_id,
-                                     triggers, pre.crossed)
-    return pre, _Harmed(harmed.events, pre.roster.replace(*(harmed.roster[c] for c in hurt)),
-                        harmed.severity)
+        return pre, _UNHARMED, pre.roster
+    hurt, involved = _involved(pre, roster, a_id, t_id)
+    harmed: _Harmed = roller.resolve(_injure, system, involved, pre.weapon.rating("Vicious"),
+                                     a_id, t_id, triggers, pre.crossed)
+    return pre, harmed, pre.roster.replace(*(harmed.roster[c] for c in hurt))
 
 
-def _injure(roller: Roller, system: Any, involved: Roster, weapon: Weapon, a_id: str,
+@lru_cache(maxsize=4096)
+def _involved(pre: _Settled, roster: Roster, a_id: str, t_id: str
+              ) -> tuple[tuple[str, ...], Roster]:
+    """Who may be injured, and the injury step's roster: the injured as settled and the
+    attacker (whose talents count) as before the attack unless injured too, so that the
+    step's key does not change with what the attacker spent."""
+    hurt = (t_id, *(cid for cid, _ in pre.crossed if cid != t_id))
+    return hurt, Roster([*(pre.roster[c] for c in hurt),
+                         *([] if a_id in hurt else [roster[a_id]])])
+
+
+def _injure(roller: Roller, system: Any, involved: Roster, vicious: int, a_id: str,
             t_id: str, triggers: int, crossed: tuple[tuple[str, bool], ...]) -> _Harmed:
     """Step 6's Critical Injuries, on the combatants they involve only."""
     tr = Tracker(involved)
-    severity = _criticals(roller, tr, system, weapon, a_id, t_id, triggers, dict(crossed))
+    severity = _criticals(roller, tr, system, vicious, a_id, t_id, triggers, dict(crossed))
     return _Harmed(tuple(tr.events), tr.roster, severity)
 
 
-def _resolution(action: Action, pre: _Settled, harmed: _Harmed) -> Resolution:
-    """The outcome of the whole attack from its settled part and its injuries."""
+def _resolution(action: Action, pre: _Settled, harmed: _Harmed, roster: Roster
+                ) -> Resolution:
+    """The outcome of the whole attack from its settled part, its injuries and the
+    roster after them."""
     t_id = action.target or ""
-    tr = Tracker(harmed.roster, [*pre.events, *harmed.events])
+    tr = Tracker(roster, [*pre.events, *harmed.events])
     severity = harmed.severity
     after = tr.c(t_id)
     lost = (after.state.wounds - pre.before[0]) + max(0, after.state.strain - pre.before[1])
@@ -357,12 +368,12 @@ def _hits(tr: Tracker, plan: Plan, weapon: Weapon, a_id: str, t_id: str, opts: O
     return crossed
 
 
-def _criticals(roller: Roller, tr: Tracker, system: Any, weapon: Weapon, a_id: str, t_id: str,
+def _criticals(roller: Roller, tr: Tracker, system: Any, vicious: int, a_id: str, t_id: str,
                triggers: int, crossed: dict[str, bool]) -> str | None:
     """Critical Injuries: one roll for the ``triggers`` of the Critical rating (+10 per
-    extra), and one for wounds past the threshold (the table default threshold_injury)."""
+    extra, +10 per rank of Vicious), and one for wounds past the threshold (the table
+    default threshold_injury)."""
     mode = system.defaults.threshold_injury
-    vicious = weapon.rating("Vicious")
     severity = None
     main_crossed = crossed.get(t_id, False)
     if triggers:
