@@ -4,13 +4,8 @@ cluster of two workers as on local processes, and Ctrl-C on a long sweep."""
 from __future__ import annotations
 
 import json
-import os
-import pty
-import select
-import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import distributed
@@ -22,6 +17,7 @@ from fracas.analysis.sweep import SweepSpec, parse_vary, run_sweep, set_value
 from fracas.core.errors import InputError
 from fracas.core.scenario import read_yaml, scenario_from_mapping
 from tests.foundation.test_cli import run_main
+from tests.ptyrun import assert_interrupted, interrupt, printed
 
 EXAMPLES = Path(__file__).parents[2] / "examples"
 VAMPIRE = EXAMPLES / "tristat" / "vampire.yaml"
@@ -164,41 +160,10 @@ def test_a_sweep_of_10000_points_shows_progress_and_stops_on_ctrl_c(delay: float
     """On a terminal: a progress bar; Ctrl-C (SIGINT to the whole process group, as a
     terminal sends it) ends it with exit 130 and "interrupted", no traceback from any
     process: at once (while the workers start) or a second later (while they work)."""
-    master, slave = pty.openpty()
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "fracas", "sweep", str(VAMPIRE),
-         "--vary", "attacker.skills.melee=0..99", "--vary", "defender.armor.rating=0..99",
-         "--jobs", "2"],
-        stdin=slave, stdout=slave, stderr=slave, start_new_session=True,
-        env={**os.environ, "COLUMNS": "100", "TERM": "xterm"})
-    # the test keeps the terminal's slave end open until the end: Linux drops what a pty
-    # still buffers once every slave end is closed, which would lose the last line
-    seen = b""
-
-    def read(timeout: float) -> bool:
-        nonlocal seen
-        if not select.select([master], [], [], timeout)[0]:
-            return False
-        seen += os.read(master, 65536)
-        return True
-
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline and b"/10000" not in seen:
-        read(1)
-    assert b"/10000" in seen, seen[-2000:]
-    time.sleep(delay)
-    os.killpg(proc.pid, signal.SIGINT)
-    deadline = time.monotonic() + 60
-    while proc.poll() is None and time.monotonic() < deadline:
-        read(0.5)
-    code = proc.wait(timeout=30)
-    while read(0.5):
-        pass
-    os.close(slave)
-    os.close(master)
-    text = seen.decode("utf-8", "replace")
-    assert code == 130, text[-2000:]
-    assert "interrupted" in text and "Traceback" not in text and "KeyboardInterrupt" not in text
+    code, text = interrupt(["sweep", str(VAMPIRE), "--vary", "attacker.skills.melee=0..99",
+                            "--vary", "defender.armor.rating=0..99", "--jobs", "2"],
+                           printed(b"/10000"), delay)
+    assert_interrupted(code, text)
 
 
 def test_a_sweep_past_its_time_budget_stops_naming_max_seconds(
