@@ -56,9 +56,16 @@ class RuleSystem(ABC):
     demo_examples: ClassVar[tuple[str, ...]] = ()  # files in examples/<id>/ that `demo` shows
 
     @classmethod
-    def resolve_files(cls, rules: Mapping[str, Any], folder: Path) -> dict[str, Any]:
+    def resolve_files(cls, rules: Mapping[str, Any], folder: Path | None) -> dict[str, Any]:
         """``rules`` with any file they name resolved against the scenario's ``folder``
-        (InputError for a file outside it); the default names no files."""
+        (InputError for a file outside it, or for any file with no folder: a scenario sent
+        to the server); the default names no files."""
+        return dict(rules)
+
+    @classmethod
+    def inline_files(cls, rules: Mapping[str, Any], folder: Path) -> dict[str, Any]:
+        """``rules`` with any file they name (in ``folder``) replaced by its content, so that
+        the scenario stands alone (the server stores it so); the default names no files."""
         return dict(rules)
 
     def __init__(self, rules: Mapping[str, Any] | None = None):
