@@ -134,7 +134,10 @@ def fight(
         if record is not None:
             record.detach()
     if log is not None and not as_json:
-        console.print(f"[dim]Event log saved to {log} ({len(encounter.events)} events).[/]")
+        from rich.markup import escape
+
+        console.print(f"[dim]Event log saved to {escape(str(log))} "
+                      f"({len(encounter.events)} events).[/]", soft_wrap=True)
     if as_json:
         print_json("fight", fight_json(encounter))
 

@@ -13,17 +13,6 @@ from contextlib import contextmanager
 from typing import Annotated
 
 import typer
-from rich.progress import (
-    BarColumn,
-    MofNCompleteColumn,
-    Progress,
-    SpinnerColumn,
-    TextColumn,
-    TimeElapsedColumn,
-    TimeRemainingColumn,
-)
-
-from fracas.cli import render
 
 QuietOpt = Annotated[bool, typer.Option("--quiet", "-q", help="No progress on stderr.")]
 EVERY = 5.0  # seconds between two plain progress lines
@@ -102,6 +91,18 @@ def progress(command: str, unit: str, total: int | None, quiet: bool, as_json: b
         with _heartbeat(tracker):
             yield tracker
         return
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        SpinnerColumn,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
+
+    from fracas.cli import render
+
     columns = ((TextColumn("[progress.description]{task.description}"), BarColumn(),
                 MofNCompleteColumn(), TimeRemainingColumn()) if total is not None else
                (SpinnerColumn(), TextColumn("{task.completed:,} {task.description}"),

@@ -1,4 +1,4 @@
-"""The action table as data: load, validate and look up (RULES.md default · Action table).
+"""The action table as data: load, validate and look up (table default · Action table).
 
 A table has rows of margin bands (the attack roll's target minus the roll) and
 columns of defense ranks; each cell is a result code: a grade ``A`` (avoided),
