@@ -1,6 +1,7 @@
 # The whole set-up on a fresh machine: `make demo` and `make test`.
 # `make demo` installs only what running fracas needs; `make test` adds the development
-# tools (pytest, Hypothesis, ruff, mypy, jsonschema, Dask). One stamp for each.
+# tools (pytest with pytest-xdist, Hypothesis, ruff, mypy, jsonschema, Dask). One stamp for each.
+# The tests run on every core (pytest -n auto): each test starts its own servers and files.
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
@@ -37,11 +38,11 @@ system-deps:
 test: $(STAMP) system-deps
 	$(BIN)/ruff check src tests benchmarks
 	$(BIN)/mypy
-	$(BIN)/python -m pytest -m "not slow"
+	$(BIN)/python -m pytest -m "not slow" -n auto
 
-# The long statistical checks (marked slow): CI runs them after `make test`.
+# The long statistical checks (marked slow), left out of `make test`: run them with this.
 test-slow: $(STAMP)
-	$(BIN)/python -m pytest -m slow
+	$(BIN)/python -m pytest -m slow -n auto
 
 bench: $(STAMP)
 	for f in benchmarks/*.py; do $(BIN)/python $$f || exit 1; done

@@ -8,7 +8,7 @@ from typing import Annotated, Any
 
 import typer
 
-from fracas.cli.app import FileArg, JsonOpt, app, check_seed
+from fracas.cli.app import FileArg, JsonOpt, MemoryOpt, app, check_fights, check_seed
 from fracas.cli.jsonout import print_json
 from fracas.cli.progress import QuietOpt, progress
 from fracas.core.errors import InputError
@@ -120,6 +120,9 @@ def sweep(
     max_states: Annotated[int, typer.Option("--max-states", help="Exact budget per "
                                             "point.", min=1)] = 10_000,
     seed: Annotated[int, typer.Option("--seed", help="Seed of simulated points.")] = 0,
+    max_memory: MemoryOpt = 1.0,
+    max_seconds: Annotated[float, typer.Option("--max-seconds", help="Time budget of the "
+                                               "whole sweep, in seconds.", min=0)] = 600.0,
     quiet: QuietOpt = False,
 ) -> None:
     """Evaluate a metric over every combination of varied scenario values."""
@@ -127,6 +130,7 @@ def sweep(
     from fracas.core.scenario import read_yaml
 
     check_seed(seed)
+    check_fights(fights, "--fights")
     if plot is not None:
         _plots().check_path(plot)
     data = read_yaml(file)
@@ -134,7 +138,8 @@ def sweep(
         raise InputError("a scenario must be a mapping", file=str(file))
     varies = tuple(parse_vary(v) for v in vary)
     chosen = metric or ("expected_damage" if data.get("attack") else "win_probability")
-    spec = SweepSpec(data, str(file), varies, chosen, side, method, fights, seed, max_states)
+    spec = SweepSpec(data, str(file), varies, chosen, side, method, fights, seed, max_states,
+                     int(max_memory * 2**30), max_seconds)
     with progress("sweep", "points", spec.size, quiet, as_json) as track:
         result = run_sweep(spec, jobs, scheduler, track.advance)
     title = str(data.get("title") or file.name)
@@ -164,13 +169,18 @@ def report(
                                         min=1)] = 20_000,
     max_seconds: Annotated[float, typer.Option("--max-seconds", help="Time budget of the "
                                                "exact fight odds.", min=0)] = 60.0,
+    max_memory: MemoryOpt = 1.0,
+    quiet: QuietOpt = False,
 ) -> None:
     """Write a one-page HTML report: odds, advice and pictures, readable offline."""
     from fracas.analysis.report import build_report
 
+    check_fights(fights, "-n")
     scenario = _load_scenario(file)
-    page = build_report(scenario, top=top, max_states=max_states, fights=fights,
-                        max_seconds=max_seconds)
+    with progress("report", "sections written", None, quiet, False) as track:
+        page = build_report(scenario, top=top, max_states=max_states, fights=fights,
+                            max_seconds=max_seconds, max_memory=int(max_memory * 2**30),
+                            progress=track)
     try:
         output.write_text(page, encoding="utf-8")
     except OSError as err:

@@ -41,6 +41,18 @@ def check_seed(seed: int | None) -> int | None:
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print machine-readable JSON.")]
 SeedOpt = Annotated[int | None, typer.Option("--seed", help="Seed of the random roller.")]
 FileArg = Annotated[Path, typer.Argument(help="A scenario file (YAML).", show_default=False)]
+MemoryOpt = Annotated[float, typer.Option(
+    "--max-memory", help="The most memory, in GB, a chain or sub-step cache may hold.",
+    min=0.001)]
+MAX_FIGHTS = 10_000_000
+
+
+def check_fights(n: int, flag: str) -> int:
+    """A number of fights to simulate whose results fit in memory."""
+    if n > MAX_FIGHTS:  # the results grow with n: refuse before any work
+        raise InputError(f"{n:,} fights are too many", path=flag,
+                         allowed=f"at most {MAX_FIGHTS:,} (run more in parts with other seeds)")
+    return n
 
 
 @app.callback()
