@@ -50,6 +50,7 @@ class Plan:
     band: str
     melee: bool
     auto_fire: bool
+    pool: GenesysPool  # made once: its exact distribution is cached on it
 
 
 @lru_cache(maxsize=1024)
@@ -80,12 +81,12 @@ def plan_attack(system: Any, action: Action, roster: Roster) -> Plan:
                                        auto_fire, band, band_note,
                                        f" ({DEFAULT} · auto_fire)" if auto_default else "")
     events += pool_events
-    return Plan(spec, tuple(events), weapon, band, melee, auto_fire)
+    return Plan(spec, tuple(events), weapon, band, melee, auto_fire, GenesysPool(spec))
 
 
 def resolve_attack(system: Any, roller: Roller, action: Action, roster: Roster) -> Resolution:
     plan = plan_attack(system, action, roster)
-    result = roller.roll(GenesysPool(plan.spec))
+    result = roller.roll(plan.pool)
     done: _Done = roller.resolve(_finish, system, action, roster, result)
     return done.resolution
 
@@ -112,8 +113,8 @@ class _Done:
 
 def _finish(roller: Roller, system: Any, action: Action, roster: Roster,
             result: PoolResult) -> _Done:
-    pre, harmed, after = _steps(roller, system, action, roster, result)
-    return _Done(_resolution(action, pre, harmed, after), (pre, harmed))
+    pre, harmed = _steps(roller, system, action, roster, result)
+    return _Done(_resolution(action, pre, harmed), (pre, harmed))
 
 
 def _soak(target: Any, weapon: Weapon) -> tuple[int, str]:
@@ -178,31 +179,30 @@ def finish_attack(roller: Roller, system: Any, action: Action, roster: Roster,
 
 
 def _steps(roller: Roller, system: Any, action: Action, roster: Roster,
-           result: PoolResult) -> tuple[_Settled, _Harmed, Roster]:
+           result: PoolResult) -> tuple[_Settled, _Harmed]:
     """Steps 3 to 5 and the hits (cached per pool result), then the injuries as a
-    sub-step keyed by what they depend on; the roster after them."""
+    sub-step keyed by what they depend on (its roster holds the injured only)."""
     live = getattr(roller, "choose", None) is not None  # a live session asks people
     pre = _settle(system, action, roster, result, result.symbols,
                   cast(Hashable, roller) if live else None)
     a_id, t_id = action.actor, action.target or ""
     triggers = sum(1 for s in pre.bought if s.effect == "critical")
     if not triggers and not any(went for _, went in pre.crossed):
-        return pre, _UNHARMED, pre.roster
-    hurt, involved = _involved(pre, roster, a_id, t_id)
+        return pre, _UNHARMED
+    involved = _involved(pre, roster, a_id, t_id)
     harmed: _Harmed = roller.resolve(_injure, system, involved, pre.weapon.rating("Vicious"),
                                      a_id, t_id, triggers, pre.crossed)
-    return pre, harmed, pre.roster.replace(*(harmed.roster[c] for c in hurt))
+    return pre, harmed
 
 
 @lru_cache(maxsize=4096)
-def _involved(pre: _Settled, roster: Roster, a_id: str, t_id: str
-              ) -> tuple[tuple[str, ...], Roster]:
-    """Who may be injured, and the injury step's roster: the injured as settled and the
-    attacker (whose talents count) as before the attack unless injured too, so that the
-    step's key does not change with what the attacker spent."""
+def _involved(pre: _Settled, roster: Roster, a_id: str, t_id: str) -> Roster:
+    """The injury step's roster: who may be injured, as settled, and the attacker (whose
+    talents count) as before the attack unless injured too, so that the step's key does
+    not change with what the attacker spent."""
     hurt = (t_id, *(cid for cid, _ in pre.crossed if cid != t_id))
-    return hurt, Roster([*(pre.roster[c] for c in hurt),
-                         *([] if a_id in hurt else [roster[a_id]])])
+    return Roster([*(pre.roster[c] for c in hurt),
+                   *([] if a_id in hurt else [roster[a_id]])])
 
 
 def _injure(roller: Roller, system: Any, involved: Roster, vicious: int, a_id: str,
@@ -213,25 +213,24 @@ def _injure(roller: Roller, system: Any, involved: Roster, vicious: int, a_id: s
     return _Harmed(tuple(tr.events), tr.roster, severity)
 
 
-def _resolution(action: Action, pre: _Settled, harmed: _Harmed, roster: Roster
-                ) -> Resolution:
-    """The outcome of the whole attack from its settled part, its injuries and the
-    roster after them."""
+def _resolution(action: Action, pre: _Settled, harmed: _Harmed) -> Resolution:
+    """The outcome of the whole attack from its settled part and its injuries (a
+    Resolution carries events, not a roster: the target as the injuries left it)."""
     t_id = action.target or ""
-    tr = Tracker(roster, [*pre.events, *harmed.events])
     severity = harmed.severity
-    after = tr.c(t_id)
+    after = (harmed.roster if t_id in harmed.roster else pre.roster)[t_id]
     lost = (after.state.wounds - pre.before[0]) + max(0, after.state.strain - pre.before[1])
     blast_miss = not pre.hit and any(s.effect == "blast" for s in pre.bought)
     outcome = ("critical injury" if severity else "plain hit") if pre.hit else (
         "blast" if blast_miss else "miss")
-    tr.add(Outcome(STEP6, action.actor, t_id, outcome, pre.hit, lost))
+    events = (*pre.events, *harmed.events, Outcome(STEP6, action.actor, t_id, outcome,
+                                                   pre.hit, lost))
     details: list[tuple[str, Any]] = []
     if severity:
         details.append(("critical injury", severity))
     if after.sheet.adversary == "minion":
         details.append(("minions standing", after.state.members))
-    return Resolution(outcome, pre.hit, lost, tuple(tr.events), after.state.incapacitated,
+    return Resolution(outcome, pre.hit, lost, events, after.state.incapacitated,
                       tuple(details))
 
 
