@@ -186,23 +186,29 @@ def _steps(roller: Roller, system: Any, action: Action, roster: Roster,
     pre = _settle(system, action, roster, result, result.symbols,
                   cast(Hashable, roller) if live else None)
     a_id, t_id = action.actor, action.target or ""
-    triggers = sum(1 for s in pre.bought if s.effect == "critical")
-    if not triggers and not any(went for _, went in pre.crossed):
+    args = _injury_args(pre, roster, a_id, t_id)
+    if args is None:
         return pre, _UNHARMED
-    involved = _involved(pre, roster, a_id, t_id)
-    harmed: _Harmed = roller.resolve(_injure, system, involved, pre.weapon.rating("Vicious"),
-                                     a_id, t_id, triggers, pre.crossed)
+    involved, vicious, triggers = args
+    harmed: _Harmed = roller.resolve(_injure, system, involved, vicious, a_id, t_id,
+                                     triggers, pre.crossed)
     return pre, harmed
 
 
 @lru_cache(maxsize=4096)
-def _involved(pre: _Settled, roster: Roster, a_id: str, t_id: str) -> Roster:
-    """The injury step's roster: who may be injured, as settled, and the attacker (whose
-    talents count) as before the attack unless injured too, so that the step's key does
-    not change with what the attacker spent."""
+def _injury_args(pre: _Settled, roster: Roster, a_id: str, t_id: str
+                 ) -> tuple[Roster, int, int] | None:
+    """The injury step's roster, Vicious rating and triggers (None: no injury to roll).
+    The roster holds who may be injured, as settled, and the attacker (whose talents
+    count) as before the attack unless injured too, so that the step's key does not
+    change with what the attacker spent."""
+    triggers = sum(1 for s in pre.bought if s.effect == "critical")
+    if not triggers and not any(went for _, went in pre.crossed):
+        return None
     hurt = (t_id, *(cid for cid, _ in pre.crossed if cid != t_id))
-    return Roster([*(pre.roster[c] for c in hurt),
-                   *([] if a_id in hurt else [roster[a_id]])])
+    involved = Roster([*(pre.roster[c] for c in hurt),
+                       *([] if a_id in hurt else [roster[a_id]])])
+    return involved, pre.weapon.rating("Vicious"), triggers
 
 
 def _injure(roller: Roller, system: Any, involved: Roster, vicious: int, a_id: str,
