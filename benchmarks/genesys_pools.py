@@ -15,8 +15,9 @@ the ratios are printed. Goal: pool (c) at least 30x faster than icepool's fastes
 
 Then the large pools, against the issue's goals: a plain roll of 100P and of a pool at the
 limit (100 of each die) rolled die by die (goal: at once), and ``--odds`` (P(success),
-marginals, triumph and despair chances) of 20P-20C and of the pool at the limit (goal:
-under a second), with the size of its JSON (the joint used to make it 50 MB).
+marginals, triumph and despair chances) of 20P-20C, of 100 dice spread over the kinds and
+of the pool at the limit (goal: under a second), with the size of its JSON (the joint
+used to make it 50 MB).
 
 Run: .venv/bin/python benchmarks/genesys_pools.py [--quick]   (--quick skips the
 natural encoding of pool (c), which takes seconds)
@@ -36,6 +37,7 @@ from fracas.systems.genesys.pool import pool_distribution, pool_table
 POOLS = {"(a) PAA vs DD": "PAA-DD", "(b) PPPAAB vs CCDS": "PPPAAB-CCDS",
          "(c) 5P 5A 2B vs 4C 2D 2S": "5P5A2B-4C2D2S"}
 GOAL = 30.0
+SPREAD = "17P17A16B-17C17D16S"  # a pool of 100 dice spread over the six kinds
 BASE, HALF = 256, 128
 
 Key = tuple[int, int, int, int]
@@ -192,7 +194,7 @@ def large_pools() -> None:
             return pool.sample(rng)
         t, _ = timed(one_roll, 5)
         print(f"{text:<34}{'one roll':<26}{t:>10.5f}{'0.1':>8}  {'yes' if t < 0.1 else 'NO'}")
-    for text in ("20P-20C", limit):
+    for text in ("20P-20C", SPREAD, limit):
         roll = parse_pool(text)
         assert roll is not None
         spec = roll.spec

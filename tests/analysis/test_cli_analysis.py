@@ -126,3 +126,14 @@ def test_report_simulates_past_the_budget(monkeypatch: pytest.MonkeyPatch,
     assert code == 0
     text = page.read_text(encoding="utf-8")
     assert "Simulated fights" in text and "500" in text
+
+
+def test_report_refuses_more_fights_than_fit_naming_n(monkeypatch: pytest.MonkeyPatch,
+                                                      capsys: pytest.CaptureFixture[str],
+                                                      tmp_path: Path) -> None:
+    code, out, err = run(monkeypatch, capsys, "report", str(EXAMPLES / "tristat" /
+                                                            "duel-fight.yaml"),
+                         "-o", str(tmp_path / "r.html"), "-n", str(10**12))
+    assert code == 2 and out == "" and not (tmp_path / "r.html").exists()
+    assert err == ("fracas: error: -n: 1,000,000,000,000 fights are too many (allowed: at "
+                   "most 10,000,000 (run more in parts with other seeds))\n")

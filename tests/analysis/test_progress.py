@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import re
+import time
 from pathlib import Path
 
 import pytest
@@ -38,3 +39,35 @@ def test_progress_lines_on_a_pipe_and_none_when_quiet(
     timeless = [{k: v for k, v in json.loads(text).items() if k != "seconds"}
                 for text in (out, quiet_out)]
     assert code == 0 and err == "" and timeless[0] == timeless[1]
+
+
+def test_report_says_how_far_it_got_and_nothing_when_quiet(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+        tmp_path: Path) -> None:
+    monkeypatch.setattr(progress, "EVERY", 0.0)
+    page = tmp_path / "report.html"
+    args = ["report", DUEL, "-o", str(page),
+            "--max-states", "20", "-n", "64"]
+    code, _, err = run_main(monkeypatch, capsys, *args)
+    assert code == 0 and page.exists()
+    line = (r"fracas: report: [\d,]+( of 64 \(\d+%\))? "
+            r"(sections written|fight states explored|fights simulated), \d+ s")
+    lines = err.splitlines()
+    assert lines and all(re.fullmatch(line, text) for text in lines), err
+    assert any(text.startswith("fracas: report: 64 of 64 (100%) fights") for text in lines)
+    code, _, err = run_main(monkeypatch, capsys, *args, "--quiet")
+    assert code == 0 and err == ""
+
+
+def test_a_long_silent_unit_of_work_still_gets_a_line(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """One sweep point can take minutes and report nothing: the heartbeat still shows it."""
+    monkeypatch.setattr(progress, "EVERY", 0.0)
+    seen = ""
+    with progress.progress("sweep", "points", 4, False, True):
+        for _ in range(400):  # up to 40 s on a loaded machine; usually one pass
+            time.sleep(0.1)
+            seen += capsys.readouterr().err
+            if seen:
+                break
+    assert re.match(r"fracas: sweep: 0 of 4 \(0%\) points, \d+ s\n", seen), seen

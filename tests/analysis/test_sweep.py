@@ -4,13 +4,8 @@ cluster of two workers as on local processes, and Ctrl-C on a long sweep."""
 from __future__ import annotations
 
 import json
-import os
-import pty
-import select
-import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import distributed
@@ -21,6 +16,8 @@ from fracas.analysis.odds import attack_odds
 from fracas.analysis.sweep import SweepSpec, parse_vary, run_sweep, set_value
 from fracas.core.errors import InputError
 from fracas.core.scenario import read_yaml, scenario_from_mapping
+from tests.foundation.test_cli import run_main
+from tests.ptyrun import assert_interrupted, interrupt, printed
 
 EXAMPLES = Path(__file__).parents[2] / "examples"
 VAMPIRE = EXAMPLES / "tristat" / "vampire.yaml"
@@ -163,38 +160,44 @@ def test_a_sweep_of_10000_points_shows_progress_and_stops_on_ctrl_c(delay: float
     """On a terminal: a progress bar; Ctrl-C (SIGINT to the whole process group, as a
     terminal sends it) ends it with exit 130 and "interrupted", no traceback from any
     process: at once (while the workers start) or a second later (while they work)."""
-    master, slave = pty.openpty()
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "fracas", "sweep", str(VAMPIRE),
-         "--vary", "attacker.skills.melee=0..99", "--vary", "defender.armor.rating=0..99",
-         "--jobs", "2"],
-        stdin=slave, stdout=slave, stderr=slave, start_new_session=True,
-        env={**os.environ, "COLUMNS": "100", "TERM": "xterm"})
-    # the test keeps the terminal's slave end open until the end: Linux drops what a pty
-    # still buffers once every slave end is closed, which would lose the last line
-    seen = b""
+    code, text = interrupt(["sweep", str(VAMPIRE), "--vary", "attacker.skills.melee=0..99",
+                            "--vary", "defender.armor.rating=0..99", "--jobs", "2"],
+                           printed(b"/10000"), delay)
+    assert_interrupted(code, text)
 
-    def read(timeout: float) -> bool:
-        nonlocal seen
-        if not select.select([master], [], [], timeout)[0]:
-            return False
-        seen += os.read(master, 65536)
-        return True
 
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline and b"/10000" not in seen:
-        read(1)
-    assert b"/10000" in seen, seen[-2000:]
-    time.sleep(delay)
-    os.killpg(proc.pid, signal.SIGINT)
-    deadline = time.monotonic() + 60
-    while proc.poll() is None and time.monotonic() < deadline:
-        read(0.5)
-    code = proc.wait(timeout=30)
-    while read(0.5):
-        pass
-    os.close(slave)
-    os.close(master)
-    text = seen.decode("utf-8", "replace")
-    assert code == 130, text[-2000:]
-    assert "interrupted" in text and "Traceback" not in text and "KeyboardInterrupt" not in text
+def test_a_sweep_past_its_time_budget_stops_naming_max_seconds(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """The whole-run budget stops the sweep with one line; the exact roller's deadline
+    stops a point's exact odds on the way (not a fall-back to simulation)."""
+    path = EXAMPLES / "genesys" / "duel-fight.yaml"  # each point: seconds of exact odds
+    spec = SweepSpec(read_yaml(path), str(path), (parse_vary("red.group_size=1..4"),),
+                     "win_probability", max_seconds=0.5)
+    with pytest.raises(InputError, match=r"time budget of 0.5 s after 0 of 4 points") as err:
+        run_sweep(spec, jobs=1)
+    assert err.value.path == "--max-seconds"
+    code, out, text = run_main(monkeypatch, capsys, "sweep", str(VAMPIRE), "--vary",
+                               "attacker.skills.melee=1..3", "--max-seconds", "0", "--quiet")
+    assert code == 2 and out == "" and len(text.splitlines()) == 1
+    assert text.startswith("fracas: error: --max-seconds: the sweep passed its time budget")
+    code, _, text = run_main(monkeypatch, capsys, "sweep", str(VAMPIRE), "--vary",
+                             "attacker.skills.melee=1..3", "--fights", str(10**9))
+    assert code == 2 and "--fights: 1,000,000,000 fights are too many" in text
+
+
+def test_a_simulated_point_keeps_the_memory_cap(monkeypatch: pytest.MonkeyPatch) -> None:
+    from fracas.analysis import simulate
+
+    seen: dict[str, object] = {}
+    real = simulate.simulate
+
+    def spy(*args: object, **kwargs: object) -> object:
+        seen.update(kwargs)
+        return real(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(simulate, "simulate", spy)
+    path = EXAMPLES / "zamani" / "duel-fight.yaml"
+    spec = SweepSpec(read_yaml(path), str(path), (parse_vary("kofi.skills.swords=4"),),
+                     "win_probability", method="simulate", fights=50, max_memory=12345)
+    point = sweep.evaluate(spec, 0, (4,))
+    assert point["method"] == "simulated (50)" and seen["max_memory"] == 12345

@@ -110,10 +110,10 @@ def test_a_reaction_override_with_several_effects_applies_and_says_each() -> Non
 @pytest.mark.parametrize(("maneuver", "cards", "rule"), [
     ("fish in a barrel", ["8S", "6D"], "c22 table default · maneuvers"),  # raised: ours
     ("fish in a barrel", ["8S", "2H"], "seed 000 · Example: One Tough Lizard"),  # base
-    ("heavy swing", ["8S", "2C"], "RULES.md default · c22 maneuvers"),  # base
+    ("heavy swing", ["8S", "2C"], "table default · c22 maneuvers"),  # base
     ("heavy swing", ["8S", "6H"], "c22 table default · maneuvers"),  # raised: ours
     ("evasive", ["8S", "2H"], "c22 table default · maneuvers"),  # base: ours
-    ("evasive", ["8S", "2C"], "RULES.md default · c22 maneuvers"),  # raised
+    ("evasive", ["8S", "2C"], "table default · c22 maneuvers"),  # raised
 ])
 def test_a_maneuver_option_cites_its_source(maneuver: str, cards: list[str], rule: str
                                             ) -> None:
@@ -121,7 +121,7 @@ def test_a_maneuver_option_cites_its_source(maneuver: str, cards: list[str], rul
     r = run(s, {"a": cards})
     (man,) = of_type(r.events, "C22Maneuver")
     assert man.rule == rule
-    assert not any(e.rule.startswith("RULES.md c22 · Maneuvers") for e in r.events
+    assert not any(e.rule.startswith("public fact · Maneuvers") for e in r.events
                    if "maneuver" in e.text().lower() and "plays no" not in e.text())
 
 

@@ -1,4 +1,4 @@
-"""Step 3: the attack contest's rolls (RULES.md defaults), threats and confirmations.
+"""Step 3: the attack contest's rolls (table defaults), threats and confirmations.
 
 Att's sword check is d20 + 4, Def's every defense check d20 + 3 (see helpers)."""
 

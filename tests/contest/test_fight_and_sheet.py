@@ -20,7 +20,7 @@ def _roster(**changes: Any) -> Any:
     return scenario(defender=sheet(DEFENDER, **changes), defense="dodge").roster
 
 
-# -- initiative (RULES.md default) ------------------------------------------------------
+# -- initiative (table default) ------------------------------------------------------
 def test_initiative_is_d20_plus_rank_highest_first_and_kept_for_the_fight() -> None:
     s = scenario(attacker=sheet(ATTACKER, skills={**ATTACKER["skills"], "initiative": 2}),
                  defense="dodge")

@@ -1,5 +1,5 @@
 """Critical failures (Step 3) and the attack types of Step 1: fight normally, called shot,
-fight defensively; boons and banes netted per side (RULES.md default)."""
+fight defensively; boons and banes netted per side (table default)."""
 
 from __future__ import annotations
 

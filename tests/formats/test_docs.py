@@ -18,7 +18,7 @@ from tests.formats.conftest import EXAMPLES, ROOT, write
 
 PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
 LINK = re.compile(r"\]\(([^)#\s]+)(?:#[^)]*)?\)")
-UNSHIPPED = re.compile(r"seeds/|\.\./shared|\d{3}_[0-9a-f]{16}\.txt")
+UNSHIPPED = re.compile(r"seeds/|\.\./shared|\d{3}_[0-9a-f]{16}\.txt|RULES\.md|DESIGN\.md")
 
 
 def _yaml_blocks(text: str) -> list[str]:
@@ -62,6 +62,18 @@ def test_no_page_points_into_the_unshipped_seed_files(page: Path) -> None:
         if page.name == "json.md" and '"seed":' in line:
             continue  # `fracas systems --json` output: the seed's id, quoted as printed
         assert not UNSHIPPED.search(line), f"{page.name}:{number}: {line}"
+
+
+def test_no_source_or_data_file_cites_an_unshipped_file() -> None:
+    """Events, docstrings and data packs say "table default" or "public fact", never the
+    name of a project file the package does not ship (a system's ``seed`` attribute is
+    the seed's id, shown by ``fracas systems``)."""
+    found = [f"{path.relative_to(ROOT)}:{number}"
+             for path in sorted((ROOT / "src" / "fracas").rglob("*"))
+             if path.suffix in {".py", ".yaml", ".csv", ".html"}
+             for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+             if UNSHIPPED.search(line) and not line.lstrip().startswith('seed = "')]
+    assert found == []
 
 
 @pytest.mark.parametrize("path", sorted(EXAMPLES.glob("*/*.yaml")),

@@ -1,5 +1,5 @@
 """Shared helpers of the genesys tests: the faces written out independently of the data
-pack (RULES.md genesys), and a brute-force pool enumeration over every face."""
+pack (public facts), and a brute-force pool enumeration over every face."""
 
 from __future__ import annotations
 

@@ -149,4 +149,4 @@ def test_auto_fire_by_default_is_a_table_default() -> None:
     sc = scenario(me, pc(), "repeater", {"range": "short"})
     assert sc.attack is not None
     events = plan_attack(sc.system, sc.attack, sc.roster).events
-    assert any("RULES.md default · auto_fire" in e.text() for e in events)
+    assert any("table default · auto_fire" in e.text() for e in events)

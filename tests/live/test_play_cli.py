@@ -82,7 +82,9 @@ def test_bad_input_on_stdin_is_refused_and_changes_nothing(tmp_path: Path) -> No
 def test_save_quit_and_resume_where_it_stopped(tmp_path: Path) -> None:
     session, lines = _by_hand(DUEL, 9)
     half = len(lines) // 2
-    log = tmp_path / "fight.jsonl"
+    # a path longer than the 80-column pipe: the command to go on is still one line
+    (folder := tmp_path / ("a-long-folder-name-" * 4)).mkdir()
+    log = folder / "fight.jsonl"
     first = _play(DUEL, "--seed", "9", "--log", str(log),
                   stdin="\n".join([*lines[:half], "q"]) + "\n")
     assert first.returncode == 0 and f"--resume {log}" in first.stdout

@@ -1,4 +1,4 @@
-"""Derived values (RULES.md, public): Combat Value, Health, Energy; Defense Value default."""
+"""Derived values (public fact): Combat Value, Health, Energy; Defense Value default."""
 
 from __future__ import annotations
 
@@ -41,7 +41,7 @@ def test_defense_value_offset_is_a_table_default() -> None:
     scenario = make(person("a", "x", skills={"brawl": 3}), rules={"defense_value_offset": -1})
     result = run(scenario, [2, 2, 6, 6])
     assert any(t.startswith("B's defense target: 4 (Defense Value)") and
-               "Defense Value = Combat Value −1 (RULES.md default)" in t for t in texts(result))
+               "Defense Value = Combat Value −1 (table default)" in t for t in texts(result))
 
 
 def test_health_per_point_is_a_table_value_overridable_by_rules() -> None:

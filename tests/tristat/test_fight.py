@@ -1,4 +1,4 @@
-"""Fight hooks: initiative (RULES.md default), actions, reactions, turn and round upkeep."""
+"""Fight hooks: initiative (table default), actions, reactions, turn and round upkeep."""
 
 from __future__ import annotations
 

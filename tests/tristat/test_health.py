@@ -1,4 +1,4 @@
-"""Health (RULES.md, public): at 0 unconscious and losing 1 a round, at −20 dead."""
+"""Health (public fact): at 0 unconscious and losing 1 a round, at −20 dead."""
 
 from __future__ import annotations
 

@@ -4,20 +4,25 @@ a 500: malformed JSON, wrong types, huge bodies, unknown ids, bad answers and di
 from __future__ import annotations
 
 import json
+import shutil
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
+import yaml
 from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from fracas.core.errors import InputError
 from fracas.core.scenario import scenario_from_mapping
+from fracas.systems.zamani.table import load_action_table, table_from_mapping
 from fracas.web.app import MAX_BODY, create_app
 from tests.web.helpers import Client, invite, new_encounter, new_gm
 
 DUEL = "tristat/duel-fight.yaml"
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 
 
 @pytest.fixture(scope="module")
@@ -138,3 +143,46 @@ def test_a_player_can_not_answer_with_the_gm_form(world: tuple[TestClient, Clien
     player = invite(gm, eid, "P", ["rin"])
     r = player.put(f"/api/encounters/{eid}/settings", {"others": "exact"})
     assert r.status_code == 403
+
+
+def test_a_posted_scenario_may_not_name_a_table_file(
+        world: tuple[TestClient, Client, str], tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A scenario sent to the server has no folder: naming a table file is a 400 that says
+    to put the table inline, and nothing is read, even a file that exists in the server's
+    working directory; the same table inline is accepted."""
+    _, gm, _ = world
+    example = EXAMPLES / "zamani" / "gm_table.yaml"
+    (tmp_path / "tables").mkdir()
+    shutil.copy(EXAMPLES / "zamani" / "tables" / "gm_table.csv", tmp_path / "tables")
+    monkeypatch.chdir(tmp_path)  # the file is there: still refused
+    text = example.read_text(encoding="utf-8")
+    for body in ({"scenario_yaml": text}, {"scenario": yaml.safe_load(text)}):
+        r = gm.post("/api/encounters", body)
+        assert r.status_code == 400, r.text
+        error = r.json()["error"]
+        assert error.startswith("rules.action_table: action table 'tables/gm_table.csv': a "
+                                "scenario sent to the server has no folder")
+        assert "inline table" in error
+    table = load_action_table(str(EXAMPLES / "zamani" / "tables" / "gm_table.csv"))
+    inline = yaml.safe_load(text)
+    inline["rules"]["action_table"] = table.to_mapping()
+    r = gm.post("/api/encounters", {"scenario": inline})
+    assert r.status_code == 201, r.text
+
+
+def test_an_example_naming_a_table_file_is_stored_with_the_table_inline(
+        world: tuple[TestClient, Client, str], tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The server's own example reads its table from the example's folder (not the working
+    directory), and the encounter keeps the table inline: it stands alone."""
+    _, gm, _ = world
+    monkeypatch.chdir(tmp_path)
+    r = gm.post("/api/encounters", {"example": "zamani/gm_table.yaml", "seed": 1})
+    assert r.status_code == 201, r.text
+    eid = r.json()["id"]
+    stored = gm.http.app.state.tracker.store.encounter(eid).scenario  # type: ignore[attr-defined]
+    table = load_action_table(str(EXAMPLES / "zamani" / "tables" / "gm_table.csv"))
+    assert stored["rules"]["action_table"] == json.loads(json.dumps(table.to_mapping()))
+    assert table_from_mapping(stored["rules"]["action_table"], "stored").cells == table.cells
+    assert gm.view(eid)["version"] >= 1

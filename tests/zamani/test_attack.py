@@ -1,5 +1,5 @@
 """Skill rolls, the action table, damage, controlled attacks, strike effects, focus,
-sacrifice and movement with attacks (seed 002; RULES.md zamani)."""
+sacrifice and movement with attacks (seed 002; table defaults)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""RULES.md default · Action table: the table as data, validated; a GM's own table."""
+"""table default · Action table: the table as data, validated; a GM's own table."""
 
 from __future__ import annotations
 

@@ -10,12 +10,13 @@ from __future__ import annotations
 from collections.abc import Hashable
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from fracas.core.model import Action, Roster
-from fracas.core.system import RuleSystem
-from fracas.dice.distribution import Distribution
-from fracas.dice.rollers import ExactRoller, Roller
+if TYPE_CHECKING:  # light to import: `fracas roll` wants only fraction_text
+    from fracas.core.model import Action, Roster
+    from fracas.core.system import RuleSystem
+    from fracas.dice.distribution import Distribution
+    from fracas.dice.rollers import ExactRoller, Roller
 
 Summary = tuple[str, bool, int, bool, tuple[tuple[str, Any], ...]]
 
@@ -100,5 +101,7 @@ class AttackOdds:
 def attack_odds(system: RuleSystem, action: Action, roster: Roster,
                 roller: ExactRoller | None = None) -> AttackOdds:
     """Exact odds of ``action`` against the current state of ``roster``."""
+    from fracas.dice.rollers import ExactRoller
+
     exact = roller or ExactRoller()
     return AttackOdds(exact.distribution(_summary, system, action, roster), action)

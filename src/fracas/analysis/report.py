@@ -3,7 +3,9 @@
 Pictures are embedded as base64 PNG; the style sheet is inline; nothing is fetched.
 For an attack: its exact odds, the damage picture, and the advice tables. For a fight
 (a file with no ``attack:``): the exact fight odds when its chain is small enough (in
-states and in time), else a simulation.
+states and in time), else a simulation (``fights`` of them, its chain held under
+``max_memory``). A ``progress`` is told each section written, the fight states explored
+and the fights simulated.
 """
 
 from __future__ import annotations
@@ -11,7 +13,7 @@ from __future__ import annotations
 import base64
 import html
 from datetime import date
-from typing import Any
+from typing import Any, Protocol
 
 from fracas import __version__ as VERSION
 from fracas.analysis import plots
@@ -19,6 +21,28 @@ from fracas.analysis.advise import Advice, advise
 from fracas.analysis.odds import AttackOdds, attack_odds, fraction_text
 from fracas.core.errors import InputError
 from fracas.core.scenario import Scenario
+
+
+class Progress(Protocol):
+    """Where the report says how far it got (:class:`fracas.cli.progress.Tracker`)."""
+
+    def stage(self, unit: str, total: int | None = None) -> None: ...
+
+    def update(self, n: int) -> None: ...
+
+    def advance(self, k: int) -> None: ...
+
+
+class _Silent:
+    def stage(self, unit: str, total: int | None = None) -> None:
+        pass
+
+    def update(self, n: int) -> None:
+        pass
+
+    def advance(self, k: int) -> None:
+        pass
+
 
 STYLE = """
 body { font: 15px/1.45 system-ui, -apple-system, 'Segoe UI', sans-serif; color: #222;
@@ -110,7 +134,7 @@ def _advice_section(advice: Advice, top: int) -> str:
 
 
 def _fight_section(scenario: Scenario, max_states: int, fights: int, seed: int,
-                   max_seconds: float) -> str:
+                   max_seconds: float, max_memory: int, progress: Progress) -> str:
     from fracas.analysis.duel import duel_odds
     from fracas.analysis.simulate import simulate, summarize
     from fracas.encounter.engine import setup_from_scenario
@@ -118,8 +142,10 @@ def _fight_section(scenario: Scenario, max_states: int, fights: int, seed: int,
     setup = setup_from_scenario(scenario)
     title = scenario.title or "fight"
     reason = ""
+    progress.stage("fight states explored")
     try:
-        duel = duel_odds(setup, scenario.roster, max_states, max_seconds=max_seconds)
+        duel = duel_odds(setup, scenario.roster, max_states, max_seconds=max_seconds,
+                         progress=progress.update)
     except InputError as err:
         duel, reason = None, err.message
     if duel is not None:
@@ -132,7 +158,10 @@ def _fight_section(scenario: Scenario, max_states: int, fights: int, seed: int,
             _table(["outcome", "probability", "exact"], rows),
             f"<p><b>Mean rounds: {float(duel.mean_rounds()):.3f}</b></p>",
             _img(plots.duel_figure(duel, title), "fight odds")])
-    summary = summarize(simulate(setup, scenario.roster, fights, seed=seed),
+    progress.stage("fights simulated", fights)
+    played = simulate(setup, scenario.roster, fights, seed=seed, progress=progress.advance,
+                      max_memory=max_memory)
+    summary = summarize(played,
                         {c.id: c.name for c in scenario.roster.values()})
     rows = [[html.escape(side), f"{s['wins']:,}", _pct(s["p_win"]),
              f"{_pct(s['ci95'][0])} – {_pct(s['ci95'][1])}"]
@@ -155,8 +184,10 @@ def _roster_section(scenario: Scenario) -> str:
 
 
 def build_report(scenario: Scenario, top: int = 15, max_states: int = 200_000,
-                 fights: int = 20_000, seed: int = 0, max_seconds: float = 60.0) -> str:
+                 fights: int = 20_000, seed: int = 0, max_seconds: float = 60.0,
+                 max_memory: int = 2**30, progress: Progress | None = None) -> str:
     """The whole page as one HTML string."""
+    progress = progress or _Silent()
     system = scenario.system
     title = scenario.title or (scenario.path or "scenario")
     description = scenario.raw.get("description")
@@ -175,10 +206,13 @@ def build_report(scenario: Scenario, top: int = 15, max_states: int = 200_000,
                     f"{', ' + html.escape(attack.describe()) if attack.describe() else ''}</p>")
         odds = attack_odds(system, attack, scenario.roster)
         body.append(_odds_section(odds, f"{title}: {who}"))
+        progress.advance(1)
         if attack.target is not None:
             body.append(_advice_section(advise(scenario), top))
+            progress.advance(1)
     else:
-        body.append(_fight_section(scenario, max_states, fights, seed, max_seconds))
+        body.append(_fight_section(scenario, max_states, fights, seed, max_seconds,
+                                   max_memory, progress))
     body.append(f"<footer>fracas {VERSION} · {date.today().isoformat()} · every number is "
                 "exact unless marked simulated</footer>")
     return ("<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'>"

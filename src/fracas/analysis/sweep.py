@@ -12,14 +12,21 @@ win probability is exact while its chain stays under a budget of states, and sim
 (seeded by the point's index, so any engine gives the same numbers) past it. Points are
 evaluated in chunks on local processes (:mod:`concurrent.futures`) or on a Dask
 distributed cluster; results are put back in order.
+
+A sweep is bounded: ``max_states`` per exact point, ``max_memory`` per simulated point
+(the chain's memory cap of :func:`~fracas.analysis.simulate.simulate`) and a whole-run
+``max_seconds``, whose deadline is the exact roller's deadline of each point and is
+checked between simulated chunks; past it the sweep stops with :class:`SweepOverBudget`.
 """
 
 from __future__ import annotations
 
 import copy
+import dataclasses
 import itertools
 import math
 import os
+import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, wait
 from dataclasses import dataclass, field
@@ -34,6 +41,7 @@ METRICS = ("expected_damage", "p_hit", "p_taken_out", "win_probability", "mean_r
 FIGHT_METRICS = ("win_probability", "mean_rounds")
 METHODS = ("auto", "exact", "simulate")
 MAX_POINTS = 1_000_000
+MAX_SECONDS = 600.0  # the default time budget of a whole sweep
 CONNECT_TIMEOUT = "10s"  # to reach a Dask scheduler
 
 
@@ -180,6 +188,28 @@ class SweepSpec:
     fights: int = 2000
     seed: int = 0
     max_states: int = 10_000
+    max_memory: int = 2**30  # bytes, per simulated point
+    max_seconds: float | None = None  # the whole run's time budget
+    deadline: float | None = None  # its end, as a time.time() (the same on every machine)
+
+    def started(self) -> SweepSpec:
+        """The spec with its deadline set from now (a sweep's clock starts here)."""
+        if self.max_seconds is None:
+            return self
+        return dataclasses.replace(self, deadline=time.time() + self.max_seconds)
+
+    def remaining(self) -> float | None:
+        """Seconds left of the budget (raises :class:`SweepOverBudget` once none are)."""
+        if self.deadline is None:
+            return None
+        left = self.deadline - time.time()
+        if left <= 0:
+            raise SweepOverBudget(self.max_seconds or 0.0)
+        return left
+
+    def check_time(self, _done: int = 0) -> None:
+        """Raises :class:`SweepOverBudget` once the budget is spent (a progress hook)."""
+        self.remaining()
 
     def points(self) -> Iterator[tuple[int, tuple[Any, ...]]]:
         return enumerate(itertools.product(*(v.values for v in self.varies)))
@@ -195,6 +225,17 @@ class SweepSpec:
         return data
 
 
+class SweepOverBudget(FracasError):
+    """The whole sweep passed its time budget (``--max-seconds``): it stops."""
+
+    def __init__(self, seconds: float) -> None:
+        super().__init__(seconds)  # the only argument: it crosses process boundaries
+        self.seconds = seconds
+
+    def __str__(self) -> str:
+        return f"the sweep passed its time budget of {self.seconds:g} s"
+
+
 def _fight_metric(spec: SweepSpec, scenario: Any, index: int) -> dict[str, Any]:
     from fracas.analysis.duel import duel_odds
     from fracas.analysis.simulate import simulate, summarize
@@ -208,8 +249,11 @@ def _fight_metric(spec: SweepSpec, scenario: Any, index: int) -> dict[str, Any]:
                          allowed=", ".join(scenario.roster.sides()))
     if spec.method != "simulate":
         try:
-            duel = duel_odds(setup, scenario.roster, spec.max_states)
-        except InputError:
+            duel = duel_odds(setup, scenario.roster, spec.max_states,
+                             max_seconds=spec.remaining())
+        except InputError as err:
+            if err.path == "--max-seconds":  # the exact roller met the sweep's deadline
+                raise SweepOverBudget(spec.max_seconds or 0.0) from None
             if spec.method == "exact":
                 raise
         else:
@@ -217,7 +261,8 @@ def _fight_metric(spec: SweepSpec, scenario: Any, index: int) -> dict[str, Any]:
             return {"value": float(value), "exact": _frac(value), "method": "exact",
                     "states": duel.states}
     fights = simulate(setup, scenario.roster, spec.fights, seed=spec.seed * 1_000_003 + index,
-                      method="auto")
+                      method="auto", max_memory=spec.max_memory,
+                      progress=spec.check_time)  # between chunks
     summary = summarize(fights)
     if spec.metric == "mean_rounds":
         return {"value": summary["rounds"]["mean"], "method": f"simulated ({spec.fights})"}
@@ -244,12 +289,15 @@ def evaluate(spec: SweepSpec, index: int, values: Sequence[Any]) -> dict[str, An
         if spec.metric in FIGHT_METRICS:
             out.update(_fight_metric(spec, scenario, index))
         else:
+            spec.check_time()
             if scenario.attack is None:
                 raise InputError("this scenario has no attack: entry", path="--metric",
                                  allowed="win_probability or mean_rounds for a fight")
             odds = cached_odds(scenario.system, scenario.attack, scenario.roster)
             value = getattr(odds, spec.metric)
             out.update({"value": float(value), "exact": _frac(value), "method": "exact"})
+    except SweepOverBudget:
+        raise
     except FracasError as err:
         out.update({"value": None, "error": str(err)})
     return out
@@ -391,9 +439,23 @@ def run_sweep(spec: SweepSpec, jobs: int | None = None, scheduler: str | None = 
     check(spec)
     jobs = jobs or os.cpu_count() or 1
     chunks = _chunks(spec, jobs)
-    if scheduler:
-        points = _dask(spec, chunks, scheduler, progress)
-    else:
-        points = _local(spec, chunks, jobs, progress)
+    done = [0]
+
+    def counted(k: int) -> None:
+        done[0] += k
+        if progress:
+            progress(k)
+
+    spec = spec.started()
+    try:
+        if scheduler:
+            points = _dask(spec, chunks, scheduler, counted)
+        else:
+            points = _local(spec, chunks, jobs, counted)
+    except SweepOverBudget as err:
+        raise InputError(f"the sweep passed its time budget of {err.seconds:g} s after "
+                         f"{done[0]:,} of {spec.size:,} points", path="--max-seconds",
+                         allowed="a larger --max-seconds, fewer points, --method simulate "
+                         "or a smaller --max-states or --fights") from None
     points.sort(key=lambda p: int(p["index"]))
     return SweepResult(spec.varies, spec.metric, points, "dask" if scheduler else "local")

@@ -3,35 +3,61 @@
 A terminal sends SIGINT to the whole process group. A worker that receives it while it
 starts (before any initializer of ours could run) prints a ``KeyboardInterrupt``
 traceback. So each worker is started with SIGINT *blocked*: the blocked mask is inherited
-across fork and exec, Python never unblocks it, and the worker never sees the signal. The
-main process unblocks it as soon as the worker has started, so the user's Ctrl-C still
-reaches it (a pending one is delivered then) and the command stops cleanly.
+across fork and exec, Python never unblocks it, and the worker never sees the signal.
+
+The main process, for its part, must not stop half-way through starting a worker: a
+``KeyboardInterrupt`` while it writes the worker's start-up data, or before the pool has
+registered the worker (so that shutdown waits for it), leaves a worker that prints a
+traceback (``EOFError``, or a semaphore gone once the main process has exited). Blocking
+SIGINT in the main thread is not enough (the kernel then hands it to another thread and
+Python still raises in the main one), so while a worker starts, SIGINT's handler only
+notes the signal; the interrupt is raised once the worker is started and registered,
+and the pool's manager thread (which stops the workers at shutdown) is running. A worker
+that shutdown cannot reach that way (started just before the manager thread) is ended
+there and waited for.
 """
 
 from __future__ import annotations
 
+import multiprocessing
 import signal
+import threading
 from concurrent.futures import ProcessPoolExecutor
-from multiprocessing.context import SpawnContext, SpawnProcess
+from types import FrameType
 
 
-class _QuietProcess(SpawnProcess):
-    """A spawned process that starts with SIGINT blocked."""
+class _QuietPool(ProcessPoolExecutor):
+    """A pool whose workers start (and are registered) with SIGINT blocked."""
 
-    def start(self) -> None:
-        previous = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    def _spawn_process(self) -> None:
+        pressed: list[FrameType | None] = []
+        main = threading.current_thread() is threading.main_thread()
+        handler = signal.getsignal(signal.SIGINT)
+        if main:
+            signal.signal(signal.SIGINT, lambda _signum, frame: pressed.append(frame))
+        mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})  # the worker's
         try:
-            super().start()
+            super()._spawn_process()  # type: ignore[misc]
         finally:
-            signal.pthread_sigmask(signal.SIG_SETMASK, previous)
+            signal.pthread_sigmask(signal.SIG_SETMASK, mask)
+            if main:
+                signal.signal(signal.SIGINT, handler)
+        if pressed:  # Ctrl-C while the worker started: now it can be handled
+            self._start_executor_manager_thread()
+            if callable(handler):
+                handler(signal.SIGINT, pressed[0])
+            else:
+                raise KeyboardInterrupt
 
-
-class _QuietContext(SpawnContext):
-    """The spawn start method, with :class:`_QuietProcess` for every worker."""
-
-    Process = _QuietProcess
+    def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
+        manager = getattr(self, "_executor_manager_thread", None)
+        orphans = [] if manager is not None else list((self._processes or {}).values())
+        super().shutdown(wait=wait, cancel_futures=cancel_futures)
+        for process in orphans:
+            process.terminate()
+            process.join()
 
 
 def worker_pool(jobs: int) -> ProcessPoolExecutor:
     """A pool of ``jobs`` spawned workers that ignore Ctrl-C (the main process handles it)."""
-    return ProcessPoolExecutor(max_workers=jobs, mp_context=_QuietContext())
+    return _QuietPool(max_workers=jobs, mp_context=multiprocessing.get_context("spawn"))

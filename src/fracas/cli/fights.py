@@ -7,7 +7,15 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from fracas.cli.app import FileArg, JsonOpt, SeedOpt, app, check_seed
+from fracas.cli.app import (
+    FileArg,
+    JsonOpt,
+    MemoryOpt,
+    SeedOpt,
+    app,
+    check_fights,
+    check_seed,
+)
 from fracas.cli.progress import QuietOpt, progress
 from fracas.core.errors import InputError
 
@@ -83,7 +91,6 @@ def fight_json(fight: Encounter) -> dict[str, Any]:
 PolicyOpt = Annotated[str | None, typer.Option(
     "--policy", help=f"One policy for everybody ({', '.join(POLICY_NAMES)}); default: each "
     "combatant's own, else aggressive.")]
-MAX_FIGHTS = 10_000_000
 RoundsOpt = Annotated[int | None, typer.Option("--max-rounds", help="Round limit.", min=1)]
 
 
@@ -127,7 +134,10 @@ def fight(
         if record is not None:
             record.detach()
     if log is not None and not as_json:
-        console.print(f"[dim]Event log saved to {log} ({len(encounter.events)} events).[/]")
+        from rich.markup import escape
+
+        console.print(f"[dim]Event log saved to {escape(str(log))} "
+                      f"({len(encounter.events)} events).[/]", soft_wrap=True)
     if as_json:
         print_json("fight", fight_json(encounter))
 
@@ -219,9 +229,7 @@ def simulate_cmd(
         "--method", help="auto (measures which pays and says which it chose), fast (the "
         "exact chain of fight states), sampled (each rule sub-step from its cached exact "
         "distribution), steps (every roll played).")] = "auto",
-    max_memory: Annotated[float, typer.Option(
-        "--max-memory", help="The most memory, in GB, a chain or sub-step cache may hold.",
-        min=0.001)] = 1.0,
+    max_memory: MemoryOpt = 1.0,
     scheduler: Annotated[str | None, typer.Option(
         "--scheduler", help="Play the fights on this existing Dask scheduler "
         "(tcp://HOST:PORT) instead of --jobs processes.")] = None,
@@ -247,9 +255,7 @@ def simulate_cmd(
 
         check_path(plot)
     check_seed(seed)
-    if n > MAX_FIGHTS:  # the results grow with n: refuse before any work
-        raise InputError(f"{n:,} fights are too many", path="-n",
-                         allowed=f"at most {MAX_FIGHTS:,} (run more in parts with other seeds)")
+    check_fights(n, "-n")
     scenario = load_scenario(file)
     setup = setup_from_scenario(scenario, max_rounds, policy)
     with progress("simulate", "fights", n, quiet, as_json) as track:

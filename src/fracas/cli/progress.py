@@ -1,38 +1,38 @@
 """Progress of long work on stderr: a Rich bar on a terminal; otherwise (a pipe, a log
-file, ``--json``) one plain line every few seconds, so that long work never looks hung;
-nothing with ``--quiet``."""
+file, ``--json``) one plain line every few seconds, even while a single long unit of work
+reports nothing (a heartbeat thread), so that long work never looks hung; nothing with
+``--quiet``."""
 
 from __future__ import annotations
 
 import sys
+import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Annotated
 
 import typer
-from rich.progress import (
-    BarColumn,
-    MofNCompleteColumn,
-    Progress,
-    SpinnerColumn,
-    TextColumn,
-    TimeElapsedColumn,
-    TimeRemainingColumn,
-)
-
-from fracas.cli import render
 
 QuietOpt = Annotated[bool, typer.Option("--quiet", "-q", help="No progress on stderr.")]
 EVERY = 5.0  # seconds between two plain progress lines
 
 
 class Tracker:
-    """Counts work done (``advance`` by k, or ``update`` to n) and shows it."""
+    """Counts work done (``advance`` by k, or ``update`` to n) and shows it; ``stage``
+    starts counting another kind of work (``unit``, ``total``) from 0."""
 
-    def __init__(self, show: Callable[[int], None]) -> None:
+    def __init__(self, show: Callable[[int], None], unit: str = "",
+                 total: int | None = None) -> None:
         self.done = 0
+        self.unit = unit
+        self.total = total
         self._show = show
+        self._relabel: Callable[[], None] = lambda: None
+
+    def stage(self, unit: str, total: int | None = None) -> None:
+        self.unit, self.total, self.done = unit, total, 0
+        self._relabel()
 
     def advance(self, k: int) -> None:
         self.update(self.done + k)
@@ -42,18 +42,40 @@ class Tracker:
         self._show(n)
 
 
-def _line(command: str, unit: str, total: int | None, started: float) -> Callable[[int], None]:
+def _lines(command: str, tracker: Tracker, started: float) -> Callable[[int], None]:
     last = [started]
+    lock = threading.Lock()
 
     def show(n: int) -> None:
-        now = time.monotonic()
-        if now - last[0] < EVERY:
-            return
-        last[0] = now
-        share = f" of {total:,} ({n / total:.0%})" if total else ""
-        sys.stderr.write(f"fracas: {command}: {n:,}{share} {unit}, {now - started:.0f} s\n")
-        sys.stderr.flush()
+        with lock:
+            now = time.monotonic()
+            if now - last[0] < EVERY:
+                return
+            last[0] = now
+            total = tracker.total
+            share = f" of {total:,} ({n / total:.0%})" if total else ""
+            sys.stderr.write(f"fracas: {command}: {n:,}{share} {tracker.unit}, "
+                             f"{now - started:.0f} s\n")
+            sys.stderr.flush()
     return show
+
+
+@contextmanager
+def _heartbeat(tracker: Tracker) -> Iterator[None]:
+    """Shows the count every second from a thread (the shown line is still rate-limited
+    to one every :data:`EVERY` seconds), while the work itself reports nothing."""
+    stop = threading.Event()
+
+    def beat() -> None:
+        while not stop.wait(min(1.0, max(EVERY, 0.1))):
+            tracker.update(tracker.done)
+
+    thread = threading.Thread(target=beat, name="fracas-progress", daemon=True)
+    thread.start()
+    try:
+        yield
+    finally:
+        stop.set()
 
 
 @contextmanager
@@ -64,13 +86,31 @@ def progress(command: str, unit: str, total: int | None, quiet: bool, as_json: b
         yield Tracker(lambda n: None)
         return
     if not sys.stderr.isatty() or as_json:
-        yield Tracker(_line(command, unit, total, time.monotonic()))
+        tracker = Tracker(lambda n: None, unit, total)
+        tracker._show = _lines(command, tracker, time.monotonic())
+        with _heartbeat(tracker):
+            yield tracker
         return
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        SpinnerColumn,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
+
+    from fracas.cli import render
+
     columns = ((TextColumn("[progress.description]{task.description}"), BarColumn(),
                 MofNCompleteColumn(), TimeRemainingColumn()) if total is not None else
-               (SpinnerColumn(), TextColumn(f"{{task.completed:,}} {unit}"),
+               (SpinnerColumn(), TextColumn("{task.completed:,} {task.description}"),
                 TimeElapsedColumn()))
     with Progress(*columns, console=render.make_console(stderr=True),
                   transient=True) as bar:
         task = bar.add_task(unit, total=total)
-        yield Tracker(lambda n: bar.update(task, completed=n))
+        tracker = Tracker(lambda n: bar.update(task, completed=n), unit, total)
+        tracker._relabel = lambda: bar.update(task, description=tracker.unit,
+                                              total=tracker.total, completed=0)
+        yield tracker

@@ -169,8 +169,14 @@ def load_scenario(path: Path | str) -> Scenario:
     return scenario_from_mapping(data, file=str(path))
 
 
-def scenario_from_mapping(data: Any, file: str | None = None) -> Scenario:
-    """Validate a scenario given as a mapping (as parsed from YAML)."""
+HERE = Path()  # scenario_from_mapping's default folder: the file's, else the working directory
+
+
+def scenario_from_mapping(data: Any, file: str | None = None, folder: Path | None = HERE
+                          ) -> Scenario:
+    """Validate a scenario given as a mapping (as parsed from YAML). Files it names (a GM's
+    table) are read from ``folder``: by default the file's folder, else the working
+    directory; ``None``: no folder, so it may name no file (a scenario sent to the server)."""
     from fracas.core.registry import get_system
 
     if not isinstance(data, Mapping):
@@ -191,7 +197,8 @@ def scenario_from_mapping(data: Any, file: str | None = None) -> Scenario:
         raise InputError(f"{unknown_message('key', key, allowed)} (in a {model.system} "
                          "scenario)", file=file, path=key, allowed=", ".join(allowed))
     try:
-        folder = Path(file).parent if file else Path.cwd()
+        if folder is HERE:
+            folder = Path(file).parent if file else Path.cwd()
         system = system_cls(system_cls.resolve_files(model.rules, folder))
     except InputError as err:
         raise err.located(file=file) from None

@@ -24,7 +24,7 @@ from __future__ import annotations
 import copy
 from abc import ABC, abstractmethod
 from collections.abc import Collection, Mapping, Sequence
-from functools import cached_property
+from functools import cache, cached_property
 from pathlib import Path
 from typing import Any, ClassVar, Self
 
@@ -56,9 +56,16 @@ class RuleSystem(ABC):
     demo_examples: ClassVar[tuple[str, ...]] = ()  # files in examples/<id>/ that `demo` shows
 
     @classmethod
-    def resolve_files(cls, rules: Mapping[str, Any], folder: Path) -> dict[str, Any]:
+    def resolve_files(cls, rules: Mapping[str, Any], folder: Path | None) -> dict[str, Any]:
         """``rules`` with any file they name resolved against the scenario's ``folder``
-        (InputError for a file outside it); the default names no files."""
+        (InputError for a file outside it, or for any file with no folder: a scenario sent
+        to the server); the default names no files."""
+        return dict(rules)
+
+    @classmethod
+    def inline_files(cls, rules: Mapping[str, Any], folder: Path) -> dict[str, Any]:
+        """``rules`` with any file they name (in ``folder``) replaced by its content, so that
+        the scenario stands alone (the server stores it so); the default names no files."""
         return dict(rules)
 
     def __init__(self, rules: Mapping[str, Any] | None = None):
@@ -76,10 +83,10 @@ class RuleSystem(ABC):
 
     @classmethod
     def load_yaml(cls, name: str) -> Any:
-        """A YAML file of the data pack, parsed (errors name the file)."""
-        from fracas.core.scenario import read_yaml
-
-        return read_yaml(cls.data_dir() / name)
+        """A YAML file of the data pack, parsed (errors name the file); parsed once per
+        process (every scenario loaded builds its system, and parsing is the slow part),
+        each caller getting its own copy."""
+        return copy.deepcopy(_data_file(cls.data_dir() / name))
 
     @cached_property
     def defaults(self) -> Any:
@@ -267,3 +274,10 @@ def _deep_merge(base: Mapping[str, Any], overrides: Mapping[str, Any]) -> dict[s
         else:
             out[key] = value
     return out
+
+
+@cache
+def _data_file(path: Path) -> Any:
+    from fracas.core.scenario import read_yaml
+
+    return read_yaml(path)

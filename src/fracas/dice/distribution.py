@@ -23,11 +23,13 @@ from bisect import bisect_right
 from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping
 from fractions import Fraction
 from itertools import accumulate
-from typing import Any, Generic, TypeVar, cast
-
-import numpy as np
+from numbers import Integral
+from typing import TYPE_CHECKING, Any, Generic, TypeVar, cast
 
 from fracas.core.errors import FracasError
+
+if TYPE_CHECKING:
+    import numpy as np
 
 T = TypeVar("T", bound=Hashable)
 U = TypeVar("U", bound=Hashable)
@@ -56,7 +58,8 @@ class Distribution(Generic[T]):
         items = weights.items() if isinstance(weights, Mapping) else weights
         merged: dict[T, int] = {}
         for outcome, weight in items:
-            if not isinstance(weight, int | np.integer) or isinstance(weight, bool):
+            if type(weight) is not int and (isinstance(weight, bool)
+                                            or not isinstance(weight, Integral)):
                 raise TypeError(f"weight of {outcome!r} must be an integer, not {weight!r}")
             weight = int(weight)
             if weight < 0:
@@ -316,6 +319,8 @@ def _dense_add(a: Distribution[Any], b: Distribution[Any]) -> Distribution[Any] 
     if span > _DENSE_SPAN_LIMIT or len(ka) * len(kb) < 64:
         return None
     if a.total * b.total < _INT64_SAFE:
+        import numpy as np
+
         va = np.zeros(hi_a - lo_a + 1, dtype=np.int64)
         vb = np.zeros(hi_b - lo_b + 1, dtype=np.int64)
         for k, w in a.items():

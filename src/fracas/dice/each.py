@@ -8,11 +8,12 @@ themselves, never building the expression's whole distribution first.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
-
-import numpy as np
+from typing import TYPE_CHECKING, Any
 
 from fracas.dice.variables import Die, Keep, Pool, Sum, Variable
+
+if TYPE_CHECKING:
+    import numpy as np
 
 
 @dataclass(frozen=True)

@@ -26,13 +26,14 @@ import math
 import time
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from fractions import Fraction
-from typing import Any, Protocol, TypeVar, runtime_checkable
-
-import numpy as np
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar, runtime_checkable
 
 from fracas.core.errors import FracasError, ScriptError
 from fracas.dice.distribution import Distribution
 from fracas.dice.variables import Variable
+
+if TYPE_CHECKING:
+    import numpy as np
 
 T = TypeVar("T", bound=Hashable)
 R = TypeVar("R")
@@ -62,7 +63,11 @@ class RandomRoller:
 
     def __init__(self, seed: int | None = None, rng: np.random.Generator | None = None):
         self.seed = seed
-        self.rng = rng if rng is not None else np.random.Generator(np.random.PCG64(seed))
+        if rng is None:
+            import numpy as np
+
+            rng = np.random.Generator(np.random.PCG64(seed))
+        self.rng = rng
 
     def roll(self, var: Variable[T]) -> T:
         return var.sample(self.rng)

@@ -23,12 +23,13 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field
 from functools import cache, cached_property
-from typing import Any, Generic, Protocol, TypeVar
-
-import numpy as np
+from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 
 from fracas.core.errors import ScriptError
 from fracas.dice.distribution import Distribution
+
+if TYPE_CHECKING:
+    import numpy as np
 
 T = TypeVar("T", bound=Hashable)
 U = TypeVar("U", bound=Hashable)

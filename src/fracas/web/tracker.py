@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from fracas.core.errors import InputError
+from fracas.core.registry import get_system
 from fracas.core.scenario import Scenario, read_yaml, scenario_from_mapping
 from fracas.encounter.policies import POLICIES
 from fracas.encounter.session import Session
@@ -71,11 +72,21 @@ def list_examples() -> list[str]:
 
 
 def load_example(name: str) -> Any:
-    """The mapping of an example scenario; an unknown name is an InputError naming the list."""
+    """The mapping of an example scenario, standing alone (a table file it names in its
+    folder is put inline); an unknown name is an InputError naming the list."""
     if name not in list_examples():
         raise InputError(f"no example {name!r}", path="example",
                          allowed=", ".join(n for n in list_examples() if "fight" in n))
-    return read_yaml(examples_dir() / name)
+    path = examples_dir() / name
+    raw = read_yaml(path)
+    rules = raw.get("rules") if isinstance(raw, dict) else None
+    if isinstance(rules, dict):
+        try:
+            system = get_system(str(raw.get("system")))
+            raw["rules"] = system.inline_files(rules, path.parent)
+        except InputError as err:
+            raise err.located(file=name) from None
+    return raw
 
 
 def check_settings(settings: Mapping[str, Any], roster: Sequence[str]) -> dict[str, Any]:
@@ -137,7 +148,7 @@ class Tracker:
                seed: int | None = None, controllers: Any = None,
                settings: Any = None, roll_all: bool = False) -> EncounterInfo:
         """A new encounter from a scenario mapping (validated like the CLI's)."""
-        scenario = scenario_from_mapping(raw, file=file)
+        scenario = scenario_from_mapping(raw, file=file, folder=None)  # no files on a server
         ctl = check_controllers(controllers, scenario)
         chosen = check_settings(settings if settings is not None else DEFAULT_SETTINGS,
                                 list(scenario.roster))
@@ -267,7 +278,7 @@ class Tracker:
         with self._guard:
             cached = self._systems.get(info.id)
         if cached is None:
-            cached = scenario_from_mapping(info.scenario).system
+            cached = scenario_from_mapping(info.scenario, folder=None).system
             with self._guard:
                 self._systems[info.id] = cached
         return cached

@@ -19,14 +19,15 @@ from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from functools import cache
 from itertools import permutations
-from typing import Any
-
-import numpy as np
+from typing import TYPE_CHECKING, Any
 
 from fracas.core.errors import InputError, ScriptError
 from fracas.dice.cards import CARD_NOTATION, Card, parse_card
 from fracas.dice.distribution import Distribution
 from fracas.dice.variables import Script, Variable
+
+if TYPE_CHECKING:
+    import numpy as np
 
 
 @cache

@@ -45,7 +45,7 @@ class Conf:
 
     def cite(self, option: Option | None) -> str:
         """The rule a maneuver option is cited by: its ``source`` in the data pack (the
-        seed, a RULES.md default, ours); an option a scenario adds or changes is ours."""
+        seed, a table default, ours); an option a scenario adds or changes is ours."""
         source = "ours"
         shipped = () if self.shipped is None else self.shipped.maneuvers.values()
         if option is not None and any(option in (m.base, m.raised) for m in shipped):

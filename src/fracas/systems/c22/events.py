@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from fracas.core.events import Event
 
 SEED = "seed 000"
-DEFAULT = "RULES.md default"
+DEFAULT = "table default"
 
 
 def seed(step: str) -> str:
@@ -16,17 +16,17 @@ def seed(step: str) -> str:
 
 
 def public(step: str) -> str:
-    """A rule citation of a public fact in RULES.md: ``RULES.md c22 · Initiative``."""
-    return f"RULES.md c22 · {step}"
+    """A rule citation of a public fact (the game's public pages): ``public fact · Initiative``."""
+    return f"public fact · {step}"
 
 
 def table(step: str) -> str:
-    """A rule citation of a table default: ``RULES.md default · c22 reactions``."""
+    """A rule citation of a table default: ``table default · c22 reactions``."""
     return f"{DEFAULT} · c22 {step}"
 
 
 def ours(step: str) -> str:
-    """A rule citation of our own table default (the seed and RULES.md are silent):
+    """A rule citation of our own table default (the seed and the public facts are silent):
     ``c22 table default · maneuvers``."""
     return f"c22 table default · {step}"
 

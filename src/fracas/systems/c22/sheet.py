@@ -168,7 +168,7 @@ class Option(BaseModel):
     the suit (None: any) and minimum value the maneuver card needs."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
-    # where the option comes from (cited in the events): the seed, a RULES.md default, or
+    # where the option comes from (cited in the events): the seed, a table default, or
     # our own table default (so is any option a scenario adds or changes)
     source: Literal["seed", "rules", "ours"] = "ours"
     suit: Literal["S", "C", "D", "H"] | None = None

@@ -233,7 +233,7 @@ def strike(roller: Roller, b: Blow, guard: Guard, t: Target) -> Struck:
     tracker = Tracker()
     rule = DAMAGE
     if any(label.startswith("melee bonus") for label, _ in b.bonuses):
-        rule = f"{DAMAGE} (+ RULES.md default · Melee bonus damage)"
+        rule = f"{DAMAGE} (+ table default · Melee bonus damage)"
     out: list[Event] = [ContestDamage(rule, b.who, b.weapon, b.dice, h.roll, b.multiplier,
                                       b.bonuses, h.total)]
     if guard.kind == "block":

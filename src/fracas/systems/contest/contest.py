@@ -159,7 +159,7 @@ class ContestResult:
 
 
 def _beats(total: int, other: int, by_defender: bool, ties_to_defender: bool) -> bool:
-    """Does ``total`` win against ``other``? Ties go to the defender (RULES.md default)."""
+    """Does ``total`` win against ``other``? Ties go to the defender (table default)."""
     if total != other:
         return total > other
     return by_defender == ties_to_defender

@@ -1,4 +1,4 @@
-"""Fight hooks: initiative (RULES.md default), the choices an actor has, the defenses a
+"""Fight hooks: initiative (table default), the choices an actor has, the defenses a
 target may declare, and the effects that end at the start of a turn."""
 
 from __future__ import annotations
@@ -6,9 +6,7 @@ from __future__ import annotations
 import itertools
 from dataclasses import dataclass
 from functools import cached_property
-from typing import cast
-
-import numpy as np
+from typing import TYPE_CHECKING, cast
 
 from fracas.core.events import Event, Note, Rolled
 from fracas.core.model import Action, Combatant, Roster, Slot, apply_events
@@ -19,6 +17,9 @@ from fracas.systems.contest.contest import Seen
 from fracas.systems.contest.declare import block_item, counter_weapon
 from fracas.systems.contest.events import R_DEFENSIVE, R_INITIATIVE, Tracker
 from fracas.systems.contest.sheet import Defaults, Options, Sheet
+
+if TYPE_CHECKING:
+    import numpy as np
 
 
 def initiative(roller: Roller, roster: Roster, df: Defaults) -> tuple[

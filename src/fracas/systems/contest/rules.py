@@ -25,7 +25,7 @@ KINDS = ("attack", "stand_up", "recover_weapon")
 
 
 class ContestSystem(RuleSystem):
-    """Seed 001's attacks: Steps 1-4, sponge checks, and the RULES.md table defaults."""
+    """Seed 001's attacks: Steps 1-4, sponge checks, and the table defaults."""
 
     id = "contest"
     title = "Skill contest (boons and banes)"
@@ -100,7 +100,7 @@ class ContestSystem(RuleSystem):
 
     def known_names(self, sheet: Any) -> Mapping[str, set[str]]:
         """The attributes the rules read (names compare case-insensitively): those that
-        checks and melee damage add (RULES.md · table defaults) and the sheet's
+        checks and melee damage add (table defaults) and the sheet's
         ``skill_attributes``. Skill names stay open: a weapon's skill must be listed
         (:meth:`check_sheet`)."""
         df = self.table

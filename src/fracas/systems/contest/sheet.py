@@ -252,7 +252,7 @@ class InitiativeDefaults(Frozen):
 
 
 class Defaults(Frozen):
-    """``data/defaults.yaml``: every table default of RULES.md (contest) and our own."""
+    """``data/defaults.yaml``: every table default (contest), ours included."""
 
     check: CheckDefaults
     contest: ContestDefaults

@@ -24,13 +24,13 @@ from fracas.systems.genesys.tables import (
 
 SEED = "seed 004"
 POOL_RULE = f"{SEED} · Step 2: assemble the pool"
-DEFAULT = "RULES.md default"
+DEFAULT = "table default"
 TALENTS = "seed 004 · Step 2: talents (data/talents.yaml)"
 
 
 def upgrade(spec: PoolSpec, n: int, positive: bool) -> PoolSpec:
     """Upgrade ability to proficiency (difficulty to challenge) n times; with none left,
-    add an ability (difficulty) die (RULES.md genesys, public)."""
+    add an ability (difficulty) die (public fact)."""
     low, high = ("ability", "proficiency") if positive else ("difficulty", "challenge")
     for _ in range(n):
         if spec.count(low):

@@ -16,7 +16,7 @@ from fracas.systems.genesys.pool import GenesysPool
 from fracas.systems.genesys.sheet import Options, Sheet
 from fracas.systems.genesys.tables import BANDS, skills
 
-INITIATIVE = "RULES.md genesys · Initiative (public)"
+INITIATIVE = "public fact · Initiative"
 STANCE = "Genesys maneuver · Guarded Stance"
 CONDITIONS = "genesys conditions (docs/systems/genesys.md)"
 

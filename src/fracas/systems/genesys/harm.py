@@ -17,8 +17,8 @@ from fracas.systems.genesys.sheet import Sheet
 from fracas.systems.genesys.tables import injuries, talents
 
 STEP6 = "seed 004 · Step 6: soak, wounds, Critical Injuries"
-WOUNDS = "RULES.md genesys · wound threshold"
-ADVERSARIES = "RULES.md genesys · adversaries (public)"
+WOUNDS = "public fact · wound threshold"
+ADVERSARIES = "public fact · adversaries"
 
 
 @dataclass
@@ -135,7 +135,7 @@ def critical_injury(roller: Roller, tr: Tracker, defaults: Any, cid: str, extra_
     c = tr.c(cid)
     sheet: Sheet = c.sheet
     if sheet.adversary == "minion" and defaults.minion_critical == "defeat_one":
-        rule = "RULES.md default · minion_critical=defeat_one"
+        rule = "table default · minion_critical=defeat_one"
         if c.state.members <= 0:
             return None
         fallen = sheet.group - c.state.members + 1

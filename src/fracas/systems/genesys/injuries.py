@@ -10,12 +10,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
-
-import numpy as np
+from typing import TYPE_CHECKING
 
 from fracas.dice.distribution import Distribution
 from fracas.dice.variables import D100, Script, Variable, check_value, d
 from fracas.systems.genesys.tables import Injury, injuries
+
+if TYPE_CHECKING:
+    import numpy as np
 
 
 @dataclass(frozen=True, order=True)

@@ -18,6 +18,7 @@ Fraction(1, 4)
 
 from __future__ import annotations
 
+import decimal
 from collections.abc import Iterator
 from dataclasses import dataclass
 from fractions import Fraction
@@ -198,45 +199,55 @@ def roll_directly(spec: PoolSpec, rng: np.random.Generator) -> PoolResult:
     return PoolResult(s, a, t, d)
 
 
-def _power(kernel: dict[int, int], n: int) -> dict[int, int]:
-    """The counts of a sum of ``n`` independent values, each with ``kernel``'s counts."""
-    out = {0: 1}
-    base, k = dict(kernel), n
-    while k:
-        if k & 1:
-            out = _multiply(out, base)
-        k >>= 1
-        if k:
-            base = _multiply(base, base)
-    return out
+_EXACT = decimal.Context(prec=decimal.MAX_PREC, Emax=decimal.MAX_EMAX,
+                         Emin=decimal.MIN_EMIN, traps=[decimal.Inexact, decimal.Overflow])
 
 
-def _multiply(x: dict[int, int], y: dict[int, int]) -> dict[int, int]:
+def _axis_counts(spec: PoolSpec, k: int) -> dict[int, int]:
+    """The counts of component ``k`` of the pool's result (0 net successes, 1 net
+    advantage, 2 triumphs, 3 despairs) on its own: the product over the dice of each
+    die's counts polynomial, computed as one big number (Kronecker substitution).
+
+    Each value's count sits in a slot of ``width`` decimal digits, wide enough for the
+    pool's total (no count can be larger), so that exact ``**`` and ``*`` do the whole
+    convolution. The numbers are exact ``Decimal`` integers (inexact results trap):
+    their multiplication of huge numbers is by number-theoretic transform, several times
+    faster than Python's ints at the limit; the slots are read back from the digits.
+    """
+    width = spec.sides_total().bit_length() * 3 // 10 + 2  # digits: room for any count
+    product, low = decimal.Decimal(1), 0
+    for name in DIE_ORDER:
+        n = spec.count(name)
+        if not n:
+            continue
+        kernel: dict[int, int] = {}
+        die = die_faces()[name]
+        for face in die.faces:
+            v = die.vector(face)[k]
+            kernel[v] = kernel.get(v, 0) + 1
+        least = min(kernel)
+        digits = "".join(str(kernel.get(v, 0)).zfill(width)
+                         for v in range(max(kernel), least - 1, -1))
+        product = _EXACT.multiply(product, _EXACT.power(decimal.Decimal(digits), n))
+        low += least * n
+    text = str(product)
+    text = text.zfill(-(-len(text) // width) * width)
     out: dict[int, int] = {}
-    for i, u in x.items():
-        for j, v in y.items():
-            out[i + j] = out.get(i + j, 0) + u * v
+    for i, end in enumerate(range(len(text), 0, -width)):
+        count = int(text[end - width:end])
+        if count:
+            out[low + i] = count
     return out
 
 
 @lru_cache(maxsize=512)
 def pool_marginals(spec: PoolSpec) -> dict[str, dict[int, Fraction]]:
     """Each component's exact distribution on its own (net successes, net advantage,
-    triumphs, despairs), by 1-d convolution: fast for any pool, no joint needed."""
-    out = {}
-    for k, axis in enumerate(("successes", "advantage", "triumphs", "despairs")):
-        counts = {0: 1}
-        for name in DIE_ORDER:
-            n = spec.count(name)
-            if n:
-                kernel: dict[int, int] = {}
-                for face in die_faces()[name].faces:
-                    v = die_faces()[name].vector(face)[k]
-                    kernel[v] = kernel.get(v, 0) + 1
-                counts = _multiply(counts, _power(kernel, n))
-        total = spec.sides_total()
-        out[axis] = {v: Fraction(c, total) for v, c in sorted(counts.items()) if c}
-    return out
+    triumphs, despairs), by 1-d convolution on big integers: fast for any pool within
+    the limit, no joint needed."""
+    total = spec.sides_total()
+    return {axis: {v: Fraction(c, total) for v, c in sorted(_axis_counts(spec, k).items())}
+            for k, axis in enumerate(("successes", "advantage", "triumphs", "despairs"))}
 
 
 def joint_size(spec: PoolSpec) -> int:

@@ -81,6 +81,16 @@ def check_pool(expression: str) -> None:
         raise InputError(problem, path="pool", allowed=NOTATION)
 
 
+def parse_roll(expression: str) -> PoolRoll | None:
+    """The system's ``parse_roll`` hook, readable without loading the rules."""
+    return parse_pool(expression)
+
+
+def roll_problem(expression: str) -> None:
+    """The system's ``roll_problem`` hook, readable without loading the rules."""
+    check_pool(expression)
+
+
 @dataclass(frozen=True)
 class PoolRoll:
     """A pool typed on the command line: exact odds, or one roll."""
@@ -135,24 +145,45 @@ class PoolRoll:
         if "marginals" not in data:
             verdict = "success" if data["success"] else "failure"
             return Text(f"{data['pool']}: {data['result']} ({verdict})")
+        exact = data["p_success"]
+        exact = f"{exact} ≈ " if len(exact) <= _EXACT_WIDTH else "(exact: see --json) "
         parts: list[Any] = [Text(f"{data['pool']} ({data['dice']}): P(success) = "
-                                 f"{data['p_success']} ≈ {_pct(data['p_success'])}",
-                                 style="bold")]
+                                 f"{exact}{_pct(data['p_success'])}", style="bold")]
         for axis, dist in data["marginals"].items():
-            table = Table(title=f"net {axis}" if axis in ("successes", "advantage") else axis,
-                          show_edge=False)
+            title = f"net {axis}" if axis in ("successes", "advantage") else axis
+            table = Table(title=title, show_edge=False)
             table.add_column("value", justify="right")
             table.add_column("probability", justify="right")
             table.add_column("exact", justify="right", style="dim")
-            for k, p in dist.items():
-                table.add_row(k, _pct(p), p)
+            shown = _visible(dist)
+            for k in shown:
+                p = dist[k]
+                table.add_row(k, _pct(p), p if len(p) <= _EXACT_WIDTH else "(see --json)")
             parts.append(table)
+            if len(shown) < len(dist):
+                parts.append(Text(f"{len(dist) - len(shown)} values of {title} under "
+                                  f"{_SHOWN_FROM:.0e} each not shown (see --json)",
+                                  style="dim"))
         parts.append(Text(f"P(triumph) = {_pct(data['p_triumph'])}, P(despair) = "
                           f"{_pct(data['p_despair'])}"))
         if "joint" in data:
             parts.append(Text(f"joint distribution: {len(data['joint'])} results "
                               "(see --json)", style="dim"))
         return Group(*parts)
+
+
+_SHOWN_FROM = 1e-6  # the text view leaves out values less likely than this (JSON has all)
+_EXACT_WIDTH = 40  # longer exact fractions are left to --json
+
+
+def _visible(dist: dict[str, str]) -> list[str]:
+    """The values of a marginal worth a row of the text view: from the first to the last
+    of at least :data:`_SHOWN_FROM`, so that a huge pool's view stays short."""
+    from fractions import Fraction
+
+    keys = list(dist)
+    likely = [i for i, k in enumerate(keys) if Fraction(dist[k]) >= _SHOWN_FROM]
+    return keys[likely[0]:likely[-1] + 1] if likely else keys
 
 
 def _frac(w: int, total: int) -> Any:

@@ -10,11 +10,11 @@ from fracas.core.model import Action, Combatant, Resolution, Roster, Slot
 from fracas.core.system import RuleSystem
 from fracas.core.unknown import unknown_message
 from fracas.dice.rollers import Roller
-from fracas.systems.genesys import fight
+from fracas.systems.genesys import fight, roll
 from fracas.systems.genesys import state as st
 from fracas.systems.genesys.attack import resolve_attack
 from fracas.systems.genesys.harm import Tracker, group_threshold
-from fracas.systems.genesys.roll import PoolRoll, parse_pool
+from fracas.systems.genesys.roll import PoolRoll
 from fracas.systems.genesys.sheet import Defaults, Options, Sheet
 from fracas.systems.genesys.state import GenesysState
 from fracas.systems.genesys.tables import BANDS, injuries, qualities, skills, spending, talents
@@ -205,13 +205,11 @@ class Genesys(RuleSystem):
         return resolve_attack(self, roller, action, roster)
 
     def parse_roll(self, expression: str) -> PoolRoll | None:
-        return parse_pool(expression)
+        return roll.parse_roll(expression)
 
     def roll_problem(self, expression: str) -> None:
         """Raise an error about pools when ``expression`` is a pool written wrongly."""
-        from fracas.systems.genesys.roll import check_pool
-
-        check_pool(expression)
+        roll.roll_problem(expression)
 
     # -- fights ----------------------------------------------------------------------
     def round_representative(self, round_number: int) -> int:

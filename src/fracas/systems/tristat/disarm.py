@@ -82,7 +82,7 @@ def resolve_disarm(roller: Roller, ctx: Ctx) -> Resolution:
     if modifier:
         check.append(("Body check modifier", modifier))
     value = target_total(ctx, R.BODY_CHECK, f"{t.name}'s Body check", check,
-                         "a Body check is 2d6 ≤ Body (RULES.md default)")
+                         "a Body check is 2d6 ≤ Body (table default)")
     roll = roller.roll(TWO_D6)
     snake = snake_eyes(ctx, roll)
     ctx.add(Rolled(R.BODY_CHECK, t.name, "2d6", roll, SNAKE_EYES_NOTE if snake else ""))

@@ -5,22 +5,16 @@ All are frozen and forbid unknown fields, so a typo names the field it is in.
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt
+
+from fracas.core.frozen import freeze
 
 Level = Annotated[StrictInt, Field(ge=1, le=10)]
 StyledPenalty = Literal["vital_target", "chink", "two_weapons", "disarm", "lightning_draw"]
 AttackMode = Literal["melee", "ranged", "unarmed"]
 
-
-def _freeze(value: Any) -> Any:
-    """A hashable copy of plain data (dicts become sorted item tuples)."""
-    if isinstance(value, dict):
-        return tuple(sorted((k, _freeze(v)) for k, v in value.items()))
-    if isinstance(value, list | tuple):
-        return tuple(_freeze(v) for v in value)
-    return value
 
 
 class _Model(BaseModel):
@@ -29,7 +23,7 @@ class _Model(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     def __hash__(self) -> int:
-        return hash((type(self).__name__, _freeze(self.model_dump())))
+        return hash((type(self).__name__, freeze(self.model_dump())))
 
 
 class Weapon(_Model):
@@ -141,7 +135,7 @@ class InitiativeDefaults(_Model):
 
 
 class Defaults(_Model):
-    """``data/defaults.yaml``: RULES.md's public facts and table defaults, overridable."""
+    """``data/defaults.yaml``: the public facts and table defaults, overridable."""
 
     health_per_point: StrictInt = Field(ge=1)
     energy_per_point: StrictInt = Field(ge=1)

@@ -1,6 +1,6 @@
 """The changing values of a tristat combatant, and the values derived from its sheet.
 
-Derived values (RULES.md, public): Combat Value = floor(mean(Body, Mind, Soul));
+Derived values (public fact): Combat Value = floor(mean(Body, Mind, Soul));
 Health = (Body + Soul) x 5; Energy = (Mind + Soul) x 5.
 
 >>> from fracas.systems.tristat.sheet import Sheet
@@ -64,7 +64,7 @@ def max_energy(sheet: Sheet, defaults: Defaults) -> int:
 
 
 def defense_value(sheet: Sheet, defaults: Defaults) -> int:
-    """Defense Value: the sheet's, or the Combat Value (+ the offset; RULES.md default)."""
+    """Defense Value: the sheet's, or the Combat Value (+ the offset; table default)."""
     if sheet.defense_value is not None:
         return sheet.defense_value
     return max(0, combat_value(sheet) + defaults.defense_value_offset)

@@ -266,7 +266,7 @@ def defend(roller: Roller, ctx: Ctx, rule: str = R.DEFEND, critical: bool = Fals
     if t.sheet.defense_value is None:
         offset = ctx.defaults.defense_value_offset
         notes.append("Defense Value = Combat Value" + (f" {signed(offset)}" if offset else "")
-                     + " (RULES.md default)")
+                     + " (table default)")
     if number > free:
         parts.append((f"defense #{number} this round", R.EXTRA_DEFENSE_PENALTY * (number - free)))
     else:

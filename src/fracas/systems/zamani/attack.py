@@ -1,5 +1,5 @@
 """Resolving a Zamani attack, step by step (seed 002 · Regular Attack, Controlled Attack,
-Surprise, Defense; RULES.md · skill rolls, action table, damage).
+Surprise, Defense; public facts · skill rolls, action table, damage).
 
 1. optional half move first; focus and sacrifice adjust the roll;
 2. surprise (stealth or ambush): an opposed roll; success puts the target on the

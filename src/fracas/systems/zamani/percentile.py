@@ -1,7 +1,7 @@
 """Percentile skill rolls and the surprise contest.
 
 A skill roll's target is (skill rank + attribute rank) x 5 percent; a d100 roll at
-or under it succeeds, by a margin of target - roll (RULES.md (public) · skill rolls).
+or under it succeeds, by a margin of target - roll (public fact · skill rolls).
 
 Surprise (seed 002 · Surprise) pits a stealth or ambush roll against the target's
 Fitness x 5 (or its own ambush skill). The seed does not say how the two compare;
@@ -28,13 +28,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import cache
-
-import numpy as np
+from typing import TYPE_CHECKING
 
 from fracas.dice.distribution import Distribution
 from fracas.dice.variables import D100, Script, Variable, check_value
 
 from .sheet import Defaults, Sheet, Weapon
+
+if TYPE_CHECKING:
+    import numpy as np
 
 
 @dataclass(frozen=True)

@@ -62,11 +62,20 @@ class Zamani(RuleSystem):
                      "surprise_stealth.yaml", "guard_another.yaml")
 
     @classmethod
-    def resolve_files(cls, rules: Mapping[str, Any], folder: Path) -> dict[str, Any]:
-        """A GM's table file is read from the scenario's folder or below, never outside it."""
+    def resolve_files(cls, rules: Mapping[str, Any], folder: Path | None) -> dict[str, Any]:
+        """A GM's table file is read from the scenario's folder or below, never outside it
+        (and never without a folder)."""
         out = dict(rules)
         if "action_table" in out:
             out["action_table"] = resolve_table_file(out["action_table"], folder)
+        return out
+
+    @classmethod
+    def inline_files(cls, rules: Mapping[str, Any], folder: Path) -> dict[str, Any]:
+        """A GM's table file, read from the scenario's folder, put inline."""
+        out = cls.resolve_files(rules, folder)
+        if isinstance(out.get("action_table"), str) and out["action_table"] != "default":
+            out["action_table"] = load_action_table(out["action_table"]).to_mapping()
         return out
 
     def __init__(self, rules: Any = None):

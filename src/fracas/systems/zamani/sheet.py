@@ -21,6 +21,8 @@ from pydantic import (
     model_validator,
 )
 
+from fracas.core.frozen import freeze
+
 NAME = re.compile(r"^[a-z][a-z0-9_ -]*$")
 REQUIRED_ATTRIBUTES = ("dexterity", "fitness", "spirit")
 WEAPON_KINDS = ("melee", "missile", "firearm", "energy", "area")
@@ -36,13 +38,6 @@ def _name(value: str, what: str) -> str:
         raise ValueError(f"{what} {value!r} must be a word of letters, digits, spaces, - or _")
     return text
 
-
-def _freeze(value: Any) -> Any:
-    if isinstance(value, dict):
-        return tuple(sorted((k, _freeze(v)) for k, v in value.items()))
-    if isinstance(value, list | tuple):
-        return tuple(_freeze(v) for v in value)
-    return value
 
 
 class Frozen(BaseModel):
@@ -176,7 +171,7 @@ class Sheet(Frozen):
         """Hashable despite its mappings (the exact roller memoises on rosters); computed
         once."""
         if self._hash is None:
-            self._hash = hash(_freeze(self.model_dump()))
+            self._hash = hash(freeze(self.model_dump()))
         return self._hash
 
     def __eq__(self, other: object) -> bool:
@@ -214,7 +209,7 @@ class Options(Frozen):
 
 
 class Defaults(Frozen):
-    """The table defaults of ``data/defaults.yaml`` (RULES.md defaults; overridable)."""
+    """The table defaults of ``data/defaults.yaml`` (table defaults; overridable)."""
 
     action_table: str | dict[str, Any] = "default"
     multipliers: dict[str, StrictInt]

@@ -10,8 +10,8 @@ from fracas.core.events import Changed, Event
 from fracas.core.model import Roster
 
 SEED = "seed 002"
-DEFAULT = "RULES.md default"
-PUBLIC = "RULES.md (public)"
+DEFAULT = "table default"
+PUBLIC = "public fact"
 
 
 @dataclass(frozen=True)

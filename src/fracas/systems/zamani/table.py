@@ -1,4 +1,4 @@
-"""The action table as data: load, validate and look up (RULES.md default · Action table).
+"""The action table as data: load, validate and look up (table default · Action table).
 
 A table has rows of margin bands (the attack roll's target minus the roll) and
 columns of defense ranks; each cell is a result code: a grade ``A`` (avoided),
@@ -124,6 +124,12 @@ class ActionTable:
 
     def column_of(self, defense: int) -> int:
         return max(i for i, lo in enumerate(self.defenses) if lo <= max(defense, 0))
+
+    def to_mapping(self) -> dict[str, Any]:
+        """The table as an inline ``rules.action_table`` (what :func:`table_from_mapping`
+        reads back to an equal table)."""
+        return {"name": self.name, "columns": list(self.defenses),
+                "rows": {m: list(row) for m, row in zip(self.margins, self.cells, strict=True)}}
 
     def lookup(self, margin: int, defense: int) -> tuple[int, int, str]:
         """(row, column, code) for a successful roll's margin against defense ranks."""
@@ -252,12 +258,21 @@ ALLOWED_FILE = ("default, an inline table, or a .yaml/.yml/.csv file in the scen
                 "or below, as a relative path (no absolute path, ~ or ..)")
 
 
-def resolve_table_file(spec: object, folder: Path) -> object:
+NO_FOLDER = ("default or an inline table (rules.action_table: {columns: [0, 4, 8], rows: "
+             "{0: [L, A, A], 20: [M, L, A]}})")
+
+
+def resolve_table_file(spec: object, folder: Path | None) -> object:
     """``spec`` (a scenario's ``rules.action_table``) with a file name made absolute against
     the scenario's ``folder``; InputError for an absolute path, ``~``, ``..`` or a symlink
-    leading out of the folder. ``default`` and inline tables are returned unchanged."""
+    leading out of the folder, and for any file name when there is no folder (a scenario
+    sent to ``fracas serve``). ``default`` and inline tables are returned unchanged."""
     if not isinstance(spec, str) or spec == "default":
         return spec
+    if folder is None:
+        raise InputError(f"action table {spec!r}: a scenario sent to the server has no folder, "
+                         "so it cannot name a table file (the server reads no files for it)",
+                         path=WHERE, allowed=NO_FOLDER)
     given = Path(spec)
     reason = None
     if spec.startswith("~"):
