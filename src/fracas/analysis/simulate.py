@@ -469,6 +469,9 @@ def choose(setup: FightSetup, roster: Roster, seed: int, n: int,
     if verdict.fast:
         return Choice("fast", f"auto chose the fast path: {verdict.reason}; {said}")
     why = f"the fast path not taken ({verdict.reason})"
+    if budget < per_fight * LEARN_FIGHTS:  # learning plays that many whole fights
+        return Choice("steps", f"auto chose the steps path: {said}; {why}; too few fights "
+                      "for the sampled path to pay for its learning", first)
     clock = time.process_time()
     plan, _ = learn_played(setup, roster, seed, max_memory)
     learnt = time.process_time() - clock
