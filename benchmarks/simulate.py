@@ -1,6 +1,9 @@
 """Simulation speed, side by side in one run: raw numpy random integers per second, then
-resolved attacks (actions) per second and fights per second for a tristat duel and a
-genesys three-against-three fight, on the fast path (exact chain, vectorised), the sampled
+resolved attacks (actions) per second and fights per second for a tristat duel, the
+genesys three-against-three fight and a fight of five or more of every other system
+(with today's step-by-step reference from main beside them), what auto chose and its
+cost against the best path, the c22 dash -n 200 auto against steps and the contest duel
+with one and two jobs, on the fast path (exact chain, vectorised), the sampled
 path (each rule sub-step from its cached exact distribution) and step by step, with each
 path's peak memory (steps and sampled each run in a fresh process; the fast path's figure is
 this process's peak, which includes the steps of the probe).
@@ -14,7 +17,10 @@ Run: .venv/bin/python benchmarks/simulate.py [--fights N]
 from __future__ import annotations
 
 import argparse
+import math
 import resource
+import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -29,7 +35,20 @@ ROOT = Path(__file__).resolve().parents[1]
 FIGHTS = {
     "tristat duel": ROOT / "examples" / "tristat" / "duel-fight.yaml",
     "genesys 3 vs 3": ROOT / "examples" / "genesys" / "three-vs-three-fight.yaml",
+    "c22 6": ROOT / "examples" / "c22" / "deck-brawl-fight.yaml",
+    "contest 5": ROOT / "examples" / "contest" / "gate-fight.yaml",
+    "tristat 6": ROOT / "examples" / "tristat" / "warehouse-fight.yaml",
+    "zamani 6": ROOT / "examples" / "zamani" / "river-crossing-fight.yaml",
 }
+#: Step by step as it was before this work: today's reference, measured on main at commit
+#: cfa1ff2 on this machine (CPU seconds, the machine shared with other work): attacks/s and
+#: fights/s. These are fixed figures; the "steps" rows below are measured in each run.
+REFERENCE = {
+    "tristat duel": (1_287.5, 59.80), "genesys 3 vs 3": (1_179.1, 29.54),
+    "c22 6": (24.2, 1.92), "contest 5": (28.5, 4.59), "tristat 6": (122.3, 2.12),
+    "zamani 6": (664.8, 10.80),
+}
+SMALL = {"c22 6": 8, "contest 5": 20, "tristat 6": 20}  # the slowest fights: fewer fights
 
 
 def raw_integers_per_second(n: int = 10_000_000) -> tuple[float, float]:
@@ -49,21 +68,36 @@ def raw_integers_per_second(n: int = 10_000_000) -> tuple[float, float]:
 
 
 def measure(path: Path, n: int, method: str) -> tuple[float, float, float]:
+    """(attacks/s, fights/s, CPU seconds) of ``n`` fights on ``method`` (CPU time: the
+    machine is shared, wall time would measure the other work too)."""
     scenario = load_scenario(path)
     setup = setup_from_scenario(scenario)
-    start = time.perf_counter()
+    start = time.process_time()
     fights = sim.simulate(setup, scenario.roster, n, seed=1, method=method)  # type: ignore[arg-type]
-    seconds = time.perf_counter() - start
+    seconds = time.process_time() - start
+    _NOTES[:] = list(fights.notes)
     actions = float(fights.actions.sum()) if fights.actions is not None else float("nan")
     return actions / seconds, n / seconds, seconds
 
 
-def _in_worker(args: tuple[Path, int, str]) -> tuple[float, float, float, float]:
+_NOTES: list[str] = []
+
+
+def _in_worker(args: tuple[Path, int, str]) -> tuple[float, float, float, float, list[str]]:
     rate, fps, secs = measure(*args)
-    return rate, fps, secs, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    return rate, fps, secs, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, _NOTES
 
 
-def measure_alone(path: Path, n: int, method: str) -> tuple[float, float, float, float]:
+def cli_cpu(*argv: str) -> float:
+    """CPU seconds (user + system, with its worker processes) of one ``fracas`` command."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    subprocess.run([sys.executable, "-m", "fracas", *argv], check=True, capture_output=True)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
+
+def measure_alone(path: Path, n: int, method: str
+                  ) -> tuple[float, float, float, float, list[str]]:
     """``measure`` in a fresh process, with that process's peak memory (MB) at the end."""
     with worker_pool(1) as pool:
         return pool.submit(_in_worker, (path, n, method)).result()
@@ -71,42 +105,53 @@ def measure_alone(path: Path, n: int, method: str) -> tuple[float, float, float,
 
 def main() -> None:
     parser = argparse.ArgumentParser()
-    parser.add_argument("--fights", type=int, default=1_000_000, help="fights on the fast path")
-    parser.add_argument("--steps", type=int, default=300, help="fights step by step")
+    parser.add_argument("--fights", type=int, default=100_000, help="fights on the fast path")
+    parser.add_argument("--steps", type=int, default=60, help="fights step by step / sampled")
     args = parser.parse_args()
     raw, raw_one = raw_integers_per_second()
     print(f"numpy random integers, one core: {raw:,.0f}/s each with its own bound (the "
           f"reference below), {raw_one:,.0f}/s with one bound for all\n")
-    print(f"{'fight':<16} {'path':<12} {'fights':>10} {'seconds':>9} {'attacks/s':>14} "
-          f"{'fights/s':>12} {'vs raw':>8} {'peak MB':>8}")
+    print("times are CPU seconds; the machine is shared with other work, so figures are "
+          "noisy.\n'steps (ref)' is today's step by step measured on main at cfa1ff2 (fixed "
+          "figures); 'steps' is step by step measured now, in this run.\n")
+    print(f"{'fight':<15} {'path':<12} {'fights':>8} {'CPU s':>8} {'attacks/s':>11} "
+          f"{'fights/s':>9} {'vs raw':>7} {'peak MB':>8}  vs steps (ref)")
     for name, path in FIGHTS.items():
-        if not path.exists():
-            print(f"{name:<16} (no example at {path.relative_to(ROOT)})")
-            continue
-        steps_rate, steps_fights, steps_s, steps_mb = measure_alone(path, args.steps, "steps")
-        print(f"{name:<16} {'steps':<12} {args.steps:>10,} {steps_s:>9.2f} {steps_rate:>14,.0f} "
-              f"{steps_fights:>12,.0f} {steps_rate / raw:>8.3f} {steps_mb:>8.0f}")
-        s_rate, s_fights, s_s, s_mb = measure_alone(path, args.steps, "sampled")
-        print(f"{name:<16} {'sampled':<12} {args.steps:>10,} {s_s:>9.2f} {s_rate:>14,.0f} "
-              f"{s_fights:>12,.0f} {s_rate / raw:>8.3f} {s_mb:>8.0f}   "
-              f"{s_rate / steps_rate:.2f}x step by step (goal 20x)")
-        scenario = load_scenario(path)
-        sim._CHAINS.clear()
-        verdict = sim.probe(setup_from_scenario(scenario), scenario.roster, 1, args.fights)
-        if not verdict.fast:
-            print(f"{name:<16} {'fast':<12} not taken: {verdict.reason} (auto plays it step "
-                  "by step)\n")
-            continue
-        sim._CHAINS.clear()
-        cold = measure(path, args.fights, "fast")
-        warm = measure(path, args.fights, "fast")
-        peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-        for label, (rate, fps, secs) in (("fast, cold", cold), ("fast, warm", warm)):
-            print(f"{name:<16} {label:<12} {args.fights:>10,} {secs:>9.2f} {rate:>14,.0f} "
-                  f"{fps:>12,.0f} {rate / raw:>8.3f} {peak:>8.0f}")
-        print(f"{'':<16} fast / step by step: {cold[0] / steps_rate:,.0f}x cold, "
-              f"{warm[0] / steps_rate:,.0f}x warm; goal: 0.1 of raw = {0.1 * raw:,.0f}/s and "
-              "100x step by step\n")
+        n = SMALL.get(name, args.steps)
+        ref_rate, ref_fights = REFERENCE[name]
+        print(f"{name:<15} {'steps (ref)':<12} {'':>8} {'':>8} {ref_rate:>11,.0f} "
+              f"{ref_fights:>9,.2f}")
+        best = math.inf
+        for method in ("steps", "sampled"):
+            rate, fps, secs, mb, _ = measure_alone(path, n, method)
+            best = min(best, secs / n)
+            print(f"{name:<15} {method:<12} {n:>8,} {secs:>8.2f} {rate:>11,.0f} {fps:>9,.2f} "
+                  f"{rate / raw:>7.4f} {mb:>8.0f}  {rate / ref_rate:.2f}x (goal for sampled: "
+                  f"{'0.1 of raw' if name == 'tristat duel' else '20x'})")
+        rate, fps, secs, mb, notes = measure_alone(path, n, "auto")
+        print(f"{name:<15} {'auto':<12} {n:>8,} {secs:>8.2f} {rate:>11,.0f} {fps:>9,.2f} "
+              f"{rate / raw:>7.4f} {mb:>8.0f}  {secs / (best * n):.2f}x the best path's time")
+        print(f"{'':<15} {notes[0] if notes else ''}")
+        if name == "tristat duel":
+            sim._CHAINS.clear()
+            cold = measure(path, args.fights, "fast")
+            warm = measure(path, args.fights, "fast")
+            peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+            for label, (rate, fps, secs) in (("fast, cold", cold), ("fast, warm", warm)):
+                print(f"{name:<15} {label:<12} {args.fights:>8,} {secs:>8.2f} {rate:>11,.0f} "
+                      f"{fps:>9,.0f} {rate / raw:>7.4f} {peak:>8.0f}  {rate / ref_rate:,.0f}x "
+                      f"(goal: 0.1 of raw = {0.1 * raw:,.0f}/s)")
+        print()
+    dash = str(ROOT / "examples" / "c22" / "dash-square-grid.yaml")
+    auto_s = cli_cpu("simulate", dash, "-n", "200", "--json")
+    steps_s = cli_cpu("simulate", dash, "-n", "200", "--method", "steps", "--json")
+    print(f"c22 dash-square-grid -n 200: auto {auto_s:.1f} CPU s, --method steps {steps_s:.1f} "
+          "CPU s (before: 110 and 6)")
+    duel = str(ROOT / "examples" / "contest" / "duel-fight.yaml")
+    one = cli_cpu("simulate", duel, "-n", "20000", "--jobs", "1", "--json")
+    two = cli_cpu("simulate", duel, "-n", "20000", "--jobs", "2", "--json")
+    print(f"contest duel -n 20000: --jobs 1 {one:.1f} CPU s, --jobs 2 {two:.1f} CPU s "
+          "(before: 36 and 178)")
 
 
 if __name__ == "__main__":

@@ -4,6 +4,7 @@ statistically with step by step on every example fight; its cache respects its c
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -61,3 +62,28 @@ def test_the_cache_is_emptied_at_its_cap_and_the_fights_do_not_change(toy_dir: P
     for _ in range(5):
         sim._play_sampled(setup, scenario.roster, SamplingRoller(rng, cache))
     assert cache.bytes <= 4_000 and cache.emptied > 0
+
+
+def test_a_roll_tree_draws_what_playing_the_rule_draws() -> None:
+    from fracas.analysis.trace import ReplayRoller, RollTree
+    from fracas.dice.rollers import RandomRoller
+    from fracas.dice.variables import nd
+
+    def rule(roller: Any, target: int) -> tuple[int, int]:
+        first = roller.roll(nd(2, 6))
+        return (first, roller.roll(nd(1, 6)) if first <= target else 0)
+
+    tree = RollTree()
+    for seed in range(60):  # grow the tree from plays, as the sampled path does
+        played = ReplayRoller(np.random.default_rng(seed), [])
+        tree.add(played.path, rule(played, 7))
+    stayed_in = 0
+    for seed in range(200, 300):
+        rng = np.random.default_rng(seed)
+        stayed, got = tree.walk(rng)
+        direct = rule(RandomRoller(rng=np.random.default_rng(seed)), 7)
+        if not stayed:  # left the tree: replaying its draws and drawing on is the play
+            got = rule(ReplayRoller(rng, got), 7)
+        stayed_in += stayed
+        assert got == direct
+    assert stayed_in > 50

@@ -24,12 +24,15 @@ outcome kept); at its byte budget it is emptied and fills again.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Iterator
+from collections.abc import Callable, Hashable
 from typing import Any, TypeVar
 
 import numpy as np
 
-from fracas.core.model import Action, Combatant, Roster
+from fracas.analysis.trace import NODE_BYTES, ReplayRoller, RollTree
+from fracas.core.events import Event
+from fracas.core.model import Action, Roster
+from fracas.core.reads import EVERY, ReadTracker, project
 from fracas.dice.distribution import Distribution
 from fracas.dice.rollers import EnumerationTooLarge, ExactRoller
 from fracas.dice.variables import Variable
@@ -42,72 +45,12 @@ GIVE_UP = 3  # enumerations of one rule that passed the budget before it is alwa
 ENTRY_BYTES = 600  # estimated fixed cost of one cached sub-step (key, lists, dict slot)
 OUTCOME_BYTES = 400  # estimated cost of each distinct outcome it keeps (events, weights)
 
-_ALL = "*"  # a read set meaning "every combatant"
-
-
-class ReadTracker(Roster):
-    """A roster that records which combatants the code reading it looked at.
-
-    Looking one up by id records that id; anything that sees every combatant (the
-    values, ``sides``, ``replace``, the private tuples, equality) records them all.
-    The ids themselves (iteration, ``in``, ``len``) are the same in every state of a
-    fight, so reading them records nothing.
-    """
-
-    __slots__ = ("_inner", "reads")
-
-    def __init__(self, inner: Roster, reads: set[str] | None = None) -> None:
-        self._inner = inner  # no super().__init__: the base slots stay empty
-        self.reads: set[str] = set() if reads is None else reads
-
-    def replace(self, *combatants: Combatant) -> Roster:
-        """Swapping combatants in reads none: the new roster is tracked into the same set."""
-        return ReadTracker(self._inner.replace(*combatants), self.reads)
-
-    @property
-    def _items(self) -> tuple[Combatant, ...]:  # type: ignore[override]
-        self.reads.add(_ALL)
-        return self._inner._items
-
-    @property
-    def _map(self) -> dict[str, Combatant]:  # type: ignore[override]
-        self.reads.add(_ALL)
-        return self._inner._map
-
-    @property
-    def _hash(self) -> int | None:  # type: ignore[override]
-        return id(self)
-
-    def __getitem__(self, key: str) -> Combatant:
-        found = self._inner[key]
-        self.reads.add(key)
-        return found
-
-    def __contains__(self, key: object) -> bool:
-        return key in self._inner
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._inner)
-
-    def __len__(self) -> int:
-        return len(self._inner)
-
-    def __hash__(self) -> int:  # never found in a cache filled from another roster
-        return id(self)
-
-    def __eq__(self, other: object) -> bool:
-        self.reads.add(_ALL)
-        return self._inner == other
-
-    def __repr__(self) -> str:
-        return f"ReadTracker({self._inner!r})"
-
-
 def _holds_roster(value: Any, depth: int = 6) -> bool:
-    """Whether a sub-step's result carries a roster (then it depends on every combatant)."""
+    """Whether a sub-step's result carries a roster (then it depends on every combatant).
+    Events are plain data for logs, never a roster: they are not searched."""
     if isinstance(value, Roster):
         return True
-    if depth == 0 or isinstance(value, str | int | float | bool | type(None)):
+    if depth == 0 or isinstance(value, str | int | float | bool | type(None) | Event):
         return False
     if isinstance(value, tuple | list | frozenset | set):
         return any(_holds_roster(v, depth - 1) for v in value)
@@ -116,14 +59,6 @@ def _holds_roster(value: Any, depth: int = 6) -> bool:
     fields = getattr(value, "__dataclass_fields__", None)
     names = list(fields) if fields else list(getattr(type(value), "__slots__", ()))
     return any(_holds_roster(getattr(value, n, None), depth - 1) for n in names)
-
-
-def _project(roster: Roster, reads: tuple[str, ...]) -> tuple[Any, ...]:
-    """The part of ``roster`` a sub-step read: the states of those combatants (a
-    combatant's id, name, side and sheet never change during a fight)."""
-    if reads == (_ALL,):
-        return (roster,)
-    return tuple(roster[i].state for i in reads)
 
 
 class SubstepCache:
@@ -138,22 +73,25 @@ class SubstepCache:
     """
 
     def __init__(self, max_bytes: int, played: frozenset[Hashable] = frozenset(),
-                 learn: bool = False) -> None:
+                 learn: bool = False, traced: frozenset[Hashable] = frozenset()) -> None:
         self.max_bytes = max_bytes
         self.played = set(played)
+        self.traced = set(traced)
+        self.traces = 0
         self.learn = learn
         self.bytes = 0
         self.emptied = 0
         self.hits = self.misses = self.direct = 0
         self._read_sets: dict[Hashable, list[tuple[tuple[str, ...], ...]]] = {}
-        self._dists: dict[Hashable, Distribution[Any]] = {}
+        self._dists: dict[Hashable, Distribution[Any] | RollTree] = {}
         self._failures: dict[Hashable, int] = {}
         self._too_large: set[Hashable] = set()
         self._whole: dict[Hashable, int] = {}
 
     def draw(self, roller: SamplingRoller, fn: Callable[..., R], args: tuple[Any, ...]) -> R:
-        """``fn(roller, *args)``: drawn from the cached exact distribution when there is
-        one for this part of the state, else enumerated (and cached), else played."""
+        """``fn(roller, *args)``: drawn from the cached exact distribution or roll tree when
+        there is one for this part of the state, else enumerated (and cached), else traced
+        into a roll tree (a rule too large to enumerate), else played."""
         rule = (fn, *(a for a in args if callable(a)),
                 *(a.kind for a in args if isinstance(a, Action)))
         if rule in self.played:
@@ -170,14 +108,21 @@ class SubstepCache:
             self.direct += 1
             return fn(roller, *args)
         for reads in known:
-            dist = self._dists.get((base, reads, _key(args, where, reads)))
-            if dist is not None:
-                self.hits += 1
-                return _sample(dist, roller.rng)  # type: ignore[no-any-return]
+            found = self._dists.get((base, reads, _key(args, where, reads)))
+            if found is None:
+                continue
+            if isinstance(found, RollTree):
+                stayed, got = found.walk(roller.rng)
+                if stayed:
+                    self.hits += 1
+                    return got  # type: ignore[no-any-return]
+                self.misses += 1
+                return self._trace(roller, fn, args, where, base, got, (found, reads))
+            self.hits += 1
+            return _sample(found, roller.rng)  # type: ignore[no-any-return]
         self.misses += 1
-        if too_large:
-            self.direct += 1
-            return fn(roller, *args)
+        if too_large or rule in self.traced:
+            return self._trace(roller, fn, args, where, base, [])
         trackers = {i: ReadTracker(args[i]) for i in where}
         tracked = tuple(trackers.get(i, a) for i, a in enumerate(args))
         try:
@@ -186,29 +131,67 @@ class SubstepCache:
             self._too_large.add(whole)
             self._failures[rule] = self._failures.get(rule, 0) + 1
             if self.learn and self._failures[rule] >= GIVE_UP:
-                self.played.add(rule)
-            self.direct += 1
-            return fn(roller, *args)
+                self.traced.add(rule)
+            return self._trace(roller, fn, args, where, base, [])
         everything = any(_holds_roster(v) for v in dist.outcomes())
-        reads = tuple((_ALL,) if everything or _ALL in trackers[i].reads
-                      or len(trackers[i].reads) >= len(args[i])
-                      else tuple(sorted(trackers[i].reads)) for i in where)
-        if self.learn and where and all(r == (_ALL,) for r in reads):
+        reads = _reads(args, where, trackers, everything)
+        if self.learn and where and all(r == (EVERY,) for r in reads):
             self._whole[rule] = self._whole.get(rule, 0) + 1
             if self._whole[rule] >= GIVE_UP:  # keyed by the whole fight: seldom met again
                 self.played.add(rule)
-        size = ENTRY_BYTES + OUTCOME_BYTES * len(dist)
+        self._store(base, reads, _key(args, where, reads), dist,
+                    ENTRY_BYTES + OUTCOME_BYTES * len(dist))
+        return _sample(dist, roller.rng)  # type: ignore[no-any-return]
+
+    def _trace(self, roller: SamplingRoller, fn: Callable[..., R], args: tuple[Any, ...],
+               where: list[int], base: Hashable, drawn: list[Any],
+               into: tuple[RollTree, tuple[tuple[str, ...], ...]] | None = None) -> R:
+        """Play ``fn`` replaying the values ``drawn`` so far, then drawing on, and record
+        the path in the roll tree of the part of the state it read (``into``: the tree
+        whose walk left it, kept only while the path read nothing outside its part)."""
+        self.traces += 1
+        trackers = {i: ReadTracker(args[i]) for i in where}
+        tracked = tuple(trackers.get(i, a) for i, a in enumerate(args))
+        replay = ReplayRoller(roller.rng, drawn)
+        result: R = fn(replay, *tracked)
+        reads = _reads(args, where, trackers, _holds_roster(result))
+        if into is not None:
+            tree, within = into
+            if all(w == (EVERY,) or set(r) <= set(w) for r, w in zip(reads, within, strict=True)):
+                self._charge(NODE_BYTES * tree.add(replay.path, result))
+            return result
+        key = (base, reads, _key(args, where, reads))
+        found = self._dists.get(key)
+        if not isinstance(found, RollTree):
+            found = RollTree()
+            self._store(base, reads, key[2], found, ENTRY_BYTES)
+        self._charge(NODE_BYTES * found.add(replay.path, result))
+        return result
+
+    def _charge(self, size: int) -> None:
+        """Count ``size`` bytes; at the byte budget the cache is emptied first."""
         if self.bytes + size > self.max_bytes:
             self._read_sets.clear()
             self._dists.clear()
             self._too_large.clear()
             self.bytes = 0
             self.emptied += 1
+        self.bytes += size
+
+    def _store(self, base: Hashable, reads: tuple[tuple[str, ...], ...], key: Hashable,
+               found: Distribution[Any] | RollTree, size: int) -> None:
+        self._charge(size)
         if reads not in self._read_sets.get(base, ()):
             self._read_sets.setdefault(base, []).append(reads)
-        self._dists[(base, reads, _key(args, where, reads))] = dist
-        self.bytes += size
-        return _sample(dist, roller.rng)  # type: ignore[no-any-return]
+        self._dists[(base, reads, key)] = found
+
+
+def _reads(args: tuple[Any, ...], where: list[int], trackers: dict[int, ReadTracker],
+           everything: bool) -> tuple[tuple[str, ...], ...]:
+    """Per roster argument, the ids its reading looked at (``(EVERY,)``: every one)."""
+    return tuple((EVERY,) if everything or EVERY in trackers[i].reads
+                 or len(trackers[i].reads) >= len(args[i])
+                 else tuple(sorted(trackers[i].reads)) for i in where)
 
 
 def _sample(dist: Distribution[Any], rng: np.random.Generator) -> Any:
@@ -220,7 +203,7 @@ def _sample(dist: Distribution[Any], rng: np.random.Generator) -> Any:
 
 def _key(args: tuple[Any, ...], where: list[int], reads: tuple[tuple[str, ...], ...]
          ) -> tuple[Any, ...]:
-    return tuple(_project(args[i], r) for i, r in zip(where, reads, strict=True))
+    return tuple(project(args[i], r) for i, r in zip(where, reads, strict=True))
 
 
 class SamplingRoller:

@@ -190,15 +190,19 @@ LEARN_FIGHTS = 8  # fights played first to fix which rules are too large to enum
 _CACHES: dict[tuple[Any, ...], SubstepCache] = {}
 
 
+Plan = tuple[frozenset[Any], frozenset[Any]]  # rules always played, rules always traced
+
+
 def learn_played(setup: FightSetup, roster: Roster, seed: int, max_bytes: int
-                 ) -> tuple[frozenset[Any], SubstepCache]:
-    """The rules too large to enumerate, found by playing :data:`LEARN_FIGHTS` fights on
-    a learning cache (deterministic in the seed); the cache is returned warm."""
+                 ) -> tuple[Plan, SubstepCache]:
+    """The rules keyed by the whole fight (always played) and those too large to
+    enumerate (always traced into roll trees), found by playing :data:`LEARN_FIGHTS`
+    fights on a learning cache (deterministic in the seed); the cache is returned warm."""
     cache = SubstepCache(max_bytes, learn=True)
     for i in range(LEARN_FIGHTS):
         _play_sampled(setup, roster, SamplingRoller(np.random.Generator(np.random.PCG64(
             np.random.SeedSequence([seed, 1_000_033, i]))), cache))
-    return frozenset(cache.played), cache
+    return (frozenset(cache.played), frozenset(cache.traced)), cache
 
 
 def _play_sampled(setup: FightSetup, roster: Roster, roller: SamplingRoller
@@ -220,13 +224,13 @@ def _play_sampled(setup: FightSetup, roster: Roster, roller: SamplingRoller
     return state, dealt, actions
 
 
-def _sampled_chunk(args: tuple[Any, Roster, int, int, int, frozenset[Any], int]) -> Fights:
-    setup, roster, seed, start, stop, played, max_bytes = args
-    key = (setup, roster, played, max_bytes)
+def _sampled_chunk(args: tuple[Any, Roster, int, int, int, Plan, int]) -> Fights:
+    setup, roster, seed, start, stop, plan, max_bytes = args
+    key = (setup, roster, plan, max_bytes)
     cache = _CACHES.get(key)
     if cache is None:
         _CACHES.clear()
-        cache = _CACHES[key] = SubstepCache(max_bytes, played)
+        cache = _CACHES[key] = SubstepCache(max_bytes, plan[0], traced=plan[1])
     finals, dealt_rows, actions = [], [], []
     emptied = cache.emptied
     for i in range(start, stop):
@@ -310,15 +314,17 @@ class Probe:
 
 
 def probe(setup: FightSetup, roster: Roster, seed: int, n: int,
-          max_memory: int = MAX_MEMORY) -> Probe:
+          max_memory: int = MAX_MEMORY, seconds: float | None = None) -> Probe:
     """Decide whether the exact chain pays for ``n`` fights.
 
     Plays two halves of :data:`PROBE_FIGHTS` fights through the chain, counting the
     distinct states met (S after one half and after both) and the exact roller's runs.
     States grow like S(n) ~ S(2h) (n / 2h)^a with a = log2(S(2h) / S(h)); the chain costs
     about runs / S per state, the step-by-step path one run per turn. It stops early,
-    answering no, once its own runs pass what the step-by-step path would spend.
+    answering no, once its own runs pass what the step-by-step path would spend, or
+    after ``seconds`` of work.
     """
+    until = None if seconds is None else time.monotonic() + seconds
     chain = _chain(setup, roster, 10**7)
     start_runs = chain.exact.runs
     budget = min(PROBE_RUNS, n * 50)
@@ -347,16 +353,23 @@ def probe(setup: FightSetup, roster: Roster, seed: int, n: int,
             if turns > 2 * PROBE_FIGHTS and len(visited) > 0.25 * turns:
                 return Probe(False, counts[0] if counts else len(visited), len(visited), turns,
                              runs, "nearly every turn meets a new state: they do not repeat")
+            if until is not None and time.monotonic() > until:
+                return Probe(False, counts[0] if counts else len(visited), len(visited), turns,
+                             runs, f"the chain did not answer within {seconds:.2g} s")
             chain.exact.max_runs = start_runs + budget
+            chain.exact.deadline = until
             try:
                 new, _, _, _ = chain.advance(current[live], rng)
             except EnumerationTooLarge:
                 _CHAINS.clear()
+                late = until is not None and time.monotonic() > until
                 return Probe(False, counts[0] if counts else len(visited), len(visited), turns,
                              chain.exact.runs - start_runs,
+                             f"the chain did not answer within {seconds:.2g} s" if late else
                              "a turn has too many outcomes to enumerate exactly")
             finally:
                 chain.exact.max_runs = None
+                chain.exact.deadline = None
             current[live] = new
             live = live[~chain.over[new]]
         counts.append(len(visited))
@@ -411,27 +424,107 @@ def _run(tasks: list[Any], worker: Callable[[Any], Fights], jobs: int,
     return results
 
 
+AUTO_SHARE = 0.15  # of the step-by-step estimate, the most auto spends measuring each path
+AUTO_STEPS_SECONDS = 1.0  # step-by-step fights are timed until this much time has passed
+AUTO_STEPS_FIGHTS = 8  # or this many were played
+
+
+@dataclass
+class Choice:
+    """What auto measured and chose; ``first``: fights already played on that path
+    (fights 0 to k - 1, the same as the path would play), ``plan``: the sampled path's."""
+
+    method: str
+    note: str
+    first: Fights | None = None
+    plan: Plan | None = None
+
+
+def choose(setup: FightSetup, roster: Roster, seed: int, n: int,
+           max_memory: int = MAX_MEMORY) -> Choice:
+    """Auto's choice by a measured estimate of each path's time for ``n`` fights.
+
+    Times are this process's CPU time (other work on the machine does not sway them).
+    Step by step is timed first on its own first fights (kept, so that this costs
+    nothing when it wins), giving S seconds for the ``n`` fights. The chain's
+    :func:`probe` and the sampled path (its learning and a few fights, also kept) each
+    get at most :data:`AUTO_SHARE` of S to show that they would take less; so auto
+    costs at most a little more than the best path.
+    """
+    clock = time.process_time()
+    played = 0
+    parts = []
+    while played < min(n, AUTO_STEPS_FIGHTS) and (
+            not played or time.process_time() - clock < AUTO_STEPS_SECONDS):
+        parts.append(_steps_chunk((setup, roster, seed, played, played + 1)))
+        played += 1
+    first = Fights.concat(parts)
+    per_fight = (time.process_time() - clock) / played
+    steps_left = per_fight * (n - played)
+    said = f"step by step {per_fight * 1e3:,.1f} ms a fight (~{steps_left:,.1f} s to go)"
+    if played >= n:
+        return Choice("steps", f"auto chose the steps path: {said}", first)
+    budget = AUTO_SHARE * steps_left
+    verdict = probe(setup, roster, seed, n, max_memory, seconds=budget)
+    if verdict.fast:
+        return Choice("fast", f"auto chose the fast path: {verdict.reason}; {said}")
+    why = f"the fast path not taken ({verdict.reason})"
+    if budget < per_fight * LEARN_FIGHTS:  # learning plays that many whole fights
+        return Choice("steps", f"auto chose the steps path: {said}; {why}; too few fights "
+                      "for the sampled path to pay for its learning", first)
+    clock = time.process_time()
+    plan, _ = learn_played(setup, roster, seed, max_memory)
+    learnt = time.process_time() - clock
+    if learnt > budget:
+        return Choice("steps", f"auto chose the steps path: {said}; {why}; the sampled path "
+                      f"spent {learnt:.1f} s learning", first)
+    sampled, tried, last = [], 0, 0.0
+    while tried < n and time.process_time() - clock < budget:
+        began = time.process_time()
+        sampled.append(_sampled_chunk((setup, roster, seed, tried, tried + 1, plan,
+                                       max_memory)))
+        last = time.process_time() - began
+        tried += 1
+    sampled_left = last * (n - tried)
+    verdict_s = (f"the sampled path {last * 1e3:,.1f} ms a fight after {tried} "
+                 f"(~{sampled_left:,.1f} s to go)")
+    if tried and sampled_left < steps_left:
+        return Choice("sampled", f"auto chose the sampled path: {verdict_s}; {said}; {why}",
+                      Fights.concat(sampled), plan)
+    return Choice("steps", f"auto chose the steps path: {said}; {verdict_s}; {why}", first)
+
+
 def simulate(setup: FightSetup, roster: Roster, n: int, seed: int = 0, jobs: int = 1,
              method: Method = "auto", max_states: int = 1_000_000,
              progress: Callable[[int], None] | None = None,
              max_memory: int = MAX_MEMORY, scheduler: str | None = None) -> Fights:
-    """Play ``n`` fights. ``fast`` goes through the exact chain; ``steps`` plays each fight
-    turn by turn; ``auto`` asks :func:`probe` which pays for this fight. ``scheduler``
+    """Play ``n`` fights. ``fast`` goes through the exact chain; ``sampled`` draws each
+    rule sub-step from its cache; ``steps`` plays each fight turn by turn; ``auto``
+    measures which pays (:func:`choose`) and says so in the notes. ``scheduler``
     (``tcp://HOST:PORT``) plays them on that Dask cluster instead of ``jobs`` processes,
     with the same results for the same seed."""
     if n < 1:
         raise ValueError("simulate needs n >= 1")
     chosen: tuple[str, ...] = ()
+    first: list[Fights] = []
+    plan: Plan | None = None
     if method == "auto":
-        verdict = probe(setup, roster, seed, n, max_memory)
-        method = "fast" if verdict.fast else "steps"
-        chosen = (f"auto chose the {method} path: {verdict.reason}",)
+        choice = choose(setup, roster, seed, n, max_memory)
+        method, chosen, plan = choice.method, (choice.note,), choice.plan  # type: ignore[assignment]
+        first = [choice.first] if choice.first is not None else []
+        if progress and first:
+            progress(first[0].n)
     if method == "sampled":
-        played, _ = learn_played(setup, roster, seed, max_memory)
-        sizes = [min(CHUNK, n - c * CHUNK) for c in range(math.ceil(n / CHUNK))]
-        sampled_tasks = [(setup, roster, seed, c * CHUNK, c * CHUNK + size, played, max_memory)
-                         for c, size in enumerate(sizes)]
-        return Fights.concat(_run(sampled_tasks, _sampled_chunk, jobs, progress, sizes, scheduler))
+        if plan is None:
+            plan, _ = learn_played(setup, roster, seed, max_memory)
+        begin = first[0].n if first else 0
+        sizes = _sizes(n - begin)
+        sampled_tasks = [(setup, roster, seed, begin + c * CHUNK, begin + c * CHUNK + size,
+                          plan, max_memory) for c, size in enumerate(sizes)]
+        done = Fights.concat(first + (_run(sampled_tasks, _sampled_chunk, jobs, progress,
+                                           sizes, scheduler) if sizes else []))
+        done.notes = (*chosen, *done.notes)
+        return done
     if method == "fast":
         sizes = [min(BATCH, n - b * BATCH) for b in range(math.ceil(n / BATCH))]
         tasks = [(setup, roster, seed, b, size, max_states, max_memory)
@@ -448,9 +541,16 @@ def simulate(setup: FightSetup, roster: Roster, n: int, seed: int = 0, jobs: int
         else:
             done.notes = (*chosen, *done.notes)
             return done
-    sizes = [min(CHUNK, n - c * CHUNK) for c in range(math.ceil(n / CHUNK))]
-    step_tasks = [(setup, roster, seed, c * CHUNK, c * CHUNK + size)
+    begin = first[0].n if first and first[0].method == "steps" else 0
+    first = first if begin else []
+    sizes = _sizes(n - begin)
+    step_tasks = [(setup, roster, seed, begin + c * CHUNK, begin + c * CHUNK + size)
                   for c, size in enumerate(sizes)]
-    done = Fights.concat(_run(step_tasks, _steps_chunk, jobs, progress, sizes, scheduler))
+    done = Fights.concat(first + (_run(step_tasks, _steps_chunk, jobs, progress, sizes,
+                                       scheduler) if sizes else []))
     done.notes = (*chosen, *done.notes)
     return done
+
+
+def _sizes(n: int) -> list[int]:
+    return [min(CHUNK, n - c * CHUNK) for c in range(math.ceil(n / CHUNK))]
