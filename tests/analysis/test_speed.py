@@ -75,12 +75,7 @@ def test_auto_takes_steps_or_sampled_on_a_fight_whose_states_do_not_repeat() -> 
     assert "step by step" in fights.notes[0]
 
 
-FAST_JOBS_BUG = pytest.mark.xfail(
-    strict=True, reason="open bug: a fast batch's draws depend on the chain the process built "
-    "before it (rows and weights come from the exact roller's memo), so --jobs 2 differs")
-
-
-@pytest.mark.parametrize("method", ["steps", "sampled", pytest.param("fast", marks=FAST_JOBS_BUG)])
+@pytest.mark.parametrize("method", ["steps", "sampled", "fast"])
 def test_every_path_gives_the_same_fights_with_one_or_two_jobs(
         toy_dir: Path, method: str, monkeypatch: pytest.MonkeyPatch) -> None:
     from fracas.analysis import simulate as sim

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 
@@ -16,3 +17,23 @@ def freeze(value: Any) -> Any:
     if isinstance(value, list | tuple):
         return tuple(freeze(v) for v in value)
     return value
+
+
+class HashOnce:
+    """For frozen dataclasses that cache their hash in ``_hash`` (exact odds look them up
+    at every branch): the cached value is left out when pickled, since hashes of strings
+    and classes differ from process to process, and a worker must hash afresh."""
+
+    def __getstate__(self) -> dict[str, Any]:
+        state = dict(self.__dict__)
+        state.pop("_hash", None)
+        return state
+
+
+def cached_hash(obj: Any, compute: Callable[[], int]) -> int:
+    """``obj``'s hash, computed by ``compute`` once and kept in ``obj._hash``."""
+    cached: int | None = obj.__dict__.get("_hash")
+    if cached is None:
+        cached = compute()
+        object.__setattr__(obj, "_hash", cached)
+    return cached

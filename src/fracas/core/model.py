@@ -15,6 +15,7 @@ from pydantic import BaseModel
 
 from fracas.core.errors import RulesError
 from fracas.core.events import Changed, Event
+from fracas.core.frozen import HashOnce, cached_hash
 
 
 @dataclass(frozen=True)
@@ -69,6 +70,10 @@ class Roster(Mapping[str, Combatant]):
         if self._hash is None:
             self._hash = hash(self._items)
         return self._hash
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled without its cached hash (hashes differ from process to process)."""
+        return (type(self), (self._items,))
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Roster) and self._items == other._items
@@ -141,12 +146,10 @@ class Action:
     def __hash__(self) -> int:
         """Hashed once (exact odds look an action up at every branch; its options are a
         pydantic model, slow to hash)."""
-        cached: int | None = self.__dict__.get("_hash")
-        if cached is None:
-            cached = hash((self.actor, self.target, self.weapon, self.kind, self.options,
-                           self.offensive))
-            object.__setattr__(self, "_hash", cached)
-        return cached
+        return cached_hash(self, lambda: hash((self.actor, self.target, self.weapon,
+                                                self.kind, self.options, self.offensive)))
+
+    __getstate__ = HashOnce.__getstate__
 
 
 @dataclass(frozen=True)

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from fracas.core.events import Event, Note
+from fracas.core.frozen import HashOnce
 from fracas.dice import Roller
 from fracas.systems.contest.checks import DYING
 from fracas.systems.contest.contest import ContestResult, cached_hash
@@ -225,6 +226,8 @@ class Struck:
 
     def __hash__(self) -> int:
         return cached_hash(self)
+
+    __getstate__ = HashOnce.__getstate__
 
 
 def strike(roller: Roller, b: Blow, guard: Guard, t: Target) -> Struck:

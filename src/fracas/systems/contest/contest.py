@@ -18,6 +18,8 @@ import dataclasses
 from dataclasses import dataclass, field
 from functools import lru_cache
 
+from fracas.core.frozen import HashOnce
+from fracas.core.frozen import cached_hash as _cached_hash
 from fracas.dice import Group, Keep, Mapped, Roller, Variable, boons_banes, d
 
 CRIT_ORDER = {"": 0, "threat": 1, "confirmed": 2}
@@ -26,12 +28,9 @@ CRIT_ORDER = {"": 0, "threat": 1, "confirmed": 2}
 def cached_hash(obj: object) -> int:
     """The hash of a frozen dataclass's compare fields, computed once: these objects are
     outcome keys the exact roller looks up many times."""
-    cached: int | None = obj.__dict__.get("_hash")
-    if cached is None:
-        cached = hash(tuple(getattr(obj, f.name) for f in dataclasses.fields(obj)  # type: ignore[arg-type]
-                            if f.compare))
-        object.__setattr__(obj, "_hash", cached)
-    return cached
+    return _cached_hash(obj, lambda: hash(tuple(
+        getattr(obj, f.name) for f in dataclasses.fields(obj)  # type: ignore[arg-type]
+        if f.compare)))
 FUMBLE_ORDER = {"": 0, "fumble": 1, "disarmed": 2}
 
 
@@ -91,6 +90,8 @@ class ContestSetup:
     def __hash__(self) -> int:
         return cached_hash(self)
 
+    __getstate__ = HashOnce.__getstate__
+
     @property
     def counter(self) -> bool:
         return self.kind == "counter"
@@ -123,6 +124,8 @@ class RollOutcome:
 
     def __hash__(self) -> int:
         return cached_hash(self)
+
+    __getstate__ = HashOnce.__getstate__
 
 
 @dataclass(frozen=True)
@@ -157,6 +160,8 @@ class ContestResult:
     def __hash__(self) -> int:
         return cached_hash(self)
 
+    __getstate__ = HashOnce.__getstate__
+
 
 def _beats(total: int, other: int, by_defender: bool, ties_to_defender: bool) -> bool:
     """Does ``total`` win against ``other``? Ties go to the defender (table default)."""
@@ -175,6 +180,8 @@ class Seen:
 
     def __hash__(self) -> int:
         return cached_hash(self)
+
+    __getstate__ = HashOnce.__getstate__
 
 
 @lru_cache(maxsize=1024)

@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from fracas.core.events import Compared, Event, Note
+from fracas.core.frozen import HashOnce
 from fracas.dice import Roller
 from fracas.systems.contest.checks import PRONE
 from fracas.systems.contest.contest import (
@@ -65,6 +66,8 @@ class Narrated:
 
     def __hash__(self) -> int:
         return cached_hash(self)
+
+    __getstate__ = HashOnce.__getstate__
 
 
 def narrated_contest(roller: Roller, s: ContestSetup, a: Side, t: Side, attack_weapon: str,

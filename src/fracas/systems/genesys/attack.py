@@ -106,6 +106,10 @@ class _Done:
     def __hash__(self) -> int:
         return self._hash
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled without its hash (hashes differ from process to process)."""
+        return (_Done, (self.resolution, self._parts))
+
     def __eq__(self, other: object) -> bool:
         return isinstance(other, _Done) and (
             self is other or (self._hash == other._hash and self._parts == other._parts))

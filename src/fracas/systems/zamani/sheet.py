@@ -174,6 +174,11 @@ class Sheet(Frozen):
             self._hash = hash(freeze(self.model_dump()))
         return self._hash
 
+    def __setstate__(self, state: dict[Any, Any]) -> None:
+        """Unpickled with its hash to compute again (hashes differ between processes)."""
+        super().__setstate__(state)
+        self._hash = None
+
     def __eq__(self, other: object) -> bool:
         """Equal fields (the cached hash is not compared)."""
         return type(other) is type(self) and self.__dict__ == other.__dict__
