@@ -166,6 +166,24 @@ def test_best_odds_picks_the_highest_exact_expected_damage(toy_dir: Path) -> Non
     assert attack_odds(system, chosen, roster).expected_damage == best
 
 
+def test_policy_odds_are_not_reused_for_another_sheet_with_the_same_state(
+        toy_dir: Path, tmp_path: Path) -> None:
+    """The policies' odds cache outlives a fight: a scenario whose combatants have the
+    same ids and states but other sheets (a sweep's next point) gets its own odds."""
+    from fracas.analysis.odds import attack_odds
+    from fracas.encounter.policies import cached_odds
+
+    text = (toy_dir / "duel-fight.yaml").read_text()
+    stronger = tmp_path / "duel-fight.yaml"
+    stronger.write_text(text.replace("{name: club, damage: d8}", "{name: club, damage: 3d8}"))
+    for path in (toy_dir / "duel-fight.yaml", stronger):
+        scenario = load_scenario(path)
+        system, roster = scenario.system, scenario.roster
+        for action in system.actions("bob", roster):
+            assert (cached_odds(system, action, roster).expected_damage
+                    == attack_odds(system, action, roster).expected_damage)
+
+
 @pytest.mark.parametrize("path", FIGHTS, ids=lambda p: f"{p.parent.name}/{p.name}")
 def test_every_example_fight_runs_and_replays(path: Path, tmp_path: Path) -> None:
     scenario = load_scenario(path)

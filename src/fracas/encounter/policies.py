@@ -35,6 +35,15 @@ _SHARED = ExactRoller()  # sub-steps memoised across odds (e.g. a contest roll p
 _SHARED_MEMO_LIMIT = 50_000
 
 
+def _part(roster: Roster, reads: tuple[str, ...]) -> tuple[Any, ...]:
+    """The part of ``roster`` the odds read: those combatants' states, and their sheets
+    too, since this cache outlives a fight (another scenario, or a sweep's next point,
+    may give the same ids and states other sheets)."""
+    if reads == (EVERY,):
+        return (roster,)
+    return (project(roster, reads), tuple(roster[i].sheet for i in reads))
+
+
 def cached_odds(system: RuleSystem, action: Action, roster: Roster) -> AttackOdds:
     """Exact odds of an action, memoised by the system, the action and the states of the
     combatants the odds read (found by computing them on a :class:`ReadTracker`: the
@@ -42,7 +51,7 @@ def cached_odds(system: RuleSystem, action: Action, roster: Roster) -> AttackOdd
     others hurt meanwhile, is not computed again."""
     base = (system, action)
     for reads in _READ_SETS.get(base, ()):
-        key = (base, reads, project(roster, reads))
+        key = (base, reads, _part(roster, reads))
         found = _ODDS_CACHE.get(key)
         if found is not None:
             _ODDS_CACHE.move_to_end(key)
@@ -56,7 +65,7 @@ def cached_odds(system: RuleSystem, action: Action, roster: Roster) -> AttackOdd
     known = _READ_SETS.setdefault(base, [])
     if reads not in known:
         known.append(reads)
-    _ODDS_CACHE[(base, reads, project(roster, reads))] = found
+    _ODDS_CACHE[(base, reads, _part(roster, reads))] = found
     if len(_ODDS_CACHE) > _ODDS_CACHE_SIZE:
         _ODDS_CACHE.popitem(last=False)
     return found
