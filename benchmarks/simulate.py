@@ -96,18 +96,38 @@ def cli_cpu(*argv: str) -> float:
     return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
 
+LIMIT = 120.0  # wall seconds one measurement may take (--limit); past it, it is stopped
+
+
 def measure_alone(path: Path, n: int, method: str
-                  ) -> tuple[float, float, float, float, list[str]]:
-    """``measure`` in a fresh process, with that process's peak memory (MB) at the end."""
-    with worker_pool(1) as pool:
-        return pool.submit(_in_worker, (path, n, method)).result()
+                  ) -> tuple[float, float, float, float, list[str]] | None:
+    """``measure`` in a fresh process, with that process's peak memory (MB) at the end;
+    None when it passed :data:`LIMIT` seconds (the process is stopped)."""
+    pool = worker_pool(1)
+    try:
+        return pool.submit(_in_worker, (path, n, method)).result(timeout=LIMIT)
+    except TimeoutError:
+        for process in list(getattr(pool, "_processes", {}).values()):
+            process.terminate()
+        return None
+    finally:
+        pool.shutdown(wait=False, cancel_futures=True)
+
+
+def _stopped(name: str, method: str, n: int) -> None:
+    print(f"{name:<15} {method:<12} {n:>8,} {'>' + format(LIMIT, '.0f'):>8}  stopped: "
+          f"{n} fights took more than {LIMIT:.0f} s wall (--limit)")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--fights", type=int, default=100_000, help="fights on the fast path")
     parser.add_argument("--steps", type=int, default=60, help="fights step by step / sampled")
+    parser.add_argument("--limit", type=float, default=LIMIT,
+                        help="wall seconds one measurement may take before it is stopped")
     args = parser.parse_args()
+    global LIMIT
+    LIMIT = args.limit
     raw, raw_one = raw_integers_per_second()
     print(f"numpy random integers, one core: {raw:,.0f}/s each with its own bound (the "
           f"reference below), {raw_one:,.0f}/s with one bound for all\n")
@@ -123,12 +143,21 @@ def main() -> None:
               f"{ref_fights:>9,.2f}")
         best = math.inf
         for method in ("steps", "sampled"):
-            rate, fps, secs, mb, _ = measure_alone(path, n, method)
+            got = measure_alone(path, n, method)
+            if got is None:
+                _stopped(name, method, n)
+                continue
+            rate, fps, secs, mb, _ = got
             best = min(best, secs / n)
             print(f"{name:<15} {method:<12} {n:>8,} {secs:>8.2f} {rate:>11,.0f} {fps:>9,.2f} "
                   f"{rate / raw:>7.4f} {mb:>8.0f}  {rate / ref_rate:.2f}x (goal for sampled: "
                   f"{'0.1 of raw' if name == 'tristat duel' else '20x'})")
-        rate, fps, secs, mb, notes = measure_alone(path, n, "auto")
+        got = measure_alone(path, n, "auto")
+        if got is None:
+            _stopped(name, "auto", n)
+            print()
+            continue
+        rate, fps, secs, mb, notes = got
         print(f"{name:<15} {'auto':<12} {n:>8,} {secs:>8.2f} {rate:>11,.0f} {fps:>9,.2f} "
               f"{rate / raw:>7.4f} {mb:>8.0f}  {secs / (best * n):.2f}x the best path's time")
         print(f"{'':<15} {notes[0] if notes else ''}")
