@@ -45,6 +45,14 @@ def printed(marker: bytes) -> Ready:
     return lambda pid, seen: marker in seen
 
 
+def _as_a_shell_starts_it() -> None:
+    """In the child, before fracas starts: SIGINT at its default and not blocked, as a
+    terminal's shell starts a command (the test runner's process may have inherited it
+    ignored or blocked, and a child inherits both)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+
+
 def interrupt(args: list[str], ready: Ready, delay: float = 0.0, cwd: Path | None = None,
               timeout: float = 120.0) -> tuple[int, str]:
     """Start ``fracas ARGS`` on a terminal, wait until ``ready``, then ``delay`` seconds,
@@ -52,7 +60,8 @@ def interrupt(args: list[str], ready: Ready, delay: float = 0.0, cwd: Path | Non
     master, slave = pty.openpty()
     proc = subprocess.Popen(
         [*FRACAS, *args], stdin=slave, stdout=slave, stderr=slave, cwd=cwd,
-        start_new_session=True, env={**os.environ, "COLUMNS": "100", "TERM": "xterm"})
+        start_new_session=True, preexec_fn=_as_a_shell_starts_it,
+        env={**os.environ, "COLUMNS": "100", "TERM": "xterm"})
     # the slave end stays open until the child is gone: Linux drops what a pty still
     # buffers once every slave end is closed, which would lose the last lines
     seen = b""

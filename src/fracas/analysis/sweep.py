@@ -30,7 +30,7 @@ import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, wait
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
 import yaml
 
@@ -238,7 +238,7 @@ class SweepOverBudget(FracasError):
 
 def _fight_metric(spec: SweepSpec, scenario: Any, index: int) -> dict[str, Any]:
     from fracas.analysis.duel import duel_odds
-    from fracas.analysis.simulate import simulate, summarize
+    from fracas.analysis.simulate import probe, simulate, summarize
     from fracas.encounter.engine import setup_from_scenario
 
     setup = setup_from_scenario(scenario)
@@ -260,9 +260,14 @@ def _fight_metric(spec: SweepSpec, scenario: Any, index: int) -> dict[str, Any]:
             value = duel.p_win(side) if spec.metric == "win_probability" else duel.mean_rounds()
             return {"value": float(value), "exact": _frac(value), "method": "exact",
                     "states": duel.states}
-    fights = simulate(setup, scenario.roster, spec.fights, seed=spec.seed * 1_000_003 + index,
-                      method="auto", max_memory=spec.max_memory,
-                      progress=spec.check_time)  # between chunks
+    # The path is chosen by the chain's probe, which depends on the seed alone (simulate's
+    # auto measures CPU time): a sweep gives the same table on any machine or cluster.
+    seed = spec.seed * 1_000_003 + index
+    path: Literal["fast", "steps"] = (
+        "fast" if probe(setup, scenario.roster, seed, spec.fights, spec.max_memory).fast
+        else "steps")
+    fights = simulate(setup, scenario.roster, spec.fights, seed=seed, method=path,
+                      max_memory=spec.max_memory, progress=spec.check_time)  # between chunks
     summary = summarize(fights)
     if spec.metric == "mean_rounds":
         return {"value": summary["rounds"]["mean"], "method": f"simulated ({spec.fights})"}
