@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -27,3 +28,18 @@ def _register_toy() -> Iterator[None]:
 @pytest.fixture
 def toy_dir() -> Path:
     return TOY
+
+
+def run_main(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+             *args: str) -> tuple[int, str, str]:
+    """``fracas ARGS`` in this process: (exit code, stdout, stderr)."""
+    from fracas.cli.app import main
+
+    monkeypatch.setattr(sys, "argv", ["fracas", *args])
+    code = 0
+    try:
+        main()
+    except SystemExit as exit_:
+        code = int(exit_.code or 0)
+    out, err = capsys.readouterr()
+    return code, out, err

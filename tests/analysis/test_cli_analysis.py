@@ -4,16 +4,15 @@ report; bad input exits 2 with a message."""
 from __future__ import annotations
 
 import json
-import sys
 from fractions import Fraction
 from pathlib import Path
 
 import pytest
 
 from fracas.analysis.duel import duel_odds
-from fracas.cli.app import main
 from fracas.core.scenario import load_scenario
 from fracas.encounter.engine import setup_from_scenario
+from tests.conftest import run_main
 
 EXAMPLES = Path(__file__).parents[2] / "examples"
 PNG = b"\x89PNG"
@@ -21,15 +20,8 @@ PNG = b"\x89PNG"
 
 def run(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], *args: str
         ) -> tuple[int, str, str]:
-    monkeypatch.setattr(sys, "argv", ["fracas", *args])
     monkeypatch.setenv("COLUMNS", "160")
-    code = 0
-    try:
-        main()
-    except SystemExit as exit_:
-        code = int(exit_.code or 0)
-    out, err = capsys.readouterr()
-    return code, out, err
+    return run_main(monkeypatch, capsys, *args)
 
 
 @pytest.mark.parametrize("suffix", ["png", "svg"])

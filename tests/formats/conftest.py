@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -10,7 +9,7 @@ from typing import Any
 import pytest
 import yaml
 
-from fracas.cli.app import main
+from tests.conftest import run_main
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT / "examples"
@@ -23,14 +22,7 @@ def run(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> 
     """``run("attack", "x.yaml")`` -> (exit code, stdout, stderr)."""
 
     def _run(*args: str) -> tuple[int, str, str]:
-        monkeypatch.setattr(sys, "argv", ["fracas", *args])
-        code = 0
-        try:
-            main()
-        except SystemExit as exit_:
-            code = int(exit_.code or 0)
-        out, err = capsys.readouterr()
-        return code, out, err
+        return run_main(monkeypatch, capsys, *args)
 
     return _run
 

@@ -10,21 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from fracas.cli.app import main
+from tests.conftest import run_main
 
 FRACAS = [sys.executable, "-m", "fracas"]
-
-
-def run_main(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
-             *args: str) -> tuple[int, str, str]:
-    monkeypatch.setattr(sys, "argv", ["fracas", *args])
-    code = 0
-    try:
-        main()
-    except SystemExit as exit_:
-        code = int(exit_.code or 0)
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def test_roll_odds_json_gives_p20_of_1141_over_8000() -> None:
