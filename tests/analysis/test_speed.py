@@ -90,3 +90,23 @@ def test_every_path_gives_the_same_fights_with_one_or_two_jobs(
     assert one.method == two.method == method
     for field in ("winner", "rounds", "dealt", "taken", "survived", "actions"):
         assert np.array_equal(getattr(one, field), getattr(two, field)), field
+
+
+def test_the_sampled_path_is_the_same_when_each_worker_plays_many_chunks(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A worker keeps its sub-step cache from chunk to chunk; the contest duel's plan
+    plays the system's initiative (a bound method) directly, which a later chunk's own
+    unpickled copy would no longer match."""
+    from fracas.analysis import simulate as sim
+
+    path = Path(__file__).parents[2] / "examples" / "contest" / "duel-fight.yaml"
+    scenario = load_scenario(path)
+    setup = setup_from_scenario(scenario)
+    plan, _ = sim.learn_played(setup, scenario.roster, 5, sim.MAX_MEMORY)
+    assert any(hasattr(rule[0], "__self__") for rule in plan[0])
+    monkeypatch.setattr(sim, "PARALLEL_FROM_SECONDS", 0.0)
+    monkeypatch.setattr(sim, "CHUNK", 6)
+    one = simulate(setup, scenario.roster, 90, seed=5, method="sampled", jobs=1)
+    two = simulate(setup, scenario.roster, 90, seed=5, method="sampled", jobs=2)
+    for field in ("winner", "rounds", "dealt", "taken", "survived", "actions"):
+        assert np.array_equal(getattr(one, field), getattr(two, field)), field

@@ -15,7 +15,9 @@ Either way the result depends only on the seed and the number of fights, never o
 
 from __future__ import annotations
 
+import hashlib
 import math
+import pickle
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -187,7 +189,7 @@ def _steps_chunk(args: tuple[Any, Roster, int, int, int]) -> Fights:
 
 # -- sampled -------------------------------------------------------------------------------
 LEARN_FIGHTS = 8  # fights played first to fix which rules are too large to enumerate
-_CACHES: dict[tuple[Any, ...], SubstepCache] = {}
+_CACHES: dict[str, tuple[Any, Roster, SubstepCache]] = {}
 
 
 Plan = tuple[frozenset[Any], frozenset[Any]]  # rules always played, rules always traced
@@ -224,13 +226,28 @@ def _play_sampled(setup: FightSetup, roster: Roster, roller: SamplingRoller
     return state, dealt, actions
 
 
-def _sampled_chunk(args: tuple[Any, Roster, int, int, int, Plan, int]) -> Fights:
-    setup, roster, seed, start, stop, plan, max_bytes = args
-    key = (setup, roster, plan, max_bytes)
-    cache = _CACHES.get(key)
-    if cache is None:
+def run_key(*parts: Any) -> str:
+    """A digest of what a run's tasks share (setup, roster, plan), made once by the caller.
+
+    A worker keeps its sub-step cache from task to task under this key, with the first
+    task's setup and roster. The objects themselves cannot be the key: a rule in the plan
+    may be a bound method (a system's ``initiative``), and the copies unpickled for each
+    task compare unequal, so every task would start cold; nor may a later task play with
+    its own copies, whose rules the cached plan would no longer recognise."""
+    return hashlib.sha256(pickle.dumps(parts)).hexdigest()
+
+
+SampledTask = tuple[Any, Roster, int, int, int, Plan, int, str]
+
+
+def _sampled_chunk(args: SampledTask) -> Fights:
+    setup, roster, seed, start, stop, plan, max_bytes, key = args
+    if key in _CACHES:  # the first task's own objects: the plan's rules name them
+        setup, roster, cache = _CACHES[key]
+    else:
         _CACHES.clear()
-        cache = _CACHES[key] = SubstepCache(max_bytes, plan[0], traced=plan[1])
+        cache = SubstepCache(max_bytes, plan[0], traced=plan[1])
+        _CACHES[key] = (setup, roster, cache)
     finals, dealt_rows, actions = [], [], []
     emptied = cache.emptied
     for i in range(start, stop):
@@ -479,10 +496,11 @@ def choose(setup: FightSetup, roster: Roster, seed: int, n: int,
         return Choice("steps", f"auto chose the steps path: {said}; {why}; the sampled path "
                       f"spent {learnt:.1f} s learning", first)
     sampled, tried, last = [], 0, 0.0
+    key = run_key(setup, roster, plan, max_memory)
     while tried < n and time.process_time() - clock < budget:
         began = time.process_time()
         sampled.append(_sampled_chunk((setup, roster, seed, tried, tried + 1, plan,
-                                       max_memory)))
+                                       max_memory, key)))
         last = time.process_time() - began
         tried += 1
     sampled_left = last * (n - tried)
@@ -519,8 +537,9 @@ def simulate(setup: FightSetup, roster: Roster, n: int, seed: int = 0, jobs: int
             plan, _ = learn_played(setup, roster, seed, max_memory)
         begin = first[0].n if first else 0
         sizes = _sizes(n - begin)
+        key = run_key(setup, roster, plan, max_memory)
         sampled_tasks = [(setup, roster, seed, begin + c * CHUNK, begin + c * CHUNK + size,
-                          plan, max_memory) for c, size in enumerate(sizes)]
+                          plan, max_memory, key) for c, size in enumerate(sizes)]
         done = Fights.concat(first + (_run(sampled_tasks, _sampled_chunk, jobs, progress,
                                            sizes, scheduler) if sizes else []))
         done.notes = (*chosen, *done.notes)
