@@ -16,11 +16,15 @@ from fracas.core.scenario import load_scenario
 from fracas.encounter.engine import setup_from_scenario
 
 
-def test_the_chain_stops_at_its_memory_cap_with_a_message_naming_it(toy_dir: Path) -> None:
+def test_the_chain_stops_at_its_memory_cap_with_a_message_naming_it(
+        toy_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from fracas.analysis import auto
+
     scenario = load_scenario(toy_dir / "duel-fight.yaml")
     setup = setup_from_scenario(scenario)
     with pytest.raises(InputError, match="--max-memory"):
         simulate(setup, scenario.roster, 50, seed=1, method="fast", max_memory=10_000)
+    monkeypatch.setattr(auto, "AUTO_SHARE", 5.0)  # a probe that may reach the cap
     fights = simulate(setup, scenario.roster, 50, seed=1, method="auto", max_memory=10_000)
     assert fights.method == "steps" and fights.n == 50
     assert any("auto chose" in note and "--max-memory" in note for note in fights.notes)
@@ -110,3 +114,49 @@ def test_the_sampled_path_is_the_same_when_each_worker_plays_many_chunks(
     two = simulate(setup, scenario.roster, 90, seed=5, method="sampled", jobs=2)
     for field in ("winner", "rounds", "dealt", "taken", "survived", "actions"):
         assert np.array_equal(getattr(one, field), getattr(two, field)), field
+
+
+def test_auto_counts_work_and_reads_no_clock(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The same choice, note and kept fights twice, the second time with every clock
+    jumping by an hour at each reading: auto's path depends on the seed and n alone."""
+    import itertools
+    import time
+
+    from fracas.analysis import simulate as sim
+    from fracas.analysis.auto import choose
+
+    path = Path(__file__).parents[2] / "examples" / "contest" / "duel-fight.yaml"
+    scenario = load_scenario(path)
+    setup = setup_from_scenario(scenario)
+    first = choose(setup, scenario.roster, 3, 1000)
+    sim._CACHES.clear()
+    sim._CHAINS.clear()
+    again = choose(setup, scenario.roster, 3, 1000)
+    ticks = itertools.count(0.0, 3600.0)
+    for name in ("process_time", "perf_counter", "monotonic", "time"):
+        monkeypatch.setattr(time, name, lambda: next(ticks))
+    sim._CACHES.clear()
+    sim._CHAINS.clear()
+    jumpy = choose(setup, scenario.roster, 3, 1000)
+    assert first.method == "sampled" and first.note.startswith("auto chose the sampled path")
+    for other in (again, jumpy):
+        assert (other.method, other.note, other.plan) == (first.method, first.note, first.plan)
+        assert first.first is not None and other.first is not None
+        assert np.array_equal(first.first.winner, other.first.winner)
+        assert np.array_equal(first.first.dealt, other.first.dealt)
+
+
+def test_auto_plays_step_by_step_when_the_fights_are_too_few_for_the_other_paths(
+        toy_dir: Path) -> None:
+    from fracas.analysis.auto import choose
+
+    scenario = load_scenario(toy_dir / "duel-fight.yaml")
+    setup = setup_from_scenario(scenario)
+    few = choose(setup, scenario.roster, 1, 3)
+    assert few.method == "steps" and few.first is not None and few.first.n == 3
+    some = choose(setup, scenario.roster, 1, 100)
+    assert some.method == "steps" and "fewer than 400 fights" in some.note
+    fights = simulate(setup, scenario.roster, 100, seed=1)
+    steps = simulate(setup, scenario.roster, 100, seed=1, method="steps")
+    assert np.array_equal(fights.winner, steps.winner)
+    assert np.array_equal(fights.dealt, steps.dealt)

@@ -82,6 +82,7 @@ class SubstepCache:
         self.bytes = 0
         self.emptied = 0
         self.hits = self.misses = self.direct = 0
+        self.runs = 0  # runs of every enumeration, for auto's count of the work
         self._read_sets: dict[Hashable, list[tuple[tuple[str, ...], ...]]] = {}
         self._dists: dict[Hashable, Distribution[Any] | RollTree] = {}
         self._failures: dict[Hashable, int] = {}
@@ -125,14 +126,17 @@ class SubstepCache:
             return self._trace(roller, fn, args, where, base, [])
         trackers = {i: ReadTracker(args[i]) for i in where}
         tracked = tuple(trackers.get(i, a) for i, a in enumerate(args))
+        exact = ExactRoller(max_runs=ENUMERATION_RUNS)
         try:
-            dist = ExactRoller(max_runs=ENUMERATION_RUNS).distribution(fn, *tracked)
+            dist = exact.distribution(fn, *tracked)
         except EnumerationTooLarge:
+            self.runs += exact.runs
             self._too_large.add(whole)
             self._failures[rule] = self._failures.get(rule, 0) + 1
             if self.learn and self._failures[rule] >= GIVE_UP:
                 self.traced.add(rule)
             return self._trace(roller, fn, args, where, base, [])
+        self.runs += exact.runs
         everything = any(_holds_roster(v) for v in dist.outcomes())
         reads = _reads(args, where, trackers, everything)
         if self.learn and where and all(r == (EVERY,) for r in reads):

@@ -316,6 +316,7 @@ def _fast_batch(args: tuple[FightSetup, Roster, int, int, int, int, int]) -> Fig
 
 PROBE_FIGHTS = 256  # per half of the probe
 PROBE_RUNS = 150_000  # the most exact runs a probe spends before it answers no
+PROBE_STATE_SHARE = 16  # one state's exact runs past budget / this: a chain that cannot pay
 
 
 @dataclass(frozen=True)
@@ -331,24 +332,32 @@ class Probe:
 
 
 def probe(setup: FightSetup, roster: Roster, seed: int, n: int,
-          max_memory: int = MAX_MEMORY, seconds: float | None = None) -> Probe:
+          max_memory: int = MAX_MEMORY, budget: float | None = None,
+          run_cost: float = 1.0) -> Probe:
     """Decide whether the exact chain pays for ``n`` fights.
 
     Plays two halves of :data:`PROBE_FIGHTS` fights through the chain, counting the
     distinct states met (S after one half and after both) and the exact roller's runs.
     States grow like S(n) ~ S(2h) (n / 2h)^a with a = log2(S(2h) / S(h)); the chain costs
-    about runs / S per state, the step-by-step path one run per turn. It stops early,
-    answering no, once its own runs pass what the step-by-step path would spend, or
-    after ``seconds`` of work.
+    about runs / S per state, each worth ``run_cost`` of a turn played step by step. It
+    stops early, answering no, once its runs pass ``budget`` (default: what the
+    step-by-step path would spend), or, given a ``budget``, 1/:data:`PROBE_STATE_SHARE` of
+    it on one state (on average over a turn's new states). It counts what depends on the
+    seed alone, no clock.
     """
-    until = None if seconds is None else time.monotonic() + seconds
     chain = _chain(setup, roster, 10**7)
     start_runs = chain.exact.runs
-    budget = min(PROBE_RUNS, n * 50)
+    limit = int(min(PROBE_RUNS, n * 50 if budget is None else budget))
+    per_state = limit if budget is None else max(1, limit // PROBE_STATE_SHARE)
     start = chain.state_id(FightState(roster))
     visited: set[int] = set()
     turns = 0
     counts: list[int] = []
+
+    def no(reason: str) -> Probe:
+        return Probe(False, counts[0] if counts else len(visited), len(visited), turns,
+                     chain.exact.runs - start_runs, reason)
+
     for half in range(2):
         rng = np.random.Generator(np.random.PCG64(np.random.SeedSequence([seed, 7, half])))
         current = np.full(PROBE_FIGHTS, start, dtype=np.int64)
@@ -359,34 +368,26 @@ def probe(setup: FightSetup, roster: Roster, seed: int, n: int,
             runs = chain.exact.runs - start_runs
             if chain.nbytes() > max_memory:
                 _CHAINS.clear()
-                return Probe(False, counts[0] if counts else len(visited), len(visited), turns,
-                             runs, f"the chain passed the memory cap of {_size(max_memory)} "
-                             "(--max-memory)")
-            runs = chain.exact.runs - start_runs
+                return no(f"the chain passed the memory cap of {_size(max_memory)} "
+                          "(--max-memory)")
             per_fight = turns / (PROBE_FIGHTS * (half + 1))
-            if runs > n * max(per_fight, 1.0):
-                return Probe(False, counts[0] if counts else len(visited), len(visited), turns,
-                             runs, "the chain's states cost more than playing every fight")
+            if runs > (n * max(per_fight, 1.0) if budget is None else budget):
+                return no("the chain's states cost more than playing every fight" if budget
+                          is None else f"the chain's states passed the probe's budget of "
+                          f"{limit:,} exact runs")
             if turns > 2 * PROBE_FIGHTS and len(visited) > 0.25 * turns:
-                return Probe(False, counts[0] if counts else len(visited), len(visited), turns,
-                             runs, "nearly every turn meets a new state: they do not repeat")
-            if until is not None and time.monotonic() > until:
-                return Probe(False, counts[0] if counts else len(visited), len(visited), turns,
-                             runs, f"the chain did not answer within {seconds:.2g} s")
-            chain.exact.max_runs = start_runs + budget
-            chain.exact.deadline = until
+                return no("nearly every turn meets a new state: they do not repeat")
+            fresh = sum(chain.rows[sid] is None for sid in np.unique(current[live]).tolist())
+            chain.exact.max_runs = min(start_runs + limit,
+                                       chain.exact.runs + max(1, fresh) * per_state)
             try:
                 new, _, _, _ = chain.advance(current[live], rng)
             except EnumerationTooLarge:
                 _CHAINS.clear()
-                late = until is not None and time.monotonic() > until
-                return Probe(False, counts[0] if counts else len(visited), len(visited), turns,
-                             chain.exact.runs - start_runs,
-                             f"the chain did not answer within {seconds:.2g} s" if late else
-                             "a turn has too many outcomes to enumerate exactly")
+                return no(f"the chain's states passed the probe's budget of {limit:,} exact "
+                          f"runs{'' if budget is None else ', or its share for one state'}")
             finally:
                 chain.exact.max_runs = None
-                chain.exact.deadline = None
             current[live] = new
             live = live[~chain.over[new]]
         counts.append(len(visited))
@@ -395,11 +396,12 @@ def probe(setup: FightSetup, roster: Roster, seed: int, n: int,
     alpha = min(1.0, max(0.0, math.log2(s_full / s_half))) if s_half else 1.0
     fights = 2 * PROBE_FIGHTS
     states_n = s_full * max(1.0, n / fights) ** alpha
-    fast_cost = runs / max(s_full, 1) * states_n
+    fast_cost = runs / max(s_full, 1) * states_n * run_cost
     steps_cost = n * turns / fights
     return Probe(fast_cost < steps_cost, s_half, s_full, turns, runs,
                  f"states grow as n^{alpha:.2f}: about {states_n:,.0f} states "
-                 f"(~{fast_cost:,.0f} runs) against {steps_cost:,.0f} turns step by step")
+                 f"(worth ~{fast_cost:,.0f} turns) against {steps_cost:,.0f} turns step "
+                 "by step")
 
 
 PARALLEL_FROM_SECONDS = 3.0  # less serial work than this left: no worker processes
@@ -441,84 +443,14 @@ def _run(tasks: list[Any], worker: Callable[[Any], Fights], jobs: int,
     return results
 
 
-AUTO_SHARE = 0.15  # of the step-by-step estimate, the most auto spends measuring each path
-AUTO_STEPS_SECONDS = 1.0  # step-by-step fights are timed until this much time has passed
-AUTO_STEPS_FIGHTS = 8  # or this many were played
-
-
-@dataclass
-class Choice:
-    """What auto measured and chose; ``first``: fights already played on that path
-    (fights 0 to k - 1, the same as the path would play), ``plan``: the sampled path's."""
-
-    method: str
-    note: str
-    first: Fights | None = None
-    plan: Plan | None = None
-
-
-def choose(setup: FightSetup, roster: Roster, seed: int, n: int,
-           max_memory: int = MAX_MEMORY) -> Choice:
-    """Auto's choice by a measured estimate of each path's time for ``n`` fights.
-
-    Times are this process's CPU time (other work on the machine does not sway them).
-    Step by step is timed first on its own first fights (kept, so that this costs
-    nothing when it wins), giving S seconds for the ``n`` fights. The chain's
-    :func:`probe` and the sampled path (its learning and a few fights, also kept) each
-    get at most :data:`AUTO_SHARE` of S to show that they would take less; so auto
-    costs at most a little more than the best path.
-    """
-    clock = time.process_time()
-    played = 0
-    parts = []
-    while played < min(n, AUTO_STEPS_FIGHTS) and (
-            not played or time.process_time() - clock < AUTO_STEPS_SECONDS):
-        parts.append(_steps_chunk((setup, roster, seed, played, played + 1)))
-        played += 1
-    first = Fights.concat(parts)
-    per_fight = (time.process_time() - clock) / played
-    steps_left = per_fight * (n - played)
-    said = f"step by step {per_fight * 1e3:,.1f} ms a fight (~{steps_left:,.1f} s to go)"
-    if played >= n:
-        return Choice("steps", f"auto chose the steps path: {said}", first)
-    budget = AUTO_SHARE * steps_left
-    verdict = probe(setup, roster, seed, n, max_memory, seconds=budget)
-    if verdict.fast:
-        return Choice("fast", f"auto chose the fast path: {verdict.reason}; {said}")
-    why = f"the fast path not taken ({verdict.reason})"
-    if budget < per_fight * LEARN_FIGHTS:  # learning plays that many whole fights
-        return Choice("steps", f"auto chose the steps path: {said}; {why}; too few fights "
-                      "for the sampled path to pay for its learning", first)
-    clock = time.process_time()
-    plan, _ = learn_played(setup, roster, seed, max_memory)
-    learnt = time.process_time() - clock
-    if learnt > budget:
-        return Choice("steps", f"auto chose the steps path: {said}; {why}; the sampled path "
-                      f"spent {learnt:.1f} s learning", first)
-    sampled, tried, last = [], 0, 0.0
-    key = run_key(setup, roster, plan, max_memory)
-    while tried < n and time.process_time() - clock < budget:
-        began = time.process_time()
-        sampled.append(_sampled_chunk((setup, roster, seed, tried, tried + 1, plan,
-                                       max_memory, key)))
-        last = time.process_time() - began
-        tried += 1
-    sampled_left = last * (n - tried)
-    verdict_s = (f"the sampled path {last * 1e3:,.1f} ms a fight after {tried} "
-                 f"(~{sampled_left:,.1f} s to go)")
-    if tried and sampled_left < steps_left:
-        return Choice("sampled", f"auto chose the sampled path: {verdict_s}; {said}; {why}",
-                      Fights.concat(sampled), plan)
-    return Choice("steps", f"auto chose the steps path: {said}; {verdict_s}; {why}", first)
-
-
 def simulate(setup: FightSetup, roster: Roster, n: int, seed: int = 0, jobs: int = 1,
              method: Method = "auto", max_states: int = 1_000_000,
              progress: Callable[[int], None] | None = None,
              max_memory: int = MAX_MEMORY, scheduler: str | None = None) -> Fights:
     """Play ``n`` fights. ``fast`` goes through the exact chain; ``sampled`` draws each
     rule sub-step from its cache; ``steps`` plays each fight turn by turn; ``auto``
-    measures which pays (:func:`choose`) and says so in the notes. ``scheduler``
+    counts which pays on seeded trials (:func:`fracas.analysis.auto.choose`) and says so
+    in the notes. ``scheduler``
     (``tcp://HOST:PORT``) plays them on that Dask cluster instead of ``jobs`` processes,
     with the same results for the same seed."""
     if n < 1:
@@ -527,6 +459,8 @@ def simulate(setup: FightSetup, roster: Roster, n: int, seed: int = 0, jobs: int
     first: list[Fights] = []
     plan: Plan | None = None
     if method == "auto":
+        from fracas.analysis.auto import choose  # auto plays this module's paths
+
         choice = choose(setup, roster, seed, n, max_memory)
         method, chosen, plan = choice.method, (choice.note,), choice.plan  # type: ignore[assignment]
         first = [choice.first] if choice.first is not None else []

@@ -226,9 +226,11 @@ def simulate_cmd(
                     ] = 0,
     jobs: Annotated[int, typer.Option("--jobs", help="Processes to use.", min=1)] = 1,
     method: Annotated[str, typer.Option(
-        "--method", help="auto (measures which pays and says which it chose), fast (the "
-        "exact chain of fight states), sampled (each rule sub-step from its cached exact "
-        "distribution), steps (every roll played).")] = "auto",
+        "--method", help="auto (counts the work each path needs on seeded trials, never "
+        "the time: the same file, seed and -n take the same path on any machine; says "
+        "which and why), fast (the exact chain of fight states), sampled (each rule "
+        "sub-step from its cached exact distribution), steps (every roll played).")
+                    ] = "auto",
     max_memory: MemoryOpt = 1.0,
     scheduler: Annotated[str | None, typer.Option(
         "--scheduler", help="Play the fights on this existing Dask scheduler "

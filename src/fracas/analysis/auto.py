@@ -1,0 +1,153 @@
+"""``simulate --method auto``: which path pays, by counting work on seeded trials.
+
+Nothing here reads a clock, so the same scenario, seed and ``n`` give the same path, and
+so the same fights, on any machine and under any load. Three seeded trials, cheapest
+first, each stopped as soon as it has answered:
+
+1. Step by step, the first :data:`STEPS_TRIAL` fights (kept if this path wins): turns a
+   fight, T, so the step-by-step work is about n T turns.
+2. The chain's :func:`~fracas.analysis.simulate.probe`, with a budget of
+   :data:`AUTO_SHARE` of that work in exact runs (one run, its rules memoised, is worth
+   :data:`RUN_COST` of a turn played): the fast path when its states repeat enough that
+   building the chain costs less than playing every turn.
+3. The sampled path, only from :data:`SAMPLED_FROM` fights (below that its learning
+   cannot pay): its learning fights, then two halves of :data:`TRIAL_FIGHTS` fights
+   (kept if this path wins). Each sub-step call counts as one play step by step; on the
+   sampled path a cache hit costs :data:`HIT_COST`, a direct play one, a miss
+   :data:`MISS_COST` plus its enumeration's runs or its traced play. Misses grow like
+   n^b, b = log2(misses after both halves / after one); the sampled path is taken when
+   its extrapolated work is under :data:`SAMPLED_MARGIN` of step by step's.
+
+The costs are fixed weights, measured once against CPU time on the example fights
+(``benchmarks/simulate.py`` prints auto beside the best path).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import astuple, dataclass
+
+from fracas.analysis.sampled import SubstepCache
+from fracas.analysis.simulate import (
+    _CACHES,
+    MAX_MEMORY,
+    Fights,
+    Plan,
+    _sampled_chunk,
+    _steps_chunk,
+    learn_played,
+    probe,
+    run_key,
+)
+from fracas.core.model import Roster
+from fracas.encounter.engine import FightSetup
+
+STEPS_TRIAL = 4  # fights played step by step first (kept when steps wins)
+AUTO_SHARE = 0.15  # of the step-by-step work, the most the chain's probe spends
+RUN_COST = 0.3  # one exact run of the chain, in turns played step by step (memoised rules)
+SAMPLED_FROM = 400  # fewer fights: the sampled path is not tried
+TRIAL_FIGHTS = 8  # per half of the sampled path's trial
+HIT_COST = 0.15  # a cache hit, in plays of a sub-step
+MISS_COST = 0.5  # a miss's own overhead (read tracking, storing), besides runs or a play
+SAMPLED_MARGIN = 0.8  # the sampled path must count at most this share of step by step's
+
+
+@dataclass
+class Choice:
+    """What auto counted and chose; ``first``: fights already played on that path
+    (fights 0 to k - 1, the same as the path would play), ``plan``: the sampled path's."""
+
+    method: str
+    note: str
+    first: Fights | None = None
+    plan: Plan | None = None
+
+
+@dataclass(frozen=True)
+class Counts:
+    """A sub-step cache's counters at one moment."""
+
+    hits: int
+    misses: int
+    direct: int
+    traces: int
+    runs: int
+
+    @staticmethod
+    def of(cache: SubstepCache) -> Counts:
+        return Counts(cache.hits, cache.misses, cache.direct, cache.traces, cache.runs)
+
+    def __sub__(self, other: Counts) -> Counts:
+        return Counts(self.hits - other.hits, self.misses - other.misses,
+                      self.direct - other.direct, self.traces - other.traces,
+                      self.runs - other.runs)
+
+    @property
+    def calls(self) -> int:
+        return self.hits + self.misses + self.direct
+
+    @property
+    def miss_work(self) -> float:
+        """The work of the misses: their overhead, enumeration runs and traced plays."""
+        return MISS_COST * self.misses + self.runs + self.traces
+
+    @property
+    def work(self) -> float:
+        return self.direct + HIT_COST * self.hits + self.miss_work
+
+
+def sampled_work(learnt: Counts, one: Counts, two: Counts, fights: int, n: int
+                 ) -> tuple[float, float, float]:
+    """(the sampled path's work for ``n`` fights, step by step's, the misses' growth b)
+    from the learning's counts and two trial halves of ``fights`` fights each."""
+    both = Counts(*(a + b for a, b in zip(astuple(one), astuple(two), strict=True)))
+    calls = both.calls / (2 * fights)
+    direct = both.direct / (2 * fights)
+    growth = (min(1.0, max(0.0, math.log2(both.misses / one.misses))) if one.misses
+              else 0.0 if not both.misses else 1.0)
+    misses = both.misses * max(1.0, n / (2 * fights)) ** growth
+    per_miss = both.miss_work / both.misses if both.misses else 0.0
+    hits = max(0.0, n * (calls - direct) - misses)
+    return (learnt.work + n * direct + HIT_COST * hits + per_miss * misses, n * calls,
+            growth)
+
+
+def choose(setup: FightSetup, roster: Roster, seed: int, n: int,
+           max_memory: int = MAX_MEMORY) -> Choice:
+    """Auto's choice by the work each path would need for ``n`` fights, counted on
+    seeded trials (see the module's docstring); the same on every machine."""
+    first = _steps_chunk((setup, roster, seed, 0, min(n, STEPS_TRIAL)))
+    if first.n >= n:
+        return Choice("steps", f"auto chose the steps path: {n} fight(s), played step by "
+                      "step first", first)
+    turns = max(1.0, float(first.actions.mean()) if first.actions is not None else 1.0)
+    said = f"step by step ~{turns:,.1f} turns a fight, ~{n * turns:,.0f} in all"
+    verdict = probe(setup, roster, seed, n, max_memory, budget=AUTO_SHARE * n * turns /
+                    RUN_COST, run_cost=RUN_COST)
+    if verdict.fast:
+        return Choice("fast", f"auto chose the fast path: {verdict.reason}; {said}")
+    why = f"the fast path not taken ({verdict.reason})"
+    if n < SAMPLED_FROM:
+        return Choice("steps", f"auto chose the steps path: {said}; {why}; fewer than "
+                      f"{SAMPLED_FROM} fights: the sampled path's learning would not pay",
+                      first)
+    plan, learning = learn_played(setup, roster, seed, max_memory)
+    key = run_key(setup, roster, plan, max_memory)
+    start = Counts(0, 0, 0, 0, 0)
+    halves, counts = [], []
+    for half in range(2):
+        size = min(TRIAL_FIGHTS, n - half * TRIAL_FIGHTS)
+        begin = half * TRIAL_FIGHTS
+        halves.append(_sampled_chunk((setup, roster, seed, begin, begin + size, plan,
+                                      max_memory, key)))
+        now = Counts.of(_CACHES[key][2])
+        counts.append(now - start)
+        start = now
+    sampled, steps, growth = sampled_work(Counts.of(learning), counts[0], counts[1],
+                                          TRIAL_FIGHTS, n)
+    verdict_s = (f"the sampled path ~{sampled:,.0f} sub-step plays against "
+                 f"~{steps:,.0f} step by step (misses grow as n^{growth:.2f})")
+    if sampled < SAMPLED_MARGIN * steps:
+        return Choice("sampled", f"auto chose the sampled path: {verdict_s}; {said}; {why}",
+                      Fights.concat(halves), plan)
+    return Choice("steps", f"auto chose the steps path: {verdict_s}; {said}; {why}", first)
