@@ -110,9 +110,10 @@ def test_a_pool_roll_loads_the_system_of_the_notation_only() -> None:
 
 
 @pytest.mark.parametrize("example", ["c22/dash-square-grid.yaml", "contest/dodge.yaml",
-                                     "zamani/area_grenade.yaml", "tristat/called_shot.yaml"])
+                                     "zamani/area_grenade.yaml", "tristat/called_shot.yaml",
+                                     "genesys/ranged_long.yaml", "genesys/autofire.yaml"])
 def test_exact_odds_load_their_own_system_only_and_no_numpy(example: str) -> None:
-    """(Genesys needs numpy: its pools are convolved as arrays.)"""
+    """(Genesys convolves only a pool of more than SMALL_POOL dice as numpy arrays.)"""
     modules = loaded_by("odds", f"examples/{example}")
     assert systems_in(modules) == {example.split("/")[0]}
     assert not [m for m in HEAVY if m in modules]
