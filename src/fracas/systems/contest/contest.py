@@ -29,8 +29,18 @@ def cached_hash(obj: object) -> int:
     """The hash of a frozen dataclass's compare fields, computed once: these objects are
     outcome keys the exact roller looks up many times."""
     return _cached_hash(obj, lambda: hash(tuple(
-        getattr(obj, f.name) for f in dataclasses.fields(obj)  # type: ignore[arg-type]
-        if f.compare)))
+        getattr(obj, name) for name in _compared(type(obj)))))
+
+
+_COMPARED: dict[type, tuple[str, ...]] = {}
+
+
+def _compared(cls: type) -> tuple[str, ...]:
+    """The names of a dataclass's fields that take part in equality (found once)."""
+    names = _COMPARED.get(cls)
+    if names is None:
+        names = _COMPARED[cls] = tuple(f.name for f in dataclasses.fields(cls) if f.compare)
+    return names
 FUMBLE_ORDER = {"": 0, "fumble": 1, "disarmed": 2}
 
 
