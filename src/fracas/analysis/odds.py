@@ -100,8 +100,9 @@ class AttackOdds:
 
 def attack_odds(system: RuleSystem, action: Action, roster: Roster,
                 roller: ExactRoller | None = None) -> AttackOdds:
-    """Exact odds of ``action`` against the current state of ``roster``."""
+    """Exact odds of ``action`` against the current state of ``roster`` (a ``roller`` of
+    one's own is best made with ``summaries_only``: the odds read the summaries only)."""
     from fracas.dice.rollers import ExactRoller
 
-    exact = roller or ExactRoller()
+    exact = roller or ExactRoller(summaries_only=True)
     return AttackOdds(exact.distribution(_summary, system, action, roster), action)
