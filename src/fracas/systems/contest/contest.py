@@ -324,7 +324,8 @@ def contest_from(roller: Roller, s: ContestSetup, st: ContestState) -> ContestRe
         return ContestResult(winner_of(new), new.a_crit, new.d_crit, new.a_fumble, new.d_fumble,
                              new.a_wins, new.d_wins, reason, (roll,))
     rest: ContestResult = roller.resolve(contest_from, s, new)
-    return dataclasses.replace(rest, rolls=(roll, *rest.rolls))
+    return ContestResult(rest.winner, rest.a_crit, rest.d_crit, rest.a_fumble, rest.d_fumble,
+                         rest.a_wins, rest.d_wins, rest.reason, (roll, *rest.rolls))
 
 
 def run_contest(roller: Roller, s: ContestSetup) -> ContestResult:
