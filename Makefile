@@ -8,7 +8,7 @@ BIN := $(VENV)/bin
 RUN_STAMP := $(VENV)/.installed-run
 STAMP := $(VENV)/.installed
 
-.PHONY: demo serve test test-slow system-deps lint typecheck pytest bench schemas clean
+.PHONY: demo serve test system-deps lint typecheck pytest bench schemas clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -38,11 +38,7 @@ system-deps:
 test: $(STAMP) system-deps
 	$(BIN)/ruff check src tests benchmarks
 	$(BIN)/mypy
-	$(BIN)/python -m pytest -m "not slow" -n auto
-
-# The long statistical checks (marked slow), left out of `make test`: run them with this.
-test-slow: $(STAMP)
-	$(BIN)/python -m pytest -m slow -n auto
+	$(BIN)/python -m pytest -n auto
 
 bench: $(STAMP)
 	for f in benchmarks/*.py; do $(BIN)/python $$f || exit 1; done

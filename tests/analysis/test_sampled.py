@@ -19,7 +19,6 @@ EXAMPLES = Path(__file__).parents[2] / "examples"
 FIGHTS = sorted(EXAMPLES.glob("*/*fight*.yaml"))
 
 
-@pytest.mark.slow
 @pytest.mark.parametrize("path", FIGHTS, ids=lambda p: f"{p.parent.name}/{p.stem}")
 def test_sampled_and_step_by_step_agree_on_every_example_fight(path: Path) -> None:
     """Tolerance: |z| < 4.5 on each side's win rate, the mean rounds and each combatant's

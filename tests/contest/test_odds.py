@@ -241,3 +241,20 @@ def test_odds_report_each_critical_case_and_the_armour_left() -> None:
     armour = odds.detail("armour_hp_after")
     assert set(armour.outcomes()) == set(range(0, 8))  # type: ignore[arg-type]
     assert sum(odds.outcomes.values()) == 1
+
+
+def test_every_detail_from_one_pass_is_its_own_pass_over_the_joint_in_the_same_order() -> None:
+    """AttackOdds finds all the details' distributions in one pass (counter-parry has
+    several, with None where a result lacks one): each equals a pass of its own, values
+    in the same order; a detail no result has is None throughout."""
+    sc = load_scenario(EXAMPLES / "counter-parry.yaml")
+    assert sc.attack is not None
+    odds = attack_odds(sc.system, sc.attack, sc.roster)
+    names = odds.detail_names()
+    assert len(names) >= 2
+    for name in names:
+        alone = odds.joint.map(lambda s, name=name: dict(s[4]).get(name))
+        assert list(odds.detail(name).probabilities().items()) == list(
+            alone.probabilities().items())
+    assert odds.detail("no such detail").probabilities() == {None: 1}
+    assert odds.damage is odds.damage  # found once

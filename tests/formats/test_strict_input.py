@@ -96,6 +96,29 @@ def test_a_key_given_twice_names_the_key_and_both_lines(run: Run, tmp_path: Path
     assert f"duplicate key 'body' on line {body + 2} (first given on line {body + 1})" in err
 
 
+def test_the_c_parser_reads_every_shipped_file_as_the_python_one_and_keeps_its_messages(
+        run: Run, tmp_path: Path) -> None:
+    """parse_yaml takes libyaml's parser when there is one: same data from every example and
+    data pack, the same duplicate-key error, and the Python parser's message on bad YAML."""
+    import yaml
+
+    from fracas.core import strictyaml
+
+    assert strictyaml._FastLoader is not None  # the fast path is the one under test
+    root = Path(__file__).resolve().parents[2]
+    files = [*root.glob("examples/**/*.yaml"), *root.glob("src/fracas/systems/*/data/*.yaml")]
+    assert len(files) > 40
+    for path in files:
+        text = path.read_text(encoding="utf-8")
+        slow = yaml.load(text, Loader=strictyaml.UniqueKeyLoader)
+        assert strictyaml.parse_yaml(text) == slow, path
+    with pytest.raises(strictyaml.DuplicateKeyError, match=r"on line 2 \(first given on line 1\)"):
+        strictyaml.parse_yaml("a: 1\na: 2\n")
+    code, _, err = run("attack", str(write(tmp_path, "system: tristat\ncombatants:\n\t- a\n")))
+    assert code == 2
+    assert "line 3, column 1: not valid YAML: found character '\\t' that cannot start" in err
+
+
 @pytest.mark.parametrize(("name", "edit", "path", "hint"), [
     ("genesys/brawl", "wound_threshold", "combatants[0].wound_treshold",
      "unknown key 'wound_treshold'; did you mean 'wound_threshold'?"),

@@ -99,3 +99,24 @@ def test_every_example_has_exact_odds_summing_to_one() -> None:
         assert sc.attack is not None
         odds = attack_odds(sc.system, sc.attack, sc.roster)
         assert sum(odds.joint.probabilities().values()) == 1
+
+
+@pytest.mark.parametrize("name", ["ranged_long", "vicious_pierce", "minions"])
+def test_odds_that_read_summaries_only_merge_early_and_equal_the_full_enumeration(
+        name: str) -> None:
+    """attack_odds enumerates with summaries_only: results with equal summaries (other
+    injury rolls to the same outcome) merge inside the step, so the whole attack is run
+    fewer times, and the joint distribution is the one of the full enumeration."""
+    from fracas.dice.rollers import ExactRoller
+    from fracas.systems.genesys import attack as genesys_attack
+
+    sc = example(f"{name}.yaml")
+    assert sc.attack is not None
+    full, slim = ExactRoller(), ExactRoller(summaries_only=True)
+    genesys_attack._settle.cache_clear()
+    whole = attack_odds(sc.system, sc.attack, sc.roster, full)
+    merged = attack_odds(sc.system, sc.attack, sc.roster, slim)
+    assert merged.joint == whole.joint and merged.to_json() == whole.to_json()
+    assert slim.runs < full.runs
+    resolutions = ExactRoller().distribution(sc.system.resolve, sc.attack, sc.roster)
+    assert all(r.events for r in resolutions)  # a resolution enumerated in full is narrated

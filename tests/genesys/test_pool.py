@@ -15,6 +15,7 @@ from fracas.cli.app import app
 from fracas.core.errors import ScriptError
 from fracas.dice import RandomRoller, ScriptedRoller
 from fracas.systems.genesys import GenesysPool, PoolResult, PoolSpec, Symbols, pool_table
+from fracas.systems.genesys import pool as pool_module
 from fracas.systems.genesys.dice import die_faces
 from fracas.systems.genesys.pool import pool_distribution
 from fracas.systems.genesys.roll import parse_pool
@@ -76,6 +77,28 @@ def test_any_small_pool_equals_brute_force(t: tuple[int, ...]) -> None:
     counts = dict(zip(names, t, strict=True))
     dist = pool_distribution(PoolSpec(**counts))
     assert {r.key(): p for r, p in dist.probabilities().items()} == brute_pool(**counts)
+
+
+@settings(max_examples=40, deadline=None)
+@given(hs.tuples(*(hs.integers(0, 4) for _ in range(6))).filter(
+    lambda t: 0 < sum(t) <= pool_module.SMALL_POOL))
+def test_a_small_pool_in_python_equals_its_dense_table_weight_for_weight_in_order(
+        t: tuple[int, ...]) -> None:
+    """Small pools skip numpy: the same weights, in the same order, as the dense table."""
+    names = ("proficiency", "ability", "boost", "challenge", "difficulty", "setback")
+    spec = PoolSpec(**dict(zip(names, t, strict=True)))
+    table = pool_table(spec)
+    assert pool_module._small_pool_counts(spec) == [
+        (k, w * pool_distribution(spec).total // table.total) for k, w in table.items()]
+
+
+def test_a_pool_past_the_small_size_comes_from_its_dense_table(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    spec = PoolSpec(ability=pool_module.SMALL_POOL + 1)
+    monkeypatch.setattr(pool_module, "_small_pool_counts", None)  # would fail if called
+    pool_distribution.cache_clear()
+    assert pool_distribution(spec).probability(PoolResult(0, 0)) == Fraction(
+        dict(pool_table(spec).items())[(0, 0, 0, 0)], pool_table(spec).total)
 
 
 def test_counts_sum_to_the_product_of_the_sides() -> None:

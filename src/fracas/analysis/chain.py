@@ -219,13 +219,16 @@ class FightChain:
             for sid in np.unique(current[need]).tolist():
                 self.expand(int(sid))
             self.build()
-        draws = rng.integers(0, self.span[current])
-        totals = self.totals[current]
+        draws = rng.integers(0, self.span.take(current))
+        totals = self.totals.take(current)
         column = draws // totals
-        own = (draws - column * totals) < self.thr[current, column]
-        new = np.where(own, self.succ[current, column], self.alias_succ[current, column])
-        edge = np.where(own, self.edge_of[current, column], self.alias_edge[current, column])
-        return new, self.edge_dealt[edge], self.edge_rounds[edge], self.edge_actions[edge]
+        cell = current * self.thr.shape[1] + column  # one flat index serves every table
+        own = (draws - column * totals) < self.thr.ravel().take(cell)
+        new = np.where(own, self.succ.ravel().take(cell), self.alias_succ.ravel().take(cell))
+        edge = np.where(own, self.edge_of.ravel().take(cell),
+                        self.alias_edge.ravel().take(cell))
+        return (new, self.edge_dealt.take(edge, axis=0), self.edge_rounds.take(edge),
+                self.edge_actions.take(edge))
 
 
 def alias_table(weights: list[int]) -> tuple[int, list[int], list[int]]:

@@ -10,6 +10,8 @@ from __future__ import annotations
 from collections.abc import Hashable
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import cached_property
+from operator import itemgetter
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # light to import: `fracas roll` wants only fraction_text
@@ -57,7 +59,7 @@ class AttackOdds:
     def outcomes(self) -> dict[str, Fraction]:
         return self.joint.map(lambda s: s[0]).probabilities()
 
-    @property
+    @cached_property
     def damage(self) -> Distribution[int]:
         return self.joint.map(lambda s: s[2])
 
@@ -71,7 +73,16 @@ class AttackOdds:
 
     def detail(self, name: str) -> Distribution[Hashable]:
         """The distribution of one named detail (None where a result lacks it)."""
-        return self.joint.map(lambda s: dict(s[4]).get(name))
+        found = self._details.get(name)
+        return found if found is not None else self.joint.map(lambda s: None)
+
+    @cached_property
+    def _details(self) -> dict[str, Distribution[Hashable]]:
+        """Every detail's distribution, from one pass over the joint (values in the order
+        they first come in it, as a pass per detail gives them)."""
+        names = self.detail_names()
+        every = self.joint.map(lambda s: tuple(dict(s[4]).get(n) for n in names))
+        return {n: every.map(itemgetter(i)) for i, n in enumerate(names)}
 
     def detail_names(self) -> list[str]:
         names: dict[str, None] = {}
@@ -100,8 +111,9 @@ class AttackOdds:
 
 def attack_odds(system: RuleSystem, action: Action, roster: Roster,
                 roller: ExactRoller | None = None) -> AttackOdds:
-    """Exact odds of ``action`` against the current state of ``roster``."""
+    """Exact odds of ``action`` against the current state of ``roster`` (a ``roller`` of
+    one's own is best made with ``summaries_only``: the odds read the summaries only)."""
     from fracas.dice.rollers import ExactRoller
 
-    exact = roller or ExactRoller()
+    exact = roller or ExactRoller(summaries_only=True)
     return AttackOdds(exact.distribution(_summary, system, action, roster), action)

@@ -155,11 +155,18 @@ class ExactRoller:
     distinct outcome of the variable; each ``resolve`` branches once per distinct
     result of the sub-step, whose distribution is computed once per ``args`` and
     memoised. ``fn`` must be pure: all state goes in through its arguments.
+
+    With ``summaries_only`` the caller reads no more of each resolution than its
+    ``summary()`` (the odds of one attack): rule code may then leave out what the
+    summary does not show, so that results equal in it merge early (see
+    :func:`summaries_only`).
     """
 
     kind = "exact"
 
-    def __init__(self, max_runs: int | None = None, deadline: float | None = None) -> None:
+    def __init__(self, max_runs: int | None = None, deadline: float | None = None,
+                 summaries_only: bool = False) -> None:
+        self.summaries_only = summaries_only
         self._memo: dict[tuple[Any, ...], Distribution[Any]] = {}
         self.runs = 0
         self.max_runs = max_runs  # a budget on runs in all; None: no limit
@@ -218,6 +225,10 @@ class _Branch:
     def probability(self) -> Fraction:
         return Fraction(self.numerator, self.denominator)
 
+    @property
+    def summaries_only(self) -> bool:
+        return self._owner.summaries_only
+
     def _choose(self, dist: Distribution[Any]) -> Any:
         items = dist.items()
         depth = len(self._taken)
@@ -249,6 +260,12 @@ def _from_paths(results: Mapping[RH, list[tuple[int, int]]]) -> Distribution[RH]
             lcm = math.lcm(lcm, den)
     return Distribution({r: sum(num * (lcm // den) for num, den in paths)
                          for r, paths in results.items()})
+
+
+def summaries_only(roller: Roller) -> bool:
+    """True when ``roller`` enumerates for a caller that reads each resolution's
+    ``summary()`` only (an :class:`ExactRoller` made with ``summaries_only``)."""
+    return bool(getattr(roller, "summaries_only", False))
 
 
 def exact(fn: Callable[..., RH], *args: Any) -> Distribution[RH]:

@@ -31,7 +31,8 @@ from fracas.dice.variables import Fixed
 _ODDS_CACHE: OrderedDict[tuple[Any, ...], AttackOdds] = OrderedDict()
 _ODDS_CACHE_SIZE = 4096
 _READ_SETS: dict[tuple[RuleSystem, Action], list[tuple[str, ...]]] = {}
-_SHARED = ExactRoller()  # sub-steps memoised across odds (e.g. a contest roll per rank pair)
+_SHARED = ExactRoller(summaries_only=True)  # sub-steps memoised across odds (e.g. a
+# contest roll per rank pair); the odds read summaries only
 _SHARED_MEMO_LIMIT = 50_000
 
 

@@ -29,8 +29,18 @@ def cached_hash(obj: object) -> int:
     """The hash of a frozen dataclass's compare fields, computed once: these objects are
     outcome keys the exact roller looks up many times."""
     return _cached_hash(obj, lambda: hash(tuple(
-        getattr(obj, f.name) for f in dataclasses.fields(obj)  # type: ignore[arg-type]
-        if f.compare)))
+        getattr(obj, name) for name in _compared(type(obj)))))
+
+
+_COMPARED: dict[type, tuple[str, ...]] = {}
+
+
+def _compared(cls: type) -> tuple[str, ...]:
+    """The names of a dataclass's fields that take part in equality (found once)."""
+    names = _COMPARED.get(cls)
+    if names is None:
+        names = _COMPARED[cls] = tuple(f.name for f in dataclasses.fields(cls) if f.compare)
+    return names
 FUMBLE_ORDER = {"": 0, "fumble": 1, "disarmed": 2}
 
 
@@ -314,7 +324,8 @@ def contest_from(roller: Roller, s: ContestSetup, st: ContestState) -> ContestRe
         return ContestResult(winner_of(new), new.a_crit, new.d_crit, new.a_fumble, new.d_fumble,
                              new.a_wins, new.d_wins, reason, (roll,))
     rest: ContestResult = roller.resolve(contest_from, s, new)
-    return dataclasses.replace(rest, rolls=(roll, *rest.rolls))
+    return ContestResult(rest.winner, rest.a_crit, rest.d_crit, rest.a_fumble, rest.d_fumble,
+                         rest.a_wins, rest.d_wins, rest.reason, (roll, *rest.rolls))
 
 
 def run_contest(roller: Roller, s: ContestSetup) -> ContestResult:

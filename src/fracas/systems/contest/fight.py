@@ -4,13 +4,16 @@ target may declare, and the effects that end at the start of a turn."""
 from __future__ import annotations
 
 import itertools
+import math
+from collections.abc import Iterator
 from dataclasses import dataclass
-from functools import cached_property
+from functools import lru_cache
 from typing import TYPE_CHECKING, cast
 
 from fracas.core.events import Event, Note, Rolled
 from fracas.core.model import Action, Combatant, Roster, Slot, apply_events
 from fracas.dice import Distribution, Roller, RollOff, Variable, d
+from fracas.dice.rollers import EnumerationTooLarge
 from fracas.dice.variables import Script
 from fracas.systems.contest.checks import FIGHTING_DEFENSIVELY, PRONE, held_weapons
 from fracas.systems.contest.contest import Seen
@@ -59,17 +62,37 @@ class InitiativeRoll(Variable[Seen]):
         order = tuple(tuple(groups[key]) for key in sorted(groups, reverse=True))
         return Seen(order, naturals)
 
-    @cached_property
-    def _dist(self) -> Distribution[Seen]:
-        faces = range(1, self.sides + 1)
-        counts: dict[Seen, int] = {}
-        for naturals in itertools.product(faces, repeat=len(self.ids)):
-            seen = self.meaning(naturals)
-            counts[seen] = counts.get(seen, 0) + 1
-        return Distribution(counts)
-
     def exact(self) -> Distribution[Seen]:
-        return self._dist
+        return _initiative_dist(self)
+
+    def _dist(self) -> Distribution[Seen]:
+        """Every order with the number of faces that give it, found order by order (face
+        by face would be ``sides ** n`` meanings: 3.2 million for five combatants). Each
+        order keeps the faces a face-by-face enumeration meets first (the smallest), and
+        the orders come in that enumeration's order."""
+        if _fubini(len(self.ids)) > MOST_ORDERS:
+            raise EnumerationTooLarge(
+                f"the exact initiative of {len(self.ids)} combatants has "
+                f"{_fubini(len(self.ids)):,} possible orders, past the budget of "
+                f"{MOST_ORDERS:,} (seven combatants at most)")
+        found: list[tuple[tuple[int, ...], Seen, int]] = []
+        for groups in _orders(tuple(range(len(self.ids))), self.ranks):
+            count, naturals = self._faces(groups)
+            if count:
+                order = tuple(tuple(self.ids[i] for i in g) for g in groups)
+                found.append((naturals, Seen(order, naturals), count))
+        found.sort(key=lambda f: f[0])
+        return Distribution([(seen, count) for _, seen, count in found])
+
+    def _faces(self, groups: tuple[tuple[int, ...], ...]) -> tuple[int, tuple[int, ...]]:
+        """How many faces put the combatants in ``groups`` (first to last), and the
+        smallest such faces."""
+        count, totals = _totals(tuple(self.ranks[g[0]] for g in groups), self.sides)
+        naturals = [0] * len(self.ids)
+        for g, total in zip(groups, totals, strict=True):
+            for i in g:
+                naturals[i] = total - self.ranks[i]
+        return count, tuple(naturals)
 
     def sample(self, rng: np.random.Generator) -> Seen:
         naturals = rng.integers(1, self.sides + 1, size=len(self.ids))
@@ -77,6 +100,54 @@ class InitiativeRoll(Variable[Seen]):
 
     def from_script(self, script: Script) -> Seen:
         return self.meaning(tuple(d(self.sides).from_script(script) for _ in self.ids))
+
+
+MOST_ORDERS = 50_000  # initiative orders the exact roller may list (seven combatants)
+
+
+@lru_cache(maxsize=64)
+def _fubini(n: int) -> int:
+    """How many orders with ties ``n`` combatants can take (ordered set partitions)."""
+    return 1 if n == 0 else sum(math.comb(n, k) * _fubini(n - k) for k in range(1, n + 1))
+
+
+@lru_cache(maxsize=4096)
+def _totals(ranks: tuple[int, ...], sides: int) -> tuple[int, tuple[int, ...]]:
+    """For groups of these ranks, first to last: how many ways their totals (rank + 1 ..
+    rank + sides each; one total per group) can fall so that each group beats the next
+    on total, then on rank; and the smallest such totals."""
+    ways = {t: 1 for t in range(ranks[-1] + 1, ranks[-1] + sides + 1)}
+    for j in range(len(ranks) - 2, -1, -1):
+        ways = {t: sum(w for below, w in ways.items()
+                       if below < t or (below == t and ranks[j + 1] < ranks[j]))
+                for t in range(ranks[j] + 1, ranks[j] + sides + 1)}
+    totals = [ranks[-1] + 1]  # the smallest totals, from the last group up
+    for j in range(len(ranks) - 2, -1, -1):
+        least = totals[-1] if ranks[j] > ranks[j + 1] else totals[-1] + 1
+        totals.append(max(least, ranks[j] + 1))
+    return sum(ways.values()), tuple(reversed(totals))
+
+
+@lru_cache(maxsize=64)
+def _initiative_dist(var: InitiativeRoll) -> Distribution[Seen]:
+    """One initiative roll's orders, kept by value: an exact enumeration re-runs the rule
+    once per path, building the same variable each time."""
+    return var._dist()
+
+
+def _orders(left: tuple[int, ...], ranks: tuple[int, ...]
+            ) -> Iterator[tuple[tuple[int, ...], ...]]:
+    """Every way to split ``left`` into groups in order, first to last, each group of one
+    rank (tied combatants share a total and a rank); members keep roster order."""
+    if not left:
+        yield ()
+        return
+    for size in range(1, len(left) + 1):
+        for group in itertools.combinations(left, size):
+            if all(ranks[i] == ranks[group[0]] for i in group):
+                rest = tuple(i for i in left if i not in group)
+                for tail in _orders(rest, ranks):
+                    yield (group, *tail)
 
 
 def _roll(roller: Roller, roster: Roster, df: Defaults) -> list[Event]:

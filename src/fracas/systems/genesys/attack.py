@@ -17,7 +17,7 @@ from typing import Any, cast
 
 from fracas.core.events import Compared, Event, Note, Outcome, Total
 from fracas.core.model import Action, Resolution, Roster
-from fracas.dice.rollers import Roller
+from fracas.dice.rollers import Roller, summaries_only
 from fracas.systems.genesys import harm
 from fracas.systems.genesys import state as st
 from fracas.systems.genesys.check import DEFAULT, attack_pool
@@ -118,7 +118,10 @@ class _Done:
 def _finish(roller: Roller, system: Any, action: Action, roster: Roster,
             result: PoolResult) -> _Done:
     pre, harmed = _steps(roller, system, action, roster, result)
-    return _Done(_resolution(action, pre, harmed), (pre, harmed))
+    done = _resolution(action, pre, harmed)
+    if summaries_only(roller):  # exact odds: results with equal summaries merge here
+        return _Done(done, done.summary())
+    return _Done(done, (pre, harmed))
 
 
 def _soak(target: Any, weapon: Weapon) -> tuple[int, str]:
@@ -220,6 +223,8 @@ def _injure(roller: Roller, system: Any, involved: Roster, vicious: int, a_id: s
     """Step 6's Critical Injuries, on the combatants they involve only."""
     tr = Tracker(involved)
     severity = _criticals(roller, tr, system, vicious, a_id, t_id, triggers, dict(crossed))
+    if summaries_only(roller):  # exact odds: the same injuries by other rolls merge
+        return _Harmed((), tr.roster, severity)
     return _Harmed(tuple(tr.events), tr.roster, severity)
 
 

@@ -23,9 +23,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache, cached_property, lru_cache
-from typing import Any
-
-import numpy as np
+from typing import TYPE_CHECKING, Any
 
 from fracas.core.errors import ScriptError
 from fracas.dice.distribution import Distribution
@@ -38,8 +36,12 @@ from fracas.systems.genesys.dice import (
     die_faces,
 )
 
+if TYPE_CHECKING:
+    import numpy as np
+
 _INT64_MAX = 2**63 - 1
 DIRECT_ROLL_FROM = 20  # pools of more dice are rolled die by die, not from their table
+SMALL_POOL = 12  # pools of at most this many dice are convolved in plain Python (no numpy)
 JOINT_LIMIT = 2_000_000  # the most results a joint distribution may have
 # dice that do not touch the triumph/despair axes first, so the array stays small longest
 _CONVOLUTION_ORDER = ("boost", "setback", "ability", "difficulty", "proficiency", "challenge")
@@ -66,6 +68,8 @@ class PoolTable:
 
     def items(self) -> Iterator[tuple[tuple[int, int, int, int], int]]:
         """((net s, net a, triumphs, despairs), count) for every possible result."""
+        import numpy as np
+
         idx = np.nonzero(self.counts)
         weights = self.counts[idx].tolist()
         s_min, a_min = self.s_min, self.a_min
@@ -102,6 +106,8 @@ def _kernel(name: str) -> tuple[tuple[tuple[int, int, int, int], int], ...]:
 def _convolve(cur: np.ndarray[Any, Any], origin: list[int], name: str
               ) -> tuple[np.ndarray[Any, Any], list[int]]:
     """Add one die: a shifted add per distinct face into a grown array."""
+    import numpy as np
+
     kernel = _kernel(name)
     k_lo = [min(v[i] for v, _ in kernel) for i in range(4)]
     k_hi = [max(v[i] for v, _ in kernel) for i in range(4)]
@@ -126,6 +132,8 @@ def pool_table(spec: PoolSpec) -> PoolTable:
     base-2**31 limbs, each an int64 array convolved on its own, carries propagated
     after every die; the limbs are joined into Python integers at the end.
     """
+    import numpy as np
+
     faces = die_faces()
     cur: np.ndarray[Any, Any] = np.ones((1, 1, 1, 1), dtype=np.int64)
     limbs: list[np.ndarray[Any, Any]] | None = None
@@ -183,12 +191,16 @@ def _join(limbs: list[np.ndarray[Any, Any]]) -> np.ndarray[Any, Any]:
 @cache
 def _face_vectors(name: str) -> np.ndarray[Any, Any]:
     """(sides, 4) array of each face's (net s, net a, triumphs, despairs)."""
+    import numpy as np
+
     die = die_faces()[name]
     return np.array([die.vector(face) for face in die.faces], dtype=np.int64)
 
 
 def roll_directly(spec: PoolSpec, rng: np.random.Generator) -> PoolResult:
     """Roll every die of the pool (seed 004 · Steps 2 and 3: roll, then cancel)."""
+    import numpy as np
+
     total = np.zeros(4, dtype=np.int64)
     for name in DIE_ORDER:
         n = spec.count(name)
@@ -258,8 +270,30 @@ def joint_size(spec: PoolSpec) -> int:
 
 @lru_cache(maxsize=512)
 def pool_distribution(spec: PoolSpec) -> Distribution[PoolResult]:
-    """The pool's exact distribution over :class:`PoolResult` values (cached)."""
+    """The pool's exact distribution over :class:`PoolResult` values (cached): a small
+    pool's by convolving its dice in plain Python (quicker than loading numpy for it),
+    a larger one's from its dense table; both in the order of the results."""
+    if spec.dice() <= SMALL_POOL:
+        return Distribution({PoolResult(*key): w for key, w in _small_pool_counts(spec)})
     return Distribution({PoolResult(*key): w for key, w in pool_table(spec).items()})
+
+
+_Vector = tuple[int, int, int, int]
+
+
+def _add(x: _Vector, y: _Vector) -> _Vector:
+    return (x[0] + y[0], x[1] + y[1], x[2] + y[2], x[3] + y[3])
+
+
+def _small_pool_counts(spec: PoolSpec) -> list[tuple[_Vector, int]]:
+    """(net s, net a, triumphs, despairs) with its weight for every result of a small
+    pool, in order: each die's distinct faces convolved as a :class:`Distribution`."""
+    result: Distribution[_Vector] = Distribution.constant((0, 0, 0, 0))
+    for name in _CONVOLUTION_ORDER:
+        if spec.count(name):
+            die = Distribution(dict(die_faces()[name].kernel()))
+            result = result.convolve(die.repeat(spec.count(name), _add), _add)
+    return result.items()
 
 
 @lru_cache(maxsize=512)

@@ -1,0 +1,62 @@
+"""Exact figures stay exact while the odds get faster: save, then compare byte for byte.
+
+``--save DIR`` writes ``fracas odds FILE --json`` of every attack example (the ones
+benchmarks/startup.py times) to DIR; ``--check DIR`` runs them again and names each file
+whose output differs from the saved one (exit 1), so a speed change that moves any figure
+is caught. Save from main before changing anything, check after each change.
+
+Run: .venv/bin/python benchmarks/odds_golden.py --save /tmp/odds-main
+     .venv/bin/python benchmarks/odds_golden.py --check /tmp/odds-main
+"""
+
+from __future__ import annotations
+
+import argparse
+import subprocess
+import sys
+from pathlib import Path
+
+from startup import FRACAS, ROOT, attack_examples
+
+
+def odds_json(path: Path) -> bytes:
+    """The exact odds of one example as ``fracas odds --json`` prints them."""
+    out = subprocess.run([*FRACAS, "odds", str(path.relative_to(ROOT)), "--json"], cwd=ROOT,
+                         capture_output=True, check=False)
+    if out.returncode != 0:
+        raise SystemExit(f"fracas odds {path} failed: {out.stderr.decode()[-400:]}")
+    return out.stdout
+
+
+def saved_name(path: Path) -> str:
+    return f"{path.parent.name}__{path.stem}.json"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    mode = parser.add_mutually_exclusive_group(required=True)
+    mode.add_argument("--save", type=Path, help="Write every example's odds JSON here.")
+    mode.add_argument("--check", type=Path, help="Compare every example's odds JSON with "
+                      "the files saved here.")
+    args = parser.parse_args()
+    differ = []
+    for path in attack_examples():
+        data = odds_json(path)
+        if args.save is not None:
+            args.save.mkdir(parents=True, exist_ok=True)
+            (args.save / saved_name(path)).write_bytes(data)
+            continue
+        saved = args.check / saved_name(path)
+        same = saved.exists() and saved.read_bytes() == data
+        print(f"{'same' if same else 'DIFFERS'}  {path.relative_to(ROOT)}", flush=True)
+        if not same:
+            differ.append(str(path.relative_to(ROOT)))
+    if differ:
+        print("Odds changed:\n  " + "\n  ".join(differ))
+        sys.exit(1)
+    if args.check is not None:
+        print("Every example's odds are byte for byte the saved ones.")
+
+
+if __name__ == "__main__":
+    main()
