@@ -407,6 +407,25 @@ def probe(setup: FightSetup, roster: Roster, seed: int, n: int,
 PARALLEL_FROM_SECONDS = 3.0  # less serial work than this left: no worker processes
 
 
+_SHARED: dict[int, Any] = {}  # in a worker: the fields every task shares, by position
+
+
+def _receive(shared: dict[int, Any]) -> None:
+    """A worker's start: the fields its tasks share arrive once, in one pickle, so a
+    setup whose rule system has filled its memos (auto's trials) is not copied into every
+    task, and a plan's rules stay bound to the very system the setup holds."""
+    _SHARED.clear()
+    _SHARED.update(shared)
+
+
+def _with_shared(packed: tuple[Callable[[Any], Fights], tuple[Any, ...]]) -> Fights:
+    worker, own = packed
+    fields, rest = [], iter(own)
+    for i in range(len(_SHARED) + len(own)):
+        fields.append(_SHARED[i] if i in _SHARED else next(rest))
+    return worker(tuple(fields))
+
+
 def _run(tasks: list[Any], worker: Callable[[Any], Fights], jobs: int,
          progress: Callable[[int], None] | None, sizes: list[int],
          scheduler: str | None = None) -> list[Fights]:
@@ -414,7 +433,8 @@ def _run(tasks: list[Any], worker: Callable[[Any], Fights], jobs: int,
     that Dask cluster, and the results come back in the same order. Else the first runs
     here and is timed: only when the rest would take :data:`PARALLEL_FROM_SECONDS` or more
     on one core are they spread over ``jobs`` processes (starting them costs about a
-    second each), so ``--jobs 2`` is never much slower than ``--jobs 1``.
+    second each), so ``--jobs 2`` is never much slower than ``--jobs 1``; the fields all
+    those tasks share go to each worker once (:func:`_receive`).
     The results do not depend on where a task ran."""
     if scheduler:
         from fracas.analysis.cluster import dask_map
@@ -432,9 +452,13 @@ def _run(tasks: list[Any], worker: Callable[[Any], Fights], jobs: int,
             if progress:
                 progress(size)
         return results
-    pool = worker_pool(jobs)
+    same = [i for i in range(len(rest[0])) if all(t[i] is rest[0][i] for t in rest)]
+    shared = {i: rest[0][i] for i in same}
+    own = [tuple(v for i, v in enumerate(t) if i not in shared) for t in rest]
+    pool = worker_pool(jobs, _receive, (shared,))
     try:
-        for part, size in zip(pool.map(worker, rest), rest_sizes, strict=True):
+        for part, size in zip(pool.map(_with_shared, [(worker, o) for o in own]), rest_sizes,
+                              strict=True):
             results.append(part)
             if progress:
                 progress(size)

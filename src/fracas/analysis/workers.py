@@ -22,8 +22,10 @@ from __future__ import annotations
 import multiprocessing
 import signal
 import threading
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from types import FrameType
+from typing import Any
 
 
 class _QuietPool(ProcessPoolExecutor):
@@ -58,6 +60,9 @@ class _QuietPool(ProcessPoolExecutor):
             process.join()
 
 
-def worker_pool(jobs: int) -> ProcessPoolExecutor:
-    """A pool of ``jobs`` spawned workers that ignore Ctrl-C (the main process handles it)."""
-    return _QuietPool(max_workers=jobs, mp_context=multiprocessing.get_context("spawn"))
+def worker_pool(jobs: int, initializer: Callable[..., object] | None = None,
+                initargs: tuple[Any, ...] = ()) -> ProcessPoolExecutor:
+    """A pool of ``jobs`` spawned workers that ignore Ctrl-C (the main process handles it);
+    each runs ``initializer(*initargs)`` once as it starts."""
+    return _QuietPool(max_workers=jobs, mp_context=multiprocessing.get_context("spawn"),
+                      initializer=initializer, initargs=initargs)
