@@ -24,7 +24,7 @@ def test_a_two_worker_cluster_gives_the_same_summary_as_a_local_run() -> None:
     setup = setup_from_scenario(scenario)
     runs = [("steps", 200), ("fast", 50)]  # steps: 4 tasks of 64, 64, 64, 8 fights
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                                  dashboard_address=None) as dask_cluster:
+                                  dashboard_address=":0") as dask_cluster:
         seen: list[int] = []
         remote = [simulate(setup, scenario.roster, n, seed=3, method=m,  # type: ignore[arg-type]
                            scheduler=dask_cluster.scheduler_address, progress=seen.append)

@@ -118,7 +118,7 @@ def test_dask_cluster_of_two_workers_gives_the_same_table_as_local() -> None:
     fight = SweepSpec(read_yaml(path), str(path), (parse_vary("rin.skills.melee=1,3"),),
                       "win_probability", max_states=100, fights=300)  # simulated points
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                                  dashboard_address=None) as cluster:
+                                  dashboard_address=":0") as cluster:
         seen: list[int] = []
         on_dask = run_sweep(attack, scheduler=cluster.scheduler_address,
                             progress=seen.append)
