@@ -148,7 +148,8 @@ def resolve_throw(roller: Roller, ctx: Ctx) -> Resolution:
     parts += actor_parts(ctx, None)
     target = target_total(ctx, R.THROWING, f"{a.name}'s throw target", parts, note)
     spend_attack(ctx, R.THROWING)
-    roll, success, critical = attack_roll(roller, ctx, target, R.THROWING, "throw")
+    roll, success, critical = attack_roll(roller, ctx, target, R.THROWING, "throw",
+                                          margin=True)
     defended = success and defend(roller, ctx, R.THROWING, critical=critical)
     ctx.change(R.THROWING, t.id, "grappled_by", None)
     ctx.add(Note(R.THROWING, "a throw always ends the grapple"))

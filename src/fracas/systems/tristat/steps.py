@@ -8,12 +8,13 @@ one resolution chain correctly).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 from fracas.core.errors import RulesError
 from fracas.core.events import Changed, Compared, Event, Note, Outcome, Rolled, Total
 from fracas.core.model import Action, Combatant, Resolution, Roster
-from fracas.dice import TWO_D6, Roller, d
+from fracas.dice import TWO_D6, Mapped, Roller, d
 from fracas.systems.tristat import rulebook as R
 from fracas.systems.tristat.events import TristatMultiplied
 from fracas.systems.tristat.sheet import AttackMode, Defaults, Options, StyledPenalty, Weapon
@@ -212,16 +213,21 @@ def target_total(ctx: Ctx, rule: str, name: str, parts: list[Part], note: str = 
 
 
 def attack_roll(roller: Roller, ctx: Ctx, target: int, rule: str = R.ATTACK,
-                what: str = "attack") -> tuple[int, bool, bool]:
-    """2d6 <= target succeeds; snake eyes (2) is a critical success. (roll, success, critical)"""
-    roll = roller.roll(TWO_D6)
+                what: str = "attack", margin: bool = False) -> tuple[int, bool, bool]:
+    """2d6 <= target succeeds; snake eyes (2) is a critical success. (roll, success, critical)
+
+    The dice are read as what the rules need of them (:func:`attack_2d6`): the exact
+    roller then branches once per result, not once per face. ``margin``: the caller reads
+    the roll itself (a throw's squares), so every face is its own result."""
+    always = ctx.defaults.snake_eyes_always_succeeds
+    roll = roller.roll(attack_2d6(target, always, margin)).face
     snake = roll == 2
     ctx.add(Rolled(rule, ctx.actor.name, "2d6", roll,
                    "snake eyes: a critical success" if snake else ""))
     success = roll <= target
     if success:
         result = f"the {what} succeeds" + (f" by {target - roll}" if target > roll else "")
-    elif snake and ctx.defaults.snake_eyes_always_succeeds:
+    elif snake and always:
         success = True
         result = f"snake eyes: the {what} succeeds anyway (table default)"
     else:
@@ -229,6 +235,34 @@ def attack_roll(roller: Roller, ctx: Ctx, target: int, rule: str = R.ATTACK,
     ctx.add(Compared(rule, "roll", roll, "≤" if roll <= target else ">", f"{what} target",
                      target, result))
     return roll, success, snake and success
+
+
+@dataclass(frozen=True)
+class Read:
+    """A roll as the rules read it (``meaning``, compared) and a face that gives it
+    (``face``, not compared: under the exact roller, the first such face)."""
+
+    meaning: tuple[object, ...]
+    face: int = field(compare=False)
+
+
+@lru_cache(maxsize=4096)
+def attack_2d6(target: int, snake_always: bool, margin: bool) -> Mapped[int, Read]:
+    """An attack's 2d6 against ``target``: success and critical (and the face itself when
+    the caller reads the margin)."""
+    def read(roll: int) -> Read:
+        success = roll <= target or (roll == 2 and snake_always)
+        critical = roll == 2 and success
+        return Read((success, critical, roll if margin else None), roll)
+    return Mapped(TWO_D6, read)
+
+
+@lru_cache(maxsize=4096)
+def defense_2d6(value: int, snake_succeeds: bool) -> Mapped[int, Read]:
+    """A defense's 2d6 against ``value``: defended or not (strictly under, or snake eyes
+    when the table option says so)."""
+    return Mapped(TWO_D6, lambda roll: Read((roll < value or (roll == 2 and snake_succeeds),),
+                                            roll))
 
 
 def can_defend(ctx: Ctx, critical: bool) -> bool:
@@ -285,7 +319,7 @@ def defend(roller: Roller, ctx: Ctx, rule: str = R.DEFEND, critical: bool = Fals
         parts.append(willpower(ctx, t.id))
     value = target_total(ctx, rule, f"{t.name}'s defense target", parts, "; ".join(notes))
     ctx.change(rule, t.id, "defenses_used", max(number, ctx.get(t.id, "defenses_used")))
-    roll = roller.roll(TWO_D6)
+    roll = roller.roll(defense_2d6(value, ctx.defaults.snake_eyes_on_other_rolls)).face
     snake = snake_eyes(ctx, roll)
     ctx.add(Rolled(rule, t.name, "2d6", roll, SNAKE_EYES_NOTE if snake else ""))
     defended = roll < value or snake
