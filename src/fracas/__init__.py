@@ -17,10 +17,10 @@ from typing import TYPE_CHECKING, Any
 __version__ = "0.1.0"
 
 _WHERE = {
-    "AttackOdds": "fracas.analysis.odds",
-    "attack_odds": "fracas.analysis.odds",
-    "FracasError": "fracas.core.errors",
-    "InputError": "fracas.core.errors",
+    "AttackOdds": "fracas.odds.attack",
+    "attack_odds": "fracas.odds.attack",
+    "FracasError": "fracas.errors",
+    "InputError": "fracas.errors",
     "Action": "fracas.core.model",
     "Combatant": "fracas.core.model",
     "Resolution": "fracas.core.model",
@@ -80,11 +80,11 @@ def __dir__() -> list[str]:
 
 
 if TYPE_CHECKING:
-    from fracas.analysis.odds import AttackOdds, attack_odds
-    from fracas.core.errors import FracasError, InputError
     from fracas.core.model import Action, Combatant, Resolution, Roster
     from fracas.core.registry import get_system, register, systems
     from fracas.core.scenario import Scenario, load_scenario
     from fracas.core.system import RuleSystem
     from fracas.dice import Distribution, ExactRoller, RandomRoller, ScriptedRoller, parse_dice
     from fracas.encounter.engine import Encounter, setup_from_scenario
+    from fracas.errors import FracasError, InputError
+    from fracas.odds.attack import AttackOdds, attack_odds

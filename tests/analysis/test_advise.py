@@ -10,11 +10,11 @@ from typing import Any
 import pytest
 
 from fracas.analysis.advise import advise, attacker_options, options_mapping
-from fracas.analysis.odds import attack_odds
 from fracas.cli.app import main
-from fracas.core.errors import InputError
 from fracas.core.model import Action
 from fracas.core.scenario import Scenario, load_scenario, read_yaml, scenario_from_mapping
+from fracas.errors import InputError
+from fracas.odds.attack import attack_odds
 
 EXAMPLES = Path(__file__).parents[2] / "examples"
 ATTACKS = [p for p in sorted(EXAMPLES.glob("*/*.yaml"))

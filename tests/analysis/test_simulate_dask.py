@@ -12,9 +12,9 @@ import pytest
 
 from fracas.analysis import cluster
 from fracas.analysis.simulate import simulate, summarize
-from fracas.core.errors import InputError
 from fracas.core.scenario import load_scenario
 from fracas.encounter.engine import setup_from_scenario
+from fracas.errors import InputError
 
 DUEL = Path(__file__).parents[2] / "examples" / "tristat" / "duel-fight.yaml"
 

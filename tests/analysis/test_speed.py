@@ -11,9 +11,9 @@ import numpy as np
 import pytest
 
 from fracas.analysis.simulate import simulate
-from fracas.core.errors import InputError
 from fracas.core.scenario import load_scenario
 from fracas.encounter.engine import setup_from_scenario
+from fracas.errors import InputError
 
 
 def test_the_chain_stops_at_its_memory_cap_with_a_message_naming_it(

@@ -12,10 +12,10 @@ import distributed
 import pytest
 
 from fracas.analysis import sweep
-from fracas.analysis.odds import attack_odds
 from fracas.analysis.sweep import SweepSpec, parse_vary, run_sweep, set_value
-from fracas.core.errors import InputError
 from fracas.core.scenario import read_yaml, scenario_from_mapping
+from fracas.errors import InputError
+from fracas.odds.attack import attack_odds
 from tests.foundation.test_cli import run_main
 from tests.ptyrun import assert_interrupted, interrupt, printed
 

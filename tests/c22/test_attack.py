@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from fracas.core.errors import InputError, RulesError
 from fracas.dice import ScriptedRoller
+from fracas.errors import InputError, RulesError
 from tests.c22.util import after, make, of_type, person, run
 
 

@@ -9,10 +9,10 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from fracas.cli.app import app
-from fracas.core.errors import InputError, RulesError, ScriptError
 from fracas.core.events import Changed, Note, Outcome
 from fracas.dice import RandomRoller, ScriptedRoller
 from fracas.dice.cards import RANKS, SUITS, parse_card
+from fracas.errors import InputError, RulesError, ScriptError
 from fracas.systems.c22.cards import CardValues
 from tests.c22.util import EXAMPLES, after, make, of_type, person, run
 

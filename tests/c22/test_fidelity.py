@@ -12,11 +12,11 @@ import pytest
 from typer.testing import CliRunner
 
 from fracas.cli.app import app
-from fracas.core.errors import InputError
 from fracas.core.events import Event
 from fracas.core.scenario import scenario_from_mapping
 from fracas.dice import RandomRoller, ScriptedRoller
 from fracas.encounter.engine import Encounter
+from fracas.errors import InputError
 from tests.c22.util import EXAMPLES, make, of_type, person, run
 
 

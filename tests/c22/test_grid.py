@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from fracas.core.errors import InputError
+from fracas.errors import InputError
 from fracas.systems.c22.grid import Allowance, Grid, find_path, walk
 from tests.c22.util import after, make, of_type, person, run
 

@@ -9,10 +9,10 @@ from fractions import Fraction
 from itertools import permutations
 from typing import Any
 
-from fracas.analysis.odds import attack_odds
 from fracas.core.model import Roster
 from fracas.dice import Distribution, RandomRoller, ScriptedRoller
 from fracas.dice.cards import parse_card
+from fracas.odds.attack import attack_odds
 from fracas.systems.c22.cards import CardValues, HandDraw, HandKey
 from tests.c22.util import example, make, person
 

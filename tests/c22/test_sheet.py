@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from fracas.core.errors import InputError
+from fracas.errors import InputError
 from fracas.systems.c22 import SYSTEM
 from tests.c22.util import make, person
 

@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from fracas.core.errors import InputError, RulesError
 from fracas.dice import RandomRoller
+from fracas.errors import InputError, RulesError
 from fracas.systems.contest.damage import Guard, sponge
 from fracas.systems.contest.events import ContestArmour
 from tests.contest.helpers import DEFENDER, after, detail, run, scenario, sheet, texts

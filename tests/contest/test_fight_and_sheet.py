@@ -9,10 +9,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from fracas.core.errors import InputError
 from fracas.core.events import Changed
 from fracas.core.model import apply_events
 from fracas.dice import RandomRoller, ScriptedRoller
+from fracas.errors import InputError
 from tests.contest.helpers import ATTACKER, DEFENDER, scenario, sheet
 
 

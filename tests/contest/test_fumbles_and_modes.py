@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from fracas.core.errors import InputError
 from fracas.dice import RandomRoller
+from fracas.errors import InputError
 from fracas.systems.contest.checks import FIGHTING_DEFENSIVELY
 from fracas.systems.contest.events import ContestBoons, ContestCheck
 from tests.contest.helpers import after, detail, run, scenario, texts

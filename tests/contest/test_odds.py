@@ -13,9 +13,9 @@ from typing import Any
 
 import pytest
 
-from fracas.analysis.odds import attack_odds
 from fracas.core.scenario import Scenario, load_scenario
 from fracas.dice import RandomRoller
+from fracas.odds.attack import attack_odds
 from tests.contest.helpers import EXAMPLES, scenario
 from tests.foundation.stats import chi_square, chi_square_critical
 

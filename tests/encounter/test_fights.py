@@ -9,12 +9,12 @@ from pathlib import Path
 import pytest
 import yaml
 
-from fracas.core.errors import InputError
 from fracas.core.events import FightEnded, Outcome, RoundStarted, TurnStarted
 from fracas.core.scenario import load_scenario
 from fracas.encounter.engine import Encounter, setup_from_scenario
 from fracas.encounter.policies import POLICIES
 from fracas.encounter.state import fold
+from fracas.errors import InputError
 
 EXAMPLES = Path(__file__).parents[2] / "examples"
 FIGHTS = sorted(EXAMPLES.glob("*/*-fight.yaml"))
@@ -156,7 +156,7 @@ def test_aggressive_attacks_the_enemy_most_likely_to_drop(toy_dir: Path) -> None
 
 
 def test_best_odds_picks_the_highest_exact_expected_damage(toy_dir: Path) -> None:
-    from fracas.analysis.odds import attack_odds
+    from fracas.odds.attack import attack_odds
 
     scenario = load_scenario(toy_dir / "duel-fight.yaml")
     system, roster = scenario.system, scenario.roster
@@ -170,8 +170,8 @@ def test_policy_odds_are_not_reused_for_another_sheet_with_the_same_state(
         toy_dir: Path, tmp_path: Path) -> None:
     """The policies' odds cache outlives a fight: a scenario whose combatants have the
     same ids and states but other sheets (a sweep's next point) gets its own odds."""
-    from fracas.analysis.odds import attack_odds
-    from fracas.encounter.policies import cached_odds
+    from fracas.odds.attack import attack_odds
+    from fracas.odds.cache import cached_odds
 
     text = (toy_dir / "duel-fight.yaml").read_text()
     stronger = tmp_path / "duel-fight.yaml"

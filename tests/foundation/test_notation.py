@@ -12,8 +12,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from fracas.core.errors import DiceSyntaxError
 from fracas.dice import Distribution, parse_dice
+from fracas.errors import DiceSyntaxError
 
 
 @st.composite

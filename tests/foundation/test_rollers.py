@@ -9,7 +9,6 @@ from fractions import Fraction
 
 import pytest
 
-from fracas.core.errors import ScriptError
 from fracas.dice import (
     Distribution,
     ExactRoller,
@@ -21,6 +20,7 @@ from fracas.dice import (
     nd,
 )
 from fracas.dice.cards import Deck
+from fracas.errors import ScriptError
 from tests.foundation.stats import chi_square, chi_square_critical
 
 

@@ -6,11 +6,11 @@ from typing import Any
 
 import pytest
 
-from fracas.core.errors import ScriptError
 from fracas.core.events import Note
 from fracas.core.model import Resolution, Roster, apply_events
 from fracas.core.scenario import Scenario
 from fracas.dice import ScriptedRoller
+from fracas.errors import ScriptError
 from fracas.systems.genesys.events import GenesysCriticalInjury, GenesysDamage, GenesysSpent
 from tests.genesys.helpers import example, pc, scenario
 

@@ -9,11 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from fracas.core.errors import InputError
 from fracas.core.events import Event
 from fracas.core.scenario import scenario_from_mapping
 from fracas.dice import RandomRoller
 from fracas.encounter.engine import Encounter
+from fracas.errors import InputError
 from fracas.systems.genesys import SYSTEM
 from tests.genesys.helpers import pc, scenario
 from tests.genesys.test_attack import SWORD, attack, injuries

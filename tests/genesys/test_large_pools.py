@@ -12,7 +12,7 @@ import pytest
 from typer.testing import CliRunner
 
 from fracas.cli.app import _dash_pool, app
-from fracas.core.errors import InputError
+from fracas.errors import InputError
 from fracas.systems.genesys.dice import DIE_ORDER, MAX_DICE, PoolSpec, die_faces
 from fracas.systems.genesys.pool import GenesysPool, pool_marginals, pool_table, roll_directly
 from fracas.systems.genesys.roll import parse_pool

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from fracas.analysis.odds import attack_odds
 from fracas.dice import RandomRoller
+from fracas.odds.attack import attack_odds
 from tests.genesys.helpers import EXAMPLES, FACES, example, net, pc, scenario
 
 SEVERITY = [(40, "Easy"), (90, "Average"), (125, "Hard"), (150, "Daunting")]

@@ -12,8 +12,8 @@ from hypothesis import strategies as hs
 from typer.testing import CliRunner
 
 from fracas.cli.app import app
-from fracas.core.errors import ScriptError
 from fracas.dice import RandomRoller, ScriptedRoller
+from fracas.errors import ScriptError
 from fracas.systems.genesys import GenesysPool, PoolResult, PoolSpec, Symbols, pool_table
 from fracas.systems.genesys import pool as pool_module
 from fracas.systems.genesys.dice import die_faces

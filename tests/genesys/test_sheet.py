@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as hs
 
-from fracas.core.errors import InputError
+from fracas.errors import InputError
 from fracas.systems.genesys import SYSTEM
 from fracas.testing import check_system
 from tests.genesys.helpers import EXAMPLES, pc, scenario

@@ -8,11 +8,11 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from fracas.core.errors import InputError
 from fracas.core.events import Changed, Compared, Outcome, Rolled, Total
 from fracas.core.model import Action, Combatant, Resolution, Roster, Slot
 from fracas.core.system import RuleSystem
 from fracas.dice import Roller, d, parse_dice
+from fracas.errors import InputError
 
 RULE = "test duel rules"
 

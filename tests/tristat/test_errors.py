@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from fracas.core.errors import InputError
+from fracas.errors import InputError
 from tests.tristat.util import make, person
 
 SWORD = {"name": "sword", "damage": 8, "kind": "melee"}

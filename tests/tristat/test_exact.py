@@ -12,9 +12,9 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from fracas.analysis.odds import attack_odds
 from fracas.core.scenario import Scenario
 from fracas.dice import RandomRoller
+from fracas.odds.attack import attack_odds
 from tests.tristat.util import example, make, person
 
 FACES = range(1, 7)

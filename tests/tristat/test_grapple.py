@@ -6,9 +6,9 @@ from typing import Any
 
 import pytest
 
-from fracas.core.errors import InputError
 from fracas.core.model import Action, apply_events
 from fracas.dice import ScriptedRoller
+from fracas.errors import InputError
 from fracas.systems.tristat.sheet import Options
 from tests.tristat.util import after, example, make, person, run, texts
 

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from sqlalchemy import inspect
 
-from fracas.core.errors import InputError
+from fracas.errors import InputError
 from fracas.web.store import Conflict, NotFound, Store, key_hash
 
 

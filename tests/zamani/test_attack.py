@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from fracas.core.errors import InputError
+from fracas.errors import InputError
 from fracas.systems.zamani.state import ZamaniDamage, ZamaniLookup, ZamaniTarget
 
 from .helpers import after, duel, pinned, texts

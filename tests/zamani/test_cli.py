@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from fracas.core.errors import InputError
+from fracas.errors import InputError
 from fracas.systems.zamani.cli import app, parse_entry
 
 from .helpers import EXAMPLES

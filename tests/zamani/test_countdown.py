@@ -6,8 +6,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from fracas.core.errors import InputError
 from fracas.dice import RandomRoller, ScriptedRoller
+from fracas.errors import InputError
 from fracas.systems.zamani import countdown, segments_for
 
 # Every initiative from 1 to 35, written out by hand from the seed's rule.

@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from fracas.core.errors import InputError
+from fracas.errors import InputError
 from fracas.systems.zamani.state import ZamaniDefense, ZamaniLookup
 
 from .helpers import after, duel, pinned, sheet, texts

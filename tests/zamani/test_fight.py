@@ -7,10 +7,10 @@ from typing import Any
 
 import pytest
 
-from fracas.core.errors import InputError
 from fracas.core.events import Note
 from fracas.core.model import Action, Roster, apply_events
 from fracas.dice import RandomRoller, ScriptedRoller
+from fracas.errors import InputError
 from fracas.systems.zamani.sheet import Options
 from fracas.systems.zamani.state import ZamaniInitiative, ZamaniTarget, ZamaniTieBreak
 

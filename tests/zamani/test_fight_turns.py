@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
-from fracas.core.errors import InputError
 from fracas.core.events import ActionChosen, Event, RoundStarted, SlotAdded, TurnStarted
+from fracas.errors import InputError
 from fracas.systems.zamani.state import ZamaniDefense, ZamaniInitiative, ZamaniTarget
 from tests.encounter.scripted import fight
 

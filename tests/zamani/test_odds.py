@@ -14,9 +14,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from fracas.analysis.odds import attack_odds
 from fracas.core.scenario import Scenario, load_scenario
 from fracas.dice import RandomRoller, ScriptedRoller
+from fracas.odds.attack import attack_odds
 
 from .helpers import EXAMPLES, duel
 

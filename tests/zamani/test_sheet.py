@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from fracas.core.errors import InputError
+from fracas.errors import InputError
 from fracas.systems.zamani import SYSTEM
 
 from .helpers import duel, scenario, sheet

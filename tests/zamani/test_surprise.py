@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from fracas.core.errors import InputError
+from fracas.errors import InputError
 from fracas.systems.zamani.percentile import Contest, ContestResult, surprised
 from fracas.systems.zamani.state import ZamaniLookup, ZamaniRoll
 

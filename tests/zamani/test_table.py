@@ -8,8 +8,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from fracas.core.errors import InputError
 from fracas.core.events import Note
+from fracas.errors import InputError
 from fracas.systems.zamani.table import (
     GRADE_ORDER,
     load_action_table,

@@ -12,26 +12,28 @@ For a scenario's attack, :func:`advise` lists
   as written, and each defensive action prepared beforehand (total defense, a guarded
   stance, a guard from an ally), as the exact mixture over what that action leads to.
 
-Every number is exact (:func:`~fracas.analysis.odds.attack_odds`), never sampled.
+Every number is exact (:func:`~fracas.odds.attack.attack_odds`), never sampled.
 """
 
 from __future__ import annotations
 
 import typing
-from collections.abc import Iterable, Sequence, Set
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
 from pydantic import BaseModel
 
-from fracas.analysis.odds import AttackOdds, attack_odds, fraction_text
-from fracas.core.errors import FracasError, InputError
 from fracas.core.model import DELAY, Action, Roster, apply_events
 from fracas.core.scenario import Scenario
 from fracas.core.system import RuleSystem
 from fracas.dice.distribution import Distribution
 from fracas.dice.rollers import ExactRoller, Roller
+from fracas.encounter.labels import describe_action
+from fracas.errors import FracasError, InputError
+from fracas.odds.attack import AttackOdds, attack_odds
+from fracas.odds.text import fraction_text
 
 # Choices of the attacker that a fight's action list leaves at their default, per system:
 # field -> values (None: every value the field's type allows).
@@ -205,18 +207,6 @@ def attacker_options(system: RuleSystem, attack: Action, roster: Roster) -> list
     return [a for a in _unique(out) if a == attack or _legal(system, a, roster)]
 
 
-def _describe(action: Action, hide: Set[str] = frozenset()) -> str:
-    """A short label: kind, weapon and the options set, less the ``hide`` fields."""
-    opts = {} if action.options is None else action.options.model_dump(exclude_defaults=True)
-    opts = {k: v for k, v in opts.items() if k not in hide and k != "path"}
-    parts = [] if action.kind == "attack" or action.kind in opts else [action.kind]
-    if action.weapon and "weapon" not in hide:
-        parts.append(action.weapon)
-    for k, v in opts.items():
-        parts.append(k if v is True else f"no {k}" if v is False else f"{k}={v}")
-    return ", ".join(parts) or "plain"
-
-
 def situation(options: Sequence[Action], hide: set[str]) -> tuple[set[str], str]:
     """Option fields every option shares (the situation, not a choice), and their text."""
     models = [o.options for o in options if o.options is not None]
@@ -296,7 +286,7 @@ def advise(scenario: Scenario) -> Advice:
         replies = tuple(Reply(_reaction_label(v, reaction_fields), v,
                               attack_odds(system, v, roster, exact)) for v in variants)
         odds = attack_odds(system, action, roster, exact)
-        label = _describe(action, hide) + (" (as written)" if action == attack else "")
+        label = describe_action(action, hide) + (" (as written)" if action == attack else "")
         advice.options.append(Option(label, action, odds, replies, action == attack))
     advice.options.sort(key=lambda o: (-o.odds.expected_damage, -o.odds.p_taken_out,
                                        not o.as_written))
@@ -307,7 +297,7 @@ def advise(scenario: Scenario) -> Advice:
         advice.defenses.append(Reply(label, v, attack_odds(system, v, roster, exact)))
     for prep in _prepared(system, attack, roster):
         who = "" if prep.actor == attack.target else f"{roster[prep.actor].name}: "
-        label = f"{who}{_describe(prep)} first"
+        label = f"{who}{describe_action(prep)} first"
         try:
             prepared = _prepared_odds(system, prep, attack, roster, exact)
         except FracasError as err:

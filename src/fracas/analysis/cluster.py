@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from fracas.core.errors import InputError
+from fracas.errors import InputError
 
 CONNECT_TIMEOUT = "10s"  # to reach a Dask scheduler
 

@@ -19,12 +19,12 @@ from fractions import Fraction
 from typing import Any
 
 from fracas.analysis.chain import ChainTooLarge, FightChain, transition
-from fracas.analysis.odds import fraction_text
-from fracas.core.errors import InputError
 from fracas.core.model import Roster
 from fracas.dice.rollers import EnumerationTooLarge
 from fracas.encounter.engine import FightSetup
 from fracas.encounter.state import FightState
+from fracas.errors import InputError
+from fracas.odds.text import fraction_text
 
 MAX_STATES = 1_000_000
 LIMIT = "round limit"  # the outcome of a fight stopped by the round limit

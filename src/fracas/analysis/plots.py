@@ -17,7 +17,7 @@ from typing import Any
 import matplotlib as mpl
 from matplotlib.figure import Figure
 
-from fracas.core.errors import InputError
+from fracas.errors import InputError
 
 FORMATS = {".png": "png", ".svg": "svg"}
 COLOURS = ("#3b6ea8", "#c8553d", "#5a9a62", "#8e6bb0", "#d49a2a", "#5b8e9e", "#9a5b7d")

@@ -18,9 +18,10 @@ from typing import Any, Protocol
 from fracas import __version__ as VERSION
 from fracas.analysis import plots
 from fracas.analysis.advise import Advice, advise
-from fracas.analysis.odds import AttackOdds, attack_odds, fraction_text
-from fracas.core.errors import InputError
 from fracas.core.scenario import Scenario
+from fracas.errors import InputError
+from fracas.odds.attack import AttackOdds, attack_odds
+from fracas.odds.text import fraction_text
 
 
 class Progress(Protocol):

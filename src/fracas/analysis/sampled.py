@@ -32,10 +32,10 @@ import numpy as np
 from fracas.analysis.trace import NODE_BYTES, ReplayRoller, RollTree
 from fracas.core.events import Event
 from fracas.core.model import Action, Roster
-from fracas.core.reads import EVERY, ReadTracker, project
 from fracas.dice.distribution import Distribution
 from fracas.dice.rollers import EnumerationTooLarge, ExactRoller
 from fracas.dice.variables import Variable
+from fracas.odds.reads import EVERY, ReadTracker, project
 
 T = TypeVar("T", bound=Hashable)
 R = TypeVar("R")

@@ -29,12 +29,12 @@ import numpy as np
 from fracas.analysis.chain import ChainTooLarge, FightChain
 from fracas.analysis.sampled import SamplingRoller, SubstepCache
 from fracas.analysis.workers import worker_pool
-from fracas.core.errors import InputError
 from fracas.core.events import ActionChosen, Outcome
 from fracas.core.model import Roster
 from fracas.dice.rollers import EnumerationTooLarge, RandomRoller
 from fracas.encounter.engine import Encounter, FightSetup, step
 from fracas.encounter.state import FightState
+from fracas.errors import InputError
 
 BATCH = 32768
 CHUNK = 64  # fights per task on the step-by-step path

@@ -35,7 +35,7 @@ from typing import Any, Literal
 import yaml
 
 from fracas.analysis.workers import worker_pool
-from fracas.core.errors import FracasError, InputError
+from fracas.errors import FracasError, InputError
 
 METRICS = ("expected_damage", "p_hit", "p_taken_out", "win_probability", "mean_rounds")
 FIGHT_METRICS = ("win_probability", "mean_rounds")
@@ -276,7 +276,7 @@ def _fight_metric(spec: SweepSpec, scenario: Any, index: int) -> dict[str, Any]:
 
 
 def _frac(p: Any) -> str:
-    from fracas.analysis.odds import fraction_text
+    from fracas.odds.text import fraction_text
 
     return fraction_text(p)
 
@@ -284,7 +284,7 @@ def _frac(p: Any) -> str:
 def evaluate(spec: SweepSpec, index: int, values: Sequence[Any]) -> dict[str, Any]:
     """One point: its values and its metric (or the error that stopped it)."""
     from fracas.core.scenario import scenario_from_mapping
-    from fracas.encounter.policies import cached_odds
+    from fracas.odds.cache import cached_odds
 
     out: dict[str, Any] = {"index": index,
                            "values": {v.path: x for v, x in zip(spec.varies, values,

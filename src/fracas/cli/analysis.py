@@ -11,7 +11,7 @@ import typer
 from fracas.cli.app import FileArg, JsonOpt, MemoryOpt, app, check_fights, check_seed
 from fracas.cli.jsonout import print_json
 from fracas.cli.progress import QuietOpt, progress
-from fracas.core.errors import InputError
+from fracas.errors import InputError
 
 PlotOpt = Annotated[Path | None, typer.Option(
     "--plot", help="Save a picture (.png or .svg).", show_default=False)]

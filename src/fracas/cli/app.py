@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from fracas.core.errors import FracasError, InputError
+from fracas.errors import FracasError, InputError
 
 if TYPE_CHECKING:
     from fracas.core.model import Resolution
@@ -91,9 +91,9 @@ def systems_cmd(as_json: JsonOpt = False) -> None:
 
 def _find_roll(expression: str) -> Any:
     """A dice expression, or failing that a system's own roll notation."""
-    from fracas.core.errors import DiceSyntaxError
     from fracas.core.registry import roll_readers
     from fracas.dice import parse_dice
+    from fracas.errors import DiceSyntaxError
 
     try:
         return parse_dice(expression)
@@ -126,12 +126,12 @@ def roll(
 ) -> None:
     """Roll dice (die by die), or show their exact odds. A pool of negative dice only (it
     starts with '-') follows '--': fracas roll [OPTIONS] -- -CCD."""
-    from fracas.analysis.odds import fraction_text
     from fracas.cli import render
     from fracas.cli.jsonout import with_floats
     from fracas.dice import RandomRoller
     from fracas.dice.each import roll_each
     from fracas.dice.notation import exact_cost
+    from fracas.odds.text import fraction_text
 
     var = _find_roll(expression)
     roller = RandomRoller(check_seed(seed))
@@ -285,9 +285,9 @@ def odds(
         from fracas.analysis.plots import check_path
 
         check_path(plot)
-    from fracas.analysis.odds import attack_odds
     from fracas.cli import render
     from fracas.core.scenario import load_scenario
+    from fracas.odds.attack import attack_odds
 
     scenario = load_scenario(file)
     _require_attack(scenario)

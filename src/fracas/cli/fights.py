@@ -17,7 +17,7 @@ from fracas.cli.app import (
     check_seed,
 )
 from fracas.cli.progress import QuietOpt, progress
-from fracas.core.errors import InputError
+from fracas.errors import InputError
 
 if TYPE_CHECKING:
     from rich.console import Console

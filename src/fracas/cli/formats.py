@@ -9,7 +9,7 @@ from typing import Annotated
 import typer
 
 from fracas.cli.app import app
-from fracas.core.errors import InputError
+from fracas.errors import InputError
 
 
 def schema_text(system_id: str) -> str:

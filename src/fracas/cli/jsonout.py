@@ -30,6 +30,6 @@ def print_json(kind: str, data: Any) -> None:
 
 def with_floats(data: dict[str, Any], exact_keys: tuple[str, ...]) -> dict[str, Any]:
     """``data`` plus ``"floats"``: the exact values under ``exact_keys`` as floats."""
-    from fracas.analysis.odds import as_float
+    from fracas.odds.text import as_float
 
     return {**data, "floats": {k: as_float(data[k]) for k in exact_keys if k in data}}

@@ -21,7 +21,6 @@ from rich.table import Table
 from rich.text import Text
 
 from fracas.cli import render
-from fracas.core.errors import InputError
 from fracas.core.events import (
     ActionChosen,
     Event,
@@ -34,6 +33,7 @@ from fracas.core.events import (
 from fracas.core.scenario import load_scenario
 from fracas.encounter.session import RULE_GM, CombatantAdded, CombatantRemoved, Session
 from fracas.encounter.session_log import SessionLog
+from fracas.errors import InputError
 
 HELP = """\
   1, 2, ...              choose that option

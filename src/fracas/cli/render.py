@@ -11,10 +11,10 @@ from rich.table import Table
 from rich.text import Text
 
 if TYPE_CHECKING:
-    from fracas.analysis.odds import AttackOdds
     from fracas.core.events import Event
     from fracas.core.model import Combatant
     from fracas.dice.distribution import Distribution
+    from fracas.odds.attack import AttackOdds
 
 
 def percent(p: Fraction) -> str:
@@ -51,7 +51,7 @@ def health_bar(current: int, maximum: int, width: int = 20) -> Text:
 
 
 def distribution_table(dist: Distribution[int], title: str, label: str = "value") -> Table:
-    from fracas.analysis.odds import fraction_text
+    from fracas.odds.text import fraction_text
 
     table = Table(title=title, show_edge=False)
     table.add_column(label, justify="right")
@@ -68,7 +68,7 @@ def distribution_table(dist: Distribution[int], title: str, label: str = "value"
 
 
 def odds_view(odds: AttackOdds, title: str) -> Group:
-    from fracas.analysis.odds import fraction_text
+    from fracas.odds.text import fraction_text
 
     summary = Table(title=title, show_edge=False)
     summary.add_column("result")

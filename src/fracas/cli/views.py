@@ -12,7 +12,7 @@ from fracas.cli import render
 
 
 def exact_text(p: Any, limit: int = 24) -> str:
-    from fracas.analysis.odds import fraction_text
+    from fracas.odds.text import fraction_text
 
     text = fraction_text(p)
     return text if len(text) <= limit else "(long fraction: see --json)"

@@ -22,7 +22,7 @@ import dataclasses
 from dataclasses import dataclass, fields
 from typing import Any, ClassVar
 
-from fracas.core.errors import InputError
+from fracas.errors import InputError
 
 _EVENT_TYPES: dict[str, type[Event]] = {}
 

@@ -13,9 +13,9 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from fracas.core.errors import RulesError
 from fracas.core.events import Changed, Event
-from fracas.core.frozen import HashOnce, cached_hash
+from fracas.errors import RulesError
+from fracas.frozen import HashOnce, cached_hash
 
 
 @dataclass(frozen=True)

@@ -20,7 +20,7 @@ import pkgutil
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any, Protocol, cast
 
-from fracas.core.errors import FracasError, UnknownSystemError
+from fracas.errors import FracasError, UnknownSystemError
 
 if TYPE_CHECKING:
     from fracas.core.system import RuleSystem

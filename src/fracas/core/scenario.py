@@ -28,11 +28,11 @@ from typing import Any
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, ValidationError
 
-from fracas.core.errors import FracasError, InputError, format_loc, join_path
 from fracas.core.model import Action, Roster
 from fracas.core.strictyaml import DuplicateKeyError, parse_yaml
 from fracas.core.system import RuleSystem
 from fracas.core.unknown import first_problem, unknown_message
+from fracas.errors import FracasError, InputError, format_loc, join_path
 
 ID_PATTERN = r"^[A-Za-z][A-Za-z0-9_-]*$"
 

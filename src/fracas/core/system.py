@@ -30,10 +30,10 @@ from typing import Any, ClassVar, Self
 
 from pydantic import BaseModel, ValidationError
 
-from fracas.core.errors import InputError
 from fracas.core.events import Event
 from fracas.core.model import Action, Combatant, Resolution, Roster, Slot
 from fracas.dice.rollers import Roller
+from fracas.errors import InputError
 
 
 class NoOptions(BaseModel, frozen=True, extra="forbid"):

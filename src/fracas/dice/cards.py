@@ -20,9 +20,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cached_property
 
-from fracas.core.errors import InputError, ScriptError
 from fracas.dice.distribution import Distribution
 from fracas.dice.variables import Script, Variable
+from fracas.errors import InputError, ScriptError
 
 SUITS = {"S": "spades", "C": "clubs", "D": "diamonds", "H": "hearts"}
 RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")

@@ -26,7 +26,7 @@ from itertools import accumulate
 from numbers import Integral
 from typing import TYPE_CHECKING, Any, Generic, TypeVar, cast
 
-from fracas.core.errors import FracasError
+from fracas.errors import FracasError
 
 if TYPE_CHECKING:
     import numpy as np

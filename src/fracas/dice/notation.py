@@ -5,7 +5,7 @@ Grammar (spaces allowed between terms)::
     expression := term (("+" | "-") term)*
     term       := [count] "d" (sides | "%") [("kh" | "kl") kept] | number
 
-A bad expression raises :class:`~fracas.core.errors.DiceSyntaxError` with the
+A bad expression raises :class:`~fracas.errors.DiceSyntaxError` with the
 1-based column and what was expected there.
 
 >>> parse_dice("2d6+3").exact().mean()
@@ -13,7 +13,7 @@ Fraction(10, 1)
 >>> parse_dice("2d6+")
 Traceback (most recent call last):
 ...
-fracas.core.errors.DiceSyntaxError: bad dice expression '2d6+' at column 5: expected a number or a die such as d6, found 'end of input'
+fracas.errors.DiceSyntaxError: bad dice expression '2d6+' at column 5: expected a number or a die such as d6, found 'end of input'
 """
 
 from __future__ import annotations
@@ -21,8 +21,8 @@ from __future__ import annotations
 import functools
 import math
 
-from fracas.core.errors import DiceSyntaxError
 from fracas.dice.variables import Die, Keep, Pool, Sum, Variable, d, keep, nd
+from fracas.errors import DiceSyntaxError
 
 MAX_COUNT = 100
 MAX_SIDES = 1000

@@ -28,9 +28,9 @@ from collections.abc import Callable, Hashable, Mapping, Sequence
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar, runtime_checkable
 
-from fracas.core.errors import FracasError, ScriptError
 from fracas.dice.distribution import Distribution
 from fracas.dice.variables import Variable
+from fracas.errors import FracasError, ScriptError
 
 if TYPE_CHECKING:
     import numpy as np

@@ -25,8 +25,8 @@ from dataclasses import dataclass, field
 from functools import cache, cached_property
 from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 
-from fracas.core.errors import ScriptError
 from fracas.dice.distribution import Distribution
+from fracas.errors import ScriptError
 
 if TYPE_CHECKING:
     import numpy as np

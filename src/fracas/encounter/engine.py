@@ -16,7 +16,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from fracas.core.errors import InputError, RulesError
 from fracas.core.events import (
     ActionChosen,
     Changed,
@@ -36,6 +35,7 @@ from fracas.dice.rollers import RandomRoller, Roller
 from fracas.encounter.log import FightLog, read_fight_log, replay_checked
 from fracas.encounter.policies import DEFAULT_POLICY, POLICIES, Policy
 from fracas.encounter.state import FightState, fold, slots_to_data
+from fracas.errors import InputError, RulesError
 
 RULE_FIGHT = "fracas · fight loop"
 MAX_ROUNDS = 100_000  # the scenario's own cap (core.scenario)

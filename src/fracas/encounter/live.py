@@ -16,17 +16,19 @@ from typing import Any
 
 import numpy as np
 
-from fracas.analysis.odds import fraction_text
 from fracas.core.choices import Choice
-from fracas.core.errors import FracasError, InputError, ScriptError
 from fracas.core.events import Event, Rolled
 from fracas.core.model import Action, Roster
 from fracas.core.system import RuleSystem
 from fracas.dice.rollers import Roller
 from fracas.dice.variables import Variable
 from fracas.encounter.engine import FightSetup, step
-from fracas.encounter.policies import Policy, cached_odds
+from fracas.encounter.labels import describe_action
+from fracas.encounter.policies import Policy
 from fracas.encounter.state import FightState
+from fracas.errors import FracasError, InputError, ScriptError
+from fracas.odds.cache import cached_odds
+from fracas.odds.text import fraction_text
 
 PERSON = "person"
 
@@ -314,12 +316,10 @@ class LiveRoller:
 
 def action_label(action: Action, roster: Roster) -> str:
     """``attack the vampire: knife, vital_target`` — kind, target, weapon, options."""
-    from fracas.analysis.advise import _describe
-
     head = action.kind.replace("_", " ")
     if action.target is not None and action.target in roster:
         head += f" {roster[action.target].name}"
-    detail = _describe(action)
+    detail = describe_action(action)
     return head if detail in ("plain", action.kind) else f"{head}: {detail}"
 
 

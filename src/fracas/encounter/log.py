@@ -20,7 +20,6 @@ from pathlib import Path
 from types import UnionType
 from typing import IO, Any, Literal, Union, get_args, get_origin, get_type_hints
 
-from fracas.core.errors import FracasError, InputError
 from fracas.core.events import (
     Changed,
     Event,
@@ -33,6 +32,7 @@ from fracas.core.events import (
 )
 from fracas.core.model import Roster
 from fracas.encounter.state import FightState
+from fracas.errors import FracasError, InputError
 
 CHAIN_START = "fracas-log-1"
 CLOSE = "close"

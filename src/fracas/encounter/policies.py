@@ -16,60 +16,15 @@
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections import OrderedDict
 from fractions import Fraction
-from typing import Any, ClassVar
+from typing import ClassVar
 
-from fracas.analysis.odds import AttackOdds, attack_odds
 from fracas.core.model import Action, Roster
-from fracas.core.reads import EVERY, ReadTracker, project
 from fracas.core.system import RuleSystem
 from fracas.dice.distribution import Distribution
-from fracas.dice.rollers import ExactRoller, Roller
+from fracas.dice.rollers import Roller
 from fracas.dice.variables import Fixed
-
-_ODDS_CACHE: OrderedDict[tuple[Any, ...], AttackOdds] = OrderedDict()
-_ODDS_CACHE_SIZE = 4096
-_READ_SETS: dict[tuple[RuleSystem, Action], list[tuple[str, ...]]] = {}
-_SHARED = ExactRoller(summaries_only=True)  # sub-steps memoised across odds (e.g. a
-# contest roll per rank pair); the odds read summaries only
-_SHARED_MEMO_LIMIT = 50_000
-
-
-def _part(roster: Roster, reads: tuple[str, ...]) -> tuple[Any, ...]:
-    """The part of ``roster`` the odds read: those combatants' states, and their sheets
-    too, since this cache outlives a fight (another scenario, or a sweep's next point,
-    may give the same ids and states other sheets)."""
-    if reads == (EVERY,):
-        return (roster,)
-    return (project(roster, reads), tuple(roster[i].sheet for i in reads))
-
-
-def cached_odds(system: RuleSystem, action: Action, roster: Roster) -> AttackOdds:
-    """Exact odds of an action, memoised by the system, the action and the states of the
-    combatants the odds read (found by computing them on a :class:`ReadTracker`: the
-    actor and the target, as a rule), so that the same matchup in another fight, or with
-    others hurt meanwhile, is not computed again."""
-    base = (system, action)
-    for reads in _READ_SETS.get(base, ()):
-        key = (base, reads, _part(roster, reads))
-        found = _ODDS_CACHE.get(key)
-        if found is not None:
-            _ODDS_CACHE.move_to_end(key)
-            return found
-    if len(_SHARED._memo) > _SHARED_MEMO_LIMIT:
-        _SHARED._memo.clear()
-    tracker = ReadTracker(roster)
-    found = attack_odds(system, action, tracker, _SHARED)
-    reads = ((EVERY,) if EVERY in tracker.reads or len(tracker.reads) >= len(roster)
-             else tuple(sorted(tracker.reads)))
-    known = _READ_SETS.setdefault(base, [])
-    if reads not in known:
-        known.append(reads)
-    _ODDS_CACHE[(base, reads, _part(roster, reads))] = found
-    if len(_ODDS_CACHE) > _ODDS_CACHE_SIZE:
-        _ODDS_CACHE.popitem(last=False)
-    return found
+from fracas.odds.cache import cached_odds
 
 
 def _pick_uniform(roller: Roller, n: int, what: str) -> int:

@@ -23,7 +23,6 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, fields, replace
 from typing import Any
 
-from fracas.core.errors import FracasError, InputError, ScriptError
 from fracas.core.events import Changed, Event, FightEnded, _frozen, event_from_dict
 from fracas.core.model import Roster
 from fracas.core.scenario import Scenario, scenario_from_mapping
@@ -41,6 +40,7 @@ from fracas.encounter.live import (
 )
 from fracas.encounter.policies import POLICIES
 from fracas.encounter.state import FightState, slots_from_data, slots_to_data
+from fracas.errors import FracasError, InputError, ScriptError
 
 __all__ = ["Decision", "DiceRequest", "Option", "Session"]
 

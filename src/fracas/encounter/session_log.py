@@ -14,9 +14,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from fracas.core.errors import InputError
 from fracas.encounter.log import LogWriter, read_log
 from fracas.encounter.session import Session
+from fracas.errors import InputError
 
 KIND = "session"
 

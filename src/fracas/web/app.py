@@ -17,7 +17,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
 
-from fracas.core.errors import FracasError, InputError, format_loc
+from fracas.errors import FracasError, InputError, format_loc
 from fracas.web import api, pages
 from fracas.web.auth import Unauthorized
 from fracas.web.live import Hub

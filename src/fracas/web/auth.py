@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from fastapi import Request
 
-from fracas.core.errors import FracasError
+from fracas.errors import FracasError
 from fracas.web.store import NotFound, Store
 from fracas.web.tracker import GM, Forbidden, Role
 

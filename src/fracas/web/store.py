@@ -17,7 +17,7 @@ from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import Session as DbSession
 from sqlalchemy.orm import sessionmaker
 
-from fracas.core.errors import FracasError, InputError
+from fracas.errors import FracasError, InputError
 from fracas.web.db import (
     EncounterRow,
     GameMaster,

@@ -13,11 +13,11 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 
 from fracas.core.choices import Choice, ask
-from fracas.core.errors import RulesError
 from fracas.core.events import Changed, Compared, Event, Note, Outcome, Total
 from fracas.core.model import Action, Combatant, Resolution, Roster
 from fracas.dice.cards import Card
 from fracas.dice.rollers import Roller
+from fracas.errors import RulesError
 from fracas.systems.c22.cards import HandKey
 from fracas.systems.c22.conf import Conf
 from fracas.systems.c22.decks import Drawing

@@ -21,10 +21,10 @@ from functools import cache
 from itertools import permutations
 from typing import TYPE_CHECKING, Any
 
-from fracas.core.errors import InputError, ScriptError
 from fracas.dice.cards import CARD_NOTATION, Card, parse_card
 from fracas.dice.distribution import Distribution
 from fracas.dice.variables import Script, Variable
+from fracas.errors import InputError, ScriptError
 
 if TYPE_CHECKING:
     import numpy as np

@@ -9,11 +9,11 @@ joker was drawn, the discard pile is shuffled back into the deck once the action
 
 from __future__ import annotations
 
-from fracas.core.errors import RulesError
 from fracas.core.events import Changed, Event, Note
 from fracas.core.model import Roster
 from fracas.dice.cards import Card, Deck
 from fracas.dice.rollers import Roller
+from fracas.errors import RulesError
 from fracas.systems.c22.cards import (
     CardValues,
     HandDraw,

@@ -12,7 +12,7 @@ from collections import deque
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
-from fracas.core.errors import InputError
+from fracas.errors import InputError
 
 Pos = tuple[int, int]
 

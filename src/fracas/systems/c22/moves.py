@@ -3,10 +3,10 @@ and the legality check of a path."""
 
 from __future__ import annotations
 
-from fracas.core.errors import InputError
 from fracas.core.events import Changed, Event, Note, Outcome
 from fracas.core.model import Action, Combatant, Resolution, Roster
 from fracas.dice.rollers import Roller
+from fracas.errors import InputError
 from fracas.systems.c22.cards import HandKey
 from fracas.systems.c22.conf import Conf
 from fracas.systems.c22.decks import Drawing

@@ -11,12 +11,12 @@ from functools import cached_property
 from itertools import pairwise
 from typing import Any
 
-from fracas.core.errors import InputError, RulesError
 from fracas.core.events import Changed, Event
 from fracas.core.model import Action, Combatant, Resolution, Roster, Slot
 from fracas.core.system import RuleSystem
 from fracas.dice.cards import CARD_NOTATION, Deck, parse_card
 from fracas.dice.rollers import Roller
+from fracas.errors import InputError, RulesError
 from fracas.systems.c22.attack import resolve_attack
 from fracas.systems.c22.conf import Conf
 from fracas.systems.c22.decks import Drawing

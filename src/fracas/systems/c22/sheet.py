@@ -21,8 +21,8 @@ from pydantic import (
     model_validator,
 )
 
-from fracas.core.errors import InputError
 from fracas.dice.cards import CARD_NOTATION, parse_card
+from fracas.errors import InputError
 
 REACTIONS = ("block", "parry", "dodge", "advance")
 SPLIT_WORDS = ("auto", "first", "second", "higher", "lower")

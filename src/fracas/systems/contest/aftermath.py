@@ -12,8 +12,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from fracas.core.events import Event, Note
-from fracas.core.frozen import HashOnce
 from fracas.dice import Roller
+from fracas.frozen import HashOnce
 from fracas.systems.contest.checks import DYING
 from fracas.systems.contest.contest import ContestResult, cached_hash
 from fracas.systems.contest.damage import Blow, Guard, harm

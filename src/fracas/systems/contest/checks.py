@@ -6,8 +6,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from fracas.core.errors import RulesError
 from fracas.core.model import Combatant
+from fracas.errors import RulesError
 from fracas.systems.contest.contest import Check
 from fracas.systems.contest.damage import Blow
 from fracas.systems.contest.sheet import Defaults, Sheet, Trait, Weapon, lookup

@@ -18,9 +18,9 @@ import dataclasses
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from fracas.core.frozen import HashOnce
-from fracas.core.frozen import cached_hash as _cached_hash
 from fracas.dice import Group, Keep, Mapped, Roller, Variable, boons_banes, d
+from fracas.frozen import HashOnce
+from fracas.frozen import cached_hash as _cached_hash
 
 CRIT_ORDER = {"": 0, "threat": 1, "confirmed": 2}
 

@@ -6,9 +6,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from fracas.core.errors import RulesError
 from fracas.core.events import Event, Note
 from fracas.core.model import Action, Combatant
+from fracas.errors import RulesError
 from fracas.systems.contest.aftermath import Plan
 from fracas.systems.contest.checks import (
     FIGHTING_DEFENSIVELY,

@@ -6,8 +6,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from fracas.core.events import Compared, Event, Note
-from fracas.core.frozen import HashOnce
 from fracas.dice import Roller
+from fracas.frozen import HashOnce
 from fracas.systems.contest.checks import PRONE
 from fracas.systems.contest.contest import (
     Check,

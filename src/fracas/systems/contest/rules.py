@@ -9,11 +9,11 @@ from typing import Any, ClassVar
 
 from pydantic import ValidationError
 
-from fracas.core.errors import InputError, RulesError
 from fracas.core.events import Event, Outcome
 from fracas.core.model import Action, Combatant, Resolution, Roster, Slot
 from fracas.core.system import RuleSystem
 from fracas.dice import Roller
+from fracas.errors import InputError, RulesError
 from fracas.systems.contest import fight
 from fracas.systems.contest.attack import AttackResolver
 from fracas.systems.contest.checks import PRONE, State, initial_state

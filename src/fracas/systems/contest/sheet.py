@@ -20,8 +20,8 @@ from pydantic import (
     model_validator,
 )
 
-from fracas.core.errors import DiceSyntaxError
 from fracas.dice import parse_dice
+from fracas.errors import DiceSyntaxError
 
 Pairs = tuple[tuple[str, StrictInt], ...]
 Names = tuple[tuple[str, str], ...]

@@ -21,7 +21,7 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, ValidationError, field_validator
 
-from fracas.core.errors import InputError
+from fracas.errors import InputError
 
 SYMBOL_LETTERS = "satfhd"  # the order raw symbols are written in
 SYMBOL_NAMES = {"s": "success", "a": "advantage", "t": "triumph", "f": "failure",

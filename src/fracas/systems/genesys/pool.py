@@ -25,9 +25,9 @@ from fractions import Fraction
 from functools import cache, cached_property, lru_cache
 from typing import TYPE_CHECKING, Any
 
-from fracas.core.errors import ScriptError
 from fracas.dice.distribution import Distribution
 from fracas.dice.variables import Script, Variable
+from fracas.errors import ScriptError
 from fracas.systems.genesys.dice import (
     DIE_ORDER,
     PoolResult,

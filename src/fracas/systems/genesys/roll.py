@@ -11,9 +11,9 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from fracas.analysis.odds import fraction_text
-from fracas.core.errors import InputError
 from fracas.dice.rollers import Roller
+from fracas.errors import InputError
+from fracas.odds.text import fraction_text
 from fracas.systems.genesys.dice import DIE_LETTERS, DIE_ORDER, MAX_DICE, PoolResult, PoolSpec
 from fracas.systems.genesys.pool import (
     JOINT_LIMIT,

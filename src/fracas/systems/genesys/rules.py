@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from fracas.core.errors import InputError
 from fracas.core.events import Note
 from fracas.core.model import Action, Combatant, Resolution, Roster, Slot
 from fracas.core.system import RuleSystem
 from fracas.core.unknown import unknown_message
 from fracas.dice.rollers import Roller
+from fracas.errors import InputError
 from fracas.systems.genesys import fight, roll
 from fracas.systems.genesys import state as st
 from fracas.systems.genesys.attack import resolve_attack

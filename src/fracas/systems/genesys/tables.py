@@ -13,8 +13,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, ValidationError
 
-from fracas.core.errors import InputError
 from fracas.core.scenario import read_yaml, validation_error
+from fracas.errors import InputError
 
 DATA = Path(__file__).parent / "data"
 CHARACTERISTICS = ("brawn", "agility", "intellect", "cunning", "willpower", "presence")

@@ -3,8 +3,8 @@ and resolution (RulesError for a state the rules forbid)."""
 
 from __future__ import annotations
 
-from fracas.core.errors import InputError
 from fracas.core.model import Action, Combatant, Roster
+from fracas.errors import InputError
 from fracas.systems.tristat.sheet import Defaults, Options
 from fracas.systems.tristat.state import attacks_per_round
 

@@ -5,11 +5,11 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any, ClassVar
 
-from fracas.core.errors import InputError, RulesError
 from fracas.core.events import Event, Note
 from fracas.core.model import Action, Combatant, Resolution, Roster, Slot
 from fracas.core.system import RuleSystem
 from fracas.dice import Roller
+from fracas.errors import InputError, RulesError
 from fracas.systems.tristat import checks, fight
 from fracas.systems.tristat import rulebook as R
 from fracas.systems.tristat.attack import resolve_attack

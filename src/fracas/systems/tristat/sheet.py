@@ -9,7 +9,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt
 
-from fracas.core.frozen import freeze
+from fracas.frozen import freeze
 
 Level = Annotated[StrictInt, Field(ge=1, le=10)]
 StyledPenalty = Literal["vital_target", "chink", "two_weapons", "disarm", "lightning_draw"]

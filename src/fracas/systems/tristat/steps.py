@@ -11,10 +11,10 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
-from fracas.core.errors import RulesError
 from fracas.core.events import Changed, Compared, Event, Note, Outcome, Rolled, Total
 from fracas.core.model import Action, Combatant, Resolution, Roster
 from fracas.dice import TWO_D6, Mapped, Roller, d
+from fracas.errors import RulesError
 from fracas.systems.tristat import rulebook as R
 from fracas.systems.tristat.events import TristatMultiplied
 from fracas.systems.tristat.sheet import AttackMode, Defaults, Options, StyledPenalty, Weapon

@@ -15,9 +15,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from fracas.core.errors import InputError
 from fracas.core.events import Note, Outcome
 from fracas.core.model import DELAY, Action, Combatant, Resolution, Roster, Slot
+from fracas.errors import InputError
 
 from .attack import _after_action
 from .defense import LIMITED, can_guard, choices

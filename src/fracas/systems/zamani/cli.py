@@ -14,8 +14,8 @@ from rich.console import Console
 from rich.table import Table
 
 from fracas.cli.jsonout import print_json
-from fracas.core.errors import InputError
 from fracas.dice.rollers import RandomRoller
+from fracas.errors import InputError
 
 from .countdown import SEGMENTS, Countdown, countdown
 from .table import ActionTable, load_action_table

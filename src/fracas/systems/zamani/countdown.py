@@ -21,9 +21,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from fracas.core.errors import InputError
 from fracas.dice.rollers import RandomRoller, Roller
 from fracas.dice.variables import d
+from fracas.errors import InputError
 
 MAX_SEGMENTS = 3
 SEGMENTS = tuple(range(10, 0, -1))

@@ -8,11 +8,11 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
-from fracas.core.errors import InputError
 from fracas.core.events import Event, Note
 from fracas.core.model import Action, Combatant, Resolution, Roster, Slot
 from fracas.core.system import RuleSystem
 from fracas.dice.rollers import Roller
+from fracas.errors import InputError
 
 from .actions import actions_for, check, reactions_for, resolve_other, round_choices
 from .attack import resolve_attack

@@ -21,7 +21,7 @@ from pydantic import (
     model_validator,
 )
 
-from fracas.core.frozen import freeze
+from fracas.frozen import freeze
 
 NAME = re.compile(r"^[a-z][a-z0-9_ -]*$")
 REQUIRED_ATTRIBUTES = ("dexterity", "fitness", "spirit")

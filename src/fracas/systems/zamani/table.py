@@ -29,7 +29,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from fracas.core.errors import InputError
+from fracas.errors import InputError
 
 GRADES = {"A": "avoided", "L": "light", "M": "medium", "H": "heavy", "X": "extreme",
           "C": "critical"}

@@ -14,30 +14,15 @@ from functools import cached_property
 from operator import itemgetter
 from typing import TYPE_CHECKING, Any
 
-if TYPE_CHECKING:  # light to import: `fracas roll` wants only fraction_text
+from fracas.odds.text import as_float, fraction_text
+
+if TYPE_CHECKING:
     from fracas.core.model import Action, Roster
     from fracas.core.system import RuleSystem
     from fracas.dice.distribution import Distribution
     from fracas.dice.rollers import ExactRoller, Roller
 
 Summary = tuple[str, bool, int, bool, tuple[tuple[str, Any], ...]]
-
-
-def fraction_text(p: Fraction | int) -> str:
-    """``"35/216"``, or ``"0"`` / ``"1"``: the JSON form of an exact probability."""
-    p = Fraction(p)
-    return str(p.numerator) if p.denominator == 1 else f"{p.numerator}/{p.denominator}"
-
-
-def as_float(exact: Any) -> Any:
-    """The same structure with each exact probability (``"35/216"``, ``"1"``) as a float."""
-    if isinstance(exact, dict):
-        return {k: as_float(v) for k, v in exact.items()}
-    if isinstance(exact, list):
-        return [as_float(v) for v in exact]
-    if isinstance(exact, str):
-        return float(Fraction(exact))
-    return exact
 
 
 def _summary(roller: Roller, system: RuleSystem, action: Action, roster: Roster) -> Summary:
