@@ -16,8 +16,8 @@ import sys
 import time
 from pathlib import Path
 
-from fracas.core.scenario import load_scenario
 from fracas.encounter.live import action_odds
+from fracas.registry.scenarios import load_scenario
 
 ROOT = Path(__file__).resolve().parents[1]
 DEFAULT = ["examples/genesys/three-vs-three-fight.yaml", "examples/genesys/duel-fight.yaml"]

@@ -27,10 +27,11 @@ from pathlib import Path
 
 import numpy as np
 
+from fracas.analysis import paths
 from fracas.analysis import simulate as sim
 from fracas.analysis.workers import worker_pool
-from fracas.core.scenario import load_scenario
 from fracas.encounter.engine import setup_from_scenario
+from fracas.registry.scenarios import load_scenario
 
 ROOT = Path(__file__).resolve().parents[1]
 FIGHTS = {
@@ -167,7 +168,7 @@ def main() -> None:
               f"{rate / raw:>7.4f} {mb:>8.0f}  {secs / (best * n):.2f}x the best path's time")
         print(f"{'':<15} {notes[0] if notes else ''}")
         if name == "tristat duel":
-            sim._CHAINS.clear()
+            paths.CHAINS.clear()
             cold = measure(path, args.fights, "fast")
             warm = measure(path, args.fights, "fast")
             peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024

@@ -21,9 +21,9 @@ from pathlib import Path
 from typing import Any
 
 from fracas.analysis import simulate as sim
-from fracas.core.scenario import load_scenario
 from fracas.encounter import policies
 from fracas.encounter.engine import setup_from_scenario
+from fracas.registry.scenarios import load_scenario
 
 ROOT = Path(__file__).resolve().parents[1]
 FIGHTS = [("genesys/three-vs-three-fight.yaml", 60), ("zamani/river-crossing-fight.yaml", 60),

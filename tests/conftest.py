@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, settings
 
-from fracas.core import registry
+from fracas import registry
 from tests.toy import Duel
 
 # Hypothesis checks correctness here, not speed: on a busy 2-core machine its timing health

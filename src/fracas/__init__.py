@@ -25,11 +25,11 @@ _WHERE = {
     "Combatant": "fracas.core.model",
     "Resolution": "fracas.core.model",
     "Roster": "fracas.core.model",
-    "get_system": "fracas.core.registry",
-    "register": "fracas.core.registry",
-    "systems": "fracas.core.registry",
+    "get_system": "fracas.registry",
+    "register": "fracas.registry",
+    "systems": "fracas.registry",
     "Scenario": "fracas.core.scenario",
-    "load_scenario": "fracas.core.scenario",
+    "load_scenario": "fracas.registry.scenarios",
     "RuleSystem": "fracas.core.system",
     "Distribution": "fracas.dice",
     "ExactRoller": "fracas.dice",
@@ -81,10 +81,11 @@ def __dir__() -> list[str]:
 
 if TYPE_CHECKING:
     from fracas.core.model import Action, Combatant, Resolution, Roster
-    from fracas.core.registry import get_system, register, systems
-    from fracas.core.scenario import Scenario, load_scenario
+    from fracas.core.scenario import Scenario
     from fracas.core.system import RuleSystem
     from fracas.dice import Distribution, ExactRoller, RandomRoller, ScriptedRoller, parse_dice
     from fracas.encounter.engine import Encounter, setup_from_scenario
     from fracas.errors import FracasError, InputError
     from fracas.odds.attack import AttackOdds, attack_odds
+    from fracas.registry import get_system, register, systems
+    from fracas.registry.scenarios import load_scenario

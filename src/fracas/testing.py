@@ -34,11 +34,12 @@ from pydantic import BaseModel
 
 from fracas.core.events import Changed, event_from_dict
 from fracas.core.model import Resolution, apply_events
-from fracas.core.scenario import Scenario, load_scenario
+from fracas.core.scenario import Scenario
 from fracas.core.system import RuleSystem
 from fracas.dice.rollers import RandomRoller, ScriptedRoller
 from fracas.errors import FracasError
 from fracas.odds.attack import attack_odds
+from fracas.registry.scenarios import load_scenario
 
 
 def _check_class(system_cls: type[RuleSystem]) -> None:

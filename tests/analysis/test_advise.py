@@ -12,9 +12,10 @@ import pytest
 from fracas.analysis.advise import advise, attacker_options, options_mapping
 from fracas.cli.app import main
 from fracas.core.model import Action
-from fracas.core.scenario import Scenario, load_scenario, read_yaml, scenario_from_mapping
+from fracas.core.scenario import Scenario, read_yaml
 from fracas.errors import InputError
 from fracas.odds.attack import attack_odds
+from fracas.registry.scenarios import load_scenario, scenario_from_mapping
 
 EXAMPLES = Path(__file__).parents[2] / "examples"
 ATTACKS = [p for p in sorted(EXAMPLES.glob("*/*.yaml"))

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from fracas.analysis.duel import duel_odds
-from fracas.core.scenario import load_scenario
 from fracas.encounter.engine import setup_from_scenario
+from fracas.registry.scenarios import load_scenario
 from tests.conftest import run_main
 
 EXAMPLES = Path(__file__).parents[2] / "examples"

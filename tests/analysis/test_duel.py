@@ -13,11 +13,12 @@ import pytest
 
 from fracas.analysis.duel import LIMIT, NOBODY, duel_odds
 from fracas.analysis.simulate import simulate
-from fracas.core.scenario import load_scenario, read_yaml, scenario_from_mapping
+from fracas.core.scenario import read_yaml
 from fracas.dice.rollers import ExactRoller, Roller
 from fracas.encounter.engine import FightSetup, setup_from_scenario, step
 from fracas.encounter.state import FightState
 from fracas.errors import InputError
+from fracas.registry.scenarios import load_scenario, scenario_from_mapping
 
 EXAMPLES = Path(__file__).parents[2] / "examples"
 DUELS = sorted(EXAMPLES.glob("*/duel-fight.yaml"))

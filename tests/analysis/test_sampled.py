@@ -9,10 +9,11 @@ from typing import Any
 import numpy as np
 import pytest
 
+from fracas.analysis import paths
 from fracas.analysis import simulate as sim
 from fracas.analysis.sampled import ReadTracker, SamplingRoller, SubstepCache
-from fracas.core.scenario import load_scenario
 from fracas.encounter.engine import setup_from_scenario
+from fracas.registry.scenarios import load_scenario
 from tests.encounter.test_simulate import agree
 
 EXAMPLES = Path(__file__).parents[2] / "examples"
@@ -49,7 +50,7 @@ def test_the_cache_is_emptied_at_its_cap_and_the_fights_do_not_change(toy_dir: P
     scenario = load_scenario(toy_dir / "duel-fight.yaml")
     setup = setup_from_scenario(scenario)
     roomy = sim.simulate(setup, scenario.roster, 40, seed=9, method="sampled")
-    sim._CACHES.clear()
+    paths.CACHES.clear()
     tight = sim.simulate(setup, scenario.roster, 40, seed=9, method="sampled",
                          max_memory=4_000)
     assert any("--max-memory" in note for note in tight.notes)
@@ -59,7 +60,7 @@ def test_the_cache_is_emptied_at_its_cap_and_the_fights_do_not_change(toy_dir: P
     cache = SubstepCache(4_000)
     rng = np.random.default_rng(1)
     for _ in range(5):
-        sim._play_sampled(setup, scenario.roster, SamplingRoller(rng, cache))
+        paths.play_sampled(setup, scenario.roster, SamplingRoller(rng, cache))
     assert cache.bytes <= 4_000 and cache.emptied > 0
 
 

@@ -12,9 +12,9 @@ import pytest
 
 from fracas.analysis import cluster
 from fracas.analysis.simulate import simulate, summarize
-from fracas.core.scenario import load_scenario
 from fracas.encounter.engine import setup_from_scenario
 from fracas.errors import InputError
+from fracas.registry.scenarios import load_scenario
 
 DUEL = Path(__file__).parents[2] / "examples" / "tristat" / "duel-fight.yaml"
 

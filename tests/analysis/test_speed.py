@@ -11,9 +11,9 @@ import numpy as np
 import pytest
 
 from fracas.analysis.simulate import simulate
-from fracas.core.scenario import load_scenario
 from fracas.encounter.engine import setup_from_scenario
 from fracas.errors import InputError
+from fracas.registry.scenarios import load_scenario
 
 
 def test_the_chain_stops_at_its_memory_cap_with_a_message_naming_it(
@@ -101,12 +101,13 @@ def test_the_sampled_path_is_the_same_when_each_worker_plays_many_chunks(
     """A worker keeps its sub-step cache from chunk to chunk; the contest duel's plan
     plays the system's initiative (a bound method) directly, which a later chunk's own
     unpickled copy would no longer match."""
+    from fracas.analysis import paths
     from fracas.analysis import simulate as sim
 
     path = Path(__file__).parents[2] / "examples" / "contest" / "duel-fight.yaml"
     scenario = load_scenario(path)
     setup = setup_from_scenario(scenario)
-    plan, _ = sim.learn_played(setup, scenario.roster, 5, sim.MAX_MEMORY)
+    plan, _ = paths.learn_played(setup, scenario.roster, 5, sim.MAX_MEMORY)
     assert any(hasattr(rule[0], "__self__") for rule in plan[0])
     monkeypatch.setattr(sim, "PARALLEL_FROM_SECONDS", 0.0)
     monkeypatch.setattr(sim, "CHUNK", 6)
@@ -122,21 +123,21 @@ def test_auto_counts_work_and_reads_no_clock(monkeypatch: pytest.MonkeyPatch) ->
     import itertools
     import time
 
-    from fracas.analysis import simulate as sim
+    from fracas.analysis import paths
     from fracas.analysis.auto import choose
 
     path = Path(__file__).parents[2] / "examples" / "contest" / "duel-fight.yaml"
     scenario = load_scenario(path)
     setup = setup_from_scenario(scenario)
     first = choose(setup, scenario.roster, 3, 1000)
-    sim._CACHES.clear()
-    sim._CHAINS.clear()
+    paths.CACHES.clear()
+    paths.CHAINS.clear()
     again = choose(setup, scenario.roster, 3, 1000)
     ticks = itertools.count(0.0, 3600.0)
     for name in ("process_time", "perf_counter", "monotonic", "time"):
         monkeypatch.setattr(time, name, lambda: next(ticks))
-    sim._CACHES.clear()
-    sim._CHAINS.clear()
+    paths.CACHES.clear()
+    paths.CHAINS.clear()
     jumpy = choose(setup, scenario.roster, 3, 1000)
     assert first.method == "sampled" and first.note.startswith("auto chose the sampled path")
     for other in (again, jumpy):

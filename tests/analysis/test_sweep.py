@@ -13,9 +13,10 @@ import pytest
 
 from fracas.analysis import sweep
 from fracas.analysis.sweep import SweepSpec, parse_vary, run_sweep, set_value
-from fracas.core.scenario import read_yaml, scenario_from_mapping
+from fracas.core.scenario import read_yaml
 from fracas.errors import InputError
 from fracas.odds.attack import attack_odds
+from fracas.registry.scenarios import scenario_from_mapping
 from tests.foundation.test_cli import run_main
 from tests.ptyrun import assert_interrupted, interrupt, printed
 

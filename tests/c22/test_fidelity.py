@@ -13,10 +13,10 @@ from typer.testing import CliRunner
 
 from fracas.cli.app import app
 from fracas.core.events import Event
-from fracas.core.scenario import scenario_from_mapping
 from fracas.dice import RandomRoller, ScriptedRoller
 from fracas.encounter.engine import Encounter
 from fracas.errors import InputError
+from fracas.registry.scenarios import scenario_from_mapping
 from tests.c22.util import EXAMPLES, make, of_type, person, run
 
 

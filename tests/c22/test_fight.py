@@ -159,8 +159,8 @@ def test_a_combatant_far_away_dashes_toward_the_enemy_in_one_search() -> None:
     the distance (minutes a fight). The Dash now reaches as far as in one search."""
     import time
 
-    from fracas.core.scenario import scenario_from_mapping
     from fracas.encounter.engine import Encounter, setup_from_scenario
+    from fracas.registry.scenarios import scenario_from_mapping
     from fracas.systems.c22.fight import move_choices
 
     s = scenario_from_mapping({"system": "c22", "combatants": [

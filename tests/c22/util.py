@@ -7,8 +7,9 @@ from typing import Any
 
 from fracas.core.events import Event
 from fracas.core.model import Resolution, Roster, apply_events
-from fracas.core.scenario import Scenario, load_scenario, scenario_from_mapping
+from fracas.core.scenario import Scenario
 from fracas.dice import ScriptedRoller
+from fracas.registry.scenarios import load_scenario, scenario_from_mapping
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "c22"
 

@@ -9,7 +9,7 @@ from pathlib import Path
 from typer.testing import CliRunner
 
 from fracas.cli.app import app
-from fracas.core.registry import get_system
+from fracas.registry import get_system
 from fracas.systems.contest import SYSTEM
 from fracas.testing import check_system
 from tests.contest.helpers import EXAMPLES

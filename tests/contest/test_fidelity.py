@@ -7,10 +7,10 @@ from typing import Any
 
 import pytest
 
-from fracas.core.scenario import scenario_from_mapping
 from fracas.dice import ScriptedRoller
 from fracas.encounter.engine import Encounter
 from fracas.errors import InputError
+from fracas.registry.scenarios import scenario_from_mapping
 from fracas.systems.contest.events import ContestBoons
 from tests.contest.helpers import ATTACKER, DEFENDER, after, run, scenario, sheet, texts
 

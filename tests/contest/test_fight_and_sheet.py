@@ -180,8 +180,8 @@ def test_initiative_order_odds_equal_brute_force_with_roll_offs() -> None:
     roll-off (each order of the tied equally likely)."""
     from itertools import permutations, product
 
-    from fracas.core.scenario import scenario_from_mapping
     from fracas.dice import ExactRoller
+    from fracas.registry.scenarios import scenario_from_mapping
 
     third = sheet(DEFENDER, id="ter", name="Ter")
     s = scenario_from_mapping({

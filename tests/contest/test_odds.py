@@ -13,9 +13,10 @@ from typing import Any
 
 import pytest
 
-from fracas.core.scenario import Scenario, load_scenario
+from fracas.core.scenario import Scenario
 from fracas.dice import RandomRoller
 from fracas.odds.attack import attack_odds
+from fracas.registry.scenarios import load_scenario
 from tests.contest.helpers import EXAMPLES, scenario
 from tests.foundation.stats import chi_square, chi_square_critical
 

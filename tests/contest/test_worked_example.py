@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from fracas.core.events import Changed
 from fracas.core.model import apply_events
-from fracas.core.scenario import load_scenario
 from fracas.dice import ScriptedRoller
+from fracas.registry.scenarios import load_scenario
 from fracas.systems.contest.events import ContestArmour, ContestDamage
 from tests.contest.helpers import EXAMPLES
 

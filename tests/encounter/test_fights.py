@@ -10,11 +10,11 @@ import pytest
 import yaml
 
 from fracas.core.events import FightEnded, Outcome, RoundStarted, TurnStarted
-from fracas.core.scenario import load_scenario
 from fracas.encounter.engine import Encounter, setup_from_scenario
 from fracas.encounter.policies import POLICIES
 from fracas.encounter.state import fold
 from fracas.errors import InputError
+from fracas.registry.scenarios import load_scenario
 
 EXAMPLES = Path(__file__).parents[2] / "examples"
 FIGHTS = sorted(EXAMPLES.glob("*/*-fight.yaml"))

@@ -8,11 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from fracas.core.scenario import load_scenario
 from fracas.encounter.engine import Encounter
 from fracas.encounter.log import LogWriter, read_log
 from fracas.encounter.state import fold
 from fracas.errors import InputError
+from fracas.registry.scenarios import load_scenario
 from tests.foundation.test_cli import run_main
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"

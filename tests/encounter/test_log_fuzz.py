@@ -13,10 +13,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from fracas.cli.fights import replay
-from fracas.core.scenario import load_scenario
 from fracas.encounter.engine import Encounter
 from fracas.encounter.log import LogWriter
 from fracas.errors import InputError
+from fracas.registry.scenarios import load_scenario
 from tests.conftest import TOY
 
 EXAMPLES = int(os.environ.get("FRACAS_FUZZ", "300"))  # cases per fuzz test

@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 
 from fracas.analysis.simulate import Fights, simulate, summarize, wilson
-from fracas.core.scenario import load_scenario
 from fracas.encounter.engine import setup_from_scenario
+from fracas.registry.scenarios import load_scenario
 
 EXAMPLES = Path(__file__).parents[2] / "examples"
 

@@ -6,10 +6,11 @@ from __future__ import annotations
 from pathlib import Path
 
 from fracas.core.events import SlotAdded, TurnStarted
-from fracas.core.scenario import Scenario, scenario_from_mapping
+from fracas.core.scenario import Scenario
 from fracas.dice.rollers import ScriptedRoller
 from fracas.encounter.engine import Encounter, FightSetup, step
 from fracas.encounter.state import FightState
+from fracas.registry.scenarios import scenario_from_mapping
 from tests.encounter.scripted import scripted
 
 

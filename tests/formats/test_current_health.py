@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from fracas.core.scenario import load_scenario
+from fracas.registry.scenarios import load_scenario
 from tests.formats.conftest import Run, example, write
 
 Wound = Callable[[dict[str, Any]], None]

@@ -11,9 +11,9 @@ import jsonschema
 import pytest
 import yaml
 
-from fracas.core.scenario import load_scenario
 from fracas.dice import ScriptedRoller
 from fracas.encounter.policies import POLICIES
+from fracas.registry.scenarios import load_scenario
 from tests.formats.conftest import EXAMPLES, ROOT, write
 
 PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]

@@ -12,8 +12,8 @@ from typing import Any
 
 import pytest
 
+from fracas import registry
 from fracas.cli.app import app
-from fracas.core import registry
 from tests.formats import jsondoc
 from tests.formats.conftest import EXAMPLES, Run
 from tests.toy import Duel

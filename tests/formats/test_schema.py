@@ -12,7 +12,7 @@ import pytest
 import yaml
 
 from fracas.cli.formats import schema_text
-from fracas.core.scenario import load_scenario
+from fracas.registry.scenarios import load_scenario
 from tests.formats.conftest import EXAMPLES, ROOT, Run, example, write
 
 BUILT_IN = ("c22", "contest", "genesys", "tristat", "zamani")

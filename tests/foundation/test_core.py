@@ -9,13 +9,13 @@ from pathlib import Path
 import pytest
 import yaml
 
-from fracas.core import registry
+from fracas import registry
 from fracas.core.events import Changed, Compared, Note, Outcome, Rolled, Total, event_from_dict
 from fracas.core.model import Roster, apply_events
-from fracas.core.scenario import load_scenario
 from fracas.dice import ScriptedRoller
 from fracas.errors import FracasError, InputError, UnknownSystemError
 from fracas.odds.attack import attack_odds
+from fracas.registry.scenarios import load_scenario
 from fracas.testing import check_system
 from tests.toy import Duel
 

@@ -25,11 +25,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from fracas.cli.app import _find_roll, main
-from fracas.core.scenario import scenario_from_mapping
 from fracas.dice import RandomRoller
 from fracas.dice.each import roll_each
 from fracas.dice.notation import exact_cost, parse_dice
 from fracas.errors import InputError
+from fracas.registry.scenarios import scenario_from_mapping
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 SCENARIOS = sorted(EXAMPLES.glob("*/*.yaml"))

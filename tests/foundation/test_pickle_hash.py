@@ -13,9 +13,9 @@ from typing import Any
 
 import pytest
 
-from fracas.core.scenario import load_scenario
 from fracas.encounter.engine import setup_from_scenario
 from fracas.encounter.state import FightState
+from fracas.registry.scenarios import load_scenario
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 FIGHTS = sorted(EXAMPLES.glob("*/duel-fight.yaml"))

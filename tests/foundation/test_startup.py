@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 import fracas.systems
-from fracas.core import registry
+from fracas import registry
 
 ROOT = Path(__file__).resolve().parents[2]
 HEAVY = ("numpy", "matplotlib", "dask", "scipy", "pandas")
@@ -71,7 +71,7 @@ def test_the_table_of_builtin_systems_matches_their_packages() -> None:
 
 @pytest.mark.parametrize("system_id", SYSTEMS)
 def test_finding_a_builtin_system_imports_no_other(system_id: str) -> None:
-    code = ("import sys; from fracas.core.registry import get_system; "
+    code = ("import sys; from fracas.registry import get_system; "
             f"get_system({system_id!r}); "
             "print(sorted({m.split('.')[2] for m in sys.modules "
             "if m.startswith('fracas.systems.')}))")

@@ -9,7 +9,8 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from fracas.core.scenario import Scenario, load_scenario, scenario_from_mapping
+from fracas.core.scenario import Scenario
+from fracas.registry.scenarios import load_scenario, scenario_from_mapping
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "genesys"
 

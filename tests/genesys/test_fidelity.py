@@ -10,10 +10,10 @@ from pathlib import Path
 import pytest
 
 from fracas.core.events import Event
-from fracas.core.scenario import scenario_from_mapping
 from fracas.dice import RandomRoller
 from fracas.encounter.engine import Encounter
 from fracas.errors import InputError
+from fracas.registry.scenarios import scenario_from_mapping
 from fracas.systems.genesys import SYSTEM
 from tests.genesys.helpers import pc, scenario
 from tests.genesys.test_attack import SWORD, attack, injuries

@@ -5,8 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from fracas.core.model import Roster, apply_events
-from fracas.core.scenario import scenario_from_mapping
 from fracas.dice import RandomRoller, ScriptedRoller
+from fracas.registry.scenarios import scenario_from_mapping
 from fracas.systems.genesys.rules import Genesys
 from tests.genesys.helpers import pc
 

@@ -10,14 +10,15 @@ import pytest
 import yaml
 from typer.testing import CliRunner
 
+from fracas import registry
 from fracas.analysis.advise import options_mapping
 from fracas.cli.app import _load_commands, app
-from fracas.core import registry
 from fracas.core.model import Action, Resolution, Roster
-from fracas.core.scenario import load_scenario, read_yaml, scenario_from_mapping
+from fracas.core.scenario import read_yaml
 from fracas.dice.rollers import Roller
 from fracas.encounter.session import Session
 from fracas.errors import RulesError
+from fracas.registry.scenarios import load_scenario, scenario_from_mapping
 from fracas.testing import check_live
 from tests.toy import Duel, Options
 

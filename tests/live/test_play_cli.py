@@ -13,9 +13,9 @@ import sys
 import time
 from pathlib import Path
 
-from fracas.core.scenario import load_scenario
 from fracas.encounter.session import Session
 from fracas.encounter.session_log import load_session
+from fracas.registry.scenarios import load_scenario
 from tests.live.hands import hand_values
 
 DUEL = "examples/tristat/duel-fight.yaml"

@@ -9,12 +9,12 @@ from pathlib import Path
 import pytest
 
 from fracas.core.events import ActionChosen, Changed, FightEnded
-from fracas.core.scenario import load_scenario
 from fracas.dice.rollers import RandomRoller, ScriptedRoller
 from fracas.encounter.engine import Encounter
 from fracas.encounter.session import Session
 from fracas.encounter.session_log import SessionLog, load_session
 from fracas.errors import InputError
+from fracas.registry.scenarios import load_scenario
 
 DUEL = "examples/tristat/duel-fight.yaml"
 PEOPLE = {"rin": "person", "gorr": "person"}

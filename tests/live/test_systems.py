@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from fracas.core.events import ActionChosen, FightEnded
-from fracas.core.scenario import load_scenario
 from fracas.encounter.session import Session
+from fracas.registry.scenarios import load_scenario
 from tests.live.hands import hand_values
 
 # each system's example fight, and the mid-resolution choice it asks a person to make

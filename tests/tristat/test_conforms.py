@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from fracas.core.scenario import load_scenario
 from fracas.dice import ScriptedRoller
+from fracas.registry.scenarios import load_scenario
 from fracas.systems.tristat import SYSTEM
 from fracas.testing import check_system
 from tests.tristat.util import EXAMPLES

@@ -164,8 +164,8 @@ def test_rolls_read_by_result_give_the_face_by_face_odds_in_fewer_runs(
     same, and the enumeration takes fewer runs."""
     from pathlib import Path
 
-    from fracas.core.scenario import load_scenario
     from fracas.dice import TWO_D6, ExactRoller, Mapped
+    from fracas.registry.scenarios import load_scenario
     from fracas.systems.tristat import steps
 
     def face_by_face(*_: object) -> Mapped[int, steps.Read]:

@@ -6,8 +6,9 @@ from pathlib import Path
 from typing import Any
 
 from fracas.core.model import Resolution, Roster, apply_events
-from fracas.core.scenario import Scenario, load_scenario, scenario_from_mapping
+from fracas.core.scenario import Scenario
 from fracas.dice import ScriptedRoller
+from fracas.registry.scenarios import load_scenario, scenario_from_mapping
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "tristat"
 

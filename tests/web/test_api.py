@@ -10,8 +10,8 @@ import pytest
 from fastapi.testclient import TestClient
 from httpx import Response
 
-from fracas.core.scenario import scenario_from_mapping
 from fracas.errors import InputError
+from fracas.registry.scenarios import scenario_from_mapping
 from fracas.web.app import create_app
 from tests.web.helpers import (
     Client,

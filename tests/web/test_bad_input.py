@@ -15,8 +15,8 @@ from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from fracas.core.scenario import scenario_from_mapping
 from fracas.errors import InputError
+from fracas.registry.scenarios import scenario_from_mapping
 from fracas.systems.zamani.table import load_action_table, table_from_mapping
 from fracas.web.app import MAX_BODY, create_app
 from tests.web.helpers import Client, invite, new_encounter, new_gm

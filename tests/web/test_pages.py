@@ -9,8 +9,8 @@ from collections.abc import Iterator
 import pytest
 from fastapi.testclient import TestClient
 
-from fracas.core.scenario import scenario_from_mapping
 from fracas.errors import InputError
+from fracas.registry.scenarios import scenario_from_mapping
 from fracas.web.app import create_app
 
 

@@ -8,12 +8,14 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+from fracas.cli.jsonout import print_json
 from fracas.errors import InputError
-from fracas.systems.zamani.cli import app, parse_entry
+from fracas.systems.zamani.cli import build_app, parse_entry
 
 from .helpers import EXAMPLES
 
 runner = CliRunner()
+app = build_app(print_json)
 
 
 def test_countdown_json_gives_each_segment_in_order() -> None:

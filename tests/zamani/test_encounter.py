@@ -8,8 +8,8 @@ import pytest
 
 from fracas.analysis.simulate import simulate
 from fracas.core.events import ActionChosen, Outcome, RoundStarted
-from fracas.core.scenario import load_scenario
 from fracas.encounter.engine import Encounter, setup_from_scenario
+from fracas.registry.scenarios import load_scenario
 
 from .helpers import EXAMPLES, scenario, sheet
 

@@ -14,9 +14,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from fracas.core.scenario import Scenario, load_scenario
+from fracas.core.scenario import Scenario
 from fracas.dice import RandomRoller, ScriptedRoller
 from fracas.odds.attack import attack_odds
+from fracas.registry.scenarios import load_scenario
 
 from .helpers import EXAMPLES, duel
 

@@ -10,8 +10,8 @@ import pytest
 from typer.testing import CliRunner
 
 from fracas.cli.app import app
-from fracas.core.scenario import load_scenario
 from fracas.errors import InputError
+from fracas.registry.scenarios import load_scenario
 
 SECRET = "root:x:0:0:secret-line:/root:/bin/bash"
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples/zamani/gm_table.yaml"

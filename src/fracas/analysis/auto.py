@@ -27,18 +27,18 @@ from __future__ import annotations
 import math
 from dataclasses import astuple, dataclass
 
-from fracas.analysis.sampled import SubstepCache
-from fracas.analysis.simulate import (
-    _CACHES,
+from fracas.analysis.fights import Fights
+from fracas.analysis.paths import (
+    CACHES,
     MAX_MEMORY,
-    Fights,
     Plan,
-    _sampled_chunk,
-    _steps_chunk,
     learn_played,
     probe,
     run_key,
+    sampled_chunk,
+    steps_chunk,
 )
+from fracas.analysis.sampled import SubstepCache
 from fracas.core.model import Roster
 from fracas.encounter.engine import FightSetup
 
@@ -116,7 +116,7 @@ def choose(setup: FightSetup, roster: Roster, seed: int, n: int,
            max_memory: int = MAX_MEMORY) -> Choice:
     """Auto's choice by the work each path would need for ``n`` fights, counted on
     seeded trials (see the module's docstring); the same on every machine."""
-    first = _steps_chunk((setup, roster, seed, 0, min(n, STEPS_TRIAL)))
+    first = steps_chunk((setup, roster, seed, 0, min(n, STEPS_TRIAL)))
     if first.n >= n:
         return Choice("steps", f"auto chose the steps path: {n} fight(s), played step by "
                       "step first", first)
@@ -138,9 +138,9 @@ def choose(setup: FightSetup, roster: Roster, seed: int, n: int,
     for half in range(2):
         size = min(TRIAL_FIGHTS, n - half * TRIAL_FIGHTS)
         begin = half * TRIAL_FIGHTS
-        halves.append(_sampled_chunk((setup, roster, seed, begin, begin + size, plan,
+        halves.append(sampled_chunk((setup, roster, seed, begin, begin + size, plan,
                                       max_memory, key)))
-        now = Counts.of(_CACHES[key][2])
+        now = Counts.of(CACHES[key][2])
         counts.append(now - start)
         start = now
     sampled, steps, growth = sampled_work(Counts.of(learning), counts[0], counts[1],

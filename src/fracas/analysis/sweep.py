@@ -283,8 +283,8 @@ def _frac(p: Any) -> str:
 
 def evaluate(spec: SweepSpec, index: int, values: Sequence[Any]) -> dict[str, Any]:
     """One point: its values and its metric (or the error that stopped it)."""
-    from fracas.core.scenario import scenario_from_mapping
     from fracas.odds.cache import cached_odds
+    from fracas.registry.scenarios import scenario_from_mapping
 
     out: dict[str, Any] = {"index": index,
                            "values": {v.path: x for v, x in zip(spec.varies, values,
@@ -421,7 +421,7 @@ def check(spec: SweepSpec) -> None:
     if spec.size > MAX_POINTS:
         raise InputError(f"{spec.size:,} points are too many", path="--vary",
                          allowed=f"at most {MAX_POINTS:,} points")
-    from fracas.core.scenario import scenario_from_mapping
+    from fracas.registry.scenarios import scenario_from_mapping
 
     first = next(spec.points())[1]
     try:

@@ -8,7 +8,7 @@ from typing import Annotated, Any
 
 import typer
 
-from fracas.cli.app import FileArg, JsonOpt, MemoryOpt, app, check_fights, check_seed
+from fracas.cli.base import FileArg, JsonOpt, MemoryOpt, app, check_fights, check_seed
 from fracas.cli.jsonout import print_json
 from fracas.cli.progress import QuietOpt, progress
 from fracas.errors import InputError
@@ -25,7 +25,7 @@ def _plots() -> Any:
 
 
 def _load_scenario(file: Path) -> Any:
-    from fracas.core.scenario import load_scenario
+    from fracas.registry.scenarios import load_scenario
 
     return load_scenario(file)
 

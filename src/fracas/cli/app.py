@@ -15,50 +15,23 @@ if TYPE_CHECKING:
     from fracas.core.scenario import Scenario
     from fracas.dice.rollers import Roller
 
-# Start-up stays light: systems, data packs, numpy and the rest load inside the commands.
-
-app = typer.Typer(
-    name="fracas",
-    help="A rules-faithful combat engine for tabletop RPGs: resolve, track, know the odds.",
-    no_args_is_help=True,
-    add_completion=False,
-    pretty_exceptions_enable=False,
-    rich_markup_mode=None,  # plain help and usage errors: Typer's Rich help costs ~0.2 s
+from fracas.cli.base import (  # re-exported: the commands below and tests use them
+    MAX_FIGHTS,
+    MAX_SEED,
+    FileArg,
+    JsonOpt,
+    MemoryOpt,
+    SeedOpt,
+    _state,
+    app,
+    check_fights,
+    check_seed,
 )
 
-_state: dict[str, bool] = {"debug": False}
 ODDS_WORK = 5_000_000  # roll --odds: steps of convolution (about 5 s; 50d100 takes 9 million)
-MAX_SEED = 2**128 - 1
 
-
-def check_seed(seed: int | None) -> int | None:
-    """A seed the random roller accepts (numpy's PCG64 takes 0 to 2**128 - 1)."""
-    if seed is not None and not 0 <= seed <= MAX_SEED:
-        raise InputError(f"a seed of {seed}", path="--seed", allowed="a whole number from "
-                         "0 to 2**128 - 1")
-    return seed
-
-JsonOpt = Annotated[bool, typer.Option("--json", help="Print machine-readable JSON.")]
-SeedOpt = Annotated[int | None, typer.Option("--seed", help="Seed of the random roller.")]
-FileArg = Annotated[Path, typer.Argument(help="A scenario file (YAML).", show_default=False)]
-MemoryOpt = Annotated[float, typer.Option(
-    "--max-memory", help="The most memory, in GB, a chain or sub-step cache may hold.",
-    min=0.001)]
-MAX_FIGHTS = 10_000_000
-
-
-def check_fights(n: int, flag: str) -> int:
-    """A number of fights to simulate whose results fit in memory."""
-    if n > MAX_FIGHTS:  # the results grow with n: refuse before any work
-        raise InputError(f"{n:,} fights are too many", path=flag,
-                         allowed=f"at most {MAX_FIGHTS:,} (run more in parts with other seeds)")
-    return n
-
-
-@app.callback()
-def _main(debug: Annotated[bool, typer.Option("--debug", help="Show tracebacks.")] = False
-          ) -> None:
-    _state["debug"] = debug
+__all__ = ["MAX_FIGHTS", "MAX_SEED", "FileArg", "JsonOpt", "MemoryOpt", "SeedOpt", "app",
+           "check_fights", "check_seed", "main"]
 
 
 def _print_json(data: Any, kind: str) -> None:
@@ -71,7 +44,7 @@ def _print_json(data: Any, kind: str) -> None:
 def systems_cmd(as_json: JsonOpt = False) -> None:
     """List the rule systems fracas knows."""
     from fracas.cli import render
-    from fracas.core.registry import systems as registered_systems
+    from fracas.registry import systems as registered_systems
 
     known = registered_systems()
     if as_json:
@@ -91,9 +64,9 @@ def systems_cmd(as_json: JsonOpt = False) -> None:
 
 def _find_roll(expression: str) -> Any:
     """A dice expression, or failing that a system's own roll notation."""
-    from fracas.core.registry import roll_readers
     from fracas.dice import parse_dice
     from fracas.errors import DiceSyntaxError
+    from fracas.registry import roll_readers
 
     try:
         return parse_dice(expression)
@@ -231,8 +204,8 @@ def attack(
     """Resolve the scenario's attack step by step (pinned dice if the file has them)."""
     from fracas.cli import render
     from fracas.core.model import apply_events
-    from fracas.core.scenario import load_scenario
     from fracas.dice import ScriptedRoller
+    from fracas.registry.scenarios import load_scenario
 
     scenario = load_scenario(file)
     _require_attack(scenario)
@@ -286,8 +259,8 @@ def odds(
 
         check_path(plot)
     from fracas.cli import render
-    from fracas.core.scenario import load_scenario
     from fracas.odds.attack import attack_odds
+    from fracas.registry.scenarios import load_scenario
 
     scenario = load_scenario(file)
     _require_attack(scenario)
@@ -315,53 +288,38 @@ def demo(
     run_demo(render.make_console(), examples)
 
 
-def _system_packages_with_commands() -> list[str]:
-    """Built-in system packages that ship a ``cli`` module, found without importing them."""
-    import fracas.systems as pkg
-
-    return sorted(p.parent.name for base in pkg.__path__ for p in Path(base).glob("*/cli.py"))
-
-
 def _mount_system_commands(argv: list[str]) -> None:
-    """Mount each system's own commands (a ``cli`` module with a Typer ``app``) as
-    ``fracas <id> ...``. Only the system named on the command line is imported; the
-    other built-in ones are listed by id (``fracas <id> --help`` shows their commands)."""
+    """Mount each system's own commands (its ``commands`` hook) as ``fracas <id> ...``. Only
+    the system named on the command line is imported; the other built-in ones are listed by
+    id from the registry (``fracas <id> --help`` shows their commands)."""
+    from fracas import registry
+
     words = [a for a in argv if not a.startswith("-")]
     wanted = words[0] if words else None
-    builtin = _system_packages_with_commands()
-    for package in builtin:
-        if package == wanted:
-            _mount(f"fracas.systems.{package}")
+    for system_id, module in sorted(registry.COMMANDS.items()):
+        if system_id == wanted:
+            _mount(module, system_id, registry.get_system(system_id).title)
             continue
-        placeholder = typer.Typer(help=f"Commands of the {package} system "
-                                  f"(fracas {package} --help).")
+        placeholder = typer.Typer(help=f"Commands of the {system_id} system "
+                                  f"(fracas {system_id} --help).")
         placeholder.callback(invoke_without_command=True)(lambda: None)
-        app.add_typer(placeholder, name=package)
+        app.add_typer(placeholder, name=system_id)
     commands = {c.name or (c.callback.__name__ if c.callback else "")
                 for c in app.registered_commands}
-    if wanted is not None and wanted not in builtin and wanted not in commands:
-        from fracas.core.registry import systems as registered_systems
-
-        plugin = registered_systems().get(wanted)  # a third-party system's own commands
-        if plugin is not None:
-            _mount(plugin.__module__.rsplit(".", 1)[0], plugin.id)
+    if wanted is not None and wanted not in registry.COMMANDS and wanted not in commands:
+        plugin = registry.systems().get(wanted)  # a third-party system's own commands
+        if plugin is not None and plugin.commands:
+            _mount(plugin.commands, plugin.id, plugin.title)
 
 
-def _mount(package: str, system_id: str | None = None) -> None:
+def _mount(module_name: str, system_id: str, title: str) -> None:
+    """Build a system's command app through its hook and mount it as ``fracas <id>``."""
     import importlib
 
-    try:
-        module = importlib.import_module(f"{package}.cli")
-    except ModuleNotFoundError as err:
-        if err.name != f"{package}.cli":
-            raise
-        return
-    system = getattr(importlib.import_module(package), "SYSTEM", None)
-    sub = getattr(module, "app", None)
-    if isinstance(sub, typer.Typer):
-        title = getattr(system, "title", system_id or package.rsplit(".", 1)[-1])
-        app.add_typer(sub, name=system_id or package.rsplit(".", 1)[-1],
-                      help=f"Commands of the {title} system.")
+    from fracas.cli.jsonout import print_json
+
+    sub = importlib.import_module(module_name).build_app(print_json)
+    app.add_typer(sub, name=system_id, help=f"Commands of the {title} system.")
 
 
 def _load_commands() -> None:

@@ -13,12 +13,12 @@ from rich.console import Console
 from rich.rule import Rule
 
 from fracas.cli import render
-from fracas.core.registry import systems
-from fracas.core.scenario import load_scenario
 from fracas.dice import RandomRoller, ScriptedRoller, parse_dice
 from fracas.errors import InputError
 from fracas.odds.attack import attack_odds
 from fracas.odds.text import fraction_text
+from fracas.registry import systems
+from fracas.registry.scenarios import load_scenario
 
 
 def examples_dir(given: Path | None = None) -> Path | None:

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from fracas.cli.app import (
+from fracas.cli.base import (
     FileArg,
     JsonOpt,
     MemoryOpt,
@@ -108,9 +108,9 @@ def fight(
     is appended to the log as it is played)."""
     from fracas.cli import render
     from fracas.cli.jsonout import print_json
-    from fracas.core.scenario import load_scenario
     from fracas.encounter.engine import Encounter, setup_from_scenario
     from fracas.encounter.log import FightLog
+    from fracas.registry.scenarios import load_scenario
 
     scenario = load_scenario(file)
     setup = setup_from_scenario(scenario, max_rounds, policy)
@@ -246,8 +246,8 @@ def simulate_cmd(
     from fracas.analysis.simulate import simulate, summarize
     from fracas.cli import render
     from fracas.cli.jsonout import print_json
-    from fracas.core.scenario import load_scenario
     from fracas.encounter.engine import setup_from_scenario
+    from fracas.registry.scenarios import load_scenario
 
     if method not in ("auto", "fast", "sampled", "steps"):
         raise InputError(f"unknown method {method!r}", path="--method",

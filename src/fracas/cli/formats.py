@@ -8,13 +8,13 @@ from typing import Annotated
 
 import typer
 
-from fracas.cli.app import app
+from fracas.cli.base import app
 from fracas.errors import InputError
 
 
 def schema_text(system_id: str) -> str:
-    from fracas.core.registry import get_system
     from fracas.core.schema import scenario_schema
+    from fracas.registry import get_system
 
     """The schema of ``system_id``'s scenario files as the JSON text ``schemas/`` holds."""
     return json.dumps(scenario_schema(get_system(system_id)), indent=2, ensure_ascii=False) + "\n"
@@ -29,7 +29,7 @@ def schema_cmd(
     ] = None,
 ) -> None:
     """Print the JSON Schema of a scenario file of SYSTEM (draft 2020-12)."""
-    from fracas.core.registry import systems
+    from fracas.registry import systems
 
     if out is None:
         if system is None:

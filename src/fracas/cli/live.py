@@ -30,10 +30,10 @@ from fracas.core.events import (
     RoundStarted,
     TurnStarted,
 )
-from fracas.core.scenario import load_scenario
 from fracas.encounter.session import RULE_GM, CombatantAdded, CombatantRemoved, Session
 from fracas.encounter.session_log import SessionLog
 from fracas.errors import InputError
+from fracas.registry.scenarios import load_scenario
 
 HELP = """\
   1, 2, ...              choose that option

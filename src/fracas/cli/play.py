@@ -12,7 +12,7 @@ from typing import Annotated
 
 import typer
 
-from fracas.cli.app import SeedOpt, app
+from fracas.cli.base import SeedOpt, app
 
 
 @app.command()

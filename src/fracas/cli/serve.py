@@ -6,7 +6,7 @@ from typing import Annotated
 
 import typer
 
-from fracas.cli.app import app
+from fracas.cli.base import app
 
 
 def seed_example(db: str, example: str, people: str | None, base: str) -> list[str]:

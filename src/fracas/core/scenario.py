@@ -23,16 +23,18 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, ValidationError
 
 from fracas.core.model import Action, Roster
 from fracas.core.strictyaml import DuplicateKeyError, parse_yaml
-from fracas.core.system import RuleSystem
-from fracas.core.unknown import first_problem, unknown_message
-from fracas.errors import FracasError, InputError, format_loc, join_path
+from fracas.core.unknown import first_problem
+from fracas.errors import InputError, format_loc, join_path
+
+if TYPE_CHECKING:
+    from fracas.core.system import RuleSystem
 
 ID_PATTERN = r"^[A-Za-z][A-Za-z0-9_-]*$"
 
@@ -161,81 +163,3 @@ def validation_error(err: ValidationError, file: str | None, prefix: str | None,
     if more:
         message += f" (and {more} more problem(s))"
     return InputError(message, file=file, path=path or None, allowed=allowed)
-
-
-def load_scenario(path: Path | str) -> Scenario:
-    """Load and validate a scenario file."""
-    data = read_yaml(path)
-    return scenario_from_mapping(data, file=str(path))
-
-
-HERE = Path()  # scenario_from_mapping's default folder: the file's, else the working directory
-
-
-def scenario_from_mapping(data: Any, file: str | None = None, folder: Path | None = HERE
-                          ) -> Scenario:
-    """Validate a scenario given as a mapping (as parsed from YAML). Files it names (a GM's
-    table) are read from ``folder``: by default the file's folder, else the working
-    directory; ``None``: no folder, so it may name no file (a scenario sent to the server)."""
-    from fracas.core.registry import get_system
-
-    if not isinstance(data, Mapping):
-        raise InputError("a scenario must be a mapping with system: and combatants:",
-                         file=file, allowed="a YAML mapping")
-    try:
-        model = ScenarioModel.model_validate(dict(data))
-    except ValidationError as err:
-        raise validation_error(err, file, None, ScenarioModel) from None
-    try:
-        system_cls = get_system(model.system)
-    except InputError as err:
-        raise err.located(file=file, prefix="system") from None
-    extra = set(model.model_extra or {}) - set(system_cls.scenario_keys)
-    if extra:
-        allowed = sorted(set(ScenarioModel.model_fields) | set(system_cls.scenario_keys))
-        key = sorted(extra)[0]
-        raise InputError(f"{unknown_message('key', key, allowed)} (in a {model.system} "
-                         "scenario)", file=file, path=key, allowed=", ".join(allowed))
-    try:
-        if folder is HERE:
-            folder = Path(file).parent if file else Path.cwd()
-        system = system_cls(system_cls.resolve_files(model.rules, folder))
-    except InputError as err:
-        raise err.located(file=file) from None
-
-    combatants = []
-    seen: dict[str, int] = {}
-    for i, entry in enumerate(model.combatants):
-        prefix = f"combatants[{i}]"
-        if entry.id in seen:
-            raise InputError(f"the id {entry.id!r} is already used by combatants[{seen[entry.id]}]",
-                             file=file, path=f"{prefix}.id", allowed="a unique id per combatant")
-        seen[entry.id] = i
-        sheet = dict(entry.model_extra or {})
-        try:
-            combatants.append(system.build_combatant(entry.id, entry.name or entry.id,
-                                                     entry.side, sheet, entry.policy))
-        except ValidationError as err:
-            raise validation_error(err, file, prefix, system.sheet_model) from None
-        except InputError as err:
-            raise err.located(file=file, prefix=prefix) from None
-    roster = Roster(combatants)
-
-    action = None
-    if model.attack is not None:
-        a = model.attack
-        try:
-            action = system.parse_action(roster, a.attacker, a.defender, a.weapon, a.options,
-                                         kind=a.action)
-        except ValidationError as err:
-            raise validation_error(err, file, "attack", system.options_model) from None
-        except InputError as err:
-            raise err.located(file=file) from None
-    scenario = Scenario(system, roster, action, dict(data), file, model.title, model.max_rounds)
-    try:
-        scenario.pins()
-    except InputError as err:
-        raise err.located(file=file) from None
-    except FracasError:
-        raise
-    return scenario

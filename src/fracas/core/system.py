@@ -54,6 +54,10 @@ class RuleSystem(ABC):
     scenario_keys: ClassVar[frozenset[str]] = frozenset()  # extra top-level scenario keys
     dice_order: ClassVar[str] = "the dice in the order the rules roll them"
     demo_examples: ClassVar[tuple[str, ...]] = ()  # files in examples/<id>/ that `demo` shows
+    # The module of the system's own commands (``fracas <id> ...``), or None: it defines
+    # ``build_app(print_json) -> typer.Typer``; the command line calls it and mounts the app
+    # (the system never imports ``fracas.cli``).
+    commands: ClassVar[str | None] = None
 
     @classmethod
     def resolve_files(cls, rules: Mapping[str, Any], folder: Path | None) -> dict[str, Any]:

@@ -29,13 +29,14 @@ from fracas.core.events import (
     TurnStarted,
 )
 from fracas.core.model import DELAY, Action, Roster, Slot
-from fracas.core.scenario import Scenario, scenario_from_mapping
+from fracas.core.scenario import Scenario
 from fracas.core.system import RuleSystem
 from fracas.dice.rollers import RandomRoller, Roller
 from fracas.encounter.log import FightLog, read_fight_log, replay_checked
 from fracas.encounter.policies import DEFAULT_POLICY, POLICIES, Policy
 from fracas.encounter.state import FightState, fold, slots_to_data
 from fracas.errors import InputError, RulesError
+from fracas.registry.scenarios import scenario_from_mapping
 
 RULE_FIGHT = "fracas · fight loop"
 MAX_ROUNDS = 100_000  # the scenario's own cap (core.scenario)

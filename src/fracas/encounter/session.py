@@ -7,7 +7,7 @@ and keeps the log: every input given (answers, dice, GM edits) in order. The sta
 is a pure function of the scenario, the controllers, the seed and that log, so undo,
 redo, saving and resuming are replaying it (see :mod:`fracas.encounter.live`).
 
->>> from fracas.core.scenario import load_scenario
+>>> from fracas.registry.scenarios import load_scenario
 >>> s = Session.start(load_scenario("examples/tristat/duel-fight.yaml"), seed=1,
 ...                   controllers={"rin": "person", "gorr": "person"})
 >>> s.pending.kind, s.pending.prompt
@@ -25,7 +25,7 @@ from typing import Any
 
 from fracas.core.events import Changed, Event, FightEnded, _frozen, event_from_dict
 from fracas.core.model import Roster
-from fracas.core.scenario import Scenario, scenario_from_mapping
+from fracas.core.scenario import Scenario
 from fracas.dice.variables import Variable
 from fracas.encounter.engine import FightSetup, setup_from_scenario
 from fracas.encounter.live import (
@@ -41,6 +41,7 @@ from fracas.encounter.live import (
 from fracas.encounter.policies import POLICIES
 from fracas.encounter.state import FightState, slots_from_data, slots_to_data
 from fracas.errors import FracasError, InputError, ScriptError
+from fracas.registry.scenarios import scenario_from_mapping
 
 __all__ = ["Decision", "DiceRequest", "Option", "Session"]
 

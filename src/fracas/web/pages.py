@@ -13,8 +13,8 @@ from fastapi import APIRouter, Form, Request, UploadFile
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 
-from fracas.core.registry import systems
 from fracas.errors import InputError
+from fracas.registry import systems
 from fracas.web.api import view, yaml_text
 from fracas.web.auth import GM_COOKIE, Unauthorized, gm_id, player_cookie, role_for
 from fracas.web.tracker import list_examples, load_example

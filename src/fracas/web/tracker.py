@@ -15,11 +15,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from fracas.core.registry import get_system
-from fracas.core.scenario import Scenario, read_yaml, scenario_from_mapping
+from fracas.core.scenario import Scenario, read_yaml
 from fracas.encounter.policies import POLICIES
 from fracas.encounter.session import Session
 from fracas.errors import InputError
+from fracas.registry import get_system
+from fracas.registry.scenarios import scenario_from_mapping
 from fracas.web.store import Conflict, EncounterInfo, PlayerInfo, Store
 
 VISIBILITY = ("exact", "bar", "status", "hidden")

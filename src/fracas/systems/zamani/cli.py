@@ -1,11 +1,14 @@
 """``fracas zamani ...``: the initiative countdown and the action table, for a GM at the table.
 
-No rules here: parse the arguments, call :func:`countdown` or :func:`load_action_table`,
-render with Rich or as JSON.
+The system's ``commands`` hook names this module: the command line calls :func:`build_app`
+with its own JSON printer and mounts the result as ``fracas zamani``, so this package never
+imports ``fracas.cli``. No rules here: parse the arguments, call :func:`countdown` or
+:func:`load_action_table`, render with Rich or as JSON.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -13,15 +16,11 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from fracas.cli.jsonout import print_json
 from fracas.dice.rollers import RandomRoller
 from fracas.errors import InputError
 
 from .countdown import SEGMENTS, Countdown, countdown
 from .table import ActionTable, load_action_table
-
-app = typer.Typer(help="Zamani: the 10-to-1 initiative countdown and the action table.",
-                  no_args_is_help=True, add_completion=False)
 
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print machine-readable JSON.")]
 
@@ -39,7 +38,7 @@ def parse_entry(text: str) -> tuple[str, int, int, int]:
 
 
 def _from_scenario(path: Path) -> tuple[dict[str, int], dict[str, int], dict[str, int], int]:
-    from fracas.core.scenario import load_scenario
+    from fracas.registry.scenarios import load_scenario
 
     from .rules import Zamani
 
@@ -74,42 +73,6 @@ def render(cd: Countdown) -> Table:
     return table
 
 
-@app.command("countdown")
-def countdown_cmd(
-    combatants: Annotated[list[str] | None, typer.Argument(
-        help="name=initiative[:fitness[:spirit]] for each character, e.g. joe=12 ann=21:5:4",
-        show_default=False)] = None,
-    scenario: Annotated[Path | None, typer.Option(
-        "--from", help="Take the characters from a zamani scenario file.")] = None,
-    seed: Annotated[int | None, typer.Option("--seed", help="Seed of the tie-break die.")] = None,
-    die: Annotated[int, typer.Option("--die", help="Sides of the tie-break die.")] = 10,
-    as_json: JsonOpt = False,
-) -> None:
-    """Who acts on each segment of the countdown, 10 to 1 (ties: Fitness, Spirit, a die)."""
-    inits: dict[str, int] = {}
-    fit: dict[str, int] = {}
-    spi: dict[str, int] = {}
-    if scenario is not None:
-        inits, fit, spi, die = _from_scenario(scenario)
-    for text in combatants or []:
-        name, value, f, s = parse_entry(text)
-        if name in inits:
-            raise InputError(f"{name!r} is given twice", path="combatants",
-                             allowed="one entry per character")
-        inits[name], fit[name], spi[name] = value, f, s
-    if not inits:
-        raise InputError("no characters given", path="combatants",
-                         allowed="name=initiative ..., or --from scenario.yaml")
-    cd = countdown(inits, fit, spi, RandomRoller(seed), die)
-    if as_json:
-        print_json("zamani-countdown", cd.to_json())
-        return
-    console = Console()
-    console.print(render(cd))
-    for tie in cd.ties:
-        console.print(f"[dim]{tie.text()}[/]")
-
-
 def table_json(table: ActionTable) -> dict[str, Any]:
     return {"name": table.name, "source": table.source, "columns": list(table.column_labels),
             "rows": {label: list(row) for label, row in zip(table.row_labels, table.cells,
@@ -117,26 +80,70 @@ def table_json(table: ActionTable) -> dict[str, Any]:
             "warnings": list(table.warnings)}
 
 
-@app.command("table")
-def table_cmd(
-    file: Annotated[str, typer.Argument(help="A table file (.yaml/.csv), or 'default'.")
-                    ] = "default",
-    as_json: JsonOpt = False,
-) -> None:
-    """Show (and validate) an action table: the default, or your own file."""
-    table = load_action_table(file)
-    if as_json:
-        print_json("zamani-table", table_json(table))
-        return
-    view = Table(title=f"Action table: {table.name}", show_edge=False)
-    view.add_column("margin \\ defense", style="bold")
-    for label in table.column_labels:
-        view.add_column(label, justify="center")
-    for label, row in zip(table.row_labels, table.cells, strict=True):
-        view.add_row(label, *row)
-    console = Console()
-    console.print(view)
-    console.print("[dim]A avoided · L light · M medium · H heavy · X extreme · C critical; "
-                  "D disarm · $ limb/joint strike · P prone · R bypasses armor[/]")
-    for warning in table.warnings:
-        console.print(f"[yellow]warning:[/] {warning}")
+def build_app(print_json: Callable[[str, Any], None]) -> typer.Typer:
+    """The ``fracas zamani`` commands; ``print_json(kind, data)`` prints a ``--json`` output
+    in the command line's envelope."""
+    app = typer.Typer(help="Zamani: the 10-to-1 initiative countdown and the action table.",
+                      no_args_is_help=True, add_completion=False)
+
+    @app.command("countdown")
+    def countdown_cmd(
+        combatants: Annotated[list[str] | None, typer.Argument(
+            help="name=initiative[:fitness[:spirit]] for each character, e.g. joe=12 ann=21:5:4",
+            show_default=False)] = None,
+        scenario: Annotated[Path | None, typer.Option(
+            "--from", help="Take the characters from a zamani scenario file.")] = None,
+        seed: Annotated[int | None, typer.Option(
+            "--seed", help="Seed of the tie-break die.")] = None,
+        die: Annotated[int, typer.Option("--die", help="Sides of the tie-break die.")] = 10,
+        as_json: JsonOpt = False,
+    ) -> None:
+        """Who acts on each segment of the countdown, 10 to 1 (ties: Fitness, Spirit, a die)."""
+        inits: dict[str, int] = {}
+        fit: dict[str, int] = {}
+        spi: dict[str, int] = {}
+        if scenario is not None:
+            inits, fit, spi, die = _from_scenario(scenario)
+        for text in combatants or []:
+            name, value, f, s = parse_entry(text)
+            if name in inits:
+                raise InputError(f"{name!r} is given twice", path="combatants",
+                                 allowed="one entry per character")
+            inits[name], fit[name], spi[name] = value, f, s
+        if not inits:
+            raise InputError("no characters given", path="combatants",
+                             allowed="name=initiative ..., or --from scenario.yaml")
+        cd = countdown(inits, fit, spi, RandomRoller(seed), die)
+        if as_json:
+            print_json("zamani-countdown", cd.to_json())
+            return
+        console = Console()
+        console.print(render(cd))
+        for tie in cd.ties:
+            console.print(f"[dim]{tie.text()}[/]")
+
+    @app.command("table")
+    def table_cmd(
+        file: Annotated[str, typer.Argument(help="A table file (.yaml/.csv), or 'default'.")
+                        ] = "default",
+        as_json: JsonOpt = False,
+    ) -> None:
+        """Show (and validate) an action table: the default, or your own file."""
+        table = load_action_table(file)
+        if as_json:
+            print_json("zamani-table", table_json(table))
+            return
+        view = Table(title=f"Action table: {table.name}", show_edge=False)
+        view.add_column("margin \\ defense", style="bold")
+        for label in table.column_labels:
+            view.add_column(label, justify="center")
+        for label, row in zip(table.row_labels, table.cells, strict=True):
+            view.add_row(label, *row)
+        console = Console()
+        console.print(view)
+        console.print("[dim]A avoided · L light · M medium · H heavy · X extreme · C critical; "
+                      "D disarm · $ limb/joint strike · P prone · R bypasses armor[/]")
+        for warning in table.warnings:
+            console.print(f"[yellow]warning:[/] {warning}")
+
+    return app

@@ -48,6 +48,7 @@ class Zamani(RuleSystem):
     id = "zamani"
     title = "Zamani"
     seed = "002_8f1f8e2b32a59ce2.txt"
+    commands = "fracas.systems.zamani.cli"
     summary = ("percentile skills on an action table, 10-to-1 initiative countdown with "
                "segments, guard, focus, sacrifice, surprise")
     sheet_model = Sheet

@@ -40,6 +40,11 @@ BUILTIN: dict[str, str] = {
 # no other built-in system has a notation).
 ROLL_NOTATION: dict[str, str] = {"genesys": "fracas.systems.genesys.roll"}
 
+# Built-in systems with commands of their own -> their ``commands`` hook (the module whose
+# ``build_app`` the command line mounts as ``fracas <id>``), so that ``fracas --help`` lists
+# them without importing any system (a test checks it against each system's hook).
+COMMANDS: dict[str, str] = {"zamani": "fracas.systems.zamani.cli"}
+
 
 class RollReader(Protocol):
     """What reads a system's own ``fracas roll`` notation (see ``RuleSystem.parse_roll``)."""

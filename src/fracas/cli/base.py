@@ -1,0 +1,58 @@
+"""The ``fracas`` Typer app and what every command module shares (options, checks).
+
+Command modules register on :data:`app` by importing it from here; this module imports
+none of them (the entry point, :mod:`fracas.cli.app`, loads them), so no import circle.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from fracas.errors import InputError
+
+# Start-up stays light: systems, data packs, numpy and the rest load inside the commands.
+
+app = typer.Typer(
+    name="fracas",
+    help="A rules-faithful combat engine for tabletop RPGs: resolve, track, know the odds.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+    rich_markup_mode=None,  # plain help and usage errors: Typer's Rich help costs ~0.2 s
+)
+
+_state: dict[str, bool] = {"debug": False}
+MAX_SEED = 2**128 - 1
+
+
+def check_seed(seed: int | None) -> int | None:
+    """A seed the random roller accepts (numpy's PCG64 takes 0 to 2**128 - 1)."""
+    if seed is not None and not 0 <= seed <= MAX_SEED:
+        raise InputError(f"a seed of {seed}", path="--seed", allowed="a whole number from "
+                         "0 to 2**128 - 1")
+    return seed
+
+JsonOpt = Annotated[bool, typer.Option("--json", help="Print machine-readable JSON.")]
+SeedOpt = Annotated[int | None, typer.Option("--seed", help="Seed of the random roller.")]
+FileArg = Annotated[Path, typer.Argument(help="A scenario file (YAML).", show_default=False)]
+MemoryOpt = Annotated[float, typer.Option(
+    "--max-memory", help="The most memory, in GB, a chain or sub-step cache may hold.",
+    min=0.001)]
+MAX_FIGHTS = 10_000_000
+
+
+def check_fights(n: int, flag: str) -> int:
+    """A number of fights to simulate whose results fit in memory."""
+    if n > MAX_FIGHTS:  # the results grow with n: refuse before any work
+        raise InputError(f"{n:,} fights are too many", path=flag,
+                         allowed=f"at most {MAX_FIGHTS:,} (run more in parts with other seeds)")
+    return n
+
+
+@app.callback()
+def _main(debug: Annotated[bool, typer.Option("--debug", help="Show tracebacks.")] = False
+          ) -> None:
+    _state["debug"] = debug
