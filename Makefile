@@ -38,6 +38,7 @@ system-deps:
 test: $(STAMP) system-deps
 	$(BIN)/ruff check src tests benchmarks
 	$(BIN)/mypy
+	$(BIN)/lint-imports --no-logo
 	$(BIN)/python -m pytest -n auto
 
 bench: $(STAMP)

@@ -12,13 +12,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from fracas.dice import Distribution
+from fracas.dice.reading import Reading
 from fracas.dice.rollers import EnumerationTooLarge
-from fracas.systems.contest.contest import Seen
 from fracas.systems.contest.fight import InitiativeRoll
 
 
-def face_by_face(var: InitiativeRoll) -> Distribution[Seen]:
-    counts: dict[Seen, int] = {}
+def face_by_face(var: InitiativeRoll) -> Distribution[Reading]:
+    counts: dict[Reading, int] = {}
     for naturals in itertools.product(range(1, var.sides + 1), repeat=len(var.ids)):
         seen = var.meaning(naturals)
         counts[seen] = counts.get(seen, 0) + 1
@@ -32,8 +32,8 @@ def face_by_face(var: InitiativeRoll) -> Distribution[Seen]:
 def test_orders_equal_the_face_by_face_enumeration(case: tuple[list[int], int]) -> None:
     ranks, sides = case
     var = InitiativeRoll(tuple(f"c{i}" for i in range(len(ranks))), tuple(ranks), sides)
-    got = [(s.meaning, s.shown, w) for s, w in var.exact().items()]
-    assert got == [(s.meaning, s.shown, w) for s, w in face_by_face(var).items()]
+    got = [(s.meaning, s.face, w) for s, w in var.exact().items()]
+    assert got == [(s.meaning, s.face, w) for s, w in face_by_face(var).items()]
 
 
 def test_five_equal_combatants_on_d20() -> None:
@@ -43,8 +43,8 @@ def test_five_equal_combatants_on_d20() -> None:
     probs = InitiativeRoll(ids, (1,) * 5, 20).exact().probabilities()
     assert len(probs) == 541  # every order with ties of five
     strict = tuple((cid,) for cid in ("c", "a", "e", "b", "d"))
-    assert probs[Seen(strict, ())] == Fraction(comb(20, 5), 20**5)
-    assert probs[Seen((ids,), ())] == Fraction(20, 20**5)
+    assert probs[Reading(strict, ())] == Fraction(comb(20, 5), 20**5)
+    assert probs[Reading((ids,), ())] == Fraction(20, 20**5)
 
 
 def test_eight_combatants_are_past_the_exact_budget() -> None:

@@ -168,8 +168,8 @@ def test_rolls_read_by_result_give_the_face_by_face_odds_in_fewer_runs(
     from fracas.registry.scenarios import load_scenario
     from fracas.systems.tristat import steps
 
-    def face_by_face(*_: object) -> Mapped[int, steps.Read]:
-        return Mapped(TWO_D6, lambda roll: steps.Read((roll,), roll))
+    def face_by_face(*_: object) -> Mapped[int, steps.Reading]:
+        return Mapped(TWO_D6, lambda roll: steps.Reading((roll,), roll))
 
     examples = Path(__file__).parents[2] / "examples" / "tristat"
     cases = []

@@ -9,13 +9,15 @@ import pytest
 from typer.testing import CliRunner
 
 from fracas.cli.jsonout import print_json
+from fracas.core.system import CommandServices
 from fracas.errors import InputError
+from fracas.registry.scenarios import load_scenario
 from fracas.systems.zamani.cli import build_app, parse_entry
 
 from .helpers import EXAMPLES
 
 runner = CliRunner()
-app = build_app(print_json)
+app = build_app(CommandServices(print_json, load_scenario))
 
 
 def test_countdown_json_gives_each_segment_in_order() -> None:

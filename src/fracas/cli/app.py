@@ -317,8 +317,11 @@ def _mount(module_name: str, system_id: str, title: str) -> None:
     import importlib
 
     from fracas.cli.jsonout import print_json
+    from fracas.core.system import CommandServices
+    from fracas.registry.scenarios import load_scenario
 
-    sub = importlib.import_module(module_name).build_app(print_json)
+    sub = importlib.import_module(module_name).build_app(
+        CommandServices(print_json, load_scenario))
     app.add_typer(sub, name=system_id, help=f"Commands of the {title} system.")
 
 

@@ -23,7 +23,8 @@ from __future__ import annotations
 
 import copy
 from abc import ABC, abstractmethod
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
+from dataclasses import dataclass
 from functools import cache, cached_property
 from pathlib import Path
 from typing import Any, ClassVar, Self
@@ -38,6 +39,16 @@ from fracas.errors import InputError
 
 class NoOptions(BaseModel, frozen=True, extra="forbid"):
     """Options model of an action that takes none."""
+
+
+@dataclass(frozen=True)
+class CommandServices:
+    """What the command line lends a system's own commands (see ``RuleSystem.commands``):
+    its ``--json`` printer (``print_json(kind, data)``, in the envelope every output
+    shares) and its scenario loader (which knows every registered system)."""
+
+    print_json: Callable[[str, Any], None]
+    load_scenario: Callable[[Path | str], Any]
 
 
 class RuleSystem(ABC):
@@ -55,8 +66,8 @@ class RuleSystem(ABC):
     dice_order: ClassVar[str] = "the dice in the order the rules roll them"
     demo_examples: ClassVar[tuple[str, ...]] = ()  # files in examples/<id>/ that `demo` shows
     # The module of the system's own commands (``fracas <id> ...``), or None: it defines
-    # ``build_app(print_json) -> typer.Typer``; the command line calls it and mounts the app
-    # (the system never imports ``fracas.cli``).
+    # ``build_app(services: CommandServices) -> typer.Typer``; the command line calls it with
+    # its services and mounts the app (the system never imports ``fracas.cli``).
     commands: ClassVar[str | None] = None
 
     @classmethod

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from fracas.dice import Group, Keep, Mapped, Roller, Variable, boons_banes, d
+from fracas.dice.reading import Reading
 from fracas.frozen import HashOnce
 from fracas.frozen import cached_hash as _cached_hash
 
@@ -180,33 +181,19 @@ def _beats(total: int, other: int, by_defender: bool, ties_to_defender: bool) ->
     return by_defender == ties_to_defender
 
 
-@dataclass(frozen=True)
-class Seen:
-    """What a roll means to the rules (compared) and the dice behind it (not compared):
-    the exact roller branches once per meaning, not once per face."""
-
-    meaning: tuple[object, ...]
-    shown: tuple[int, ...] = field(compare=False)  # natural, total [, natural, total]
-
-    def __hash__(self) -> int:
-        return cached_hash(self)
-
-    __getstate__ = HashOnce.__getstate__
-
-
 @lru_cache(maxsize=1024)
-def pair_variable(s: ContestSetup) -> Variable[Seen]:
+def pair_variable(s: ContestSetup) -> Variable[Reading]:
     """Both checks of a roll, attacker's dice first: who wins the roll, each natural's
     class (threat, critical failure), and the opponent total a threat must beat."""
     r, a, dd = s.rules, s.attack, s.defense
 
-    def meaning(nats: tuple[int, int]) -> Seen:
+    def meaning(nats: tuple[int, int]) -> Reading:
         a_nat, d_nat = nats
         at, dt = a_nat + a.bonus, d_nat + dd.bonus
         winner = "defender" if _beats(dt, at, True, r.ties_to_defender) else "attacker"
         a_cls = "threat" if a_nat >= r.threat else "fumble" if a_nat <= r.fumble else ""
         d_cls = "threat" if d_nat >= r.threat else "fumble" if d_nat <= r.fumble else ""
-        return Seen((winner, a_cls, d_cls, dt if a_cls == "threat" else None,
+        return Reading((winner, a_cls, d_cls, dt if a_cls == "threat" else None,
                      at if d_cls == "threat" else None), (a_nat, at, d_nat, dt))
 
     return Mapped(Group((a.variable(), dd.variable())), meaning)
@@ -214,29 +201,29 @@ def pair_variable(s: ContestSetup) -> Variable[Seen]:
 
 @lru_cache(maxsize=4096)
 def confirm_variable(check: Check, opponent: int, by_defender: bool, ties_to_defender: bool
-                     ) -> Variable[Seen]:
+                     ) -> Variable[Reading]:
     """A confirmation check: does it beat the opponent's total?"""
 
-    def meaning(nat: int) -> Seen:
+    def meaning(nat: int) -> Reading:
         total = nat + check.bonus
-        return Seen((_beats(total, opponent, by_defender, ties_to_defender),), (nat, total))
+        return Reading((_beats(total, opponent, by_defender, ties_to_defender),), (nat, total))
 
     return Mapped(check.variable(), meaning)
 
 
 @lru_cache(maxsize=1024)
-def weapon_variable(check: Check, difficulty: int) -> Variable[Seen]:
+def weapon_variable(check: Check, difficulty: int) -> Variable[Reading]:
     """A weapon roll after a critical failure: does it meet the difficulty?"""
 
-    def meaning(nat: int) -> Seen:
+    def meaning(nat: int) -> Reading:
         total = nat + check.bonus
-        return Seen((total >= difficulty,), (nat, total))
+        return Reading((total >= difficulty,), (nat, total))
 
     return Mapped(d(check.die), meaning)
 
 
-def _shown(seen: Seen) -> tuple[int, int]:
-    return seen.shown[0], seen.shown[1]
+def _shown(seen: Reading) -> tuple[int, int]:
+    return seen.face[0], seen.face[1]
 
 
 def contest_roll(roller: Roller, s: ContestSetup, a_armed: bool, d_armed: bool) -> RollOutcome:
@@ -246,7 +233,7 @@ def contest_roll(roller: Roller, s: ContestSetup, a_armed: bool, d_armed: bool) 
     r = s.rules
     pair = roller.roll(pair_variable(s))
     winner, a_cls, d_cls = (str(x) for x in pair.meaning[:3])
-    a_nat, at, d_nat, dt = pair.shown
+    a_nat, at, d_nat, dt = pair.face
     dice = RollDice(a_nat, at, d_nat, dt)
     a_crit = d_crit = a_fumble = d_fumble = ""
     if a_cls == "threat":

@@ -13,10 +13,10 @@ from typing import TYPE_CHECKING, cast
 from fracas.core.events import Event, Note, Rolled
 from fracas.core.model import Action, Combatant, Roster, Slot, apply_events
 from fracas.dice import Distribution, Roller, RollOff, Variable, d
+from fracas.dice.reading import Reading
 from fracas.dice.rollers import EnumerationTooLarge
 from fracas.dice.variables import Script
 from fracas.systems.contest.checks import FIGHTING_DEFENSIVELY, PRONE, held_weapons
-from fracas.systems.contest.contest import Seen
 from fracas.systems.contest.declare import block_item, counter_weapon
 from fracas.systems.contest.events import R_DEFENSIVE, R_INITIATIVE, Tracker
 from fracas.systems.contest.sheet import Defaults, Options, Sheet
@@ -42,7 +42,7 @@ def initiative(roller: Roller, roster: Roster, df: Defaults) -> tuple[
 
 
 @dataclass(frozen=True)
-class InitiativeRoll(Variable[Seen]):
+class InitiativeRoll(Variable[Reading]):
     """Everybody's initiative d20 at once (in roster order), seen as the order it gives:
     groups of ids from first to last, tied ones together. The naturals ride along
     outside equality, so the exact roller branches once per order, not once per face."""
@@ -55,17 +55,17 @@ class InitiativeRoll(Variable[Seen]):
     def label(self) -> str:  # type: ignore[override]
         return f"d{self.sides} for initiative"
 
-    def meaning(self, naturals: tuple[int, ...]) -> Seen:
+    def meaning(self, naturals: tuple[int, ...]) -> Reading:
         groups: dict[tuple[int, int], list[str]] = {}
         for cid, rank, natural in zip(self.ids, self.ranks, naturals, strict=True):
             groups.setdefault((natural + rank, rank), []).append(cid)
         order = tuple(tuple(groups[key]) for key in sorted(groups, reverse=True))
-        return Seen(order, naturals)
+        return Reading(order, naturals)
 
-    def exact(self) -> Distribution[Seen]:
+    def exact(self) -> Distribution[Reading]:
         return _initiative_dist(self)
 
-    def _dist(self) -> Distribution[Seen]:
+    def _dist(self) -> Distribution[Reading]:
         """Every order with the number of faces that give it, found order by order (face
         by face would be ``sides ** n`` meanings: 3.2 million for five combatants). Each
         order keeps the faces a face-by-face enumeration meets first (the smallest), and
@@ -75,12 +75,12 @@ class InitiativeRoll(Variable[Seen]):
                 f"the exact initiative of {len(self.ids)} combatants has "
                 f"{_fubini(len(self.ids)):,} possible orders, past the budget of "
                 f"{MOST_ORDERS:,} (seven combatants at most)")
-        found: list[tuple[tuple[int, ...], Seen, int]] = []
+        found: list[tuple[tuple[int, ...], Reading, int]] = []
         for groups in _orders(tuple(range(len(self.ids))), self.ranks):
             count, naturals = self._faces(groups)
             if count:
                 order = tuple(tuple(self.ids[i] for i in g) for g in groups)
-                found.append((naturals, Seen(order, naturals), count))
+                found.append((naturals, Reading(order, naturals), count))
         found.sort(key=lambda f: f[0])
         return Distribution([(seen, count) for _, seen, count in found])
 
@@ -94,11 +94,11 @@ class InitiativeRoll(Variable[Seen]):
                 naturals[i] = total - self.ranks[i]
         return count, tuple(naturals)
 
-    def sample(self, rng: np.random.Generator) -> Seen:
+    def sample(self, rng: np.random.Generator) -> Reading:
         naturals = rng.integers(1, self.sides + 1, size=len(self.ids))
         return self.meaning(tuple(int(n) for n in naturals))
 
-    def from_script(self, script: Script) -> Seen:
+    def from_script(self, script: Script) -> Reading:
         return self.meaning(tuple(d(self.sides).from_script(script) for _ in self.ids))
 
 
@@ -129,7 +129,7 @@ def _totals(ranks: tuple[int, ...], sides: int) -> tuple[int, tuple[int, ...]]:
 
 
 @lru_cache(maxsize=64)
-def _initiative_dist(var: InitiativeRoll) -> Distribution[Seen]:
+def _initiative_dist(var: InitiativeRoll) -> Distribution[Reading]:
     """One initiative roll's orders, kept by value: an exact enumeration re-runs the rule
     once per path, building the same variable each time."""
     return var._dist()
@@ -155,7 +155,7 @@ def _roll(roller: Roller, roster: Roster, df: Defaults) -> list[Event]:
     die = d(df.initiative.die)
     ranks = tuple(c.sheet.rank(df.initiative.skill) or 0 for c in roster.values())
     seen = roller.roll(InitiativeRoll(tuple(roster), ranks, df.initiative.die))
-    for c, rank, natural in zip(roster.values(), ranks, seen.shown, strict=True):
+    for c, rank, natural in zip(roster.values(), ranks, seen.face, strict=True):
         events.append(Rolled(R_INITIATIVE, c.name, f"{die.label} for initiative", natural,
                              f"+ {rank} ({df.initiative.skill}) = {natural + rank}"))
     groups = {i: list(cast(tuple[str, ...], g)) for i, g in enumerate(seen.meaning)}

@@ -14,6 +14,7 @@ from typing import Any
 from fracas.core.events import Changed, Compared, Event, Note, Outcome, Rolled, Total
 from fracas.core.model import Action, Combatant, Resolution, Roster
 from fracas.dice import TWO_D6, Mapped, Roller, d
+from fracas.dice.reading import Reading
 from fracas.errors import RulesError
 from fracas.systems.tristat import rulebook as R
 from fracas.systems.tristat.events import TristatMultiplied
@@ -237,31 +238,22 @@ def attack_roll(roller: Roller, ctx: Ctx, target: int, rule: str = R.ATTACK,
     return roll, success, snake and success
 
 
-@dataclass(frozen=True)
-class Read:
-    """A roll as the rules read it (``meaning``, compared) and a face that gives it
-    (``face``, not compared: under the exact roller, the first such face)."""
-
-    meaning: tuple[object, ...]
-    face: int = field(compare=False)
-
-
 @lru_cache(maxsize=4096)
-def attack_2d6(target: int, snake_always: bool, margin: bool) -> Mapped[int, Read]:
+def attack_2d6(target: int, snake_always: bool, margin: bool) -> Mapped[int, Reading]:
     """An attack's 2d6 against ``target``: success and critical (and the face itself when
     the caller reads the margin)."""
-    def read(roll: int) -> Read:
+    def read(roll: int) -> Reading:
         success = roll <= target or (roll == 2 and snake_always)
         critical = roll == 2 and success
-        return Read((success, critical, roll if margin else None), roll)
+        return Reading((success, critical, roll if margin else None), roll)
     return Mapped(TWO_D6, read)
 
 
 @lru_cache(maxsize=4096)
-def defense_2d6(value: int, snake_succeeds: bool) -> Mapped[int, Read]:
+def defense_2d6(value: int, snake_succeeds: bool) -> Mapped[int, Reading]:
     """A defense's 2d6 against ``value``: defended or not (strictly under, or snake eyes
     when the table option says so)."""
-    return Mapped(TWO_D6, lambda roll: Read((roll < value or (roll == 2 and snake_succeeds),),
+    return Mapped(TWO_D6, lambda roll: Reading((roll < value or (roll == 2 and snake_succeeds),),
                                             roll))
 
 

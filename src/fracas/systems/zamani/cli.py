@@ -16,6 +16,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from fracas.core.system import CommandServices
 from fracas.dice.rollers import RandomRoller
 from fracas.errors import InputError
 
@@ -37,9 +38,8 @@ def parse_entry(text: str) -> tuple[str, int, int, int]:
     return name.strip(), values[0], values[1], values[2]
 
 
-def _from_scenario(path: Path) -> tuple[dict[str, int], dict[str, int], dict[str, int], int]:
-    from fracas.registry.scenarios import load_scenario
-
+def _from_scenario(path: Path, load_scenario: Callable[[Path], Any]
+                   ) -> tuple[dict[str, int], dict[str, int], dict[str, int], int]:
     from .rules import Zamani
 
     scenario = load_scenario(path)
@@ -80,9 +80,9 @@ def table_json(table: ActionTable) -> dict[str, Any]:
             "warnings": list(table.warnings)}
 
 
-def build_app(print_json: Callable[[str, Any], None]) -> typer.Typer:
-    """The ``fracas zamani`` commands; ``print_json(kind, data)`` prints a ``--json`` output
-    in the command line's envelope."""
+def build_app(services: CommandServices) -> typer.Typer:
+    """The ``fracas zamani`` commands, printing ``--json`` output and loading scenario files
+    with the command line's ``services``."""
     app = typer.Typer(help="Zamani: the 10-to-1 initiative countdown and the action table.",
                       no_args_is_help=True, add_completion=False)
 
@@ -103,7 +103,7 @@ def build_app(print_json: Callable[[str, Any], None]) -> typer.Typer:
         fit: dict[str, int] = {}
         spi: dict[str, int] = {}
         if scenario is not None:
-            inits, fit, spi, die = _from_scenario(scenario)
+            inits, fit, spi, die = _from_scenario(scenario, services.load_scenario)
         for text in combatants or []:
             name, value, f, s = parse_entry(text)
             if name in inits:
@@ -115,7 +115,7 @@ def build_app(print_json: Callable[[str, Any], None]) -> typer.Typer:
                              allowed="name=initiative ..., or --from scenario.yaml")
         cd = countdown(inits, fit, spi, RandomRoller(seed), die)
         if as_json:
-            print_json("zamani-countdown", cd.to_json())
+            services.print_json("zamani-countdown", cd.to_json())
             return
         console = Console()
         console.print(render(cd))
@@ -131,7 +131,7 @@ def build_app(print_json: Callable[[str, Any], None]) -> typer.Typer:
         """Show (and validate) an action table: the default, or your own file."""
         table = load_action_table(file)
         if as_json:
-            print_json("zamani-table", table_json(table))
+            services.print_json("zamani-table", table_json(table))
             return
         view = Table(title=f"Action table: {table.name}", show_edge=False)
         view.add_column("margin \\ defense", style="bold")

@@ -20,7 +20,7 @@ Fraction(149, 400)
 succeeded and which margin band (row of the action table) it fell in, so exact odds
 branch once per band, not once per face.
 
->>> AttackRoll(55, (0, 10, 20, 30, 40, 50)).exact().probability(BandRoll(-1, 0))
+>>> AttackRoll(55, (0, 10, 20, 30, 40, 50)).exact().probability(Reading(-1, 0))
 Fraction(9, 20)
 """
 
@@ -31,6 +31,7 @@ from functools import cache
 from typing import TYPE_CHECKING
 
 from fracas.dice.distribution import Distribution
+from fracas.dice.reading import Reading
 from fracas.dice.variables import D100, Script, Variable, check_value
 
 from .sheet import Defaults, Sheet, Weapon
@@ -139,20 +140,11 @@ class Contest(Variable[ContestResult]):
         return self._result(faces[0], faces[1])
 
 
-@dataclass(frozen=True)
-class BandRoll:
-    """A d100 attack roll read as its band (-1 failure, else the margin row); the face
-    rides along for the explanation (not compared)."""
-
-    band: int
-    face: int = field(compare=False)
-
-
 @cache
-def _bands(target: int, margins: tuple[int, ...]) -> Distribution[BandRoll]:
-    weights: dict[BandRoll, int] = {}
+def _bands(target: int, margins: tuple[int, ...]) -> Distribution[Reading]:
+    weights: dict[Reading, int] = {}
     for face in range(1, 101):
-        key = BandRoll(_band_of(target, margins, face), face)
+        key = Reading(_band_of(target, margins, face), face)
         weights[key] = weights.get(key, 0) + 1
     return Distribution(weights)
 
@@ -165,7 +157,7 @@ def _band_of(target: int, margins: tuple[int, ...], face: int) -> int:
 
 
 @dataclass(frozen=True)
-class AttackRoll(Variable[BandRoll]):
+class AttackRoll(Variable[Reading]):
     """The attack's d100 against ``target``, read by the action table's margin rows."""
 
     target: int
@@ -173,15 +165,15 @@ class AttackRoll(Variable[BandRoll]):
     label: str = "d100"
     stream: str = "dice"
 
-    def exact(self) -> Distribution[BandRoll]:
+    def exact(self) -> Distribution[Reading]:
         return _bands(self.target, self.margins)
 
-    def _result(self, face: int) -> BandRoll:
-        return BandRoll(_band_of(self.target, self.margins, face), face)
+    def _result(self, face: int) -> Reading:
+        return Reading(_band_of(self.target, self.margins, face), face)
 
-    def sample(self, rng: np.random.Generator) -> BandRoll:
+    def sample(self, rng: np.random.Generator) -> Reading:
         return self._result(D100.sample(rng))
 
-    def from_script(self, script: Script) -> BandRoll:
+    def from_script(self, script: Script) -> Reading:
         value, position = script.take(self.label, self.stream)
         return self._result(int(check_value(self.label, D100.exact(), value, position)))
