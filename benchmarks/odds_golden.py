@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import subprocess
 import sys
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 from startup import FRACAS, ROOT, attack_examples
@@ -32,30 +33,36 @@ def saved_name(path: Path) -> str:
     return f"{path.parent.name}__{path.stem}.json"
 
 
-def main() -> None:
+def golden(outputs: Iterable[tuple[str, Callable[[], bytes]]], what: str) -> None:
+    """``--save DIR`` or ``--check DIR`` for named outputs (``name``, how to make it)."""
     parser = argparse.ArgumentParser()
     mode = parser.add_mutually_exclusive_group(required=True)
-    mode.add_argument("--save", type=Path, help="Write every example's odds JSON here.")
-    mode.add_argument("--check", type=Path, help="Compare every example's odds JSON with "
+    mode.add_argument("--save", type=Path, help=f"Write every example's {what} here.")
+    mode.add_argument("--check", type=Path, help=f"Compare every example's {what} with "
                       "the files saved here.")
     args = parser.parse_args()
     differ = []
-    for path in attack_examples():
-        data = odds_json(path)
+    for name, make in outputs:
+        data = make()
         if args.save is not None:
             args.save.mkdir(parents=True, exist_ok=True)
-            (args.save / saved_name(path)).write_bytes(data)
+            (args.save / name).write_bytes(data)
             continue
-        saved = args.check / saved_name(path)
+        saved = args.check / name
         same = saved.exists() and saved.read_bytes() == data
-        print(f"{'same' if same else 'DIFFERS'}  {path.relative_to(ROOT)}", flush=True)
+        print(f"{'same' if same else 'DIFFERS'}  {name}", flush=True)
         if not same:
-            differ.append(str(path.relative_to(ROOT)))
+            differ.append(name)
     if differ:
-        print("Odds changed:\n  " + "\n  ".join(differ))
+        print(f"{what} changed:\n  " + "\n  ".join(differ))
         sys.exit(1)
     if args.check is not None:
-        print("Every example's odds are byte for byte the saved ones.")
+        print(f"Every example's {what} is byte for byte the saved one.")
+
+
+def main() -> None:
+    golden(((saved_name(p), lambda p=p: odds_json(p)) for p in attack_examples()),
+           "odds JSON")
 
 
 if __name__ == "__main__":
