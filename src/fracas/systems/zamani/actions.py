@@ -130,8 +130,10 @@ def _spend_focus(system: Zamani, ch: Changes, me: Combatant, kind: str) -> None:
     by the next action even when it rolls nothing (table option ``focus_effect``)."""
     if me.state.focus == "effect" and system.defaults.focus_effect == "next_action":
         rule = f"{SEED} · Focusing"
-        ch.events.append(Note(rule, f"{me.name}'s focus (+25%) goes to this action "
-                                    f"({OUTCOME_OF[kind]}), which rolls nothing: it is spent"))
+        what = {"guard": "standing guard", "move": "a move", "ready": "readying a weapon",
+                "stand": "getting up"}.get(kind, kind)
+        ch.events.append(Note(rule, f"{me.name}'s focus (+25%) goes to the next action, "
+                                    f"{what}, which rolls nothing: it is spent"))
         ch.set(rule, me.id, "focus", "")
 
 
