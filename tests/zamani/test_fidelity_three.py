@@ -148,7 +148,7 @@ def test_the_surprise_contest_asks_for_both_of_its_dice(tmp_path: Path) -> None:
     script.write_text("1\n1\n1\n1\n30,55\n")
     done = _fracas("play", str(fight_file), "--seed", "1", "--script", str(script))
     assert done.returncode == 0, done.stderr
-    out = done.stdout
-    assert "surprise=stealth: d100 (2 value(s))" in out
+    out = " ".join(done.stdout.split())
+    assert "surprise=stealth: d100 (Ann's stealth, then Bob's Fitness) (2 value(s))" in out
     assert "error" not in out.lower()
     assert "roll 2: d100 (1 value(s))" in out  # the contest took both: the attack roll next
