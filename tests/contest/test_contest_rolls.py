@@ -67,21 +67,23 @@ def test_a_confirmed_defender_critical_wins_outright() -> None:
 
 def test_an_attackers_threat_deals_damage_whatever_the_contest_result() -> None:
     strong = sheet(DEFENDER, skills={**DEFENDER["skills"], "dodge": 10})  # dodge check d20 + 11
-    result = run(scenario(defender=strong, defense="dodge"), [20, 15, 19, 4])
-    assert detail(result, "contest") == "defender"  # 24 < 26: Def won the contest
-    assert result.outcome == "hit" and result.damage == 4 + 1 and result.hit
+    # roll 1: 24 v 26, Att's threat (confirmation 23 < 26); roll 2: 9 v 21; Def won 2-0
+    result = run(scenario(defender=strong, defense="dodge"), [20, 15, 19, 5, 10, 4])
+    assert detail(result, "contest") == "defender"
+    # damage regardless, but no hit: the attacker did not win the contest (seed 001)
+    assert result.outcome == "threat" and result.damage == 4 + 1 and not result.hit
     assert detail(result, "attacker_critical") == "threat"
 
 
-def test_an_attackers_threat_ends_the_contest_and_can_leave_it_deadlocked() -> None:
-    result = run(scenario(defense="dodge"), [2, 10, 20, 5, 3, 6])
+def test_the_old_reading_an_attackers_threat_ends_the_contest_as_an_option() -> None:
+    s = scenario(defense="dodge", rules={"contest": {"attacker_threat_ends_contest": True}})
+    result = run(s, [2, 10, 20, 5, 3, 6])
     assert _decided(result).rolls == 2 and detail(result, "contest") == "deadlock"
-    assert result.outcome == "hit" and result.damage == 6 + 1
+    assert result.outcome == "threat" and result.damage == 6 + 1 and not result.hit
 
 
-def test_without_the_threat_ending_it_the_contest_plays_on() -> None:
-    s = scenario(defense="dodge", rules={"contest": {"attacker_threat_ends_contest": False}})
-    result = run(s, [2, 10, 20, 5, 3, 15, 5, 6])
+def test_by_default_an_attackers_threat_does_not_end_the_contest() -> None:
+    result = run(scenario(defense="dodge"), [2, 10, 20, 5, 3, 15, 5, 6])
     assert _decided(result).rolls == 3 and detail(result, "contest") == "attacker"
 
 
@@ -93,25 +95,26 @@ def test_a_deadlock_without_a_threat_deals_no_damage() -> None:
 
 def test_a_confirmed_attacker_critical_is_a_critical_hit() -> None:
     # threat 24 v 8, confirmation 12 + 4 = 16 beats 8; d6 5 x 2, no melee bonus (table)
-    result = run(scenario(defense="dodge"), [20, 5, 12, 5])
+    # (played on: roll 2, 19 v 8, is Att's second win)
+    result = run(scenario(defense="dodge"), [20, 5, 12, 15, 5, 5])
     assert result.outcome == "critical" and result.damage == 10
 
 
 def test_the_melee_bonus_on_a_critical_is_table_data() -> None:
     s = scenario(defense="dodge", rules={"damage": {"melee_bonus_on_critical": True}})
-    assert run(s, [20, 5, 12, 5]).damage == 11
+    assert run(s, [20, 5, 12, 15, 5, 5]).damage == 11
 
 
 def test_trait_bonus_damage_is_added_to_a_critical() -> None:
     from tests.contest.helpers import ATTACKER
 
     brute = sheet(ATTACKER, traits=[{"name": "brutal", "damage": 2}])
-    assert run(scenario(attacker=brute, defense="dodge"), [20, 5, 12, 5]).damage == 12
+    assert run(scenario(attacker=brute, defense="dodge"), [20, 5, 12, 15, 5, 5]).damage == 12
 
 
 def test_a_confirmation_must_beat_the_opponents_total() -> None:
     # Def 5 + 3 = 8; confirmation 4 + 4 = 8 ties: ties go to the defender, not confirmed
-    result = run(scenario(defense="dodge"), [20, 5, 4, 5])
+    result = run(scenario(defense="dodge"), [20, 5, 4, 15, 5, 5])
     assert result.outcome == "hit" and detail(result, "attacker_critical") == "threat"
 
 

@@ -92,7 +92,7 @@ def test_broken_armour_cannot_sponge() -> None:
 
 
 def test_critical_hit_damage_is_not_sponged_even_when_the_sponge_is_won() -> None:
-    s = scenario(defense="sponge", rules={"contest": {"attacker_threat_ends_contest": False}})
+    s = scenario(defense="sponge")
     result = run(s, [20, 5, 12, *WIN, 6])  # confirmed threat, then Def wins 2-1
     assert detail(result, "contest") == "defender"
     assert (result.outcome, result.damage) == ("critical", 12)

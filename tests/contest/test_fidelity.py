@@ -76,8 +76,7 @@ def test_a_disarmed_attacker_turns_to_another_weapon_on_its_next_turn() -> None:
 def _critical_block(**rules: Any) -> Any:
     # roll 1: Att's natural 20, confirmed (15 + 4 = 19 beats 5 + 3 = 8); rolls 2 and 3 go
     # to Def's block (15 + 3 v 2 + 4); the critical d6 shows 4: 4 x 2 = 8
-    s = scenario(defense="block", rules={"contest": {"attacker_threat_ends_contest": False},
-                                         **rules})
+    s = scenario(defense="block", rules=rules)
     return s, run(s, [20, 5, 15, 2, 15, 2, 15, 4])
 
 

@@ -158,5 +158,5 @@ def test_a_sheet_can_say_which_attribute_a_skill_uses() -> None:
 
 
 def test_a_critical_says_the_melee_bonus_is_left_off() -> None:
-    result = run(scenario(defense="dodge"), [20, 5, 12, 5])
+    result = run(scenario(defense="dodge"), [20, 5, 12, 15, 5, 5])
     assert any("no melee bonus (strength)" in t for t in texts(result))

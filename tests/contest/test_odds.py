@@ -30,13 +30,14 @@ class Ref:
                  a_net: int = 0, d_net: int = 0, difficulty: int = 10, parry: bool = False,
                  called: bool = False, dmg: int = 3, ctr: int = 3, mult: int = 2,
                  bonus: int = 0, ctr_bonus: int = 0, hp_t: int = 4, hp_a: int = 3,
-                 dr: int = 1, armour: int = 2, block: int = 1):
+                 dr: int = 1, armour: int = 2, block: int = 1, threat_ends: bool = False):
         self.n, self.kind, self.A, self.D = n, kind, a, d
         self.rolls, self.need, self.a_net, self.d_net = rolls, need, a_net, d_net
         self.difficulty, self.parry, self.called = difficulty, parry, called
         self.dmg, self.ctr, self.mult, self.bonus = dmg, ctr, mult, bonus
         self.ctr_bonus = ctr_bonus  # (melee) bonuses are not added to a critical's roll
         self.hp_t, self.hp_a, self.dr, self.armour, self.block = hp_t, hp_a, dr, armour, block
+        self.threat_ends = threat_ends  # the option: an attacker's threat ends the contest
 
     def check(self, net: int) -> list[tuple[int, Fraction]]:
         """Every way to roll a check: each face of each d20, keeping the best or worst."""
@@ -88,8 +89,8 @@ class Ref:
             if counter:
                 stop = i == self.rolls
             else:
-                stop = (outright or a == n or aw >= self.need or dw >= self.need
-                        or i == self.rolls)
+                stop = (outright or (self.threat_ends and a == n) or aw >= self.need
+                        or dw >= self.need or i == self.rolls)
             if not stop:
                 go(i + 1, aw, dw, ac, dc, af, df, outright, q)
                 return
@@ -134,7 +135,9 @@ class Ref:
                         taken = min(reduced, armour)
                         through, armour, name = reduced - taken, armour - taken, "sponged"
                     else:
-                        through, name = total, "hit"
+                        through = total
+                        name = ("threat" if winner != "attacker" and self.kind in (
+                            "dodge", "block") else "hit")
                     hits.append((min(through, self.hp_t), armour,
                                  "critical" if critical else name, Fraction(1, self.dmg)))
             counters: list[tuple[int | None, Fraction]] = [(None, Fraction(1))]
@@ -169,7 +172,8 @@ def engine(s: Scenario) -> dict[Key, Fraction]:
     return odds.joint.map(key).probabilities()
 
 
-def small(kind: str, parry: bool = False, mode: str = "normal") -> Scenario:
+def small(kind: str, parry: bool = False, mode: str = "normal", threat_ends: bool = False
+          ) -> Scenario:
     """d3 checks (3 threatens, 1 fails), all bonuses +1, d3 weapons: small enough to
     enumerate every face of every die of a three-roll contest."""
     attacker = {"id": "att", "name": "Att", "side": "a", "skills": {"blade": 1, "bow": 1},
@@ -183,18 +187,21 @@ def small(kind: str, parry: bool = False, mode: str = "normal") -> Scenario:
                 "armour": {"dr": 1, "hp": 2}, "traits": ["parry"] if parry else [],
                 "weapons": [{"name": "spear", "skill": "spear", "damage": "d3", "block": 1}]}
     rules = {"check": {"die": 3, "critical_threat": 3}, "weapon_roll": {"difficulty": 3},
-             "called_shot": {"banes": 0}}
+             "called_shot": {"banes": 0},
+             "contest": {"attacker_threat_ends_contest": threat_ends}}
     weapon = "bow" if mode == "called_shot" else "blade"
     return scenario(attacker, defender, weapon=weapon, rules=rules, defense=kind, mode=mode)
 
 
-@pytest.mark.parametrize(("kind", "parry"), [("dodge", False), ("block", False),
-                                             ("sponge", False), ("counter", False),
-                                             ("counter", True)])
-def test_exact_odds_equal_brute_force_over_a_three_roll_contest(kind: str, parry: bool
-                                                                ) -> None:
-    expected = Ref(3, kind, 1, 1, difficulty=3, parry=parry).attack()
-    assert engine(small(kind, parry)) == {k: v for k, v in expected.items() if v}
+@pytest.mark.parametrize(("kind", "parry", "ends"), [
+    ("dodge", False, False), ("block", False, False), ("sponge", False, False),
+    ("counter", False, False), ("counter", True, False),
+    ("dodge", False, True), ("block", False, True), ("sponge", False, True)])
+def test_exact_odds_equal_brute_force_over_a_three_roll_contest(kind: str, parry: bool,
+                                                                ends: bool) -> None:
+    expected = Ref(3, kind, 1, 1, difficulty=3, parry=parry, threat_ends=ends).attack()
+    s = small(kind, parry, threat_ends=ends)
+    assert engine(s) == {k: v for k, v in expected.items() if v}
 
 
 def test_exact_odds_of_a_called_shot_ignoring_dr_equal_brute_force() -> None:
@@ -238,7 +245,8 @@ def test_odds_report_each_critical_case_and_the_armour_left() -> None:
     assert s.attack is not None
     odds = attack_odds(s.system, s.attack, s.roster)
     assert set(odds.detail("attacker_critical").outcomes()) == {"none", "threat", "confirmed"}
-    assert set(odds.detail("contest").outcomes()) == {"attacker", "defender", "deadlock"}
+    # played to its end (threats do not stop it), a three-roll contest is never level
+    assert set(odds.detail("contest").outcomes()) == {"attacker", "defender"}
     armour = odds.detail("armour_hp_after")
     assert set(armour.outcomes()) == set(range(0, 8))  # type: ignore[arg-type]
     assert sum(odds.outcomes.values()) == 1

@@ -33,14 +33,14 @@ def test_threshold_injury_is_its_own_roll_by_default() -> None:
     assert len(after["b"].state.critical_injuries) == 2
 
 
-def test_an_incapacitated_target_takes_no_further_threshold_injury_by_default() -> None:
-    res, after = attack(["ss ss"], defender=pc(wound_threshold=5, wounds=6))
+def test_an_incapacitated_target_takes_no_further_threshold_injury_as_an_option() -> None:
+    res, after = attack(["ss ss"], defender=pc(wound_threshold=5, wounds=6),
+                        rules={"threshold_injury_when_incapacitated": False})
     assert injuries(res) == [] and after["b"].state.wounds == 6 + (3 + 2 + 4 - 3)
 
 
-def test_an_incapacitated_target_takes_one_per_wounding_hit_when_the_table_says_so() -> None:
-    res, after = attack(["ss ss", 10], defender=pc(wound_threshold=5, wounds=6),
-                        rules={"threshold_injury_when_incapacitated": True})
+def test_an_incapacitated_target_takes_one_per_wounding_hit_by_default() -> None:
+    res, after = attack(["ss ss", 10], defender=pc(wound_threshold=5, wounds=6))
     assert len(injuries(res)) == 1 and len(after["b"].state.critical_injuries) == 1
     assert any("already past its wound threshold" in e.text() for e in res.events)
 

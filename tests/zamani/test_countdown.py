@@ -72,10 +72,10 @@ def test_at_most_three_distinct_segments_counting_down(initiative: int) -> None:
         assert segs[0] == 10
 
 
-def test_only_the_first_segment_may_hold_the_offensive_action() -> None:
+def test_any_segment_may_hold_the_one_offensive_action() -> None:
     c = countdown({"ann": 21})
     assert [(p.segment, p.action, p.offensive) for p in c.places] == [
-        (10, 1, True), (9, 2, False), (1, 3, False)]
+        (10, 1, True), (9, 2, True), (1, 3, True)]
 
 
 def test_ties_by_fitness_then_spirit() -> None:
@@ -125,4 +125,5 @@ def test_countdown_json_lists_every_segment() -> None:
     assert data["segments"]["2"] == ["joe"]
     assert data["segments"]["1"] == ["ann"]
     assert data["segments"]["5"] == []
-    assert [p["offensive"] for p in data["places"] if p["name"] == "ann"] == [True, False, False]
+    assert [p["offensive"] for p in data["places"] if p["name"] == "ann"] == [True, True, True]
+    assert data["offensive_actions"] == 1

@@ -323,13 +323,25 @@ def action_label(action: Action, roster: Roster) -> str:
     return head if detail in ("plain", action.kind) else f"{head}: {detail}"
 
 
-def reaction_label(variant: Action, first: Action) -> str:
-    """A reaction as the option fields it changes from the plain attack."""
+def _nothing(value: object) -> bool:
+    """An option value that declares no reaction (none, off, empty)."""
+    if isinstance(value, dict):
+        return all(_nothing(v) for v in value.values())
+    return value in (None, False, 0, "", "none")
+
+
+def reaction_label(variant: Action, first: Action, variants: Sequence[Action] = ()) -> str:
+    """A reaction as the option fields it changes from the plain attack; the plain attack
+    itself by the values it takes for the fields the reactions vary (a default defense is
+    named, e.g. ``defense=dodge``), "no reaction" only when those values declare none."""
     a = {} if first.options is None else first.options.model_dump()
     b = {} if variant.options is None else variant.options.model_dump()
     changed = [k for k in b if a.get(k) != b[k]]
     if not changed:
-        return "no reaction"
+        dumps = [v.options.model_dump() for v in variants if v.options is not None]
+        changed = [k for k in b if any(d.get(k) != b[k] for d in dumps)]
+        if all(_nothing(b[k]) for k in changed):
+            return "no reaction"
     return ", ".join(k if b[k] is True else f"{k}={b[k]}" for k in changed)
 
 
@@ -362,7 +374,7 @@ class Person(Policy):
 
         def ask() -> Decision:
             return Decision("reaction", target, prompt, tuple(
-                Option(str(i + 1), reaction_label(v, variants[0]),
+                Option(str(i + 1), reaction_label(v, variants[0], variants),
                        action_odds(system, v, roster) if self.feed.odds else None)
                 for i, v in enumerate(variants)))
         return variants[self.feed.answer("reaction", len(variants), ask)]

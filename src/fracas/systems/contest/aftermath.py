@@ -168,7 +168,9 @@ def plan(f: Fighters, c: ContestResult, df: Defaults) -> Plan:
         outcome = "disarmed"
     elif deals:
         outcome = ("critical" if critical else "blocked" if guard.kind == "block"
-                   else "sponged" if guard.kind == "sponge" else "hit")
+                   else "sponged" if guard.kind == "sponge"
+                   else "threat" if won != "attacker" and f.kind in ("dodge", "block")
+                   else "hit")
     else:
         outcome = "parried" if parried else "dodged" if won == "defender" else "deadlock"
         if outcome == "dodged":
@@ -199,7 +201,10 @@ def plan(f: Fighters, c: ContestResult, df: Defaults) -> Plan:
                ("defender_critical", c.d_crit or "none"),
                ("attacker_fumble", FUMBLES[c.a_fumble]),
                ("defender_fumble", _defender_fumble(f.kind, c.d_fumble)))
-    hit = not a_dropped and (won == "attacker" or f.kind in ("sponge", "counter") or threat)
+    # seed 001 · Step 3: "If the attacking character has won the attack contest or was
+    # opposed by a counter attack, they are said to have hit the target" (a sponging
+    # defender "instantly fails the attack contest"); a threat's damage is not a hit
+    hit = not a_dropped and (won == "attacker" or f.kind in ("sponge", "counter"))
     return Plan(tuple(notes), deals, critical, guard, outcome, hit, lands,
                 lands and c.d_crit == "confirmed", tuple(counter_notes), details)
 

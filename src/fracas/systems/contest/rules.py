@@ -35,8 +35,8 @@ class ContestSystem(RuleSystem):
     sheet_model = Sheet
     options_model = Options
     defaults_model = Defaults
-    outcomes = ("hit", "critical", "blocked", "sponged", "dodged", "parried", "deadlock",
-                "disarmed", "stood up", "weapon recovered")
+    outcomes = ("hit", "threat", "critical", "blocked", "sponged", "dodged", "parried",
+                "deadlock", "disarmed", "stood up", "weapon recovered")
     dice_order = (
         "per contest roll: the attacker's check d20s (1 + |net boons or banes| of them), then "
         "the defender's; then, only when called for: the attacker's confirmation d20s, the "

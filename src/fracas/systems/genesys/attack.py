@@ -299,7 +299,8 @@ def _settle(system: Any, action: Action, roster: Roster, result: PoolResult,
                   knockdown.cost + knockdown.cost_per_silhouette
                   * max(0, target.sheet.silhouette - 1), attacker.state.strain,
                   st.has(attacker, "prone"), not plan.melee,
-                  any(t != t_id for t in opts.blast_targets), st.has(target, "prone"))
+                  any(t != t_id for t in opts.blast_targets), st.has(target, "prone"),
+                  next_ally(system, roster, a_id))
     a_policy = opts.advantage_policy or system.defaults.advantage_policy
     h_policy = opts.threat_policy or system.defaults.threat_policy
     spend, gm_spend = opts.spend, opts.gm_spend
@@ -312,17 +313,18 @@ def _settle(system: Any, action: Action, roster: Roster, result: PoolResult,
               opts.advantage_policy is not None)
     if adv_left > 0 or tri_left:
         tr.add(Note("seed 004 · Step 4", f"unspent: {adv_left} advantage, {tri_left} triumph"))
+    spender, spender_name = threat_spender(system, attacker, target)
     if chooser is not None:
-        gm_spend, h_policy = person_spends(chooser, "gm", "the GM", "threat", ctx, -advantage,
-                                           result.despairs, gm_spend, h_policy)
+        gm_spend, h_policy = person_spends(chooser, spender, spender_name, "threat", ctx,
+                                           -advantage, result.despairs, gm_spend, h_policy)
     gm, gm_notes, _, _, gm_chosen = spend_threat(ctx, -advantage, result.despairs,
                                                  gm_spend, h_policy)
-    _announce(tr, "the GM", gm, gm_notes, "h", "d", h_policy, "threat_policy", gm_chosen,
+    _announce(tr, spender_name, gm, gm_notes, "h", "d", h_policy, "threat_policy", gm_chosen,
               opts.threat_policy is not None)
     before = (target.state.wounds, target.state.strain)
     crossed = _hits(tr, plan, weapon, a_id, t_id, opts, bought, per_hit, successes, hit,
                     system.defaults.threshold_injury_when_incapacitated)
-    _effects(tr, a_id, t_id, weapon, bought, gm, per_hit, base)
+    _effects(tr, a_id, t_id, weapon, bought, gm, per_hit, base, ctx.ally)
     return _Settled(tuple(tr.events), tr.roster, tuple(bought), tuple(crossed.items()), hit,
                     before, weapon)
 
@@ -411,8 +413,36 @@ def _criticals(roller: Roller, tr: Tracker, system: Any, vicious: int, a_id: str
     return severity
 
 
+def threat_spender(system: Any, attacker: Any, target: Any) -> tuple[str, str]:
+    """Who spends the threat and despair of a check (seed 004 · Step 5): the GM ("gm"), or,
+    when the table lets players spend an NPC's (``npc_threat: players``), the player of
+    the PC it attacked."""
+    if (system.defaults.npc_threat == "players" and attacker.sheet.adversary != "pc"
+            and target.sheet.adversary == "pc"):
+        return target.id, f"{target.name} (a player, spending the NPC's threat)"
+    return "gm", "the GM"
+
+
+def next_ally(system: Any, roster: Roster, a_id: str) -> str:
+    """The next allied active character after ``a_id`` (seed 004 · Table I.6-2: a boost die
+    "on the next allied active character's check"): the first ally to act after it in the
+    initiative order (wrapping round), or, before initiative is rolled, the next in the
+    roster; "" when it has no active ally."""
+    ids = list(roster)
+    allies = [c for c in roster.allies_of(a_id) if system.is_active(c)]
+    if not allies:
+        return ""
+    me = roster[a_id].state.initiative
+    if me and all(c.state.initiative for c in allies):
+        mine = me[0]
+        n = 1 + max(mine, *(c.state.initiative[0] for c in allies))
+        return min(allies, key=lambda c: (c.state.initiative[0] - mine) % n).id
+    here = ids.index(a_id)
+    return min(allies, key=lambda c: (ids.index(c.id) - here) % len(ids)).id
+
+
 def _effects(tr: Tracker, a_id: str, t_id: str, weapon: Weapon, bought: list[Spend],
-             gm: list[Spend], per_hit: int, base: int) -> None:
+             gm: list[Spend], per_hit: int, base: int, ally: str = "") -> None:
     """The effects of active qualities and of the spending tables."""
     for s in bought:
         rating = weapon.rating(s.key) if s.key in qualities() else 0
@@ -439,6 +469,8 @@ def _effects(tr: Tracker, a_id: str, t_id: str, weapon: Weapon, bought: list[Spe
         elif s.effect in ("self_boost", "self_upgrade_ability"):
             token = "boost" if s.effect == "self_boost" else "upgrade_ability"
             tr.set(rule, a_id, "next_check", (*tr.c(a_id).state.next_check, token))
+        elif s.effect == "ally_boost" and ally:
+            tr.set(rule, ally, "next_check", (*tr.c(ally).state.next_check, "boost"))
     for s in gm:
         rule = s.rule
         if s.effect == "attacker_strain":

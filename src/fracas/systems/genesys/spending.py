@@ -57,6 +57,7 @@ class Context:
     ranged: bool
     blast_targets: bool = False
     target_prone: bool = False
+    ally: str = ""  # the next allied active character (a boost die for its next check)
 
 
 @dataclass
@@ -138,6 +139,8 @@ def _advantage_offer(key: str, ctx: Context) -> _Offer | str:
         return "no such option"
     if option.effect == "recover_strain" and ctx.attacker_strain <= 0:
         return "the attacker has no strain to recover"
+    if option.effect == "ally_boost" and not ctx.ally:
+        return "the attacker has no allied active character"
     return _Offer(key, key.replace("_", " "), option.advantage, option.triumph, option.effect,
                   option.text, f"{STEP4} (Table I.6-2)", None if option.repeatable else 1)
 

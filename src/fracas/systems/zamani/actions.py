@@ -77,6 +77,7 @@ def resolve_other(system: Zamani, action: Action, roster: Roster) -> Resolution:
         ev.append(Note(rule, f"{me.name} focuses, skipping this round: {what}{tail}"))
         ch.set(rule, me.id, "focus", "focusing" if opts.focus == "none"
                else f"focusing:{opts.focus}")
+        ch.set(rule, me.id, "focused_round", True)
     elif kind == "focus_use":
         rule = f"{SEED} · Focusing"
         use = "speed" if opts.focus == "speed" else "effect"
@@ -116,10 +117,24 @@ def resolve_other(system: Zamani, action: Action, roster: Roster) -> Resolution:
         ev.append(Note(rule, f"{me.name} gets up"))
         ch.set(rule, me.id, "conditions", tuple(c for c in me.state.conditions if c != "prone"))
     if kind not in BEFORE_INITIATIVE:
+        if kind != "focus":
+            _spend_focus(system, ch, me, kind)
         _after_action(ch, me.id, offensive=False)
     outcome = OUTCOME_OF[kind]
     ev.append(Outcome(rule, me.id, action.target or "", outcome, False, 0))
     return Resolution(outcome, False, 0, tuple(ev))
+
+
+def _spend_focus(system: Zamani, ch: Changes, me: Combatant, kind: str) -> None:
+    """Seed 002 · Focusing: "a bonus to the next action": a focus for effectiveness is spent
+    by the next action even when it rolls nothing (table option ``focus_effect``)."""
+    if me.state.focus == "effect" and system.defaults.focus_effect == "next_action":
+        rule = f"{SEED} · Focusing"
+        what = {"guard": "standing guard", "move": "a move", "ready": "readying a weapon",
+                "stand": "getting up"}.get(kind, kind)
+        ch.events.append(Note(rule, f"{me.name}'s focus (+25%) goes to the next action, "
+                                    f"{what}, which rolls nothing: it is spent"))
+        ch.set(rule, me.id, "focus", "")
 
 
 def check(system: Zamani, action: Action, roster: Roster) -> None:
@@ -276,7 +291,7 @@ def actions_for(system: Zamani, actor: str, roster: Roster, slot: Slot | None) -
     me = roster[actor]
     st = me.state
     if (not system.is_active(me) or set(LIMITED) & set(st.conditions) or st.lost_round
-            or st.focus.startswith("focusing")):
+            or st.focused_round):
         return []
     offensive = not st.offensive_used and not st.guarding
     prone = "prone" in st.conditions

@@ -78,7 +78,9 @@ def _surprise(system: Zamani, roller: Roller, action: Action, roster: Roster, op
     ch.events.append(Note(f"{DEFAULT} · Surprise contest",
                           f"Opposed roll: the {opts.surprise} roll must succeed and beat "
                           f"{t.name}'s margin (a tie goes to the {ties})"))
-    result = roller.roll(Contest(mine, theirs, ties == "attacker"))
+    result = roller.roll(Contest(mine, theirs, ties == "attacker",
+                                 f"d100 ({a.name}'s {opts.surprise}, then {t.name}'s "
+                                 f"{their_what})"))
     ch.events.append(ZamaniRoll(rule, a.name, opts.surprise, result.attacker_roll, mine))
     ch.events.append(ZamaniRoll(rule, t.name, their_what, result.defender_roll, theirs))
     if not result.surprised:

@@ -67,7 +67,7 @@ def render(cd: Countdown) -> Table:
         names = []
         for p in cd.places:
             if p.segment == segment:
-                extra = "" if p.offensive else " [dim](extra: no attack)[/]"
+                extra = "" if p.action == 1 else " [dim](extra)[/]"
                 names.append(f"{p.name} [dim]({p.initiative})[/]{extra}")
         table.add_row(str(segment), ", ".join(names) or "[dim]—[/]")
     return table
@@ -119,6 +119,8 @@ def build_app(services: CommandServices) -> typer.Typer:
             return
         console = Console()
         console.print(render(cd))
+        console.print("[dim]One action of each character's countdown may be an attack, on any "
+                      "of its segments; the others are for non-attacks.[/]")
         for tie in cd.ties:
             console.print(f"[dim]{tie.text()}[/]")
 

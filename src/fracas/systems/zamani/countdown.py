@@ -3,8 +3,9 @@
 Each round the GM counts down from segment 10 to 1; a character acts on the
 segment equal to its initiative. Above 10 it acts on segment 10 and gets extra
 segments: 11 acts on 10 and 1, 12 on 10 and 2, 19 on 10 and 9, 20 on 10 and 9
-(ahead of a 19), 21 on 10, 9 and 1; never more than 3 segments. Only the first
-segment may hold the one offensive action of the countdown. Within a segment the
+(ahead of a 19), 21 on 10, 9 and 1; never more than 3 segments. Only one action of
+a countdown may be offensive, and any of the segments may hold it (the others are
+for non-attacks), as in a fight. Within a segment the
 higher initiative goes first; equal initiatives compare Fitness, then Spirit, then
 a die.
 
@@ -26,11 +27,14 @@ from fracas.dice.variables import d
 from fracas.errors import InputError
 
 MAX_SEGMENTS = 3
+#: seed 002 · Segment & Initiatives: "Only one action of a countdown can be an offensive
+#: combat action" (on whichever of the character's segments it chooses)
+OFFENSIVE_ACTIONS = 1
 SEGMENTS = tuple(range(10, 0, -1))
 
 
 def segments_for(initiative: int) -> tuple[int, ...]:
-    """The segments an initiative acts on, first (offensive-capable) one first.
+    """The segments an initiative acts on, in countdown order.
 
     Up to 10: that segment. 11 to 20: segment 10, then ``initiative - 10`` (at most
     9, so 20 acts on 10 and 9 like 19). From 21: 10, 9, then ``initiative - 20``
@@ -69,7 +73,7 @@ class Place:
     initiative: int
     segment: int
     action: int  # 1 for the first segment, 2 and 3 for extra segments
-    offensive: bool  # only the first segment may hold the countdown's offensive action
+    offensive: bool = True  # any segment may hold the countdown's one offensive action
 
 
 @dataclass(frozen=True)
@@ -93,6 +97,7 @@ class Countdown:
             "order": list(self.order),
             "initiative": dict(self.initiatives),
             "segments": {str(s): list(self.segment(s)) for s in SEGMENTS},
+            "offensive_actions": OFFENSIVE_ACTIONS,
             "places": [{"segment": p.segment, "name": p.name, "initiative": p.initiative,
                         "action": p.action, "offensive": p.offensive} for p in self.places],
             "ties": [{"names": list(t.names), "by": t.by, "values": list(t.values),
@@ -130,7 +135,7 @@ def countdown(initiatives: Mapping[str, int], fitness: Mapping[str, int] | None 
             segs = segments_for(initiatives[name])
             if segment in segs:
                 index = segs.index(segment)
-                places.append(Place(name, initiatives[name], segment, index + 1, index == 0))
+                places.append(Place(name, initiatives[name], segment, index + 1))
     return Countdown(tuple(order), tuple((n, initiatives[n]) for n in order), tuple(places),
                      tuple(ties))
 

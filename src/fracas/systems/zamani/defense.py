@@ -15,7 +15,7 @@ Standing guard adds 5 ranks; a guard within reach substitutes its own defense.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from fracas.core.model import Combatant
 
@@ -64,6 +64,16 @@ def can_guard(sheet: Sheet, state: State) -> bool:
     """Standing guard needs a shield or a blocking weapon in hand."""
     return any((w := sheet.weapon(n)) is not None and w.blocking for n in state.in_hand) or (
         sheet.shield is not None and sheet.shield.name in state.in_hand)
+
+
+def guard_item_usable(sheet: Sheet, state: State, kind: str, cover: bool) -> bool:
+    """Could the shield or blocking weapon that standing guard needs be used against an
+    attack of ``kind`` (seed 002 · Defense: not with cover, not against bullets or energy,
+    a blocking weapon not against missiles, not while spellcasting)? Its use this round
+    does not matter."""
+    fresh = replace(state, blocks_used=())
+    return any(c.name in ("block", "shield") and not c.reason
+               for c in choices(sheet, fresh, kind, cover))
 
 
 def _reason_common(kind: str, cover: bool, state: State) -> str:
@@ -171,9 +181,13 @@ def own_defense(c: Combatant, kind: str, cover: bool, wanted: str, guard_self: b
     parts = list(pick.parts)
     parts += trait_parts(sheet) + limb_parts(state, defaults)
     if guard_self:
-        if can_guard(sheet, state):
-            parts.append(("standing guard", GUARD_BONUS))
-        else:
+        if not can_guard(sheet, state):
             notes.append("cannot stand guard without a shield or blocking weapon in hand")
+        elif defaults.guard_bonus == "block_usable" and not guard_item_usable(
+                sheet, state, kind, cover):
+            notes.append("standing guard gives no bonus here: its shield or blocking weapon "
+                         "cannot be used against this attack")
+        else:
+            parts.append(("standing guard", GUARD_BONUS))
     return Defense(max(0, sum(v for _, v in parts)), tuple(parts), pick.label, c.id, pick.use,
                    tuple(notes))

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import cache
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, ClassVar
 
 from fracas.dice.distribution import Distribution
 from fracas.dice.reading import Reading
@@ -121,6 +121,8 @@ class Contest(Variable[ContestResult]):
     ties_to_attacker: bool
     label: str = "d100"
     stream: str = "dice"
+    #: two d100s (the attacker's, then the target's): what a person is asked to enter
+    count: ClassVar[int] = 2
 
     def exact(self) -> Distribution[ContestResult]:
         return _contest(self.attacker_target, self.defender_target, self.ties_to_attacker)

@@ -230,6 +230,7 @@ class Zamani(RuleSystem):
             ch.set(seg, cid, "segments_used", 0)
             ch.set(f"{SEED} · Surprise", cid, "lost_round", False)
             ch.set(seg, cid, "chosen", ())
+            ch.set(f"{SEED} · Focusing", cid, "focused_round", False)
             if st.focus == "speed":
                 ch.set(f"{SEED} · Focusing", cid, "focus", "")
             elif st.focus == "focusing":

@@ -226,6 +226,8 @@ class Defaults(Frozen):
     out_at: StrictInt = Field(default=0, ge=0)
     max_sacrifice: StrictInt = Field(default=4, ge=0, le=10)
     surprise_needs_skill: StrictBool = True
+    focus_effect: Literal["next_action", "next_attack"] = "next_action"
+    guard_bonus: Literal["block_usable", "always"] = "block_usable"
 
     @field_validator("multipliers")
     @classmethod

@@ -31,6 +31,7 @@ class State:
     segments_used: int = 0  # actions taken this round
     guarding: str = ""  # "", "self" or the id of the character guarded
     focus: str = ""  # "", "focusing[:effect|:speed]", "ready" (undeclared), "effect", "speed"
+    focused_round: bool = False  # focusing this round: the round is skipped, bonus or not
     lost_round: bool = False  # surprised: nobody else acts in the surprise round
     sacrifice: int = 0  # ranks sacrificed for this Turn (chosen at its start)
     chosen: tuple[str, ...] = ()  # the choices made before this round's initiative
