@@ -155,3 +155,51 @@ def test_a_table_may_let_the_players_spend_an_npcs_threat(tmp_path: Path) -> Non
     # players the option to spend these instead"
     out = _play_threat(tmp_path, {"npc_threat": "players"})
     assert "? Hero (a player, spending the NPC's threat) spends 2 threat (hero)" in out
+
+
+REPEATER = {"name": "repeater", "skill": "Ranged (Heavy)", "damage": 8, "crit": 5,
+            "range": "long", "qualities": ["Auto-fire"]}
+
+
+def _auto_fire_on(tmp_path: Path, wounds: int) -> dict[str, Any]:
+    # Ana's repeater on auto-fire: two successes and four advantage buy two more hits
+    # (hits_first), three hits of 8 + 2 = 10 less soak 3 = 7 wounds each on Bo (threshold 12)
+    data = {"system": "genesys",
+            "combatants": [{"id": "a", "name": "Ana", "side": "heroes",
+                            **pc(weapons=[REPEATER])},
+                           {"id": "b", "name": "Bo", "side": "villains",
+                            **pc(adversary="nemesis", wound_threshold=12, wounds=wounds)}],
+            "attack": {"attacker": "a", "defender": "b", "weapon": "repeater",
+                       "options": {"range": "short", "advantage_policy": "hits_first"}},
+            "dice": ["ss aaaa", 30]}
+    path = tmp_path / "auto-fire.yaml"
+    path.write_text(yaml.safe_dump(data, sort_keys=False))
+    done = _fracas("attack", str(path), "--json")
+    assert done.returncode == 0, done.stderr
+    out: dict[str, Any] = json.loads(done.stdout)
+    return out
+
+
+def _again_notes(out: dict[str, Any]) -> list[str]:
+    return [e["text"] for e in out["events"] if "already past" in e["text"]]
+
+
+def test_an_attack_of_several_hits_past_the_threshold_tells_one_critical_injury(
+        tmp_path: Path) -> None:
+    # seed 004 · Step 6: "An attack may also generate a Critical Injury ... because the
+    # target suffers a number of wounds greater than its wound threshold": one per attack,
+    # however many of its hits wound; the narration says so once, not once per hit
+    out = _auto_fire_on(tmp_path, wounds=13)
+    assert out["defender"]["wounds"] == 13 + 3 * 7
+    assert len(out["defender"]["critical_injuries"]) == 1
+    assert len(_again_notes(out)) == 1 and _again_notes(out)[0].startswith("Bo is")
+
+
+def test_a_target_that_crosses_its_threshold_in_an_attack_is_not_told_as_past_it_already(
+        tmp_path: Path) -> None:
+    # Bo at 10 of 12 goes past the threshold on the first hit: the attack's one Critical
+    # Injury is for crossing it; the later hits of the same attack add wounds only
+    out = _auto_fire_on(tmp_path, wounds=10)
+    assert out["defender"]["wounds"] == 10 + 3 * 7
+    assert len(out["defender"]["critical_injuries"]) == 1
+    assert _again_notes(out) == []

@@ -361,7 +361,10 @@ def _hit_on(tr: Tracker, label: str, cid: str, damage: int, weapon: Weapon,
 def _hits(tr: Tracker, plan: Plan, weapon: Weapon, a_id: str, t_id: str, opts: Options,
           bought: list[Spend], per_hit: int, successes: int, hit: bool, again: bool
           ) -> dict[str, bool]:
-    """Every hit of the attack (the first, extra hits, Blast); who went past threshold."""
+    """Every hit of the attack (the first, extra hits, Blast); who went past threshold.
+    One Critical Injury per attack and target (seed 004 · Step 6: "An attack may also
+    generate a Critical Injury"): a hit on a target this attack already took past its
+    threshold is not a new wounding past it (``again`` only until then)."""
     crossed: dict[str, bool] = {}
     if hit:
         crossed[t_id] = _hit_on(tr, "Hit", t_id, per_hit, weapon, again)
@@ -369,7 +372,8 @@ def _hits(tr: Tracker, plan: Plan, weapon: Weapon, a_id: str, t_id: str, opts: O
         others = [t for t in opts.extra_targets if t != t_id]
         for i, s in enumerate(extra, 2):
             cid = others[i - 2] if i - 2 < len(others) else t_id
-            went = _hit_on(tr, f"Hit {i} ({s.label})", cid, per_hit, weapon, again)
+            went = _hit_on(tr, f"Hit {i} ({s.label})", cid, per_hit, weapon,
+                           again and not crossed.get(cid, False))
             crossed[cid] = crossed.get(cid, False) or went
     blast = next((s for s in bought if s.effect == "blast"), None)
     if blast is not None:
@@ -379,7 +383,8 @@ def _hits(tr: Tracker, plan: Plan, weapon: Weapon, a_id: str, t_id: str, opts: O
         if not hit:
             victims = [t_id, *victims]
         for cid in victims:
-            went = _hit_on(tr, f"Blast {rating}", cid, damage, weapon, again)
+            went = _hit_on(tr, f"Blast {rating}", cid, damage, weapon,
+                           again and not crossed.get(cid, False))
             crossed[cid] = crossed.get(cid, False) or went
     return crossed
 

@@ -75,8 +75,9 @@ def suffer_wounds(tr: Tracker, rule: str, cid: str, n: int, again: bool = False)
     if again and c.state.wounds > sheet.wound_threshold and sheet.adversary in ("pc",
                                                                                 "nemesis"):
         tr.add(Note("seed 004 · Step 6 (threshold_injury_when_incapacitated=true)",
-                    f"{cid} is already past its wound threshold and suffers wounds again: "
-                    "a number of wounds greater than its wound threshold, a Critical Injury"))
+                    f"{c.name} is already past its wound threshold and suffers wounds "
+                    "again: a number of wounds greater than its wound threshold, a "
+                    "Critical Injury for this attack"))
         return True
     return False
 
