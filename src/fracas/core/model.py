@@ -179,7 +179,8 @@ class Slot:
     ``candidates`` are who may take it (one id for most systems; every PC for a
     Genesys PC slot, taken by the first who has not acted). ``label`` says what the
     slot is (``initiative 12``, ``countdown 10``, ``PC slot 1``); ``offensive`` is
-    False for a segment in which no attack may be made (Zamani's extra segments).
+    False for a slot in which no attack may be made (no built-in system has one: Zamani's
+    one offensive action may go on any of its segments, seed 002 · Segment & Initiatives).
     """
 
     candidates: tuple[str, ...]
