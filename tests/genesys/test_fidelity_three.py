@@ -35,12 +35,13 @@ def _fracas(*args: str) -> subprocess.CompletedProcess[str]:
 
 def _attack_file(tmp_path: Path, defender: dict[str, Any], dice: list[Any],
                  rules: dict[str, Any] | None = None, options: dict[str, Any] | None = None,
-                 others: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+                 others: list[dict[str, Any]] | None = None,
+                 weapon: dict[str, Any] = SWORD) -> dict[str, Any]:
     data = {"system": "genesys", "rules": rules or {},
-            "combatants": [{"id": "a", "name": "Ana", "side": "heroes", **pc(weapons=[SWORD])},
+            "combatants": [{"id": "a", "name": "Ana", "side": "heroes", **pc(weapons=[weapon])},
                            {"id": "b", "name": "Bo", "side": "villains", **defender},
                            *(others or [])],
-            "attack": {"attacker": "a", "defender": "b", "weapon": "sword",
+            "attack": {"attacker": "a", "defender": "b", "weapon": weapon["name"],
                        "options": options or {}},
             "dice": dice}
     path = tmp_path / "attack.yaml"
@@ -164,20 +165,9 @@ REPEATER = {"name": "repeater", "skill": "Ranged (Heavy)", "damage": 8, "crit": 
 def _auto_fire_on(tmp_path: Path, wounds: int) -> dict[str, Any]:
     # Ana's repeater on auto-fire: two successes and four advantage buy two more hits
     # (hits_first), three hits of 8 + 2 = 10 less soak 3 = 7 wounds each on Bo (threshold 12)
-    data = {"system": "genesys",
-            "combatants": [{"id": "a", "name": "Ana", "side": "heroes",
-                            **pc(weapons=[REPEATER])},
-                           {"id": "b", "name": "Bo", "side": "villains",
-                            **pc(adversary="nemesis", wound_threshold=12, wounds=wounds)}],
-            "attack": {"attacker": "a", "defender": "b", "weapon": "repeater",
-                       "options": {"range": "short", "advantage_policy": "hits_first"}},
-            "dice": ["ss aaaa", 30]}
-    path = tmp_path / "auto-fire.yaml"
-    path.write_text(yaml.safe_dump(data, sort_keys=False))
-    done = _fracas("attack", str(path), "--json")
-    assert done.returncode == 0, done.stderr
-    out: dict[str, Any] = json.loads(done.stdout)
-    return out
+    return _attack_file(tmp_path, pc(adversary="nemesis", wound_threshold=12, wounds=wounds),
+                        ["ss aaaa", 30], weapon=REPEATER,
+                        options={"range": "short", "advantage_policy": "hits_first"})
 
 
 def _again_notes(out: dict[str, Any]) -> list[str]:
