@@ -5,10 +5,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+import yaml
+
 from fracas.core.model import Roster, apply_events
+from fracas.core.scenario import scenario_from_mapping
 from fracas.dice import RandomRoller, ScriptedRoller
 from fracas.systems.c22.sheet import Options
-from tests.c22.util import example, make, person
+from tests.c22.util import EXAMPLES, example, make, person
 
 
 def order(s: object, cards: dict[str, list[str]], roster: Roster | None = None
@@ -100,15 +103,19 @@ def test_every_listed_action_resolves() -> None:
             s.system.resolve(RandomRoller(3), action, s.roster)
 
 
-def test_reactions_offer_each_reaction_on_the_defenders_sheet() -> None:
-    s = example("one-tough-lizard.yaml")
+def test_reactions_offer_each_reaction_on_the_defenders_sheet_under_the_plan_option() -> None:
+    raw = yaml.safe_load((EXAMPLES / "one-tough-lizard.yaml").read_text())
+    s = scenario_from_mapping({**raw, "rules": {"reaction_timing": "plan"}})
     assert s.attack is not None
+    assert example("one-tough-lizard.yaml").system.reactions(s.attack, s.roster) == [
+        s.attack]  # the default: nothing is chosen before the attack
     variants = s.system.reactions(s.attack, s.roster)
     plans = [(v.options.reaction.on_hit, v.options.reaction.on_graze)  # type: ignore[union-attr]
              for v in variants]
     assert plans == [("none", "none"), ("none", "block"), ("block", "none"),
                      ("block", "block")]
-    s = make(b=person("b", "y", skills={"dodge": 1, "parry": 2, "advance": 0, "block": 1}))
+    s = make(b=person("b", "y", skills={"dodge": 1, "parry": 2, "advance": 0, "block": 1}),
+             rules={"reaction_timing": "plan"})
     assert s.attack is not None
     got = {(v.options.reaction.on_hit, v.options.reaction.on_graze)  # type: ignore[union-attr]
            for v in s.system.reactions(s.attack, s.roster)}

@@ -119,7 +119,7 @@ class C22(RuleSystem):
                              allowed=", ".join(["none", *known]))
         maneuver = self.conf.maneuver(opts.maneuver)
         if action.kind == "move":
-            if opts.reaction.names():
+            if set(opts.reaction.names()) - {"choose"}:
                 raise InputError("a move is not an attack: nobody reacts to it",
                                  path="attack.options.reaction", allowed="none")
             option = None if maneuver is None else (
@@ -143,7 +143,7 @@ class C22(RuleSystem):
         plan = opts.reaction
         for extent in ("on_hit", "on_graze"):
             name = getattr(plan, extent)
-            if name != "none" and not them.sheet.has_skill(name):
+            if name not in ("none", "choose") and not them.sheet.has_skill(name):
                 have = [r for r in REACTIONS if them.sheet.has_skill(r)]
                 where = ("attack.options.reaction" if plan.on_hit == plan.on_graze
                          else f"attack.options.reaction.{extent}")
@@ -253,10 +253,13 @@ class C22(RuleSystem):
         return [*attack_choices(self, actor, roster), *move_choices(self, actor, roster)]
 
     def reactions(self, action: Action, roster: Roster) -> list[Action]:
-        """The attack with every reaction plan the defender's sheet allows: a reaction (or
-        none) for a full hit and one for a graze, applied once the extent is known (seed:
-        "Once the extent of damage the attack deals is determined"); no reaction first."""
-        if action.kind != "attack" or action.target is None:
+        """Under ``reaction_timing: known`` (default) nothing is chosen before the attack:
+        the defender chooses once Accuracy and damage are known (the actions offer the
+        attack with ``reaction: choose``). Under ``plan``: the attack with every reaction
+        plan the defender's sheet allows: a reaction (or none) for a full hit and one for a
+        graze, applied once the extent is known; no reaction first."""
+        if (action.kind != "attack" or action.target is None
+                or self.defaults.reaction_timing == "known"):
             return [action]
         them = roster[action.target]
         opts = action.options
