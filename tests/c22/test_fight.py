@@ -7,10 +7,10 @@ from collections.abc import Callable
 
 import yaml
 
-from fracas.core.model import Roster, apply_events
+from fracas.core.model import Action, Roster, apply_events
 from fracas.core.scenario import scenario_from_mapping
 from fracas.dice import RandomRoller, ScriptedRoller
-from fracas.systems.c22.sheet import Options
+from fracas.systems.c22.sheet import Options, ReactionPlan
 from tests.c22.util import EXAMPLES, example, make, person
 
 
@@ -107,8 +107,17 @@ def test_reactions_offer_each_reaction_on_the_defenders_sheet_under_the_plan_opt
     raw = yaml.safe_load((EXAMPLES / "one-tough-lizard.yaml").read_text())
     s = scenario_from_mapping({**raw, "rules": {"reaction_timing": "plan"}})
     assert s.attack is not None
-    assert example("one-tough-lizard.yaml").system.reactions(s.attack, s.roster) == [
-        s.attack]  # the default: nothing is chosen before the attack
+    # the default timing: an attack leaving the reaction to the defender (as a fight's
+    # are) has no variant; one naming a plan lists it, then choose, then the others
+    known = example("one-tough-lizard.yaml")
+    assert known.attack is not None
+    left = Action(known.attack.actor, known.attack.target, known.attack.weapon, "attack",
+                  known.attack.options.model_copy(update={"reaction": ReactionPlan()}))
+    assert known.system.reactions(left, known.roster) == [left]
+    assert [str(v.options.reaction)  # type: ignore[union-attr]
+            for v in known.system.reactions(known.attack, known.roster)] == [
+        "block", "choose", "none", "on a hit none, on a graze block",
+        "on a hit block, on a graze none"]
     variants = s.system.reactions(s.attack, s.roster)
     plans = [(v.options.reaction.on_hit, v.options.reaction.on_graze)  # type: ignore[union-attr]
              for v in variants]

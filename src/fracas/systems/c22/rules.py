@@ -254,20 +254,26 @@ class C22(RuleSystem):
 
     def reactions(self, action: Action, roster: Roster) -> list[Action]:
         """Under ``reaction_timing: known`` (default) nothing is chosen before the attack:
-        the defender chooses once Accuracy and damage are known (the actions offer the
-        attack with ``reaction: choose``). Under ``plan``: the attack with every reaction
+        an attack leaving the reaction to the defender (``reaction: choose``, as every
+        attack a fight offers) has no variant; the defender chooses once Accuracy and
+        damage are known. An attack naming a plan (a scenario's) lists it, then ``choose``,
+        then the other plans, for advice. Under ``plan``: the attack with every reaction
         plan the defender's sheet allows: a reaction (or none) for a full hit and one for a
         graze, applied once the extent is known; no reaction first."""
-        if (action.kind != "attack" or action.target is None
-                or self.defaults.reaction_timing == "known"):
+        if action.kind != "attack" or action.target is None:
             return [action]
-        them = roster[action.target]
         opts = action.options
         assert isinstance(opts, Options)
+        known = self.defaults.reaction_timing == "known"
+        if known and opts.reaction == ReactionPlan():
+            return [action]
+        them = roster[action.target]
         names = ["none", *(r for r in REACTIONS if them.sheet.has_skill(r))]
-        return [_with(action, opts.model_copy(update={"reaction": ReactionPlan(
-                    on_hit=on_hit, on_graze=on_graze)}))
-                for on_hit in names for on_graze in names]
+        plans = [ReactionPlan(on_hit=h, on_graze=g) for h in names for g in names]
+        if known:
+            plans = [opts.reaction, ReactionPlan(),
+                     *(q for q in plans if q != opts.reaction)]
+        return [_with(action, opts.model_copy(update={"reaction": q})) for q in plans]
 
     def start_turn(self, roller: Roller, actor: str, roster: Roster) -> tuple[Event, ...]:
         """Evasive's Avoidance bonus lasts until the character's next turn."""
