@@ -3,6 +3,12 @@ discard pile, the joker reshuffle, running out, pinned cards."""
 
 from __future__ import annotations
 
+import math
+from collections import Counter
+from fractions import Fraction
+from itertools import permutations
+from typing import Any
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -10,8 +16,10 @@ from typer.testing import CliRunner
 
 from fracas.cli.app import app
 from fracas.core.events import Changed, Note, Outcome
+from fracas.core.model import apply_events
 from fracas.dice import RandomRoller, ScriptedRoller
 from fracas.dice.cards import RANKS, SUITS, parse_card
+from fracas.dice.rollers import ExactRoller
 from fracas.errors import InputError, RulesError, ScriptError
 from fracas.systems.c22.cards import CardValues
 from tests.c22.util import EXAMPLES, after, make, of_type, person, run
@@ -175,3 +183,46 @@ def test_a_sheet_may_start_with_cards_already_discarded() -> None:
     with pytest.raises(InputError) as err:
         make(person("a", "x", deck=["2S", "4S", "8H"], discard=["2S", "2S"]))
     assert err.value.path == "combatants[0].discard[1]"
+
+
+def _initiative_states(roller: ExactRoller | Any, s: Any) -> tuple[tuple[Any, ...], ...]:
+    _, events = s.system.initiative(roller, s.roster, 1)
+    roster = apply_events(s.roster, events)
+    return tuple((c.state.draw_pile, tuple(sorted(c.state.discard)), c.state.initiative_card)
+                 for c in roster.values())
+
+
+def _brute_initiative(deck: list[str]) -> Counter[tuple[Any, ...]]:
+    """Every order of the deck equally likely: cards until a number card; a joker passed
+    over reshuffles the discard pile back in once the draw is over."""
+    out: Counter[tuple[Any, ...]] = Counter()
+    for order in permutations(deck):
+        first = next(i for i, c in enumerate(order) if not parse_card(c).is_joker)
+        number = order[first]
+        if first:  # jokers passed over: everything goes back into the deck
+            state = (tuple(sorted(deck, key=parse_card)), (), number)
+        else:
+            left = list(deck)
+            left.remove(number)
+            state = (tuple(sorted(left, key=parse_card)), (number,), number)
+        out[state] += 1
+    return out
+
+
+def test_exact_initiative_keeps_the_joker_reshuffle_of_a_joker_passed_over() -> None:
+    """The state after the draws is what later turns of a fight read: its exact
+    distribution (used by the exact fight odds) equals every order of both decks."""
+    decks = {"a": ["2S", "5S", "BJ"], "b": ["3C", "RJ", "6D"]}
+    s = make(person("a", "x", deck=decks["a"]), person("b", "y", deck=decks["b"]))
+    exact = ExactRoller().distribution(_initiative_states, s).probabilities()
+    want: dict[tuple[Any, ...], Fraction] = {}
+    brute = {cid: _brute_initiative(d) for cid, d in decks.items()}
+    total = math.factorial(3) ** 2
+    for sa, na in brute["a"].items():
+        for sb, nb in brute["b"].items():
+            key = tuple((tuple(parse_card(c) for c in pile), tuple(sorted(disc)), card)
+                        for pile, disc, card in (sa, sb))
+            want[key] = want.get(key, Fraction(0)) + Fraction(na * nb, total)
+    got = {tuple((tuple(parse_card(c) for c in pile), disc, card)
+                 for pile, disc, card in k): p for k, p in exact.items()}
+    assert got == want

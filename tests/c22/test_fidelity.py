@@ -22,12 +22,15 @@ from tests.c22.util import EXAMPLES, make, of_type, person, run
 
 def _duel(defender_policy: str) -> Any:
     """A 4-damage dagger against Armor 2, Avoidance 5: a graze (2 left) is stopped by the
-    Armor alone, a full hit (4) only with a successful Block (+2 Armor)."""
+    Armor alone, a full hit (4) only with a successful Block (+2 Armor). The table option
+    ``reaction_timing: plan``: the defender's policy picks a plan per extent before the
+    attack (the default, ``known``, is in test_reaction_timing)."""
     a = person("a", "x", deck=["2S", "2H", "8S", "8H", "4S"],
                weapons=[{"name": "dagger", "damage": 4}])
     b = person("b", "y", armor=2, skills={"block": 3}, deck=["6C", "6D", "4C"],
                policy=defender_policy)
-    return scenario_from_mapping({"system": "c22", "combatants": [a, b]})
+    return scenario_from_mapping({"system": "c22", "combatants": [a, b],
+                                  "rules": {"reaction_timing": "plan"}})
 
 
 def _texts(events: tuple[Event, ...] | list[Event]) -> list[str]:

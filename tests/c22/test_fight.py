@@ -5,10 +5,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from fracas.core.model import Roster, apply_events
+import yaml
+
+from fracas.core.model import Action, Roster, apply_events
+from fracas.core.scenario import scenario_from_mapping
 from fracas.dice import RandomRoller, ScriptedRoller
-from fracas.systems.c22.sheet import Options
-from tests.c22.util import example, make, person
+from fracas.systems.c22.sheet import Options, ReactionPlan
+from tests.c22.util import EXAMPLES, example, make, person
 
 
 def order(s: object, cards: dict[str, list[str]], roster: Roster | None = None
@@ -100,15 +103,28 @@ def test_every_listed_action_resolves() -> None:
             s.system.resolve(RandomRoller(3), action, s.roster)
 
 
-def test_reactions_offer_each_reaction_on_the_defenders_sheet() -> None:
-    s = example("one-tough-lizard.yaml")
+def test_reactions_offer_each_reaction_on_the_defenders_sheet_under_the_plan_option() -> None:
+    raw = yaml.safe_load((EXAMPLES / "one-tough-lizard.yaml").read_text())
+    s = scenario_from_mapping({**raw, "rules": {"reaction_timing": "plan"}})
     assert s.attack is not None
+    # the default timing: an attack leaving the reaction to the defender (as a fight's
+    # are) has no variant; one naming a plan lists it, then choose, then the others
+    known = example("one-tough-lizard.yaml")
+    assert known.attack is not None
+    left = Action(known.attack.actor, known.attack.target, known.attack.weapon, "attack",
+                  known.attack.options.model_copy(update={"reaction": ReactionPlan()}))
+    assert known.system.reactions(left, known.roster) == [left]
+    assert [str(v.options.reaction)  # type: ignore[union-attr]
+            for v in known.system.reactions(known.attack, known.roster)] == [
+        "block", "choose", "none", "on a hit none, on a graze block",
+        "on a hit block, on a graze none"]
     variants = s.system.reactions(s.attack, s.roster)
     plans = [(v.options.reaction.on_hit, v.options.reaction.on_graze)  # type: ignore[union-attr]
              for v in variants]
     assert plans == [("none", "none"), ("none", "block"), ("block", "none"),
                      ("block", "block")]
-    s = make(b=person("b", "y", skills={"dodge": 1, "parry": 2, "advance": 0, "block": 1}))
+    s = make(b=person("b", "y", skills={"dodge": 1, "parry": 2, "advance": 0, "block": 1}),
+             rules={"reaction_timing": "plan"})
     assert s.attack is not None
     got = {(v.options.reaction.on_hit, v.options.reaction.on_graze)  # type: ignore[union-attr]
            for v in s.system.reactions(s.attack, s.roster)}

@@ -1,9 +1,16 @@
-"""Using a Grid (seed 000): hexes and squares of 2 m, three spaces per movement action,
-one diagonal per movement action, no move into a space that costs more than is left."""
+"""Using a Grid (seed 000): hexes and squares of 2 m (a diagonal too, 3 m as a table
+option), three spaces per movement action, one diagonal per movement action, no move into
+a space that costs more than is left."""
 
 from __future__ import annotations
 
+import json
+import subprocess
+import sys
+from pathlib import Path
+
 import pytest
+import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -12,6 +19,7 @@ from fracas.systems.c22.grid import Allowance, Grid, find_path, walk
 from tests.c22.util import after, make, of_type, person, run
 
 HEX, SQUARE = Grid("hex"), Grid("square")
+SQUARE_3M = Grid("square", diagonal_cost_m=3)  # the table option: a diagonal costs 3 m
 ONE = Allowance(1, 3)
 
 
@@ -38,18 +46,51 @@ def test_square_grid_one_diagonal_per_movement_action() -> None:
     done = walk(SQUARE, (0, 0), [(1, 1), (2, 2)], ONE)
     assert done.path == ((1, 1),) and "no diagonal left" in done.stopped
     two = walk(SQUARE, (0, 0), [(1, 1), (2, 1), (3, 2)], Allowance(2, 3))
-    assert two.stopped == "" and two.metres == 3 + 2 + 3  # the second action's diagonal
+    assert two.stopped == "" and two.metres == 2 + 2 + 2  # the second action's diagonal
+    three = walk(SQUARE_3M, (0, 0), [(1, 1), (2, 1), (3, 2)], Allowance(2, 3))
+    assert three.stopped == "" and three.metres == 3 + 2 + 3
 
 
 def test_square_grid_no_move_into_a_space_that_costs_more_than_is_left() -> None:
-    # 2 + 2 m spent, 2 m left: the diagonal costs 3 m, so the character cannot move
-    done = walk(SQUARE, (0, 0), [(1, 0), (2, 0), (3, 1)], ONE)
+    # 2 + 2 m spent, 2 m left: under the 3 m option the diagonal costs 3 m, so the
+    # character cannot move
+    done = walk(SQUARE_3M, (0, 0), [(1, 0), (2, 0), (3, 1)], ONE)
     assert done.path == ((1, 0), (2, 0)) and "needs 3 m, 2 m of movement left" in done.stopped
 
 
-def test_diagonal_cost_is_a_table_default() -> None:
-    assert walk(Grid("square", diagonal_cost_m=2), (0, 0), [(1, 0), (2, 0), (3, 1)],
-                ONE).stopped == ""
+def test_a_diagonal_marks_2_metres_by_default() -> None:
+    done = walk(SQUARE, (0, 0), [(1, 0), (2, 0), (3, 1)], ONE)
+    assert done.stopped == "" and done.metres == 6
+
+
+def _move_on_squares(tmp_path: Path, rules: dict[str, object]) -> dict[str, object]:
+    """``fracas attack --json`` (a fresh process) of one movement action: two squares
+    straight on, then a diagonal."""
+    scenario = {"system": "c22", "rules": {"grid": "square", **rules},
+                "combatants": [mover([0, 0]), person("b", "y", position=[6, 6])],
+                "attack": {"attacker": "a", "action": "move",
+                           "options": {"path": [[1, 0], [2, 0], [3, 1]]}},
+                "cards": {"a": ["4S", "5H"]}}
+    path = tmp_path / "move.yaml"
+    path.write_text(yaml.safe_dump(scenario))
+    done = subprocess.run([sys.executable, "-m", "fracas", "attack", str(path), "--json"],
+                          capture_output=True, text=True, timeout=120)
+    out: dict[str, object] = {"code": done.returncode, "stderr": done.stderr}
+    if done.returncode == 0:
+        out.update(json.loads(done.stdout))
+    return out
+
+
+def test_fracas_attack_moves_a_square_diagonal_for_2_metres_and_3_as_an_option(
+        tmp_path: Path) -> None:
+    # seed 000 · Using a Grid: "each square marks 2 meters": 2 + 2 + 2 m, within 6 m
+    moved = _move_on_squares(tmp_path, {})
+    assert moved["code"] == 0 and moved["outcome"] == "moved", moved
+    # the table option diagonal_cost_m: 3 leaves 2 m for a 3 m diagonal: an illegal path
+    refused = _move_on_squares(tmp_path, {"diagonal_cost_m": 3})
+    assert refused["code"] != 0 and "attack.options.path" in str(refused["stderr"])
+    assert "needs 3 m, 2 m of movement left" in str(refused["stderr"])
+    assert "Traceback" not in str(refused["stderr"])
 
 
 def test_illegal_move_too_far_is_a_clear_error() -> None:

@@ -125,8 +125,8 @@ def test_raised_dash_covers_the_whole_path() -> None:
     r = pinned(s)
     assert r.outcome == "moved"
     (moved,) = of_type(r.events, "C22Moved")
-    assert moved.metres == 14 and moved.spaces == 6  # 3 + 2 + 2, then 3 + 2 + 2
-    assert after(s, r)["nix"].state.position == (6, 2)
+    assert moved.metres == 16 and moved.spaces == 8  # 2 + 2 + 2 + 2, twice
+    assert after(s, r)["nix"].state.position == (8, 2)
 
 
 def test_conforms() -> None:

@@ -32,7 +32,14 @@ from fracas.systems.c22.events import (
 )
 from fracas.systems.c22.grid import step_toward
 from fracas.systems.c22.moves import move_along, occupied_by_others
-from fracas.systems.c22.sheet import Maneuver, Option, Options, ReactionEffects, Weapon
+from fracas.systems.c22.sheet import (
+    REACTIONS,
+    Maneuver,
+    Option,
+    Options,
+    ReactionEffects,
+    Weapon,
+)
 
 TURN = public("Turn: draw 2 cards")
 SPLIT = table("split policy")
@@ -129,14 +136,78 @@ def react_on(damage: int, armor: int, fx: ReactionEffects) -> tuple[int, int]:
     return damage, armor + fx.armor
 
 
-def reduce(att: Attack, p: Plan, success: bool) -> tuple[int, int, int]:
-    """Steps 2 and 3: (damage after the reaction, Armor after Pierce, final damage)."""
+def reduce(att: Attack, p: Plan, success: bool, name: str | None = None
+           ) -> tuple[int, int, int]:
+    """Steps 2 and 3: (damage after the reaction, Armor after Pierce, final damage);
+    ``name``: the reaction taken (default: the plan's for this extent)."""
     damage, armor = p.after_graze, att.defender.sheet.armor
-    name = reaction_of(att, p)
-    if success and name != "none":
+    name = reaction_of(att, p) if name is None else name
+    if success and name not in ("none", "choose"):
         damage, armor = react_on(damage, armor, getattr(att.conf.d.reactions, name))
     effective = max(0, armor - p.pierce)
     return damage, effective, max(0, damage - effective)
+
+
+@dataclass(frozen=True)
+class ReactionOutlook:
+    """A reaction the defender may choose once Accuracy and damage are known: its chance
+    (the number cards left that make card + rank ≥ Accuracy, of all number cards it may
+    draw) and the damage it takes if the reaction succeeds and if it fails."""
+
+    name: str
+    rank: int
+    succeeds_on: int
+    of: int
+    if_success: int
+    if_failure: int
+
+    @property
+    def chance(self) -> Fraction:
+        return Fraction(self.succeeds_on, self.of) if self.of else Fraction(0)
+
+    @property
+    def expected(self) -> Fraction:
+        return self.chance * self.if_success + (1 - self.chance) * self.if_failure
+
+    def taken_out(self, health: int) -> Fraction:
+        return (self.chance * (self.if_success >= health)
+                + (1 - self.chance) * (self.if_failure >= health))
+
+    def label(self, accuracy: int) -> str:
+        if self.name == "none":
+            return f"no reaction: take {self.if_failure} damage (no card drawn)"
+        title = self.name.capitalize()
+        return (f"{title}: succeeds on {self.succeeds_on} of {self.of} number cards "
+                f"(card + rank {self.rank} ≥ Accuracy {accuracy}: {float(self.chance):.0%}); "
+                f"take {self.if_success} damage if it succeeds, {self.if_failure} if not "
+                f"(expected {float(self.expected):.2f})")
+
+
+def reaction_outlooks(att: Attack, p: Plan, pile: tuple[Card, ...],
+                      discard: tuple[Card, ...]) -> list[ReactionOutlook]:
+    """No reaction, then each reaction on the defender's sheet, as seen once Accuracy and
+    damage are known. The check's card is the first number card of the draw pile, equally
+    likely any number card in it (the discard pile's too when the draw pile holds none:
+    it is shuffled back in first)."""
+    numbers = [c for c in pile if not c.is_joker] or [
+        c for c in (*pile, *discard) if not c.is_joker]
+    t, values = att.defender, att.conf.values
+    failed = reduce(att, p, False, "none")[2]
+    out = [ReactionOutlook("none", 0, 0, 0, failed, failed)]
+    for name in REACTIONS:
+        if t.sheet.has_skill(name):
+            rank = t.sheet.rank(name)
+            wins = sum(values.value(c) + rank >= p.accuracy for c in numbers)
+            out.append(ReactionOutlook(name, rank, wins, len(numbers),
+                                       reduce(att, p, True, name)[2], failed))
+    return out
+
+
+def least_harm(outlooks: list[ReactionOutlook], health: int) -> int:
+    """The index of the reaction of least expected damage, then least chance to be taken
+    out; ties go to the earlier one (no reaction first: no card spent)."""
+    return min(range(len(outlooks)), key=lambda i: (outlooks[i].expected,
+                                                    outlooks[i].taken_out(health), i))
 
 
 def expected_damage(att: Attack, p: Plan) -> Fraction:
@@ -250,10 +321,9 @@ def resolve_attack(conf: Conf, roller: Roller, action: Action, roster: Roster) -
         ev.append(Compared(ACCURACY, "Accuracy", p.accuracy, ">", "Avoidance", p.avoidance,
                            "a full hit (full damage)"))
 
-    success = _react(att, p, roller, drawing, roster, details)
-    damage, effective, final = reduce(att, p, success)
+    used, success = _react(att, p, roller, drawing, roster, details)
+    damage, effective, final = reduce(att, p, success, used)
     armor_parts = [("Armor", t.sheet.armor)]
-    used = reaction_of(att, p)
     if success and getattr(conf.d.reactions, used).armor:
         armor_parts.append((used.capitalize(), getattr(conf.d.reactions, used).armor))
     armor = sum(v for _, v in armor_parts)
@@ -307,23 +377,52 @@ def _say_maneuver(att: Attack, p: Plan, ev: list[Event],
     details.append(("maneuver", "raised" if p.raised else "base"))
 
 
+def _choose(att: Attack, p: Plan, roller: Roller, drawing: Drawing) -> str | None:
+    """Hook ``reaction`` (:mod:`fracas.core.choices`): the defender chooses its reaction
+    now that Accuracy and damage are known (seed: "Once the extent of damage the attack
+    deals is determined, the target has a few options"). A person is asked, with each
+    reaction's chance and damage; anybody else takes the reaction of least expected
+    damage (:func:`least_harm`). None when its sheet has no reaction: nothing to choose."""
+    t = att.defender
+    deck = drawing.deck(t.id)
+    outlooks = reaction_outlooks(att, p, deck.draw_pile, deck.discard)
+    if len(outlooks) == 1:
+        return None
+    default = least_harm(outlooks, int(t.state.health))
+    extent = "a graze" if p.graze else "a full hit"
+    picked = ask(roller, Choice(
+        "reaction", t.id, f"{t.name}'s reaction to {att.attacker.name}'s attack: {extent}, "
+        f"Accuracy {p.accuracy} against Avoidance {p.avoidance}, {p.after_graze} damage "
+        f"before Armor", tuple(o.label(p.accuracy) for o in outlooks), default))
+    return outlooks[picked].name
+
+
 def _react(att: Attack, p: Plan, roller: Roller, drawing: Drawing, roster: Roster,
-           details: list[tuple[str, str | int]]) -> bool:
-    """Step 2: once hit or graze is known, the reaction the defender's plan takes for it,
-    a skill check drawn from its own deck; every effect of a success applies and is said."""
+           details: list[tuple[str, str | int]]) -> tuple[str, bool]:
+    """Step 2: once hit or graze is known, the reaction the defender's plan takes for it
+    (or, for ``choose``, the one it chooses now), a skill check drawn from its own deck;
+    every effect of a success applies and is said. Returns the reaction and its success."""
     plan_ = att.opts.reaction
     if not plan_.names():
-        return False
+        return "none", False
     name = reaction_of(att, p)
     t, ev = att.defender, drawing.events
     extent = "a graze" if p.graze else "a full hit"
-    if plan_.on_hit != plan_.on_graze:
+    if name == "choose":
+        chosen = _choose(att, p, roller, drawing)
+        if chosen is None:
+            return "none", False
+        name = chosen
+        shown = "no reaction" if name == "none" else name.capitalize()
+        ev.append(Note(CHOICE, f"{t.name} sees {extent} coming (Accuracy {p.accuracy}, "
+                               f"{p.after_graze} damage) and chooses {shown}"))
+    elif plan_.on_hit != plan_.on_graze:
         ev.append(Note(CHOICE, f"{t.name} sees {extent} coming and chooses "
                                f"{'no reaction' if name == 'none' else name.capitalize()} "
                                f"(plan: {plan_})"))
     if name == "none":
         details.append(("reaction", "none"))
-        return False
+        return name, False
     title = name.capitalize()
     cards = drawing.until_number(roller, t.id, f"for {title}", REACTION)
     card = cards[-1]
@@ -336,7 +435,7 @@ def _react(att: Attack, p: Plan, roller: Roller, drawing: Drawing, roster: Roste
                        p.accuracy, f"the {name} succeeds" if success else f"the {name} fails"))
     details.append(("reaction", "succeeded" if success else "failed"))
     if not success:
-        return False
+        return name, False
     fx = getattr(att.conf.d.reactions, name)
     if fx.armor:
         rule = BLOCK if name == "block" and fx.armor == 2 else REACTION
@@ -355,7 +454,7 @@ def _react(att: Attack, p: Plan, roller: Roller, drawing: Drawing, roster: Roste
     if not (fx.armor or fx.damage or fx.halve or fx.move):
         ev.append(Note(REACTION, f"{title} succeeds but has no effect (its table entry "
                                  "is empty)"))
-    return True
+    return name, True
 
 
 def _advance(att: Attack, spaces: int, roster: Roster, ev: list[Event]) -> None:

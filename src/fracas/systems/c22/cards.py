@@ -155,15 +155,25 @@ class HandDraw(Variable[tuple[Card, ...]]):
 @cache
 def _until_number_classes(pile: tuple[Card, ...], key: Callable[[Card], Any]
                           ) -> Distribution[tuple[Card, ...]]:
-    # The first number card in a shuffled pile is equally likely to be any number card;
-    # the jokers passed over before it change no rule's result, only the discard pile.
+    # The first number card in a shuffled pile is equally likely to be any number card,
+    # whether or not jokers come before it (the first card of all is a number card with
+    # chance N / (N + J)). The jokers passed over change no rule's result in this action,
+    # but a joker drawn reshuffles the owner's discard pile once the action ends: the
+    # state after differs, so "no joker passed" and "jokers passed" are kept apart (one
+    # joker shows the second class: after the reshuffle, which ones were passed over
+    # leaves the same deck).
+    jokers = [c for c in pile if not CardValues.is_number(c)]
+    numbers = len(pile) - len(jokers)
     weights: dict[Hashable, int] = {}
     shown: dict[Hashable, tuple[Card, ...]] = {}
     for c in pile:
         if CardValues.is_number(c):
-            k = key(c)
-            shown.setdefault(k, (c,))
-            weights[k] = weights.get(k, 0) + 1
+            for passed, w in ((False, numbers), (True, len(jokers))):
+                if not w:
+                    continue
+                k = (key(c), passed)
+                shown.setdefault(k, (jokers[0], c) if passed else (c,))
+                weights[k] = weights.get(k, 0) + w
     return Distribution({shown[k]: w for k, w in weights.items()})
 
 

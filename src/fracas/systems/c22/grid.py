@@ -1,8 +1,10 @@
 """Grids and movement (seed 000 · Using a Grid).
 
 Hex grid: 2 m a hex, three hexes per movement action. Square grid: 2 m a square, one
-diagonal per movement action; a diagonal costs more (table default 3 m), and a character
-with less movement left than the next space costs cannot move into it. Positions are
+diagonal per movement action (seed: "each square marks 2 meters and moving diagonally can
+be performed once per movement action"; a diagonal costs 2 m by default, 3 m as a table
+option), and a character with less movement left than the next space costs cannot move
+into it. Positions are
 axial ``(q, r)`` on a hex grid and ``(x, y)`` on a square grid.
 """
 
@@ -28,7 +30,7 @@ class Grid:
 
     kind: str = "hex"
     metres_per_space: int = 2
-    diagonal_cost_m: int = 3
+    diagonal_cost_m: int = 2
     diagonals_per_action: int = 1
     blocked_by_others: bool = True
 

@@ -119,7 +119,7 @@ class C22(RuleSystem):
                              allowed=", ".join(["none", *known]))
         maneuver = self.conf.maneuver(opts.maneuver)
         if action.kind == "move":
-            if opts.reaction.names():
+            if set(opts.reaction.names()) - {"choose"}:
                 raise InputError("a move is not an attack: nobody reacts to it",
                                  path="attack.options.reaction", allowed="none")
             option = None if maneuver is None else (
@@ -143,7 +143,7 @@ class C22(RuleSystem):
         plan = opts.reaction
         for extent in ("on_hit", "on_graze"):
             name = getattr(plan, extent)
-            if name != "none" and not them.sheet.has_skill(name):
+            if name not in ("none", "choose") and not them.sheet.has_skill(name):
                 have = [r for r in REACTIONS if them.sheet.has_skill(r)]
                 where = ("attack.options.reaction" if plan.on_hit == plan.on_graze
                          else f"attack.options.reaction.{extent}")
@@ -253,18 +253,27 @@ class C22(RuleSystem):
         return [*attack_choices(self, actor, roster), *move_choices(self, actor, roster)]
 
     def reactions(self, action: Action, roster: Roster) -> list[Action]:
-        """The attack with every reaction plan the defender's sheet allows: a reaction (or
-        none) for a full hit and one for a graze, applied once the extent is known (seed:
-        "Once the extent of damage the attack deals is determined"); no reaction first."""
+        """Under ``reaction_timing: known`` (default) nothing is chosen before the attack:
+        an attack leaving the reaction to the defender (``reaction: choose``, as every
+        attack a fight offers) has no variant; the defender chooses once Accuracy and
+        damage are known. An attack naming a plan (a scenario's) lists it, then ``choose``,
+        then the other plans, for advice. Under ``plan``: the attack with every reaction
+        plan the defender's sheet allows: a reaction (or none) for a full hit and one for a
+        graze, applied once the extent is known; no reaction first."""
         if action.kind != "attack" or action.target is None:
             return [action]
-        them = roster[action.target]
         opts = action.options
         assert isinstance(opts, Options)
+        known = self.defaults.reaction_timing == "known"
+        if known and opts.reaction == ReactionPlan():
+            return [action]
+        them = roster[action.target]
         names = ["none", *(r for r in REACTIONS if them.sheet.has_skill(r))]
-        return [_with(action, opts.model_copy(update={"reaction": ReactionPlan(
-                    on_hit=on_hit, on_graze=on_graze)}))
-                for on_hit in names for on_graze in names]
+        plans = [ReactionPlan(on_hit=h, on_graze=g) for h in names for g in names]
+        if known:
+            plans = [opts.reaction, ReactionPlan(),
+                     *(q for q in plans if q != opts.reaction)]
+        return [_with(action, opts.model_copy(update={"reaction": q})) for q in plans]
 
     def start_turn(self, roller: Roller, actor: str, roster: Roster) -> tuple[Event, ...]:
         """Evasive's Avoidance bonus lasts until the character's next turn."""

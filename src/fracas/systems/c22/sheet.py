@@ -109,17 +109,19 @@ def _weapon_card(value: str) -> str:
                          f"card ({CARD_NOTATION})") from None
 
 
-ReactionName = Literal["none", "block", "parry", "dodge", "advance"]
+ReactionName = Literal["none", "block", "parry", "dodge", "advance", "choose"]
 
 
 class ReactionPlan(BaseModel):
     """The defender's reaction for each extent of damage (seed: "Once the extent of damage
     the attack deals is determined, the target has a few options"): chosen after the
-    attack hits or grazes. ``reaction: block`` is the same reaction on both."""
+    attack hits or grazes. ``reaction: block`` is the same reaction on both; ``choose``
+    (the default) leaves the choice to the defender once Accuracy and damage are known
+    (a person is asked; anybody else takes the reaction of least expected damage)."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
-    on_hit: ReactionName = "none"
-    on_graze: ReactionName = "none"
+    on_hit: ReactionName = "choose"
+    on_graze: ReactionName = "choose"
 
     def for_extent(self, graze: bool) -> str:
         return self.on_graze if graze else self.on_hit
@@ -137,9 +139,10 @@ class ReactionPlan(BaseModel):
 def _plan(value: Any) -> Any:
     if isinstance(value, str):
         word = value.strip().lower()
-        if word not in ("none", *REACTIONS):
+        if word not in ("none", *REACTIONS, "choose"):
             raise ValueError(f"{value!r} is not a reaction (allowed: none, "
-                             f"{', '.join(REACTIONS)}, or {{on_hit: ..., on_graze: ...}})")
+                             f"{', '.join(REACTIONS)}, choose, or "
+                             "{on_hit: ..., on_graze: ...})")
         return {"on_hit": word, "on_graze": word}
     return value
 
@@ -246,6 +249,7 @@ class Defaults(BaseModel):
     diagonals_per_movement_action: StrictInt = Field(ge=0)
     occupied_spaces_block: StrictBool
     initiative_every_round: StrictBool
+    reaction_timing: Literal["known", "plan"]
 
     @field_validator("maneuvers", mode="before")
     @classmethod

@@ -20,7 +20,7 @@ KIND_OPTIONS: dict[str, frozenset[str]] = {
     "strangle": _DEFENDED,
     "throw": _DEFENDED | _ROLLED | {"wall_at"},
     "disarm": _DEFENDED | _ROLLED | {"target_weapon", "two_handed_grip", "body_check_modifier",
-                                     "no_body_check", "drawing"},
+                                     "no_body_check", "body_check_willpower", "drawing"},
     "total_defense": frozenset(),
 }
 _UNARMED = frozenset({"grapple", "escape", "strangle", "throw"})
@@ -98,17 +98,30 @@ def _check_turn(action: Action, a: Combatant, t: Combatant, o: Options,
     follow_up = (o.two_weapons is not None and action.weapon is not None
                  and a.state.paired_weapon == action.weapon)
     if follow_up:
-        same = a.state.paired_target == t.id
-        if same != (o.two_weapons == "same_target"):
-            raise InputError("the second weapon's target does not match the pair's first "
-                             f"attack (on {a.state.paired_target})",
-                             path="attack.options.two_weapons",
-                             allowed="same_target" if same else "two_targets")
+        _check_follow_up(a, t, o)
         return
     most = attacks_per_round(a.sheet, defaults)
     if a.state.attacks_used >= most:
         raise InputError(f"{a.name} has used its {most} attack(s) this round",
                          path="attack.attacker")
+
+
+def _check_follow_up(a: Combatant, t: Combatant, o: Options) -> None:
+    """The second attack of a two-weapon pair goes where the first declared (seed 003 ·
+    Attacking with 2 Weapons): the same target at −4 each, or another target at −6 each."""
+    first = a.state.paired_target
+    declared = a.state.paired_mode or ("same_target" if first == t.id else "two_targets")
+    if o.two_weapons != declared:
+        raise InputError(f"{a.name}'s first attack declared the pair {declared} (on "
+                         f"{first}): the second attack is {declared} too",
+                         path="attack.options.two_weapons", allowed=declared)
+    if declared == "same_target" and t.id != first:
+        raise InputError(f"the pair was declared at one target: the second attack goes at "
+                         f"{first} too", path="attack.defender", allowed=str(first))
+    if declared == "two_targets" and t.id == first:
+        raise InputError(f"the pair was declared at two targets: the second attack goes at "
+                         f"another target than {first}", path="attack.defender",
+                         allowed=f"an enemy other than {first}")
 
 
 def _check_grapple(kind: str, a: Combatant, t: Combatant) -> None:
@@ -129,9 +142,11 @@ def _check_options(action: Action, a: Combatant, t: Combatant, o: Options,
     if o.willpower and a.state.energy < cost:
         raise InputError(f"{a.name} has {a.state.energy} Energy; willpower costs {cost}",
                          path="attack.options.willpower")
-    if o.defense_willpower and t.state.energy < cost:
-        raise InputError(f"{t.name} has {t.state.energy} Energy; willpower costs {cost}",
-                         path="attack.options.defense_willpower")
+    spends = [n for n in ("defense_willpower", "body_check_willpower") if getattr(o, n)]
+    if spends and t.state.energy < cost * len(spends):
+        raise InputError(f"{t.name} has {t.state.energy} Energy; willpower costs {cost} a roll"
+                         + (f", {cost * len(spends)} for both" if len(spends) > 1 else ""),
+                         path=f"attack.options.{spends[-1]}")
     if o.chink and (t.sheet.armor is None or t.sheet.armor.rating == 0):
         raise InputError(f"{t.name} wears no armor: there is no chink to aim for",
                          path="attack.options.chink")
@@ -162,3 +177,13 @@ def _check_options(action: Action, a: Combatant, t: Combatant, o: Options,
                              allowed=", ".join(held) or "nothing: it is unarmed")
         if not held:
             raise InputError(f"{t.name} holds no weapon to disarm", path="attack.defender")
+        if o.body_check_willpower and (o.no_body_check or _ranged(action, a)):
+            raise InputError(f"{t.name} makes no Body check here ("
+                             + ("it is denied one" if o.no_body_check else
+                                "a ranged disarm knocks the weapon away") + ")",
+                             path="attack.options.body_check_willpower",
+                             allowed="a melee or unarmed disarm with a Body check")
+
+
+def _ranged(action: Action, a: Combatant) -> bool:
+    return any(w.name == action.weapon and w.kind == "ranged" for w in a.sheet.weapons)

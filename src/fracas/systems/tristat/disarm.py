@@ -23,6 +23,7 @@ from fracas.systems.tristat.steps import (
     styled,
     target_total,
     weapon_of,
+    willpower,
 )
 
 
@@ -81,6 +82,8 @@ def resolve_disarm(roller: Roller, ctx: Ctx) -> Resolution:
     check: list[Part] = [("Body", t.sheet.body)]
     if modifier:
         check.append(("Body check modifier", modifier))
+    if o.body_check_willpower:
+        check.append(willpower(ctx, t.id))
     value = target_total(ctx, R.BODY_CHECK, f"{t.name}'s Body check", check,
                          "a Body check is 2d6 ≤ Body (table default)")
     roll = roller.roll(TWO_D6)

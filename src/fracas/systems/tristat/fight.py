@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from itertools import combinations
 
 from fracas.core.events import Changed, Event, Note, Rolled
 from fracas.core.model import Action, Combatant, Roster, Slot, apply_events
@@ -85,14 +86,17 @@ def _legal(action: Action, roster: Roster, defaults: Defaults) -> bool:
 def _candidates(actor: str, roster: Roster, defaults: Defaults) -> Iterator[Action]:
     me = roster[actor]
     st = me.state
-    if st.paired_weapon is not None and st.paired_target is not None:
+    pending = st.paired_weapon is not None and st.paired_target is not None
+    if pending:
+        # the second attack of the pair: where the first declared it (checked below)
         for enemy in roster.enemies_of(actor):
             if active(enemy):
                 same = enemy.id == st.paired_target
                 yield Action(actor, enemy.id, st.paired_weapon, "attack", Options(
-                    two_weapons="same_target" if same else "two_targets"))
+                    two_weapons=st.paired_mode or ("same_target" if same else "two_targets")))
     held = [w for w in me.sheet.weapons if w.name not in st.disarmed]
     can_will = st.energy >= defaults.willpower.cost
+    others = [e for e in roster.enemies_of(actor) if active(e)]
     for enemy in roster.enemies_of(actor):
         if not active(enemy):
             continue
@@ -109,8 +113,11 @@ def _candidates(actor: str, roster: Roster, defaults: Defaults) -> Iterator[Acti
                 variants.append(Options(chink=True))
             if can_will:
                 variants.append(Options(willpower=True))
-            if weapon is not None and len([w for w in held if w.hands == 1]) >= 2:
+            if (weapon is not None and not pending
+                    and len([w for w in held if w.hands == 1]) >= 2):
                 variants.append(Options(two_weapons="same_target"))
+                if len(others) >= 2:  # the second weapon may go at another enemy
+                    variants.append(Options(two_weapons="two_targets"))
             for opts in variants:
                 yield Action(actor, enemy.id, weapon, "attack", opts)
         if enemy.state.grappled_by is None and st.grappled_by is None:
@@ -139,17 +146,51 @@ def actions(actor: str, roster: Roster, slot: Slot | None, defaults: Defaults) -
     return out
 
 
+def _defends(action: Action, target: Combatant) -> bool:
+    """Whether the target may roll against the action (the grabber always rolls against
+    an escape; a defense needs a conscious defender not on a total attack and not
+    barred by a lost escape)."""
+    if action.kind == "escape":
+        return True
+    st = target.state
+    return st.health > 0 and not st.total_attack and not st.no_defense
+
+
+def _body_check(action: Action, roster: Roster) -> bool:
+    """Whether a failed defense against the action leads to the target's Body check (a
+    melee or unarmed disarm that does not deny it)."""
+    opts = action.options
+    assert isinstance(opts, Options)
+    if action.kind != "disarm" or opts.no_body_check:
+        return False
+    weapon = next((w for w in roster[action.actor].sheet.weapons if w.name == action.weapon),
+                  None)
+    return weapon is None or weapon.kind != "ranged"
+
+
 def reactions(action: Action, roster: Roster, defaults: Defaults) -> list[Action]:
-    """The defender may spend willpower on its roll (+1 for 5 Energy), or not."""
+    """The target may spend willpower (+1 for 5 Energy, seed 003 · Willpower: "any die
+    roll") on each roll it makes against the action: its defense (the grabber's escape
+    roll) and, after a melee disarm, its Body check. Only rolls it will really make are
+    offered (none on a total attack: it makes no defense rolls); no willpower first."""
     opts = action.options
     if action.kind == "total_defense" or action.target is None or not isinstance(opts, Options):
         return [action]
     target = roster[action.target]
-    if opts.defense_willpower or target.state.energy < defaults.willpower.cost:
-        return [action]
-    variant = Action(action.actor, action.target, action.weapon, action.kind,
-                     opts.model_copy(update={"defense_willpower": True}), action.offensive)
-    return [action, variant]
+    rolls = []
+    if not opts.defense_willpower and _defends(action, target):
+        rolls.append("defense_willpower")
+    if not opts.body_check_willpower and _body_check(action, roster):
+        rolls.append("body_check_willpower")
+    out = [action]
+    for n in range(1, len(rolls) + 1):
+        for names in combinations(rolls, n):
+            variant = Action(action.actor, action.target, action.weapon, action.kind,
+                             opts.model_copy(update=dict.fromkeys(names, True)),
+                             action.offensive)
+            if _legal(variant, roster, defaults):  # the Energy for every roll chosen
+                out.append(variant)
+    return out
 
 
 def start_turn(actor: str, roster: Roster) -> tuple[Event, ...]:
@@ -161,7 +202,7 @@ def start_turn(actor: str, roster: Roster) -> tuple[Event, ...]:
                        ("no_defense", R.ESCAPING)):
         if getattr(me.state, name):
             events.append(Changed(rule, actor, name, True, False))
-    for name in ("paired_weapon", "paired_target"):
+    for name in ("paired_weapon", "paired_target", "paired_mode"):
         if getattr(me.state, name) is not None:
             events.append(Changed(R.TWO_WEAPONS, actor, name, getattr(me.state, name), None))
     for cid, c in roster.items():

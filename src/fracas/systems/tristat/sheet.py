@@ -100,6 +100,7 @@ class Options(_Model):
     total_defense: StrictBool = False
     willpower: StrictBool = False
     defense_willpower: StrictBool = False
+    body_check_willpower: StrictBool = False
     defense_number: StrictInt | None = Field(default=None, ge=1, le=20)
     skill: str | None = Field(default=None, min_length=1)
     defense_skill: str | None = Field(default=None, min_length=1)
@@ -163,3 +164,4 @@ class Defaults(_Model):
     willpower: WillpowerDefaults
     initiative: InitiativeDefaults
     defense_value_offset: StrictInt = Field(ge=-20, le=20)
+    flanking: Literal["declared", "ally"]

@@ -23,10 +23,11 @@ class State:
     the hold is read from its victim. ``attacks_used`` / ``defenses_used``: this round.
     ``total_attack`` / ``total_defense`` / ``no_defense``: until this combatant's next turn.
     ``loosened``: a weapon kept after a disarm, at -2 until the end of its own turn
-    (``loosened_turn`` once that turn has begun). ``paired_weapon`` / ``paired_target``: the
-    second attack of a two-weapon pair still due this turn. ``initiative`` / ``roll_off``:
-    rolled once at the start of a fight. ``sheathed``: weapons not drawn yet (the first
-    attack with one draws it, at -3).
+    (``loosened_turn`` once that turn has begun). ``paired_weapon`` / ``paired_target`` /
+    ``paired_mode``: the second attack of a two-weapon pair still due this turn, the first
+    attack's target and the pair it declared (``same_target`` or ``two_targets``).
+    ``initiative`` / ``roll_off``: rolled once at the start of a fight. ``sheathed``:
+    weapons not drawn yet (the first attack with one draws it, at -3).
     """
 
     health: int
@@ -45,6 +46,7 @@ class State:
     loosened_turn: bool = False
     paired_weapon: str | None = None
     paired_target: str | None = None
+    paired_mode: str | None = None
     initiative: int | None = None
     roll_off: int = 0
     sheathed: tuple[str, ...] = ()

@@ -192,6 +192,7 @@ def spend_attack(ctx: Ctx, rule: str = R.ATTACK) -> None:
             ctx.get(a.id, "paired_weapon") == ctx.action.weapon):
         ctx.change(R.TWO_WEAPONS, a.id, "paired_weapon", None)
         ctx.change(R.TWO_WEAPONS, a.id, "paired_target", None)
+        ctx.change(R.TWO_WEAPONS, a.id, "paired_mode", None)
         ctx.add(Note(R.TWO_WEAPONS, f"{a.name} strikes with the other hand: the same action"))
         return
     ctx.change(rule, a.id, "attacks_used", ctx.get(a.id, "attacks_used") + 1)
@@ -199,10 +200,13 @@ def spend_attack(ctx: Ctx, rule: str = R.ATTACK) -> None:
         other = o.off_hand or next(w.name for w in a.sheet.weapons if w.hands == 1 and w.name
                                    != ctx.action.weapon and w.name not in ctx.get(a.id, "disarmed"))
         why = "" if o.off_hand else " (the next one-handed weapon on the sheet)"
+        at = (f"at {ctx.target.name} again" if o.two_weapons == "same_target"
+              else f"at another target than {ctx.target.name}")
         ctx.add(Note(R.TWO_WEAPONS, f"{a.name}'s other hand holds the {other}{why}: "
-                                    "it strikes next, in the same action"))
+                                    f"it strikes next, in the same action, {at}"))
         ctx.change(R.TWO_WEAPONS, a.id, "paired_weapon", other)
         ctx.change(R.TWO_WEAPONS, a.id, "paired_target", ctx.action.target)
+        ctx.change(R.TWO_WEAPONS, a.id, "paired_mode", o.two_weapons)
     if o.total_attack:
         ctx.change(R.TOTAL_ATTACK, a.id, "total_attack", True)
 
@@ -276,6 +280,23 @@ def can_defend(ctx: Ctx, critical: bool) -> bool:
     return True
 
 
+def flanking(ctx: Ctx) -> str:
+    """The flanking penalty's name when the defender is flanked by the attacker, else "":
+    the action says so (``flanked``), or, under the table option ``flanking: ally``, a melee
+    or unarmed attacker has another active ally (seed 003 · Flanking needs an ally on the
+    defender's opposite side; tristat keeps no positions)."""
+    if ctx.opts.flanked:
+        return "flanked"
+    if ctx.defaults.flanking != "ally" or mode_of(weapon_of(ctx.actor, ctx.action.weapon)) == (
+            "ranged"):
+        return ""
+    a = ctx.actor
+    allies = [c.name for c in ctx.roster.allies_of(a.id) if ctx.get(c.id, "health") > 0]
+    if not allies:
+        return ""
+    return f"flanked by {a.name} and {allies[0]} (table option flanking: ally)"
+
+
 def defend(roller: Roller, ctx: Ctx, rule: str = R.DEFEND, critical: bool = False,
            extra: tuple[Part, ...] = ()) -> bool:
     """Defense Value + skill; 2d6 strictly under it defends. True when the target defends."""
@@ -299,8 +320,9 @@ def defend(roller: Roller, ctx: Ctx, rule: str = R.DEFEND, critical: bool = Fals
         notes.append(f"defense #{number} this round: no penalty")
     if o.trick_shot:
         parts.append(("trick shot", -o.trick_shot))
-    if o.flanked:
-        parts.append(("flanked", R.FLANKED_PENALTY))
+    flanked = flanking(ctx)
+    if flanked:
+        parts.append((flanked, R.FLANKED_PENALTY))
     if o.total_defense or ctx.get(t.id, "total_defense"):
         parts.append(("total defense", R.TOTAL_DEFENSE_BONUS))
     held = grapple_penalty(ctx, t.id, extreme=False)
