@@ -8,8 +8,8 @@ from collections.abc import Callable
 import yaml
 
 from fracas.core.model import Action, Roster, apply_events
-from fracas.core.scenario import scenario_from_mapping
 from fracas.dice import RandomRoller, ScriptedRoller
+from fracas.registry.scenarios import scenario_from_mapping
 from fracas.systems.c22.sheet import Options, ReactionPlan
 from tests.c22.util import EXAMPLES, example, make, person
 

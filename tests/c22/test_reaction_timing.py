@@ -15,11 +15,11 @@ from typing import Any
 import pytest
 import yaml
 
-from fracas.core.scenario import scenario_from_mapping
 from fracas.dice import ScriptedRoller
 from fracas.encounter.engine import Encounter
 from fracas.encounter.policies import POLICIES
 from fracas.encounter.session_log import load_session
+from fracas.registry.scenarios import scenario_from_mapping
 from tests.c22.util import person
 
 ASH = person("a", "x", name="Ash", deck=["2S", "2H", "8S", "8H", "4S", "RJ"],
