@@ -32,6 +32,7 @@ from fracas.core.model import DELAY, Action, Roster, Slot
 from fracas.core.scenario import Scenario, scenario_from_mapping
 from fracas.core.system import RuleSystem
 from fracas.dice.rollers import RandomRoller, Roller
+from fracas.encounter.labels import action_words
 from fracas.encounter.log import FightLog, read_fight_log, replay_checked
 from fracas.encounter.policies import DEFAULT_POLICY, POLICIES, Policy
 from fracas.encounter.state import FightState, fold, slots_to_data
@@ -163,8 +164,9 @@ def step(roller: Roller, setup: FightSetup, state: FightState, lean: bool = Fals
             if len(variants) > 1:
                 action = controller(action.target)[1].react(roller, system, variants,
                                                              state.roster)
+        said = "" if lean else action_words(action, state.roster, system.words)
         emit([ActionChosen(RULE_FIGHT, actor, action.kind, action.target or "",
-                           action.describe(), policy_name)])
+                           action.describe(), policy_name, said)])
         if action.kind == DELAY:
             slot = state.slots[state.next_slot - 1]
             emit([SlotAdded(RULE_FIGHT, actor, f"{slot.label} (delayed)", 1, slot.offensive)])

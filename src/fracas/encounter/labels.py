@@ -1,10 +1,14 @@
-"""Short labels of actions for menus, logs and advice."""
+"""Short labels of actions for menus, logs and advice: code-level (:func:`describe_action`)
+and in the table's words from the system's data pack (:func:`action_words`,
+:func:`reaction_words`)."""
 
 from __future__ import annotations
 
 from collections.abc import Set
+from typing import Any
 
-from fracas.core.model import Action
+from fracas.core.model import Action, Roster
+from fracas.core.words import Words
 
 
 def describe_action(action: Action, hide: Set[str] = frozenset()) -> str:
@@ -17,3 +21,33 @@ def describe_action(action: Action, hide: Set[str] = frozenset()) -> str:
     for k, v in opts.items():
         parts.append(k if v is True else f"no {k}" if v is False else f"{k}={v}")
     return ", ".join(parts) or "plain"
+
+
+def _changed(action: Action) -> dict[str, Any]:
+    return {} if action.options is None else action.options.model_dump(exclude_defaults=True)
+
+
+def action_words(action: Action, roster: Roster, words: Words) -> str:
+    """``Attack the vampire with knife · Called shot: vital spot`` — the action's label,
+    its target's name, its weapon and its options, all in the data pack's words."""
+    word = words.action(action.kind)
+    head = word.label
+    if action.target is not None and action.target in roster:
+        head += f" {roster[action.target].name}"
+    if action.offensive and word.group in ("attack", "disarm"):
+        head += f" with {action.weapon or words.unarmed}"
+    elif action.weapon:
+        head += f" with {action.weapon}"
+    options = words.options_text(_changed(action))
+    return " · ".join([head, *options])
+
+
+def reaction_words(variant: Action, first: Action, words: Words) -> str:
+    """A reaction as the options it changes from the plain attack (``No reaction``)."""
+    a, b = _changed(first), _changed(variant)
+    changed = {k: v for k, v in b.items() if a.get(k) != v}
+    if variant.options is not None:
+        full = variant.options.model_dump()
+        changed.update({k: full[k] for k in a if k not in b})
+    said = words.options_text(changed)
+    return " · ".join(said) if said else "No reaction"

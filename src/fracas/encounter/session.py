@@ -23,21 +23,20 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, fields, replace
 from typing import Any
 
-from fracas.core.events import Changed, Event, FightEnded, _frozen, event_from_dict
+from fracas.core.events import (
+    ActionChosen,
+    Changed,
+    Event,
+    FightEnded,
+    _frozen,
+    event_from_dict,
+)
 from fracas.core.model import Roster
 from fracas.core.scenario import Scenario, scenario_from_mapping
 from fracas.dice.variables import Variable
+from fracas.encounter.decisions import Decision, DiceRequest, Needed, Option
 from fracas.encounter.engine import FightSetup, setup_from_scenario
-from fracas.encounter.live import (
-    PERSON,
-    Decision,
-    DiceRequest,
-    Feed,
-    Needed,
-    Option,
-    run_turn,
-    whose_roll,
-)
+from fracas.encounter.live import PERSON, Feed, dice_prompt, run_turn, whose_roll
 from fracas.encounter.policies import POLICIES
 from fracas.encounter.state import FightState, slots_from_data, slots_to_data
 from fracas.errors import FracasError, InputError, ScriptError
@@ -177,8 +176,10 @@ class Session:
     def _feed(self, entries: Sequence[dict[str, Any]]) -> Feed:
         rolls = [e for e in entries if e["kind"] == "dice"]
         answers = [e for e in entries if e["kind"] == "answer"]
+        previous = {e.actor: e.target for e in self.events[:self._base_len]
+                    if isinstance(e, ActionChosen) and e.target}
         return Feed(list(rolls), list(answers), self.seed, self.drawn,
-                    self._auto, self.is_person, odds=self.odds)
+                    self._auto, self.is_person, odds=self.odds, previous=previous)
 
     def _replay(self) -> None:
         """Fold the whole log: the state, the events, and what is asked now."""
@@ -256,8 +257,7 @@ class Session:
             return decision
         name = self._base.roster[who].name
         request = replace(decision.dice, who=who, what=f"{decision.dice.what} ({name})")
-        prompt = decision.prompt.replace(decision.dice.what, request.what, 1)
-        return replace(decision, who=who, prompt=prompt, dice=request)
+        return replace(decision, who=who, prompt=dice_prompt(request), dice=request)
 
     def _apply_gm(self, event: Event) -> None:
         self.state = self._base = apply_live(self.scenario, self.state, event)
