@@ -16,6 +16,7 @@ from rich.console import Console
 from fracas.cli import live
 from fracas.cli.menus import Composer
 from fracas.core.scenario import load_scenario
+from fracas.encounter.decisions import page_of
 from fracas.encounter.session import Session
 from tests.live.hands import hand_values
 
@@ -82,7 +83,7 @@ def play(path: str, seed: int = 5, usual: float = 0.7, roll: float = 0.0) -> Pla
                 line = keys.pop(0) if keys else ""
             else:
                 keys = []
-                note(len(p.options), p.prompt)
+                note(len(page_of(p.options, 0)[0]), p.prompt)
                 line = rng.choice(p.options).id
             played.lines.append(line)
             yield number, line
@@ -104,7 +105,10 @@ def identifiers(played: Played) -> list[str]:
     text = played.output
     found = [m.group(0) for m in IDENTIFIER.finditer(text)]
     roster = played.session.scenario.roster
-    names = {c.name for c in roster.values()}
+    names = {c.name for c in roster.values()}  # and the sheets' own words (a weapon's name)
+    names |= {str(w.get("name")) for entry in played.session.scenario.raw["combatants"]
+              for w in dict(entry.get("sheet", entry)).get("weapons") or []
+              if isinstance(w, dict)}
     stripped = text
     for name in sorted(names, key=len, reverse=True):
         stripped = stripped.replace(name, " ")

@@ -81,6 +81,9 @@ class Words(BaseModel):
         say nothing to a table are labelled ``-`` in the data pack and left out)."""
         out = []
         for field, value in changed.items():
+            if isinstance(value, Mapping):  # a nested option: field.part=value
+                out += self.options_text({f"{field}.{k}": v for k, v in value.items()})
+                continue
             word = self.option(field, value)
             if word is not None:
                 out.append(word.label)

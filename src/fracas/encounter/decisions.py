@@ -73,11 +73,20 @@ def action_odds(system: RuleSystem, action: Action, roster: Roster) -> Odds | No
 @dataclass(frozen=True)
 class Option:
     """One choice on offer: its id (``"1"``, ``"2"``, ...), label and odds (None where
-    there are none, e.g. a non-offensive action)."""
+    there are none, e.g. a non-offensive action). The odds may be given as a function:
+    they are then computed the first time they are read (a menu drawn a step at a time
+    reads only those of the entries it shows)."""
 
     id: str
     label: str
-    odds: Odds | None = None
+    given: Odds | Callable[[], Odds | None] | None = field(default=None, compare=False,
+                                                          repr=False)
+
+    @property
+    def odds(self) -> Odds | None:
+        if callable(self.given):
+            object.__setattr__(self, "given", self.given())
+        return self.given if isinstance(self.given, Odds) else None
 
     def to_dict(self) -> dict[str, Any]:
         return {"id": self.id, "label": self.label,
@@ -183,7 +192,8 @@ class Draft:
         return value
 
     def choose(self, step: str, value: str) -> Draft:
-        return replace(self, **{step: value}, page=0, taken=(*self.taken, step))
+        changes: dict[str, Any] = {step: value, "page": 0, "taken": (*self.taken, step)}
+        return replace(self, **changes)
 
     def back(self) -> Draft:
         """The draft one step back (the options switched on go first)."""
@@ -191,8 +201,8 @@ class Draft:
             return replace(self, toggles=frozenset(), page=0)
         if not self.taken:
             return self
-        last = self.taken[-1]
-        return replace(self, **{last: None}, page=0, taken=self.taken[:-1])
+        changes: dict[str, Any] = {self.taken[-1]: None, "page": 0, "taken": self.taken[:-1]}
+        return replace(self, **changes)
 
 
 @dataclass(frozen=True)
@@ -476,7 +486,7 @@ def build_menu(actor: str, actions: Sequence[Action], roster: Roster, words: Wor
     facets, toggles = [], {}
     for i, action in enumerate(actions):
         word = words.action(action.kind)
-        group = word.group
+        group: str = word.group
         if action.kind in GROUPS and action.kind not in words.actions:
             group = action.kind
         weapon = action.weapon or (words.unarmed if action.offensive and group in (

@@ -27,12 +27,14 @@ from fracas.encounter.decisions import (
     Decision,
     DiceRequest,
     Needed,
+    Odds,
     Option,
     action_odds,
     build_menu,
 )
 from fracas.encounter.engine import FightSetup, step
 from fracas.encounter.labels import action_words, reaction_words
+from fracas.encounter.narration import Names
 from fracas.encounter.policies import Policy
 from fracas.encounter.state import FightState
 from fracas.errors import FracasError, InputError, ScriptError
@@ -237,7 +239,11 @@ class LiveRoller:
         else:
             number = feed.used_rolls - feed.context_start + 1
             what = feed.context + (f", roll {number}" if number > 1 else "")
-        request = DiceRequest(var.label, who, what, dice_count(var), dice_allowed(var),
+        die = var.label
+        if die.startswith(f"{who}'s "):  # a deck's cards, named by their owner's id
+            die = "the " + die[len(who) + 3:]
+        die = Names(feed.names).put(die)
+        request = DiceRequest(die, who, what, dice_count(var), dice_allowed(var),
                               var.stream, needs, var.typed)
         raise Needed(Decision("dice", who, dice_prompt(request), dice=request))
 
@@ -284,8 +290,8 @@ class Person(Policy):
             menu = build_menu(actor, actions, roster, words, label,
                               self.feed.previous.get(actor))
             return Decision("action", actor, f"{name}'s action", tuple(
-                Option(str(i + 1), label(a),
-                       action_odds(system, a, roster) if self.feed.odds else None)
+                Option(str(i + 1), label(a), _later(system, a, roster) if self.feed.odds
+                       else None)
                 for i, a in enumerate(actions)), menu=menu)
         action = actions[self.feed.answer("action", len(actions), ask)]
         self.feed.about(actor, f"{name}'s {_lower(label(action))}", action.target)
@@ -301,7 +307,7 @@ class Person(Policy):
         def ask() -> Decision:
             return Decision("reaction", target, prompt, tuple(
                 Option(str(i + 1), reaction_words(v, variants[0], words),
-                       action_odds(system, v, roster) if self.feed.odds else None)
+                       _later(system, v, roster) if self.feed.odds else None)
                 for i, v in enumerate(variants)))
         return variants[self.feed.answer("reaction", len(variants), ask)]
 
@@ -322,6 +328,11 @@ class _Watch(Policy):
     def react(self, roller: Roller, system: RuleSystem, variants: list[Action],
               roster: Roster) -> Action:
         return self.inner.react(roller, system, variants, roster)
+
+
+def _later(system: RuleSystem, action: Action, roster: Roster) -> Callable[[], Odds | None]:
+    """The odds of ``action``, computed when first read."""
+    return lambda: action_odds(system, action, roster)
 
 
 def _lower(label: str) -> str:

@@ -86,7 +86,8 @@ def plan_attack(system: Any, action: Action, roster: Roster) -> Plan:
 
 def resolve_attack(system: Any, roller: Roller, action: Action, roster: Roster) -> Resolution:
     plan = plan_attack(system, action, roster)
-    target = roster[action.target].name if action.target in roster else "the target"
+    target = roster[action.target].name if action.target is not None and (
+        action.target in roster) else "the target"
     announce(roller, action.actor, f"attack on {target}", "1 net success to hit")
     result = roller.roll(plan.pool)
     done: _Done = roller.resolve(_finish, system, action, roster, result)
