@@ -102,8 +102,8 @@ def show_menu(console: Console, session: Session, composer: Composer) -> None:
     else:
         console.print(f"  [dim]{step.title}:[/]")
     for entry in step.entries:
-        mark = "" if entry.on is None else ("[x] " if entry.on else "[ ] ")
-        odds = _odds(session, entry.option)
+        mark = "" if entry.on is None else (r"\[x] " if entry.on else r"\[ ] ")
+        odds = "" if entry.on else _odds(session, entry.option)  # on: the odds shown above
         line = f"  {entry.key:>2}. {mark}{esc(entry.label)}"
         if entry.description:
             line += f" [dim]— {esc(entry.description)}[/]"
