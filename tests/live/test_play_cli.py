@@ -151,7 +151,7 @@ def test_verbose_explain_status_and_gm_commands(tmp_path: Path) -> None:
     out = done.stdout
     assert done.returncode == 0, done.stderr
     assert "[seed 003 · How to Attack an Enemy]" in out  # --verbose cites every rule
-    assert "gorr: health 60 → 5  [GM · at the table]" in out
+    assert "Gorr: health 60 → 5  [GM · at the table]" in out
     assert "5/60" in out  # the status line after the hand edit
     assert "the GM ends the fight: the watch arrives" in out
     assert "aggressive" in out and "Traceback" not in out + done.stderr

@@ -184,3 +184,21 @@ def test_genesys_dice_at_the_real_command_win_over_command_keys(tmp_path: Path) 
     saved = load_session(log)
     assert [e.get("dice") for e in saved.entries if e["kind"] == "dice"] == [
         ["s"], ["a"], ["2S 1A"]]
+
+
+@pytest.mark.parametrize("typed", ["ss a", ["ss", "a"], "2S 1A", "s,s,a"])
+def test_the_session_takes_a_pools_symbols_however_they_are_sent(typed: object) -> None:
+    """The web sends what was typed as it stands: the session reads it as one pool."""
+    scenario = load_scenario("examples/genesys/duel-fight.yaml")
+    s = Session.start(scenario, seed=3, controllers=dict.fromkeys(scenario.roster, "person"))
+    s.decide({"dice": "s"})
+    s.decide({"dice": ""})  # a blank: nothing shown
+    s.decide({"option": "1"})  # Red attacks Blue
+    assert s.pending is not None and s.pending.dice is not None
+    assert s.pending.dice.typed == "symbols"
+    s.decide({"dice": typed})
+    rolled = [e for e in s.events if type(e).__name__ == "GenesysRolled"]
+    assert [e.shown for e in rolled] == ["s", "-"]  # initiative
+    assert s.pending is not None and s.pending.kind == "spend"  # the roll, then the spending
+    assert s.pending.prompt.startswith("Red rolled ss a → 2 net successes, 1 net advantage: "
+                                       "a hit; Red spends 1 advantage")

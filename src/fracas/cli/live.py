@@ -109,7 +109,7 @@ def narrate(console: Console, events: tuple[Event, ...], verbose: bool,
         style = {"TurnStarted": "bold", "Outcome": "bold", "Changed": "yellow",
                  "ActionChosen": "magenta", "Rolled": "cyan", "FightEnded": "bold"}.get(
                      e.type, "cyan" if e.type.endswith("Rolled") else "")
-        text = say(e, names, words) if not verbose else e.text()
+        text = say(e, names, words)
         line = Text(("" if isinstance(e, TurnStarted | FightEnded) else "  ") + text,
                     style=style)
         if verbose:
@@ -225,7 +225,9 @@ def _command(session: Session, line: str, console: Console
         return None
     if head == "e":
         console.print(Rule("[dim]the last turn in full[/]"))
-        console.print(render.event_lines(last_turn(session)))
+        names, words = names_of(session), session.system.words
+        console.print(render.event_lines(last_turn(session),
+                                         say=lambda e: say(e, names, words)))
         return None
     if head == "s":
         console.print(order_view(session))

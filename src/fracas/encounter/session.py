@@ -266,7 +266,8 @@ class Session:
 
     # -- answering ---------------------------------------------------------------------
     def decide(self, answer: Mapping[str, Any], *, by: str = "gm") -> tuple[Event, ...]:
-        """Answer the pending decision: ``{"option": "3"}``, ``{"dice": [3, 5]}`` or
+        """Answer the pending decision: ``{"option": "3"}``, ``{"dice": [3, 5]}`` (Genesys
+        symbols as one text for the whole pool: ``{"dice": "ss a t"}``, ``""`` for none) or
         ``{"roll": True}``. ``by`` is ``"gm"`` or the id of the answering combatant's
         controller. Returns the events of the turns it finished. A wrong controller, an
         illegal choice or bad dice raise :class:`InputError` and change nothing."""
@@ -287,6 +288,12 @@ class Session:
                 self.drawn += 1
                 return {"kind": "dice", "rolled": self.drawn - 1, "by": by}
             values = answer.get("dice")
+            symbols = pending.dice is not None and pending.dice.typed == "symbols"
+            if symbols and (isinstance(values, str) or (
+                    isinstance(values, list | tuple) and len(values) != 1)):
+                # the symbols of the whole pool are one value: "ss a t", "2s 1a", "" (none)
+                text = values if isinstance(values, str) else " ".join(map(str, values))
+                values = [text.strip() or "-"]
             if isinstance(values, str):
                 values = [v.strip() for v in values.replace(" ", ",").split(",") if v.strip()]
             if not isinstance(values, list | tuple) or not values:
