@@ -2,9 +2,9 @@
 
 Events keep combatant ids and rule names (the log must replay); :func:`say` turns the
 ones a table hears into a line with the combatants' names (from their sheets) and the
-data pack's words for outcomes, values and options. :data:`BRIEF` lists them: the
-round's order, whose turn, the action, each roll with what it showed, the outcome, the
-end, and every change the GM makes by hand.
+data pack's words for outcomes, values and options. :func:`is_brief` says which: the
+round's order, whose turn, the action, each roll with what it showed, what a roll's
+symbols were spent on, the outcome, the end, and every change the GM makes by hand.
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ _PLACE = re.compile(r"^initiative place \d+$")
 def is_brief(event: Event) -> bool:
     """Whether the brief narration tells ``event`` (a roll of any system included)."""
     return isinstance(event, RoundStarted | TurnStarted | ActionChosen | Rolled | Outcome
-                      | FightEnded) or type(event).__name__.endswith("Rolled") or (
+                      | FightEnded) or type(event).__name__.endswith(("Rolled", "Spent")) or (
         type(event).__name__.startswith("Combatant"))
 
 
