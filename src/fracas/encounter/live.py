@@ -232,9 +232,7 @@ class LiveRoller:
         if announced is not None:
             what = announced[1][:1].upper() + announced[1][1:]
             if who != "gm":
-                owner = feed.name(who)
-                what = f"{owner}'" if owner.endswith("s") else f"{owner}'s"
-                what = f"{what} {announced[1]}"
+                what = f"{feed.name(who)}'s {announced[1]}"
             needs = announced[2]
         else:
             number = feed.used_rolls - feed.context_start + 1
