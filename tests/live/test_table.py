@@ -5,6 +5,7 @@ roll shown before anyone spends it."""
 
 from __future__ import annotations
 
+import io
 import os
 import re
 import subprocess
@@ -12,9 +13,11 @@ import sys
 from pathlib import Path
 
 import pytest
+from rich.console import Console
 
-from fracas.cli.menus import dice_words
-from fracas.core.scenario import load_scenario
+from fracas.cli.live import command, show_pending
+from fracas.cli.menus import Composer, dice_words
+from fracas.core.scenario import load_scenario, read_yaml, scenario_from_mapping
 from fracas.encounter.decisions import MAX_ENTRIES, Draft, action_odds
 from fracas.encounter.session import Session
 from fracas.encounter.session_log import load_session
@@ -202,3 +205,38 @@ def test_the_session_takes_a_pools_symbols_however_they_are_sent(typed: object) 
     assert s.pending is not None and s.pending.kind == "spend"  # the roll, then the spending
     assert s.pending.prompt.startswith("Red rolled ss a → 2 net successes, 1 net advantage: "
                                        "a hit; Red spends 1 advantage")
+
+
+def test_a_long_step_is_shown_a_page_at_a_time() -> None:
+    """Rin against fourteen brawlers: the at-whom step shows eleven and "more"; every
+    brawler can still be chosen, and the terminal's ``+`` turns the page."""
+    raw = read_yaml(Path("examples/tristat/duel-fight.yaml"))
+    gorr = raw["combatants"][1]
+    raw["combatants"] = [raw["combatants"][0]] + [
+        {**gorr, "id": f"brawler{n}", "name": f"Brawler {n}"} for n in range(1, 15)]
+    scenario = scenario_from_mapping(raw)
+    s = Session.start(scenario, seed=1, roll_all=True,
+                      controllers=dict.fromkeys(scenario.roster, "person"))
+    while s.pending is not None and s.pending.who != "rin":  # the brawlers hold back
+        m = s.pending.menu
+        defend = None if m is None else next(f for f in m.facets if f.group == "defend")
+        s.decide({"option": "1" if defend is None else str(defend.index + 1)})
+    assert s.pending is not None and s.pending.menu is not None
+    menu = s.pending.menu
+    draft = menu.choose(Draft(), menu.step(Draft()), "1")  # attack
+    draft = menu.choose(draft, menu.step(draft), "1")  # with the katana
+    first = menu.step(draft)
+    assert first.name == "target" and first.more and len(first.entries) == MAX_ENTRIES - 1
+    second = menu.step(menu.choose(draft, first, "+"))
+    assert [e.label for e in first.entries + second.entries] == [
+        f"Brawler {n}" for n in range(1, 15)]
+    last = next(f for f in menu.facets if f.target == "brawler14" and not f.toggles
+                and f.weapon == "katana")
+    assert "+" in menu.keys_for(last.index)
+    composer = Composer()
+    console = Console(file=io.StringIO(), width=120)
+    for key in ("1", "1", "+"):
+        command(s, key, console, False, composer)
+    show_pending(console, s, composer)
+    shown = console.file.getvalue()  # type: ignore[attr-defined]
+    assert "Brawler 14" in shown and "+: more" in shown

@@ -383,29 +383,18 @@ class ActionMenu:
         draft, keys = Draft(), []
         for _ in range(4 * len(STEPS) + len(self.facets)):
             step = self.step(draft)
+            if step.name == "options" and step.composed == str(index + 1):
+                return [*keys, ""]
             if step.name != "options":
                 want = goal.get(step.name)
                 entry = next((e for e in step.entries if e.value == want), None)
-                if entry is None:
-                    keys.append("+")
-                    draft = self.choose(draft, step, "+")
-                    continue
-                keys.append(entry.key)
-                draft = self.choose(draft, step, entry.key)
-                continue
-            if step.composed == str(index + 1):
-                return [*keys, ""]
-            entry = next((e for e in step.entries
-                          if e.option is not None and goal.toggles >= set(e.value.split(","))
-                          and not e.on), None)
-            if entry is None:
-                entry = next((e for e in step.entries if e.on), None)
-            if entry is None:
-                keys.append("+")
-                draft = self.choose(draft, step, "+")
-                continue
-            keys.append(entry.key)
-            draft = self.choose(draft, step, entry.key)
+            else:  # switch on an option the goal has, else off one it has not
+                entry = next((e for e in step.entries if not e.on and e.option is not None
+                              and goal.toggles >= set(e.value.split(","))), None) or next(
+                    (e for e in step.entries if e.on), None)
+            key = "+" if entry is None else entry.key  # not on this page: the next one
+            keys.append(key)
+            draft = self.choose(draft, step, key)
         raise ValueError(f"action {index + 1} cannot be composed")
 
     def to_dict(self) -> dict[str, Any]:

@@ -11,7 +11,7 @@ redo, saving and resuming are replaying it (see :mod:`fracas.encounter.live`).
 >>> s = Session.start(load_scenario("examples/tristat/duel-fight.yaml"), seed=1,
 ...                   controllers={"rin": "person", "gorr": "person"})
 >>> s.pending.kind, s.pending.prompt
-('dice', 'initiative for round 1 (Rin): 2d6 (2 value(s))')
+('dice', "Rin's initiative: 2d6")
 >>> _ = s.decide({"dice": [3, 5]}); _ = s.decide({"roll": True})
 >>> s.pending.kind, s.pending.who
 ('action', 'gorr')
