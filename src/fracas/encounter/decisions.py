@@ -380,7 +380,8 @@ class ActionMenu:
         """The keys that compose the flat action ``index`` step by step, ending with the
         empty line that confirms it (for scripts and tests)."""
         goal = self.by_option(str(index + 1))
-        draft, keys = Draft(), []
+        draft = Draft()
+        keys: list[str] = []
         for _ in range(4 * len(STEPS) + len(self.facets)):
             step = self.step(draft)
             if step.name == "options" and step.composed == str(index + 1):
