@@ -24,7 +24,7 @@ def test_a_bad_words_file_names_the_file_the_entry_and_the_field() -> None:
                                                        "descriptoin": "x"}}})
     text = str(err.value)
     assert str(path) in text and "options.vital_target" in text and "descriptoin" in text
-    with pytest.raises(InputError, match="actions.attack.group"):
+    with pytest.raises(InputError, match=r"actions\.attack\.group"):
         load_words(path, {"actions": {"attack": {"label": "Attack", "group": "bash"}}})
 
 

@@ -270,7 +270,9 @@ def summaries_only(roller: Roller) -> bool:
 
 def announce(roller: Roller, who: str, what: str, needs: str = "") -> None:
     """Say what the next roll is for, as a table asks for it: whose roll (a combatant
-    id), what for (``defence``, ``critical die``) and what it needs (``6 or less``).
+    id or name, or ``gm`` for a roll of the table's), what for (``defence``, ``critical
+    die``; ``{actor}`` and ``{target}`` stand for the names of the acting combatant and
+    its target) and what it needs (``6 or less``).
     Only a roller that asks people for dice listens (a live session's); the others do
     not have the hook, and the call costs nothing."""
     hook = getattr(roller, "announce", None)

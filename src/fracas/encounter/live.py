@@ -230,7 +230,10 @@ class LiveRoller:
             return self._draw(var, int(entry["rolled"]))
         needs = ""
         if announced is not None:
-            what = announced[1][:1].upper() + announced[1][1:]
+            said = announced[1].format(actor=feed.name(feed.actor),
+                                       target=feed.name(feed.target or "")).strip()
+            announced = (announced[0], said, announced[2])
+            what = said[:1].upper() + said[1:]
             if who != "gm":
                 what = f"{feed.name(who)}'s {announced[1]}"
             needs = announced[2]
