@@ -159,6 +159,7 @@ def step(roller: Roller, setup: FightSetup, state: FightState, lean: bool = Fals
         the action is resolved."""
         policy_name, policy = controller(actor)
         action = chosen = policy.choose(roller, system, actor, actions, state.roster)
+        variants: list[Action] = []
         if action.target is not None and action.target in state.roster:
             variants = system.reactions(action, state.roster)
             if len(variants) > 1:
@@ -167,7 +168,7 @@ def step(roller: Roller, setup: FightSetup, state: FightState, lean: bool = Fals
         said = "" if lean else action_words(chosen, state.roster, system.words)
         if not lean and action != chosen and action.target is not None:
             said += (f"; {state.roster[action.target].name}: "
-                     f"{reaction_words(action, chosen, system.words)}")
+                     f"{reaction_words(action, chosen, system.words, variants)}")
         emit([ActionChosen(RULE_FIGHT, actor, action.kind, action.target or "",
                            action.describe(), policy_name, said)])
         if action.kind == DELAY:

@@ -4,7 +4,7 @@ and in the table's words from the system's data pack (:func:`action_words`,
 
 from __future__ import annotations
 
-from collections.abc import Set
+from collections.abc import Sequence, Set
 from typing import Any
 
 from fracas.core.model import Action, Roster
@@ -42,12 +42,26 @@ def action_words(action: Action, roster: Roster, words: Words) -> str:
     return " · ".join([head, *options])
 
 
-def reaction_words(variant: Action, first: Action, words: Words) -> str:
-    """A reaction as the options it changes from the plain attack (``No reaction``)."""
+def _nothing(value: Any) -> bool:
+    """An option value that declares no reaction (none, off, empty)."""
+    if isinstance(value, dict):
+        return all(_nothing(v) for v in value.values())
+    return value in (None, False, 0, "", "none")
+
+
+def reaction_words(variant: Action, first: Action, words: Words,
+                   variants: Sequence[Action] = ()) -> str:
+    """A reaction as the options it changes from the plain attack; the plain attack itself
+    by the values it takes for the options the reactions vary (a default defence is named,
+    e.g. Dodge), ``No reaction`` only when those values declare none."""
     a, b = _changed(first), _changed(variant)
     changed = {k: v for k, v in b.items() if a.get(k) != v}
-    if variant.options is not None:
-        full = variant.options.model_dump()
-        changed.update({k: full[k] for k in a if k not in b})
+    full = {} if variant.options is None else variant.options.model_dump()
+    changed.update({k: full[k] for k in a if k not in b})
+    if not changed and variant.options is not None:
+        dumps = [v.options.model_dump() for v in variants if v.options is not None]
+        varied = {k: full[k] for k in full if any(d.get(k) != full[k] for d in dumps)}
+        if not all(_nothing(v) for v in varied.values()):
+            changed = varied
     said = words.options_text(changed)
     return " · ".join(said) if said else "No reaction"

@@ -307,7 +307,7 @@ class Person(Policy):
 
         def ask() -> Decision:
             return Decision("reaction", target, prompt, tuple(
-                Option(str(i + 1), reaction_words(v, variants[0], words),
+                Option(str(i + 1), reaction_words(v, variants[0], words, variants),
                        _later(system, v, roster) if self.feed.odds else None)
                 for i, v in enumerate(variants)))
         return variants[self.feed.answer("reaction", len(variants), ask)]
