@@ -242,18 +242,18 @@ def test_a_long_step_is_shown_a_page_at_a_time() -> None:
     assert "Brawler 14" in shown and "+: more" in shown
 
 
+def _first_reaction(path: str) -> list[str]:
+    scenario = load_scenario(path)
+    s = Session.start(scenario, seed=2, roll_all=True,
+                      controllers=dict.fromkeys(scenario.roster, "person"))
+    while s.pending is not None and s.pending.kind != "reaction":
+        s.decide({"option": "1"})
+    assert s.pending is not None
+    return [o.label for o in s.pending.options]
+
+
 def test_a_default_defence_is_named_and_no_reaction_only_when_there_is_none() -> None:
-    contest = load_scenario("examples/contest/duel-fight.yaml")
-    s = Session.start(contest, seed=2, roll_all=True,
-                      controllers=dict.fromkeys(contest.roster, "person"))
-    while s.pending is not None and s.pending.kind != "reaction":
-        s.decide({"option": "1"})
-    assert s.pending is not None
-    assert [o.label for o in s.pending.options][:2] == ["Dodge", "Counter-attack"]
-    tristat = load_scenario("examples/tristat/duel-fight.yaml")
-    s = Session.start(tristat, seed=2, roll_all=True,
-                      controllers=dict.fromkeys(tristat.roster, "person"))
-    while s.pending is not None and s.pending.kind != "reaction":
-        s.decide({"option": "1"})
-    assert s.pending is not None
-    assert [o.label for o in s.pending.options] == ["No reaction", "Defend with willpower"]
+    assert _first_reaction("examples/contest/duel-fight.yaml")[:2] == ["Dodge",
+                                                                       "Counter-attack"]
+    assert _first_reaction("examples/tristat/duel-fight.yaml") == ["No reaction",
+                                                                   "Defend with willpower"]
