@@ -92,7 +92,7 @@ def test_the_conformance_kit_checks_that_a_person_can_take_every_choice(toy_dir:
     try:
         raw = read_yaml(toy_dir / "duel-fight.yaml")
         bad = scenario_from_mapping({**raw, "system": "testoffers"})
-        with pytest.raises(AssertionError, match=r"option 2 \(attack Bob: sword, "
+        with pytest.raises(AssertionError, match=r"option 2 \(Attack Bob with sword · "
                                                  r"stance=reckless\) cannot be taken: .*no "
                                                  r"reckless attacks here"):
             check_live(bad, decisions=8)

@@ -40,6 +40,9 @@ def _by_hand(path: str, seed: int) -> tuple[Session, list[str]]:
             values = hand_values(p, rng)
             lines.append(",".join(map(str, values)))
             session.decide({"dice": values})
+        elif p.menu is not None:  # the first action, composed step by step
+            lines.extend(p.menu.keys_for(0))
+            session.decide({"option": "1"})
         else:
             lines.append("1")
             session.decide({"option": "1"})
@@ -63,13 +66,13 @@ def test_a_script_plays_a_whole_fight_by_hand_and_its_log_replays(tmp_path: Path
 def test_bad_input_on_stdin_is_refused_and_changes_nothing(tmp_path: Path) -> None:
     log = tmp_path / "fight.jsonl"
     done = _play(DUEL, "--seed", "1", "--log", str(log),
-                 stdin="3,9\n3,4,5\nr\nr\n99\nbanana\ngm set gorr hp 4\n1\nq\n")
+                 stdin="3,9\n3,4,5\nr\nr\n99\nbanana\ngm set gorr hp 4\na\nq\n")
     out = done.stdout
     assert done.returncode == 0, done.stderr
     assert "9 is not a value d6 can show (allowed: 1 to 6)" in out
     assert "1 value(s) too many" in out
-    assert "'99' is not an option of: Gorr's action" in out
-    assert "'banana' is not an option" in out
+    assert "'99' is not on this list" in out
+    assert "'banana' is not on this list" in out
     assert "gorr has no value 'hp'" in out
     assert "Traceback" not in out + done.stderr
     saved = load_session(log)
@@ -115,8 +118,9 @@ def test_a_real_terminal_shows_the_menu_with_odds_takes_keys_and_saves(tmp_path:
                 seen += os.read(master, 65536)
         assert text in seen, seen.decode("utf-8", "replace")[-2000:]
 
-    for key, expect in (("r", b"roll 2"), ("r", b"Rin's action"), ("?", b"save and quit"),
-                        ("1", b"reaction"), ("u", b"undid 1 step"), ("q", b"log saved")):
+    for key, expect in (("r", b"Gorr's initiative"), ("r", b"Rin's action"),
+                        ("?", b"save and quit"), ("a", b"Gorr's reaction to"),
+                        ("u", b"undid 1 step"), ("q", b"log saved")):
         wait_for(b"> ")
         seen_before = len(seen)
         os.write(master, key.encode() + b"\n")
@@ -142,12 +146,12 @@ def test_a_real_terminal_shows_the_menu_with_odds_takes_keys_and_saves(tmp_path:
 
 def test_verbose_explain_status_and_gm_commands(tmp_path: Path) -> None:
     done = _play(DUEL, "--seed", "1", "--verbose", "--control", "gorr=aggressive",
-                 stdin="3,4\n5,2\ngm set gorr health 5\ns\n1\n1\n6,6\n6,6\ne\n"
+                 stdin="3,4\n5,2\ngm set gorr health 5\ns\na\n1\n6,6\n6,6\ne\n"
                        "gm end the watch arrives\nq\n")
     out = done.stdout
     assert done.returncode == 0, done.stderr
     assert "[seed 003 · How to Attack an Enemy]" in out  # --verbose cites every rule
-    assert "gorr: health 60 → 5  [GM · at the table]" in out
+    assert "Gorr: health 60 → 5  [GM · at the table]" in out
     assert "5/60" in out  # the status line after the hand edit
     assert "the GM ends the fight: the watch arrives" in out
     assert "aggressive" in out and "Traceback" not in out + done.stderr

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from fracas.core.events import ActionChosen, Changed, FightEnded
+from fracas.core.events import ActionChosen, Changed, FightEnded, RoundStarted
 from fracas.dice.rollers import RandomRoller, ScriptedRoller
 from fracas.encounter.engine import Encounter
 from fracas.encounter.session import Session
@@ -177,12 +177,16 @@ def test_a_turn_no_person_takes_part_in_runs_by_itself() -> None:
     asked = []
     while s.pending is not None:
         if s.pending.kind == "dice":
-            asked.append(s.pending.prompt)
+            marks = [e for e in s.events if isinstance(e, RoundStarted | ActionChosen)]
+            during = marks[-1] if marks and isinstance(marks[-1], ActionChosen) else None
+            asked.append((s.pending.prompt, during))
             s.decide({"roll": True})
         else:
             assert s.pending.who == "joe"
             s.decide({"option": "1"}, by="joe")
-    assert asked and all(p.startswith("initiative") or "Joe" in p for p in asked), asked
+    # initiative is everybody's; any other roll is of an action by or on Joe
+    assert asked and all("initiative" in p or (a is not None and "joe" in (a.actor, a.target))
+                         for p, a in asked), asked
     auto = [e for e in s.entries if e.get("auto")]
     assert auto, "the others' turns rolled by themselves"
     back = Session.from_records(json.loads(json.dumps(s.to_records())))
@@ -242,7 +246,7 @@ def test_each_dice_request_names_who_rolls() -> None:
         s.decide({"dice": [2, 3]}, by="gorr")
     s.decide({"dice": [2, 3]}, by="rin")       # 5: a hit
     assert s.pending is not None and s.pending.who == "gorr"
-    assert "(Gorr)" in s.pending.prompt
+    assert s.pending.prompt.startswith("Gorr's defence: 2d6, needs ")
 
 
 def test_a_hand_edit_after_the_end_stays_in_the_log() -> None:

@@ -144,11 +144,12 @@ def test_the_surprise_contest_asks_for_both_of_its_dice(tmp_path: Path) -> None:
     fight_file.write_text(yaml.safe_dump({"system": "zamani", "title": "Ambush",
                                           "combatants": [ann, bob]}))
     script = tmp_path / "moves.txt"
-    # both sacrifice nothing; Ann opens with a surprise attack; Bob's first reaction
-    script.write_text("1\n1\n1\n1\n30,55\n")
+    # both sacrifice nothing; Ann opens with her usual surprise attack; Bob's first reaction
+    script.write_text("\n\n\n1\n30 55\n")
     done = _fracas("play", str(fight_file), "--seed", "1", "--script", str(script))
     assert done.returncode == 0, done.stderr
     out = " ".join(done.stdout.split())
-    assert "surprise=stealth: d100 (Ann's stealth, then Bob's Fitness) (2 value(s))" in out
+    assert ("Surprise contest: Ann's stealth roll, then Bob's Fitness roll: d100 twice, "
+            "needs Ann at most 55% and beating Bob's margin") in out
     assert "error" not in out.lower()
-    assert "roll 2: d100 (1 value(s))" in out  # the contest took both: the attack roll next
+    assert "> 30 55 ? Ann's sword roll (swords): d100, needs" in out  # both taken: the attack next

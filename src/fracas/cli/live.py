@@ -21,24 +21,33 @@ from rich.table import Table
 from rich.text import Text
 
 from fracas.cli import render
+from fracas.cli.menus import Composer, dice_words, esc, show_menu, show_options
 from fracas.core.events import (
-    ActionChosen,
     Event,
     FightEnded,
     Outcome,
-    Rolled,
     RoundStarted,
     TurnStarted,
 )
-from fracas.encounter.session import RULE_GM, CombatantAdded, CombatantRemoved, Session
+from fracas.encounter.narration import Names, is_brief, say
+from fracas.encounter.session import RULE_GM, CombatantAdded, Session
 from fracas.encounter.session_log import SessionLog
 from fracas.errors import InputError
 from fracas.registry.scenarios import load_scenario
 
 HELP = """\
-  1, 2, ...              choose that option
-  3,5  or  3 5           the dice on the table (cards: 4S,10H; Genesys: ss a t)
+An action, step by step (what, with what, at whom, then options):
+  1, 2, ...              choose that entry (at the options: switch it on or off)
+  Enter                  go with the action shown (→)
+  a                      the usual attack (first weapon, the previous target)
+  b  /  +                one step back / the next page of a long list
+A reaction or a choice:  1, 2, ...
+Dice, as the table shows them:
+  3,5  or  3 5           numbers (cards: 4S,10H)
+  ss a t, 2s 1a, sat     Genesys symbols (s a t f h d, any case); Enter for none
   r                      roll it for me
+At a dice prompt what you type is read as dice first: put / before a command
+(/s, /u, /q) where its key is also a die's symbol.
   u [N]  /  redo [N]     undo the last input (or N) / put it back
   e                      explain the last turn in full, with the rules cited
   s                      the turn order and health again
@@ -48,8 +57,7 @@ HELP = """\
   gm end REASON          end the fight
   ?  /  q                this help / save and quit"""
 
-BRIEF = (RoundStarted, TurnStarted, ActionChosen, Rolled, Outcome, FightEnded,
-         CombatantAdded, CombatantRemoved)
+COMMANDS = ("q", "quit", "?", "h", "help", "e", "s", "u", "undo", "redo", "gm")
 
 
 def order_view(session: Session) -> Table:
@@ -76,49 +84,67 @@ def order_view(session: Session) -> Table:
     return table
 
 
-def narrate(console: Console, events: tuple[Event, ...], verbose: bool) -> None:
+def names_of(session: Session) -> Names:
+    """Every combatant's name by id (those who left the fight included)."""
+    names = {cid: c.name for cid, c in session.scenario.roster.items()}
+    for e in session.events:
+        if isinstance(e, CombatantAdded):
+            entry = dict(e.entry)
+            names[str(entry.get("id"))] = str(entry.get("name") or entry.get("id"))
+    names.update({cid: c.name for cid, c in session.state.roster.items()})
+    return Names(names)
+
+
+def narrate(console: Console, events: tuple[Event, ...], verbose: bool,
+            session: Session) -> None:
     """Print events: the brief lines a table reads aloud, or all of them with their rules."""
+    names, words = names_of(session), session.system.words
     for e in events:
         if isinstance(e, RoundStarted):
             console.print(Rule(f"[bold]Round {e.round}[/]"))
-            console.print(Text(e.text(), style="dim"), highlight=False)
+            console.print(Text(say(e, names, words), style="dim"), highlight=False)
             continue
-        if not verbose and not isinstance(e, BRIEF) and e.rule != RULE_GM:
+        if not verbose and not is_brief(e) and e.rule != RULE_GM:
             continue
         style = {"TurnStarted": "bold", "Outcome": "bold", "Changed": "yellow",
                  "ActionChosen": "magenta", "Rolled": "cyan", "FightEnded": "bold"}.get(
-                     e.type, "")
-        line = Text(("" if isinstance(e, TurnStarted | FightEnded) else "  ") + e.text(),
+                     e.type, "cyan" if e.type.endswith("Rolled") else "")
+        text = say(e, names, words)
+        line = Text(("" if isinstance(e, TurnStarted | FightEnded) else "  ") + text,
                     style=style)
         if verbose:
             line.append(f"  [{e.rule}]", style="dim")
         console.print(line, highlight=False)
 
 
-def show_pending(console: Console, session: Session, full: bool = True) -> None:
-    """The decision asked now: a numbered menu with odds, or the dice prompt (``full``
-    False: the question only, after a command that changed nothing)."""
+def show_pending(console: Console, session: Session, composer: Composer,
+                 full: bool = True) -> None:
+    """The decision asked now: the action's step, a numbered list with odds, or the dice
+    prompt (``full`` False: the question only, after a command that changed nothing)."""
     p = session.pending
     if p is None:
         return
-    who = "" if p.who == "gm" else f" [dim]({p.who})[/]"
-    console.print(Text.from_markup(f"[bold]? {_esc(p.prompt)}[/]{who}"), highlight=False)
+    console.print(Text.from_markup(f"[bold]? {_esc(p.prompt)}[/]"), highlight=False)
     if not full:
         return
     if p.kind == "dice" and p.dice is not None:
+        if p.dice.typed == "symbols":
+            console.print("  type the symbols the dice show (ss a t, 2s 1a, sat; Enter for "
+                          "none) or r to roll", highlight=False)
+        else:
+            example = "4H,2S" if "card" in p.dice.die else "3,5"
+            console.print(f"  type what the table shows ({example}) or r to roll",
+                          highlight=False)
         console.print(f"  [dim]allowed: {_esc(p.dice.allowed)}[/]")
-        example = ("4H,2S" if "card" in p.dice.die else "ss a" if p.dice.die.startswith("pool")
-                   else "3,5")
-        console.print(f"  type what the table shows ({example}) or press r to roll",
-                      highlight=False)
         return
-    for option in p.options:
-        odds = f"  [dim]{option.odds.short()}[/]" if option.odds is not None else ""
-        console.print(f"  {option.id:>2}. {_esc(option.label)}{odds}", highlight=False)
+    if p.menu is not None:
+        show_menu(console, session, composer)
+        return
+    composer.current(session)
+    show_options(console, p.options, composer.page)
 
 
-def _esc(text: str) -> str:
-    return text.replace("[", r"\[")
+_esc = esc
 
 
 def last_turn(session: Session) -> tuple[Event, ...]:
@@ -154,9 +180,40 @@ def _lines(script: Path | None) -> Iterator[tuple[int, str]]:
         yield number, line.rstrip("\n")
 
 
-def command(session: Session, line: str, console: Console, verbose: bool
-            ) -> tuple[Event, ...] | str | None:
-    """Carry out one command line: the events it made, ``"quit"``, or None (shown only)."""
+def command(session: Session, line: str, console: Console, verbose: bool,
+            composer: Composer | None = None) -> tuple[Event, ...] | str | None:
+    """Carry out one command line: the events it made, ``"quit"``, or None (shown only).
+    At a dice prompt the line is read as dice first (a command then needs a ``/``)."""
+    composer = composer if composer is not None else Composer()
+    pending = session.pending
+    if line.startswith("/"):
+        return _command(session, line[1:], console)
+    if pending is not None and pending.kind == "dice" and pending.dice is not None:
+        head = line.strip().lower()
+        if head in ("r", "roll"):
+            return session.decide({"roll": True})
+        values = dice_words(line, pending.dice.typed)
+        if not values:
+            return None
+        try:
+            return session.decide({"dice": values})
+        except InputError:
+            if head.split()[0] in COMMANDS:
+                return _command(session, line, console)
+            raise
+    first = line.split()[0].lower() if line.split() else ""
+    if pending is not None and pending.menu is None and first == "+":
+        composer.current(session)
+        composer.page += 1
+        return None
+    if pending is not None and pending.menu is not None and first not in COMMANDS:
+        option = composer.key(session, line)
+        return None if option is None else session.decide({"option": option})
+    return _command(session, line, console)
+
+
+def _command(session: Session, line: str, console: Console
+             ) -> tuple[Event, ...] | str | None:
     words = line.split()
     if not words:
         return None
@@ -168,7 +225,9 @@ def command(session: Session, line: str, console: Console, verbose: bool
         return None
     if head == "e":
         console.print(Rule("[dim]the last turn in full[/]"))
-        console.print(render.event_lines(last_turn(session)))
+        names, words = names_of(session), session.system.words
+        console.print(render.event_lines(last_turn(session),
+                                         say=lambda e: say(e, names, words)))
         return None
     if head == "s":
         console.print(order_view(session))
@@ -184,10 +243,6 @@ def command(session: Session, line: str, console: Console, verbose: bool
     pending = session.pending
     if pending is None:
         raise InputError("the fight is over", path="input", allowed="u, e, s, q")
-    if pending.kind == "dice":
-        if head in ("r", "roll"):
-            return session.decide({"roll": True})
-        return session.decide({"dice": line.replace(",", " ").split()})
     return session.decide({"option": head})
 
 
@@ -247,7 +302,7 @@ def run(file: Path | None, log: Path | None, resume: Path | None, seed: int | No
     title = session.scenario.title or (file.name if file else "fight")
     console.print(f"[bold]{title}[/] — {session.system.title} (seed {session.seed}); "
                   "? for help")
-    narrate(console, tuple(session.events), verbose)
+    narrate(console, tuple(session.events), verbose, session)
     console.print(order_view(session))
     echo = script is not None or not sys.stdin.isatty()
     try:
@@ -266,28 +321,31 @@ def run(file: Path | None, log: Path | None, resume: Path | None, seed: int | No
 
 def _loop(session: Session, console: Console, lines: Iterator[tuple[int, str]],
           verbose: bool, echo: bool, save: Callable[[], None] | None) -> None:
-    show_pending(console, session)
+    composer = Composer()
+    show_pending(console, session, composer)
     for number, line in lines:
         if echo:  # a transcript shows what was typed
             console.print(f"> {line}", highlight=False)
         try:
-            result = command(session, line, console, verbose)
+            result = command(session, line, console, verbose, composer)
         except InputError as err:  # nothing changed: say why and ask again
             console.print(f"[red]error[/] (input {number}): {_esc(str(err))}",
                           highlight=False, soft_wrap=True)
-            show_pending(console, session)
+            show_pending(console, session, composer)
             continue
         if result == "quit":
             return
         if save is not None:
             save()
-        if result is None:
-            show_pending(console, session, full=False)
+        if result is None:  # a step of the action taken, or a command that shows only
+            first = line.strip().lstrip("/").split()[:1]
+            show_pending(console, session, composer,
+                         full=not first or first[0].lower() not in COMMANDS)
             continue
         if isinstance(result, tuple):
-            narrate(console, result, verbose)
+            narrate(console, result, verbose, session)
             if any(isinstance(e, RoundStarted | FightEnded) for e in result):
                 console.print(order_view(session))
-        show_pending(console, session)
+        show_pending(console, session, composer)
     if session.pending is not None:
         console.print("[dim]input ended with a decision pending[/]")

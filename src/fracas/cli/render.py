@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from fractions import Fraction
 from typing import TYPE_CHECKING
 
@@ -24,8 +24,10 @@ def percent(p: Fraction) -> str:
     return f"{value:.2f}%"
 
 
-def event_lines(events: Iterable[Event], rules: bool = True) -> Group:
-    """One line per event, numbered, with the rule it applies dimmed."""
+def event_lines(events: Iterable[Event], rules: bool = True,
+                say: Callable[[Event], str] | None = None) -> Group:
+    """One line per event, numbered, with the rule it applies dimmed (``say``: the line
+    of an event, by default its own text)."""
     from fracas.core.events import Changed, Outcome, Rolled
 
     lines = []
@@ -33,7 +35,7 @@ def event_lines(events: Iterable[Event], rules: bool = True) -> Group:
         style = ("bold" if isinstance(event, Outcome) else "cyan" if isinstance(event, Rolled)
                  else "yellow" if isinstance(event, Changed) else "")
         line = Text(f"{i:>3}. ", style="dim")
-        line.append(event.text(), style=style)
+        line.append(event.text() if say is None else say(event), style=style)
         if rules:
             line.append(f"  [{event.rule}]", style="dim")
         lines.append(line)

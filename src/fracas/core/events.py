@@ -84,6 +84,8 @@ def event_from_dict(data: dict[str, Any]) -> Event:
                          allowed=", ".join(sorted(_EVENT_TYPES)))
     kwargs = {}
     for f in fields(cls):
+        if f.name not in data and f.default is not dataclasses.MISSING:
+            continue  # a field added since the log was written keeps its default
         if f.name not in data:
             raise InputError(f"event {name} lacks the field {f.name!r}", path=f.name)
         kwargs[f.name] = _frozen(data[f.name])
@@ -256,6 +258,7 @@ class ActionChosen(Event):
     target: str
     detail: str
     policy: str
+    said: str = ""  # the action in the table's words (the system's data pack), names
 
     def text(self) -> str:
         on = f" on {self.target}" if self.target else ""

@@ -122,6 +122,14 @@ class RuleSystem(ABC):
             raise validation_error(err, file=None, prefix="rules",
                                    model=self.defaults_model) from None
 
+    @cached_property
+    def words(self) -> Any:
+        """The words a table reads (``data/words.yaml``, see :mod:`fracas.core.words`)."""
+        from fracas.core.words import load_words
+
+        path = self.data_dir() / "words.yaml"
+        return load_words(path, self.load_yaml("words.yaml") if path.exists() else None)
+
     def with_rules(self, rules: Mapping[str, Any] | None) -> Self:
         """The same system with some table defaults overridden."""
         return type(self)(rules)

@@ -268,6 +268,18 @@ def summaries_only(roller: Roller) -> bool:
     return bool(getattr(roller, "summaries_only", False))
 
 
+def announce(roller: Roller, who: str, what: str, needs: str = "") -> None:
+    """Say what the next roll is for, as a table asks for it: whose roll (a combatant
+    id or name, or ``gm`` for a roll of the table's), what for (``defence``, ``critical
+    die``; ``{actor}`` and ``{target}`` stand for the names of the acting combatant and
+    its target) and what it needs (``6 or less``).
+    Only a roller that asks people for dice listens (a live session's); the others do
+    not have the hook, and the call costs nothing."""
+    hook = getattr(roller, "announce", None)
+    if hook is not None:
+        hook(who, what, needs)
+
+
 def exact(fn: Callable[..., RH], *args: Any) -> Distribution[RH]:
     """The exact distribution of ``fn(roller, *args)`` with a fresh :class:`ExactRoller`."""
     return ExactRoller().distribution(fn, *args)

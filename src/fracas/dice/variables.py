@@ -23,7 +23,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field
 from functools import cache, cached_property
-from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, TypeVar
 
 from fracas.dice.distribution import Distribution
 from fracas.errors import ScriptError
@@ -48,6 +48,7 @@ class Variable(ABC, Generic[T]):
 
     label: str
     stream: str = "dice"
+    typed: ClassVar[str] = "values"  # how a table writes what it shows: values or symbols
 
     @abstractmethod
     def exact(self) -> Distribution[T]:

@@ -32,6 +32,7 @@ from fracas.core.model import DELAY, Action, Roster, Slot
 from fracas.core.scenario import Scenario
 from fracas.core.system import RuleSystem
 from fracas.dice.rollers import RandomRoller, Roller
+from fracas.encounter.labels import action_words, reaction_words
 from fracas.encounter.log import FightLog, read_fight_log, replay_checked
 from fracas.encounter.policies import DEFAULT_POLICY, POLICIES, Policy
 from fracas.encounter.state import FightState, fold, slots_to_data
@@ -158,14 +159,19 @@ def step(roller: Roller, setup: FightSetup, state: FightState, lean: bool = Fals
         """The actor's policy picks one of ``actions``, its target's policy the reaction;
         the action is resolved."""
         policy_name, policy = controller(actor)
-        action = policy.choose(roller, system, actor, actions, state.roster)
+        action = chosen = policy.choose(roller, system, actor, actions, state.roster)
+        variants: list[Action] = []
         if action.target is not None and action.target in state.roster:
             variants = system.reactions(action, state.roster)
             if len(variants) > 1:
                 action = controller(action.target)[1].react(roller, system, variants,
                                                              state.roster)
+        said = "" if lean else action_words(chosen, state.roster, system.words)
+        if not lean and action != chosen and action.target is not None:
+            said += (f"; {state.roster[action.target].name}: "
+                     f"{reaction_words(action, chosen, system.words, variants)}")
         emit([ActionChosen(RULE_FIGHT, actor, action.kind, action.target or "",
-                           action.describe(), policy_name)])
+                           action.describe(), policy_name, said)])
         if action.kind == DELAY:
             slot = state.slots[state.next_slot - 1]
             emit([SlotAdded(RULE_FIGHT, actor, f"{slot.label} (delayed)", 1, slot.offensive)])

@@ -20,106 +20,26 @@ from fracas.core.choices import Choice
 from fracas.core.events import Event, Rolled
 from fracas.core.model import Action, Roster
 from fracas.core.system import RuleSystem
+from fracas.core.words import plain
 from fracas.dice.rollers import Roller
 from fracas.dice.variables import Variable
+from fracas.encounter.decisions import (
+    Decision,
+    DiceRequest,
+    Needed,
+    Odds,
+    Option,
+    action_odds,
+    build_menu,
+)
 from fracas.encounter.engine import FightSetup, step
-from fracas.encounter.labels import describe_action
+from fracas.encounter.labels import action_words, reaction_words
+from fracas.encounter.narration import Names
 from fracas.encounter.policies import Policy
 from fracas.encounter.state import FightState
 from fracas.errors import FracasError, InputError, ScriptError
-from fracas.odds.cache import cached_odds
-from fracas.odds.text import fraction_text
 
 PERSON = "person"
-
-
-@dataclass(frozen=True)
-class Odds:
-    """The exact odds of one option, from the rule code: chance to hit, expected damage,
-    chance to take the target out (exact fractions as text, and floats)."""
-
-    p_hit: str
-    expected_damage: str
-    p_taken_out: str
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"p_hit": self.p_hit, "expected_damage": self.expected_damage,
-                "p_taken_out": self.p_taken_out}
-
-    def short(self) -> str:
-        def pct(text: str) -> str:
-            num, _, den = text.partition("/")
-            return f"{100 * int(num) / int(den or 1):.0f}%"
-        exp = self.expected_damage.partition("/")
-        dmg = int(exp[0]) / int(exp[2] or 1)
-        return f"hit {pct(self.p_hit)}, dmg {dmg:.2f}, out {pct(self.p_taken_out)}"
-
-
-def action_odds(system: RuleSystem, action: Action, roster: Roster) -> Odds | None:
-    """The odds of an offensive action on a target (None for the others), memoised."""
-    if not action.offensive or action.target is None or action.target not in roster:
-        return None
-    odds = cached_odds(system, action, roster)
-    return Odds(fraction_text(odds.p_hit), fraction_text(odds.expected_damage),
-                fraction_text(odds.p_taken_out))
-
-
-@dataclass(frozen=True)
-class Option:
-    """One choice on offer: its id (``"1"``, ``"2"``, ...), label and odds (None where
-    there are none, e.g. a non-offensive action)."""
-
-    id: str
-    label: str
-    odds: Odds | None = None
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"id": self.id, "label": self.label,
-                "odds": None if self.odds is None else self.odds.to_dict()}
-
-
-@dataclass(frozen=True)
-class DiceRequest:
-    """A roll the rules make now: the die's label, whose roll (a combatant id or ``gm``),
-    what for, how many values (None: as many as the rules read, e.g. cards until a
-    number card), and what a value may be."""
-
-    die: str
-    who: str
-    what: str
-    count: int | None
-    allowed: str
-    stream: str = "dice"
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"die": self.die, "who": self.who, "what": self.what, "count": self.count,
-                "allowed": self.allowed, "stream": self.stream}
-
-
-@dataclass(frozen=True)
-class Decision:
-    """What is asked now: ``kind`` (``action``, ``reaction``, ``dice``, or a rule's own
-    mid-resolution choice such as ``spend`` or ``split``), who must answer, a prompt,
-    the options (empty for dice) and, for dice, the request."""
-
-    kind: str
-    who: str
-    prompt: str
-    options: tuple[Option, ...] = ()
-    dice: DiceRequest | None = None
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"kind": self.kind, "who": self.who, "prompt": self.prompt,
-                "options": [o.to_dict() for o in self.options],
-                "dice": None if self.dice is None else self.dice.to_dict()}
-
-
-class Needed(Exception):
-    """Raised out of a turn when an answer is needed that has not been given yet."""
-
-    def __init__(self, decision: Decision):
-        super().__init__(decision.prompt)
-        self.decision = decision
 
 
 def dice_count(var: Variable[Any]) -> int | None:
@@ -218,13 +138,18 @@ class Feed:
     context: str = "the start of the fight"
     context_start: int = 0  # the rolls made before the context was set
     actor: str = "gm"
-
     target: str | None = None
+    names: dict[str, str] = field(default_factory=dict)  # combatant id -> name
+    previous: Mapping[str, str] = field(default_factory=dict)  # actor -> last target
+    announced: tuple[str, str, str] | None = None  # the next roll: who, what for, needs
 
     def about(self, actor: str, context: str, target: str | None) -> None:
         """Name what the next rolls are for (an action just chosen, and its target)."""
         self.actor, self.context, self.context_start = actor, context, self.used_rolls
         self.target = target
+
+    def name(self, cid: str) -> str:
+        return self.names.get(cid, cid)
 
     def unattended(self) -> bool:
         """No person takes part in the action now resolving (a policy-controlled combatant
@@ -266,9 +191,18 @@ class LiveRoller:
     def _draw(self, var: Variable[Any], number: int) -> Any:
         return var.sample(roll_rng(self.feed.seed, number))
 
+    def announce(self, who: str, what: str, needs: str = "") -> None:
+        """What the next roll is for (see :func:`fracas.dice.rollers.announce`)."""
+        self.feed.announced = (who, what, needs)
+
     def roll(self, var: Variable[Any]) -> Any:
         feed = self.feed
+        announced, feed.announced = feed.announced, None
         who = var.stream if var.stream not in ("dice", "policy") else feed.actor
+        if announced is not None:  # an id, or a combatant's name
+            by_name = {n: i for i, n in feed.names.items()}
+            who = announced[0] if announced[0] in feed.names else by_name.get(
+                announced[0], "gm")
         feed.streams.append(var.stream)
         if feed.trial is not None and feed.used_rolls >= len(feed.rolls):
             feed.used_rolls += 1
@@ -294,12 +228,25 @@ class LiveRoller:
             feed.rolls.append(entry)
             feed.used_rolls += 1
             return self._draw(var, int(entry["rolled"]))
-        number = feed.used_rolls - feed.context_start + 1
-        what = feed.context + (f", roll {number}" if number > 1 else "")
-        request = DiceRequest(var.label, who, what, dice_count(var), dice_allowed(var),
-                              var.stream)
-        count = "" if request.count is None else f" ({request.count} value(s))"
-        raise Needed(Decision("dice", who, f"{what}: {var.label}{count}", dice=request))
+        needs = ""
+        if announced is not None:
+            said = announced[1].format(actor=feed.name(feed.actor),
+                                       target=feed.name(feed.target or "")).strip()
+            announced = (announced[0], said, announced[2])
+            what = said[:1].upper() + said[1:]
+            if who != "gm":
+                what = f"{feed.name(who)}'s {announced[1]}"
+            needs = announced[2]
+        else:
+            number = feed.used_rolls - feed.context_start + 1
+            what = feed.context + (f", roll {number}" if number > 1 else "")
+        die = var.label
+        if die.startswith(f"{who}'s "):  # a deck's cards, named by their owner's id
+            die = "the " + die[len(who) + 3:]
+        die = Names(feed.names).put(die)
+        request = DiceRequest(die, who, what, dice_count(var), dice_allowed(var),
+                              var.stream, needs, var.typed)
+        raise Needed(Decision("dice", who, dice_prompt(request), dice=request))
 
     def resolve(self, fn: Callable[..., Any], *args: Any) -> Any:
         return fn(self, *args)
@@ -309,40 +256,19 @@ class LiveRoller:
         combatant answers, anybody else takes the rules' default."""
         if not self.feed.person(choice.who):
             return choice.default
-        options = tuple(Option(str(i + 1), label) for i, label in enumerate(choice.options))
+        options = tuple(Option(str(i + 1), plain(label))
+                        for i, label in enumerate(choice.options))
         return self.feed.answer(choice.kind, len(options), lambda: Decision(
             choice.kind, choice.who, choice.prompt, options))
 
 
-def action_label(action: Action, roster: Roster) -> str:
-    """``attack the vampire: knife, vital_target`` — kind, target, weapon, options."""
-    head = action.kind.replace("_", " ")
-    if action.target is not None and action.target in roster:
-        head += f" {roster[action.target].name}"
-    detail = describe_action(action)
-    return head if detail in ("plain", action.kind) else f"{head}: {detail}"
-
-
-def _nothing(value: object) -> bool:
-    """An option value that declares no reaction (none, off, empty)."""
-    if isinstance(value, dict):
-        return all(_nothing(v) for v in value.values())
-    return value in (None, False, 0, "", "none")
-
-
-def reaction_label(variant: Action, first: Action, variants: Sequence[Action] = ()) -> str:
-    """A reaction as the option fields it changes from the plain attack; the plain attack
-    itself by the values it takes for the fields the reactions vary (a default defense is
-    named, e.g. ``defense=dodge``), "no reaction" only when those values declare none."""
-    a = {} if first.options is None else first.options.model_dump()
-    b = {} if variant.options is None else variant.options.model_dump()
-    changed = [k for k in b if a.get(k) != b[k]]
-    if not changed:
-        dumps = [v.options.model_dump() for v in variants if v.options is not None]
-        changed = [k for k in b if any(d.get(k) != b[k] for d in dumps)]
-        if all(_nothing(b[k]) for k in changed):
-            return "no reaction"
-    return ", ".join(k if b[k] is True else f"{k}={b[k]}" for k in changed)
+def dice_prompt(request: DiceRequest) -> str:
+    """``Rin's defence: 2d6, needs 6 or less`` — who rolls what for, the dice, the need."""
+    die = request.die
+    if request.typed == "symbols" and die.startswith("pool "):
+        die = f"dice {die[5:]}"
+    needs = f", needs {request.needs}" if request.needs else ""
+    return f"{request.what}: {die}{needs}"
 
 
 class Person(Policy):
@@ -356,26 +282,33 @@ class Person(Policy):
     def choose(self, roller: Roller, system: RuleSystem, actor: str, actions: list[Action],
                roster: Roster) -> Action:
         name = roster[actor].name
+        words = system.words
+
+        def label(a: Action) -> str:
+            return action_words(a, roster, words)
 
         def ask() -> Decision:
+            menu = build_menu(actor, actions, roster, words, label,
+                              self.feed.previous.get(actor))
             return Decision("action", actor, f"{name}'s action", tuple(
-                Option(str(i + 1), action_label(a, roster),
-                       action_odds(system, a, roster) if self.feed.odds else None)
-                for i, a in enumerate(actions)))
+                Option(str(i + 1), label(a), _later(system, a, roster) if self.feed.odds
+                       else None)
+                for i, a in enumerate(actions)), menu=menu)
         action = actions[self.feed.answer("action", len(actions), ask)]
-        self.feed.about(actor, f"{name}'s {action_label(action, roster)}", action.target)
+        self.feed.about(actor, f"{name}'s {_lower(label(action))}", action.target)
         return action
 
     def react(self, roller: Roller, system: RuleSystem, variants: list[Action],
               roster: Roster) -> Action:
         target = variants[0].target or ""
-        prompt = (f"{roster[target].name}'s reaction to "
-                  f"{roster[variants[0].actor].name}'s {action_label(variants[0], roster)}")
+        words = system.words
+        prompt = (f"{roster[target].name}'s reaction to {roster[variants[0].actor].name}'s "
+                  f"{_lower(action_words(variants[0], roster, words))}")
 
         def ask() -> Decision:
             return Decision("reaction", target, prompt, tuple(
-                Option(str(i + 1), reaction_label(v, variants[0], variants),
-                       action_odds(system, v, roster) if self.feed.odds else None)
+                Option(str(i + 1), reaction_words(v, variants[0], words, variants),
+                       _later(system, v, roster) if self.feed.odds else None)
                 for i, v in enumerate(variants)))
         return variants[self.feed.answer("reaction", len(variants), ask)]
 
@@ -389,13 +322,23 @@ class _Watch(Policy):
     def choose(self, roller: Roller, system: RuleSystem, actor: str, actions: list[Action],
                roster: Roster) -> Action:
         action = self.inner.choose(roller, system, actor, actions, roster)
-        self.feed.about(actor, f"{roster[actor].name}'s {action_label(action, roster)}",
-                        action.target)
+        label = action_words(action, roster, system.words)
+        self.feed.about(actor, f"{roster[actor].name}'s {_lower(label)}", action.target)
         return action
 
     def react(self, roller: Roller, system: RuleSystem, variants: list[Action],
               roster: Roster) -> Action:
         return self.inner.react(roller, system, variants, roster)
+
+
+def _later(system: RuleSystem, action: Action, roster: Roster) -> Callable[[], Odds | None]:
+    """The odds of ``action``, computed when first read."""
+    return lambda: action_odds(system, action, roster)
+
+
+def _lower(label: str) -> str:
+    """A label inside a sentence: ``Attack Rin`` → ``attack Rin``."""
+    return label[:1].lower() + label[1:] if label[1:2].islower() else label
 
 
 @dataclass(frozen=True)
@@ -418,6 +361,7 @@ def run_turn(setup: FightSetup, state: FightState, feed: Feed,
     feed.actor = "gm"
     feed.context = (f"initiative for round {state.round + 1}"
                     if state.next_slot >= len(state.slots) else "the turn")
+    feed.names.update({cid: c.name for cid, c in state.roster.items()})
     people: dict[str, Policy] = {}
     for cid in state.roster:
         name = controllers.get(cid, setup.policy_of(cid))

@@ -11,7 +11,7 @@ redo, saving and resuming are replaying it (see :mod:`fracas.encounter.live`).
 >>> s = Session.start(load_scenario("examples/tristat/duel-fight.yaml"), seed=1,
 ...                   controllers={"rin": "person", "gorr": "person"})
 >>> s.pending.kind, s.pending.prompt
-('dice', 'initiative for round 1 (Rin): 2d6 (2 value(s))')
+('dice', "Rin's initiative: 2d6")
 >>> _ = s.decide({"dice": [3, 5]}); _ = s.decide({"roll": True})
 >>> s.pending.kind, s.pending.who
 ('action', 'gorr')
@@ -23,21 +23,20 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, fields, replace
 from typing import Any
 
-from fracas.core.events import Changed, Event, FightEnded, _frozen, event_from_dict
+from fracas.core.events import (
+    ActionChosen,
+    Changed,
+    Event,
+    FightEnded,
+    _frozen,
+    event_from_dict,
+)
 from fracas.core.model import Roster
 from fracas.core.scenario import Scenario
 from fracas.dice.variables import Variable
+from fracas.encounter.decisions import Decision, DiceRequest, Needed, Option
 from fracas.encounter.engine import FightSetup, setup_from_scenario
-from fracas.encounter.live import (
-    PERSON,
-    Decision,
-    DiceRequest,
-    Feed,
-    Needed,
-    Option,
-    run_turn,
-    whose_roll,
-)
+from fracas.encounter.live import PERSON, Feed, dice_prompt, run_turn, whose_roll
 from fracas.encounter.policies import POLICIES
 from fracas.encounter.state import FightState, slots_from_data, slots_to_data
 from fracas.errors import FracasError, InputError, ScriptError
@@ -178,8 +177,10 @@ class Session:
     def _feed(self, entries: Sequence[dict[str, Any]]) -> Feed:
         rolls = [e for e in entries if e["kind"] == "dice"]
         answers = [e for e in entries if e["kind"] == "answer"]
+        previous = {e.actor: e.target for e in self.events[:self._base_len]
+                    if isinstance(e, ActionChosen) and e.target}
         return Feed(list(rolls), list(answers), self.seed, self.drawn,
-                    self._auto, self.is_person, odds=self.odds)
+                    self._auto, self.is_person, odds=self.odds, previous=previous)
 
     def _replay(self) -> None:
         """Fold the whole log: the state, the events, and what is asked now."""
@@ -257,8 +258,7 @@ class Session:
             return decision
         name = self._base.roster[who].name
         request = replace(decision.dice, who=who, what=f"{decision.dice.what} ({name})")
-        prompt = decision.prompt.replace(decision.dice.what, request.what, 1)
-        return replace(decision, who=who, prompt=prompt, dice=request)
+        return replace(decision, who=who, prompt=dice_prompt(request), dice=request)
 
     def _apply_gm(self, event: Event) -> None:
         self.state = self._base = apply_live(self.scenario, self.state, event)
@@ -267,7 +267,8 @@ class Session:
 
     # -- answering ---------------------------------------------------------------------
     def decide(self, answer: Mapping[str, Any], *, by: str = "gm") -> tuple[Event, ...]:
-        """Answer the pending decision: ``{"option": "3"}``, ``{"dice": [3, 5]}`` or
+        """Answer the pending decision: ``{"option": "3"}``, ``{"dice": [3, 5]}`` (Genesys
+        symbols as one text for the whole pool: ``{"dice": "ss a t"}``, ``""`` for none) or
         ``{"roll": True}``. ``by`` is ``"gm"`` or the id of the answering combatant's
         controller. Returns the events of the turns it finished. A wrong controller, an
         illegal choice or bad dice raise :class:`InputError` and change nothing."""
@@ -288,6 +289,12 @@ class Session:
                 self.drawn += 1
                 return {"kind": "dice", "rolled": self.drawn - 1, "by": by}
             values = answer.get("dice")
+            symbols = pending.dice is not None and pending.dice.typed == "symbols"
+            if symbols and (isinstance(values, str) or (
+                    isinstance(values, list | tuple) and len(values) != 1)):
+                # the symbols of the whole pool are one value: "ss a t", "2s 1a", "" (none)
+                text = values if isinstance(values, str) else " ".join(map(str, values))
+                values = [text.strip() or "-"]
             if isinstance(values, str):
                 values = [v.strip() for v in values.replace(" ", ",").split(",") if v.strip()]
             if not isinstance(values, list | tuple) or not values:

@@ -12,7 +12,7 @@ from __future__ import annotations
 from fracas.core.events import Changed, Event, Note
 from fracas.core.model import Roster
 from fracas.dice.cards import Card, Deck
-from fracas.dice.rollers import Roller
+from fracas.dice.rollers import Roller, announce
 from fracas.errors import RulesError
 from fracas.systems.c22.cards import (
     CardValues,
@@ -62,6 +62,7 @@ class Drawing:
         """Draw ``count`` cards in order (one aggregate roll when the pile holds enough)."""
         deck = self.deck(cid)
         if len(deck.draw_pile) >= count:
+            announce(roller, cid, _what(purpose))
             cards = roller.roll(HandDraw(deck.draw_pile, cid, count, key))
             return self._drew(cid, cards, purpose, rule)
         return tuple(self._one(roller, cid, purpose, rule) for _ in range(count))
@@ -76,6 +77,7 @@ class Drawing:
             else:
                 self._refill(cid)
         pile = self.deck(cid).draw_pile
+        announce(roller, cid, _what(purpose))
         cards = roller.roll(UntilNumber(pile, cid, ValueKey(self.values, suits)))
         jokers = [c.label for c in cards if c.is_joker]
         if jokers:
@@ -86,6 +88,7 @@ class Drawing:
         """One card, shuffling the discard pile back first if the draw pile is empty."""
         if not self.deck(cid).draw_pile:
             self._refill(cid)
+        announce(roller, cid, _what(purpose))
         card = roller.roll(self.deck(cid).next_card())
         self._drew(cid, (card,), purpose, rule)
         return card
@@ -142,3 +145,7 @@ class Drawing:
         self.jokers = []
         return self.events
 
+
+def _what(purpose: str) -> str:
+    """``for the turn`` → ``turn``: what a draw is for, after a name (``Mara's turn``)."""
+    return purpose.removeprefix("for ").removeprefix("the ")

@@ -20,6 +20,7 @@ from functools import lru_cache
 
 from fracas.dice import Group, Keep, Mapped, Roller, Variable, boons_banes, d
 from fracas.dice.reading import Reading
+from fracas.dice.rollers import announce
 from fracas.frozen import HashOnce
 from fracas.frozen import cached_hash as _cached_hash
 
@@ -231,28 +232,33 @@ def contest_roll(roller: Roller, s: ContestSetup, a_armed: bool, d_armed: bool) 
     defender's check, the attacker's confirmation, the defender's confirmation, the
     attacker's weapon roll, the defender's weapon roll (each only when called for)."""
     r = s.rules
+    announce(roller, "gm", "{actor}'s attack and {target}'s defence, in that order")
     pair = roller.roll(pair_variable(s))
     winner, a_cls, d_cls = (str(x) for x in pair.meaning[:3])
     a_nat, at, d_nat, dt = pair.face
     dice = RollDice(a_nat, at, d_nat, dt)
     a_crit = d_crit = a_fumble = d_fumble = ""
     if a_cls == "threat":
+        announce(roller, "gm", "{actor}'s roll to confirm the critical hit")
         seen = roller.roll(confirm_variable(s.attack, dt, False, r.ties_to_defender))
         a_crit = "confirmed" if seen.meaning[0] else "threat"
         dice = dataclasses.replace(dice, a_confirm=_shown(seen))
     if d_cls == "threat":
+        announce(roller, "gm", "{target}'s roll to confirm the critical")
         seen = roller.roll(confirm_variable(s.defense, at, True, r.ties_to_defender))
         d_crit = "confirmed" if seen.meaning[0] else "threat"
         dice = dataclasses.replace(dice, d_confirm=_shown(seen))
     if a_cls == "fumble":
         a_fumble = "fumble"
         if a_armed:
+            announce(roller, "gm", "{actor}'s weapon roll after the fumble")
             seen = roller.roll(weapon_variable(s.attack_weapon_roll, r.weapon_difficulty))
             a_fumble = "fumble" if seen.meaning[0] else "disarmed"
             dice = dataclasses.replace(dice, a_weapon=_shown(seen))
     if d_cls == "fumble":
         d_fumble = "fumble"
         if d_armed and s.defense_weapon_roll is not None:
+            announce(roller, "gm", "{target}'s weapon roll after the fumble")
             seen = roller.roll(weapon_variable(s.defense_weapon_roll, r.weapon_difficulty))
             d_fumble = "fumble" if seen.meaning[0] else "disarmed"
             dice = dataclasses.replace(dice, d_weapon=_shown(seen))

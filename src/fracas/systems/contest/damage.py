@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from functools import cache
 
 from fracas.dice import Roller, Variable, parse_dice
+from fracas.dice.rollers import announce
 
 
 @cache
@@ -76,6 +77,7 @@ def sponge(total: int, guard: Guard, armour_hp: int) -> tuple[int, int, int, int
 
 def harm(roller: Roller, blow: Blow, guard: Guard, hp: int, armour_hp: int) -> Harm:
     """Roll the blow's damage and apply it through the guard to ``hp`` / ``armour_hp``."""
+    announce(roller, blow.who, f"damage with {blow.weapon}")
     roll = roller.roll(damage_dice(blow.dice))
     total = raw_damage(roll, blow)
     if guard.kind == "block":

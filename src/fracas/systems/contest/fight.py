@@ -14,7 +14,7 @@ from fracas.core.events import Event, Note, Rolled
 from fracas.core.model import Action, Combatant, Roster, Slot, apply_events
 from fracas.dice import Distribution, Roller, RollOff, Variable, d
 from fracas.dice.reading import Reading
-from fracas.dice.rollers import EnumerationTooLarge
+from fracas.dice.rollers import EnumerationTooLarge, announce
 from fracas.dice.variables import Script
 from fracas.systems.contest.checks import FIGHTING_DEFENSIVELY, PRONE, held_weapons
 from fracas.systems.contest.declare import block_item, counter_weapon
@@ -154,6 +154,7 @@ def _roll(roller: Roller, roster: Roster, df: Defaults) -> list[Event]:
     events: list[Event] = []
     die = d(df.initiative.die)
     ranks = tuple(c.sheet.rank(df.initiative.skill) or 0 for c in roster.values())
+    announce(roller, "gm", "initiative for everybody, in the order of the turn list")
     seen = roller.roll(InitiativeRoll(tuple(roster), ranks, df.initiative.die))
     for c, rank, natural in zip(roster.values(), ranks, seen.face, strict=True):
         events.append(Rolled(R_INITIATIVE, c.name, f"{die.label} for initiative", natural,
@@ -163,6 +164,7 @@ def _roll(roller: Roller, roster: Roster, df: Defaults) -> list[Event]:
     for key in sorted(groups):
         ids = groups[key]
         if len(ids) > 1:  # rolling off while tied is a uniformly random order of the tied
+            announce(roller, "gm", "initiative roll-off")
             ids = list(roller.roll(RollOff(tuple(ids), die, "initiative roll-off")))
             events.append(Note(R_INITIATIVE, "tied on initiative and rank: the roll-off "
                                              f"puts {', '.join(ids)} in that order"))

@@ -17,7 +17,7 @@ from typing import Any, cast
 
 from fracas.core.events import Compared, Event, Note, Outcome, Total
 from fracas.core.model import Action, Resolution, Roster
-from fracas.dice.rollers import Roller, summaries_only
+from fracas.dice.rollers import Roller, announce, summaries_only
 from fracas.systems.genesys import harm
 from fracas.systems.genesys import state as st
 from fracas.systems.genesys.check import DEFAULT, attack_pool
@@ -86,6 +86,9 @@ def plan_attack(system: Any, action: Action, roster: Roster) -> Plan:
 
 def resolve_attack(system: Any, roller: Roller, action: Action, roster: Roster) -> Resolution:
     plan = plan_attack(system, action, roster)
+    target = roster[action.target].name if action.target is not None and (
+        action.target in roster) else "the target"
+    announce(roller, action.actor, f"attack on {target}", "1 net success to hit")
     result = roller.roll(plan.pool)
     done: _Done = roller.resolve(_finish, system, action, roster, result)
     return done.resolution
@@ -304,9 +307,11 @@ def _settle(system: Any, action: Action, roster: Roster, result: PoolResult,
     a_policy = opts.advantage_policy or system.defaults.advantage_policy
     h_policy = opts.threat_policy or system.defaults.threat_policy
     spend, gm_spend = opts.spend, opts.gm_spend
+    shown = (f"{attacker.name} rolled {result.symbols or 'blanks'} → {result.describe()}: "
+             f"{'a hit' if hit else 'a miss'}")
     if chooser is not None:  # a live session: people may spend by hand
         spend, a_policy = person_spends(chooser, a_id, attacker.name, "advantage", ctx,
-                                        advantage, result.triumphs, spend, a_policy)
+                                        advantage, result.triumphs, spend, a_policy, shown)
     bought, notes, adv_left, tri_left, chosen = spend_advantage(
         ctx, advantage, result.triumphs, spend, a_policy)
     _announce(tr, a_id, bought, notes, "a", "t", a_policy, "advantage_policy", chosen,
@@ -316,7 +321,8 @@ def _settle(system: Any, action: Action, roster: Roster, result: PoolResult,
     spender, spender_name = threat_spender(system, attacker, target)
     if chooser is not None:
         gm_spend, h_policy = person_spends(chooser, spender, spender_name, "threat", ctx,
-                                           -advantage, result.despairs, gm_spend, h_policy)
+                                           -advantage, result.despairs, gm_spend, h_policy,
+                                           shown)
     gm, gm_notes, _, _, gm_chosen = spend_threat(ctx, -advantage, result.despairs,
                                                  gm_spend, h_policy)
     _announce(tr, spender_name, gm, gm_notes, "h", "d", h_policy, "threat_policy", gm_chosen,

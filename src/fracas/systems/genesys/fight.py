@@ -6,7 +6,7 @@ from typing import Any
 
 from fracas.core.events import Changed, Event, Note, Outcome
 from fracas.core.model import Action, Resolution, Roster, Slot
-from fracas.dice.rollers import Roller
+from fracas.dice.rollers import Roller, announce
 from fracas.systems.genesys import harm
 from fracas.systems.genesys import state as st
 from fracas.systems.genesys.check import DEFAULT, simple_pool
@@ -61,6 +61,7 @@ def initiative(system: Any, roller: Roller, roster: Roster, round_number: int
                            f"{cid} rolls {skill} for initiative"
                            + (" (surprised)" if surprised else "")))
         events += pool_events
+        announce(roller, cid, f"initiative ({skill})")
         r = roller.roll(GenesysPool(spec))
         events.append(GenesysRolled(INITIATIVE, cid, spec.notation(), r.symbols or "",
                                     r.successes, r.advantage, r.triumphs, r.despairs,

@@ -9,7 +9,7 @@ from typing import Any
 
 from fracas.core.events import Event, Note
 from fracas.core.model import Combatant, Roster, apply_event
-from fracas.dice.rollers import Roller
+from fracas.dice.rollers import Roller, announce
 from fracas.systems.genesys import state as st
 from fracas.systems.genesys.events import GenesysCriticalInjury
 from fracas.systems.genesys.injuries import CriticalRoll, InjuryResult
@@ -148,6 +148,8 @@ def critical_injury(roller: Roller, tr: Tracker, defaults: Any, cid: str, extra_
         return "minion defeated"
     parts = injury_modifier(c, extra_triggers, vicious, None if by is None else tr.c(by))
     modifier = sum(v for _, v in parts)
+    announce(roller, by or "gm", f"Critical Injury roll against {c.name}",
+             f"nothing: {modifier:+d} is added" if modifier else "")
     result: InjuryResult = roller.roll(CriticalRoll(modifier, cid))
     events, roster = _injury_events(tr.roster, cid, parts, result, result.natural, result.d10)
     tr.events.extend(events)

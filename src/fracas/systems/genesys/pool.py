@@ -23,7 +23,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache, cached_property, lru_cache
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from fracas.dice.distribution import Distribution
 from fracas.dice.variables import Script, Variable
@@ -348,6 +348,7 @@ class GenesysPool(Variable[PoolResult]):
 
     spec: PoolSpec
     name: str = ""
+    typed: ClassVar[str] = "symbols"
 
     @property
     def label(self) -> str:  # type: ignore[override]

@@ -271,11 +271,12 @@ KEEP_REST = "spend nothing more"
 
 
 def person_spends(roller: Roller, who: str, name: str, side: str, ctx: Context, amount: int,
-                  big: int, explicit: tuple[str, ...], policy: str) -> tuple[tuple[str, ...],
-                                                                            str]:
+                  big: int, explicit: tuple[str, ...], policy: str, shown: str = ""
+                  ) -> tuple[tuple[str, ...], str]:
     """Hook ``spend`` (:mod:`fracas.core.choices`): whoever spends (the attacker its
     advantage and triumph, the GM threat and despair; seed 004 · Steps 4-5) picks options
-    one at a time, then lets the policy spend the rest or keeps it. Returns the explicit
+    one at a time, then lets the policy spend the rest or keeps it; ``shown`` (what the
+    dice showed and what it means) opens the question. Returns the explicit
     list to spend and the policy for the rest; a policy (the default answer) leaves both
     as they were."""
     offer_of = _advantage_offer if side == "advantage" else _threat_offer
@@ -301,7 +302,8 @@ def person_spends(roller: Roller, who: str, name: str, side: str, ctx: Context, 
                        for o in offers)
         big_name = "triumph" if side == "advantage" else "despair"
         left = f"{purse.small} {side}" + (f", {purse.big} {big_name}" if purse.big else "")
-        picked = ask(roller, Choice("spend", who, f"{name} spends {left}",
+        head = f"{shown}; " if shown else ""
+        picked = ask(roller, Choice("spend", who, f"{head}{name} spends {left}",
                                     (*labels, f"{POLICY_REST} ({policy})", KEEP_REST),
                                     len(labels)))
         if picked == len(labels):

@@ -5,6 +5,7 @@ from __future__ import annotations
 from fracas.core.events import Compared, Note, Rolled
 from fracas.core.model import Resolution
 from fracas.dice import TWO_D6, Roller
+from fracas.dice.rollers import announce
 from fracas.systems.tristat import rulebook as R
 from fracas.systems.tristat.state import combat_value, skill_level
 from fracas.systems.tristat.steps import (
@@ -86,6 +87,7 @@ def resolve_disarm(roller: Roller, ctx: Ctx) -> Resolution:
         check.append(willpower(ctx, t.id))
     value = target_total(ctx, R.BODY_CHECK, f"{t.name}'s Body check", check,
                          "a Body check is 2d6 ≤ Body (table default)")
+    announce(roller, t.id, "Body check", f"{value} or less")
     roll = roller.roll(TWO_D6)
     snake = snake_eyes(ctx, roll)
     ctx.add(Rolled(R.BODY_CHECK, t.name, "2d6", roll, SNAKE_EYES_NOTE if snake else ""))

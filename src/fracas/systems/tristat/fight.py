@@ -8,6 +8,7 @@ from itertools import combinations
 from fracas.core.events import Changed, Event, Note, Rolled
 from fracas.core.model import Action, Combatant, Roster, Slot, apply_events
 from fracas.dice import Roller, RollOff, nd
+from fracas.dice.rollers import announce
 from fracas.systems.tristat import rulebook as R
 from fracas.systems.tristat.checks import check
 from fracas.systems.tristat.sheet import Defaults, Options
@@ -32,6 +33,7 @@ def roll_initiative(roller: Roller, roster: Roster, defaults: Defaults) -> list[
     with_cv = defaults.initiative.add_combat_value
     values: dict[str, int] = {}
     for cid, c in roster.items():
+        announce(roller, cid, "initiative")
         roll = roller.roll(dice)
         cv = combat_value(c.sheet) if with_cv else 0
         events.append(Rolled(R.INITIATIVE, c.name, f"{dice.label} for initiative", roll,
@@ -45,6 +47,7 @@ def roll_initiative(roller: Roller, roster: Roster, defaults: Defaults) -> list[
         ids = groups[key]
         if len(ids) > 1:
             # a roll-off repeated while tied: exactly a uniformly random order of the tied
+            announce(roller, "gm", "initiative roll-off")
             ids = list(roller.roll(RollOff(tuple(ids), dice, "initiative roll-off")))
             events.append(Note(R.INITIATIVE, f"initiative {key[0]} and Combat Value {key[1]} "
                                f"tied: the roll-off puts {', '.join(ids)} in that order"))

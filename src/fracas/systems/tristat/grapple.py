@@ -5,6 +5,7 @@ from __future__ import annotations
 from fracas.core.events import Compared, Note, Rolled, SlotAdded
 from fracas.core.model import Resolution
 from fracas.dice import TWO_D6, Roller
+from fracas.dice.rollers import announce
 from fracas.systems.tristat import rulebook as R
 from fracas.systems.tristat.events import TristatMultiplied
 from fracas.systems.tristat.state import attacks_per_round, combat_value, skill_level
@@ -71,6 +72,7 @@ def _contest_roll(roller: Roller, ctx: Ctx, who: str, parts: list[Part]) -> int:
     """One side of the contest: Body + Brawl; the degree is target − roll."""
     c = ctx.roster[who]
     target = target_total(ctx, R.ESCAPING, f"{c.name}'s Body + Brawl", parts)
+    announce(roller, who, "Body + Brawl roll", f"{target} or less")
     roll = roller.roll(TWO_D6)
     snake = snake_eyes(ctx, roll)
     ctx.add(Rolled(R.ESCAPING, c.name, "2d6", roll, SNAKE_EYES_NOTE if snake else ""))

@@ -15,6 +15,7 @@ from fracas.core.events import Changed, Compared, Event, Note, Outcome, Rolled, 
 from fracas.core.model import Action, Combatant, Resolution, Roster
 from fracas.dice import TWO_D6, Mapped, Roller, d
 from fracas.dice.reading import Reading
+from fracas.dice.rollers import announce
 from fracas.errors import RulesError
 from fracas.systems.tristat import rulebook as R
 from fracas.systems.tristat.events import TristatMultiplied
@@ -225,6 +226,7 @@ def attack_roll(roller: Roller, ctx: Ctx, target: int, rule: str = R.ATTACK,
     roller then branches once per result, not once per face. ``margin``: the caller reads
     the roll itself (a throw's squares), so every face is its own result."""
     always = ctx.defaults.snake_eyes_always_succeeds
+    announce(roller, ctx.actor.id, what, f"{target} or less")
     roll = roller.roll(attack_2d6(target, always, margin)).face
     snake = roll == 2
     ctx.add(Rolled(rule, ctx.actor.name, "2d6", roll,
@@ -333,6 +335,7 @@ def defend(roller: Roller, ctx: Ctx, rule: str = R.DEFEND, critical: bool = Fals
         parts.append(willpower(ctx, t.id))
     value = target_total(ctx, rule, f"{t.name}'s defense target", parts, "; ".join(notes))
     ctx.change(rule, t.id, "defenses_used", max(number, ctx.get(t.id, "defenses_used")))
+    announce(roller, t.id, "defence", f"{value - 1} or less")
     roll = roller.roll(defense_2d6(value, ctx.defaults.snake_eyes_on_other_rolls)).face
     snake = snake_eyes(ctx, roll)
     ctx.add(Rolled(rule, t.name, "2d6", roll, SNAKE_EYES_NOTE if snake else ""))
@@ -353,6 +356,7 @@ def snake_eyes(ctx: Ctx, roll: int) -> bool:
 
 def critical_die(roller: Roller, ctx: Ctx) -> Part:
     """The critical d6: 1-3 double, 4-5 triple, 6 quadruple damage."""
+    announce(roller, ctx.actor.id, "critical die")
     face = roller.roll(d(6))
     factor = R.CRITICAL_TABLE[face]
     ctx.add(Rolled(R.CRITICAL, ctx.actor.name, "the critical die (d6)", face,

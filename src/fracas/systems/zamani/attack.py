@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from fracas.core.events import Note, Outcome
 from fracas.core.model import Action, Resolution, Roster
-from fracas.dice.rollers import Roller
+from fracas.dice.rollers import Roller, announce
 
 from .defense import LIMITED, Defense, can_guard, own_defense
 from .percentile import AttackRoll, Contest, skill_base
@@ -78,9 +78,10 @@ def _surprise(system: Zamani, roller: Roller, action: Action, roster: Roster, op
     ch.events.append(Note(f"{DEFAULT} · Surprise contest",
                           f"Opposed roll: the {opts.surprise} roll must succeed and beat "
                           f"{t.name}'s margin (a tie goes to the {ties})"))
-    result = roller.roll(Contest(mine, theirs, ties == "attacker",
-                                 f"d100 ({a.name}'s {opts.surprise}, then {t.name}'s "
-                                 f"{their_what})"))
+    announce(roller, "gm", f"surprise contest: {a.name}'s {opts.surprise} roll, then "
+             f"{t.name}'s {their_what} roll",
+             f"{a.name} at most {mine}% and beating {t.name}'s margin")
+    result = roller.roll(Contest(mine, theirs, ties == "attacker", "d100 twice"))
     ch.events.append(ZamaniRoll(rule, a.name, opts.surprise, result.attacker_roll, mine))
     ch.events.append(ZamaniRoll(rule, t.name, their_what, result.defender_roll, theirs))
     if not result.surprised:
@@ -218,6 +219,7 @@ def resolve_attack(system: Zamani, roller: Roller, action: Action, roster: Roste
     ev.append(ZamaniTarget(f"{PUBLIC} · Skill roll", a.name, base.skill, base.rank,
                            base.attribute, base.attribute_rank, tuple(mods), target,
                            "" if base.trained else "untrained: rank 0"))
+    announce(roller, a.id, f"{weapon.name} roll ({base.skill})", f"{target}% or less")
     roll = roller.roll(AttackRoll(target, table.margins)).face
     ev.append(ZamaniRoll(f"{PUBLIC} · Skill roll", a.name, f"{weapon.name} ({base.skill})",
                          roll, target))

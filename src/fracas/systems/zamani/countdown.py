@@ -22,7 +22,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from fracas.dice.rollers import RandomRoller, Roller
+from fracas.dice.rollers import RandomRoller, Roller, announce
 from fracas.dice.variables import d
 from fracas.errors import InputError
 
@@ -155,7 +155,10 @@ def _break(group: list[str], initiative: int, stats: list[tuple[str, dict[str, i
             sub = [n for n in ordered if values.get(n, 0) == v]
             out += _break(sub, initiative, stats[1:], roller, die, ties)
         return out
-    rolls = {n: roller.roll(d(die)) for n in group}
+    rolls = {}
+    for n in group:
+        announce(roller, n, f"tie-break for initiative {initiative}", "higher goes first")
+        rolls[n] = roller.roll(d(die))
     ordered = sorted(group, key=lambda n: -rolls[n])
     ties.append(TieBreak(tuple(ordered), f"d{die}", tuple(rolls[n] for n in ordered),
                          initiative))

@@ -1,0 +1,132 @@
+"""The words a table reads, from a system's data pack (``data/words.yaml``).
+
+Every action kind, option, reaction, outcome, state value and condition a person meets
+has a label and a one-line description there, so menus, prompts and narration never
+show a code identifier. The file is validated by :class:`Words` (errors name the file,
+the entry and the field).
+
+Options are keyed ``field`` (a yes/no option set, or any value shown with ``{value}``)
+or ``field=value`` (one value of a choice), e.g.::
+
+    options:
+      vital_target: {label: "Called shot: vital spot", description: "−8 to hit, ..."}
+      trick_shot: {label: "Trick shot (−{value})", description: "..."}
+      move=half_before: {label: "Half move first", description: "..."}
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+GROUPS = ("attack", "grapple", "disarm", "defend", "move", "other")
+GROUP_LABELS = {"attack": "Attack", "grapple": "Grapple", "disarm": "Disarm",
+                "defend": "Defend", "move": "Move", "other": "Something else"}
+
+
+class Word(BaseModel):
+    """A label (a few words) and a one-line description."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    label: str = Field(min_length=1)
+    description: str = ""
+
+
+class ActionWord(Word):
+    """An action kind: its label, its description, and the group a table names it by."""
+
+    group: Literal["attack", "grapple", "disarm", "defend", "move", "other"] = "other"
+
+
+class Words(BaseModel):
+    """The data pack's ``words.yaml``."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    unarmed: str = "bare hands"
+    actions: dict[str, ActionWord] = {}
+    options: dict[str, Word] = {}
+    outcomes: dict[str, Word] = {}
+    fields: dict[str, Word] = {}
+    conditions: dict[str, Word] = {}
+    rolls: dict[str, Word] = {}
+
+    # -- reading ------------------------------------------------------------------------
+    def action(self, kind: str) -> ActionWord:
+        found = self.actions.get(kind)
+        if found is not None:
+            return found
+        group = kind if kind in GROUPS else "other"
+        return ActionWord(label=kind.capitalize(), group=group)
+
+    def option(self, field: str, value: Any) -> Word | None:
+        """The words of one option set to ``value`` (None: the option says nothing, e.g. a
+        value only read together with another)."""
+        key = f"{field}={_text(value)}"
+        word = self.options.get(key)
+        if word is None:
+            word = self.options.get(field)
+            if word is not None:
+                word = Word(label=word.label.replace("{value}", _text(value)),
+                            description=word.description.replace("{value}", _text(value)))
+        if word is None:  # not in the data pack: shown as it is (a test finds it)
+            return Word(label=field if value is True else f"{field}={_text(value)}")
+        return None if word.label == "-" else word
+
+    def options_text(self, changed: Mapping[str, Any]) -> list[str]:
+        """The labels of options changed from their defaults (``path`` and the like that
+        say nothing to a table are labelled ``-`` in the data pack and left out)."""
+        out = []
+        for field, value in changed.items():
+            if isinstance(value, Mapping):  # a nested option: field.part=value
+                out += self.options_text({f"{field}.{k}": v for k, v in value.items()})
+                continue
+            word = self.option(field, value)
+            if word is not None:
+                out.append(word.label)
+        return out
+
+    def outcome(self, name: str) -> str:
+        word = self.outcomes.get(name)
+        return word.label if word is not None else name
+
+    def field(self, name: str) -> str:
+        word = self.fields.get(name)
+        return word.label if word is not None else name
+
+    def condition(self, name: str) -> str:
+        word = self.conditions.get(name)
+        return word.label if word is not None else name
+
+
+def _text(value: Any) -> str:
+    if value is True:
+        return "yes"
+    if value is False:
+        return "no"
+    if isinstance(value, tuple | list):
+        return ", ".join(map(str, value))
+    return str(value)
+
+
+_SNAKE = re.compile(r"\b([A-Za-z]+)_([A-Za-z_]+)\b")
+
+
+def plain(text: str) -> str:
+    """``half_before`` → ``half before``: the last resort for a name with no label."""
+    return _SNAKE.sub(lambda m: m.group(0).replace("_", " "), str(text))
+
+
+def load_words(path: Path, data: Any) -> Words:
+    """The words of a data pack (an empty set when the file is absent)."""
+    if data is None:
+        return Words()
+    try:
+        return Words.model_validate(data)
+    except ValidationError as err:
+        from fracas.core.scenario import validation_error
+
+        raise validation_error(err, file=str(path), prefix=None, model=Words) from None

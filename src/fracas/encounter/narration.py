@@ -1,0 +1,110 @@
+"""The brief narration a table reads aloud, in its own words.
+
+Events keep combatant ids and rule names (the log must replay); :func:`say` turns the
+ones a table hears into a line with the combatants' names (from their sheets) and the
+data pack's words for outcomes, values and options. :func:`is_brief` says which: the
+round's order, whose turn, the action, each roll with what it showed, what a roll's
+symbols were spent on, the outcome, the end, and every change the GM makes by hand.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from typing import Any
+
+from fracas.core.events import (
+    ActionChosen,
+    Changed,
+    Event,
+    FightEnded,
+    Outcome,
+    Rolled,
+    RoundStarted,
+    TurnStarted,
+)
+from fracas.core.words import Words
+
+_PLACE = re.compile(r"^initiative place \d+$")
+
+
+def is_brief(event: Event) -> bool:
+    """Whether the brief narration tells ``event`` (a roll of any system included)."""
+    return isinstance(event, RoundStarted | TurnStarted | ActionChosen | Rolled | Outcome
+                      | FightEnded) or type(event).__name__.endswith(("Rolled", "Spent")) or (
+        type(event).__name__.startswith("Combatant"))
+
+
+class Names:
+    """Combatant ids to names, and the text of any event with its ids put into names."""
+
+    def __init__(self, names: Mapping[str, str]):
+        self.names = dict(names)
+        ids = sorted((i for i, n in self.names.items() if i != n), key=len, reverse=True)
+        self._pattern = re.compile(r"\b(" + "|".join(map(re.escape, ids)) + r")\b") \
+            if ids else None
+        shown = sorted(set(self.names.values()), key=len, reverse=True)
+        self._shown = re.compile("|".join(map(re.escape, shown))) if shown else None
+
+    def __call__(self, cid: str) -> str:
+        return self.names.get(cid, cid)
+
+    def put(self, text: str) -> str:
+        """``text`` with every combatant id that is not inside a name written as the name."""
+        if self._pattern is None:
+            return text
+        pattern = self._pattern
+        if self._shown is None:
+            return pattern.sub(lambda m: self.names[m.group(1)], text)
+        out, last = [], 0
+        for m in self._shown.finditer(text):  # names stay as they are
+            out.append(pattern.sub(lambda x: self.names[x.group(1)], text[last:m.start()]))
+            out.append(m.group(0))
+            last = m.end()
+        out.append(pattern.sub(lambda x: self.names[x.group(1)], text[last:]))
+        return "".join(out)
+
+
+def _value(value: Any, words: Words) -> str:
+    if value is None:
+        return "none"
+    if value is True:
+        return "yes"
+    if value is False:
+        return "no"
+    if isinstance(value, tuple):
+        shown = [words.condition(v) if isinstance(v, str) else _value(v, words) for v in value]
+        return ", ".join(shown) if shown else "none"
+    return str(value)
+
+
+def say(event: Event, names: Names, words: Words) -> str:
+    """One line for ``event`` in the table's words (any event; :func:`is_brief` says which
+    the brief narration tells)."""
+    if isinstance(event, RoundStarted):
+        order = []
+        for candidates, label, *_ in event.slots:
+            if len(candidates) == 1:
+                order.append(names(candidates[0]))
+            else:
+                order.append(f"{label}: " + " or ".join(names(c) for c in candidates))
+        return f"Round {event.round}: " + ", ".join(order)
+    if isinstance(event, TurnStarted):
+        slot = "" if not event.slot or _PLACE.match(event.slot) else f" ({event.slot})"
+        return f"{names(event.actor)}'s turn{names.put(slot)}"
+    if isinstance(event, ActionChosen):
+        said = event.said or words.action(event.action).label
+        by = "" if event.policy in ("person", "") else f" (fracas decides: {event.policy})"
+        return f"{names(event.actor)}: {said}{by}"
+    if isinstance(event, Outcome):
+        outcome = words.outcome(event.outcome)
+        if not event.target:
+            return f"{names(event.actor)}: {outcome}"
+        hurt = f"; {names(event.target)} loses {event.damage}" if event.damage else ""
+        return f"{names(event.actor)} → {names(event.target)}: {outcome}{hurt}"
+    if isinstance(event, Changed):
+        return (f"{names(event.target)}: {words.field(event.field)} "
+                f"{_value(event.before, words)} → {_value(event.after, words)}")
+    if isinstance(event, FightEnded):
+        return names.put(event.text())
+    return names.put(event.text())
