@@ -6,7 +6,7 @@ written. Errors are ``{"error": message}`` with the same message the CLI prints.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
 import yaml
 from fastapi import APIRouter, Request
@@ -16,7 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 from fracas.errors import InputError
 from fracas.web.auth import gm_id, role_for
 from fracas.web.live import stream
-from fracas.web.tracker import Role, list_examples, load_example
+from fracas.web.tracker import MAX_SEED, Role, list_examples, load_example, plain_text
 from fracas.web.views import encounter_view
 
 router = APIRouter(prefix="/api")
@@ -26,13 +26,32 @@ class Strict(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
+MAX_DEPTH = 64  # how deeply a scenario, an entry or an answer may nest (YAML or JSON)
+
+
+def bounded(value: Any) -> Any:
+    """JSON values nested at most :data:`MAX_DEPTH` deep, without NaN or infinities (Python's
+    JSON reader lets them in); checked without recursion."""
+    todo: list[tuple[Any, int]] = [(value, 0)]
+    while todo:
+        item, depth = todo.pop()
+        if isinstance(item, float) and (item != item or item in (float("inf"), float("-inf"))):
+            raise ValueError("numbers must be finite (no NaN or Infinity)")
+        if isinstance(item, dict | list):
+            if depth >= MAX_DEPTH:
+                raise ValueError(f"nested too deeply (allowed: at most {MAX_DEPTH} levels)")
+            inner = item.values() if isinstance(item, dict) else item
+            todo.extend((v, depth + 1) for v in inner)
+    return value
+
+
 class NewEncounter(Strict):
     example: str | None = Field(None, description="an example, e.g. tristat/duel-fight.yaml")
     scenario: dict[str, Any] | None = Field(None, description="a scenario mapping")
     scenario_yaml: str | None = Field(None, max_length=200_000,
                                       description="a scenario file's text")
     title: str | None = Field(None, max_length=200)
-    seed: int | None = None
+    seed: int | None = Field(None, ge=0, le=MAX_SEED)
     controllers: dict[str, str] | None = Field(
         None, description="combatant id -> 'person' or a policy name")
     settings: dict[str, Any] | None = Field(
@@ -40,26 +59,41 @@ class NewEncounter(Strict):
     roll_all: bool = Field(False, description="the server rolls every die (people still "
                                               "choose); otherwise each die is asked for")
 
+    _bounded = field_validator("scenario", "settings")(bounded)
 
-def finite(value: Any) -> Any:
-    """JSON values without NaN or infinities (Python's JSON reader lets them in)."""
-    if isinstance(value, float) and (value != value or value in (float("inf"), float("-inf"))):
-        raise ValueError("numbers must be finite (no NaN or Infinity)")
-    if isinstance(value, dict):
-        for v in value.values():
-            finite(v)
-    elif isinstance(value, list):
-        for v in value:
-            finite(v)
-    return value
+
+class Reply(Strict):
+    """An answer to the pending decision: one of ``option``, ``dice`` or ``roll``."""
+
+    option: int | str | None = Field(None, description="the id of the chosen option")
+    dice: list[int | str] | str | None = Field(
+        None, description='the values rolled: [3, 5] or "3, 5"')
+    roll: bool | None = Field(None, description="true: the server rolls the dice")
+
+    @field_validator("option", mode="before")
+    @classmethod
+    def _option(cls, value: Any) -> Any:
+        if value is None or (isinstance(value, int | str) and not isinstance(value, bool)
+                             and len(str(value)) <= 100):
+            return value
+        raise ValueError("an option is the id of one of the decision's options")
+
+    @field_validator("dice", mode="before")
+    @classmethod
+    def _dice(cls, value: Any) -> Any:
+        if value is None or (isinstance(value, str) and len(value) <= 1000):
+            return value
+        if isinstance(value, list) and len(value) <= 100 and all(
+                (isinstance(v, int) and not isinstance(v, bool) and abs(v) < 10**18)
+                or (isinstance(v, str) and len(v) <= 20) for v in value):
+            return value
+        raise ValueError('the dice are a list of whole numbers, like [3, 5], or text, like '
+                         '"3, 5"')
 
 
 class Answer(Strict):
     version: int = Field(description="the version the decision was read at")
-    answer: dict[str, Any] = Field(
-        description='{"option": id}, {"dice": [..]} or {"roll": true}')
-
-    _finite = field_validator("answer")(finite)
+    answer: Reply = Field(description='{"option": id}, {"dice": [..]} or {"roll": true}')
 
 
 class Steps(Strict):
@@ -73,7 +107,7 @@ class Adjust(Strict):
     field: str
     value: Any
 
-    _finite = field_validator("value")(finite)
+    _bounded = field_validator("value")(bounded)
 
 
 class NewCombatant(Strict):
@@ -83,7 +117,7 @@ class NewCombatant(Strict):
     entry_yaml: str | None = Field(None, max_length=50_000,
                                    description="the same entry as YAML text")
 
-    _finite = field_validator("entry")(finite)
+    _bounded = field_validator("entry")(bounded)
 
 
 class Gone(Strict):
@@ -97,7 +131,7 @@ class End(Strict):
 
 class Invite(Strict):
     name: str = Field(max_length=100)
-    combatants: list[str]
+    combatants: list[Annotated[str, Field(max_length=100)]] = Field(max_length=1000)
 
 
 def parse_scenario(body: NewEncounter) -> tuple[Any, str | None]:
@@ -113,9 +147,34 @@ def parse_scenario(body: NewEncounter) -> tuple[Any, str | None]:
     return yaml_text(body.scenario_yaml or "", "scenario_yaml"), None
 
 
+_OPEN = (yaml.FlowSequenceStartToken, yaml.FlowMappingStartToken,
+         yaml.BlockSequenceStartToken, yaml.BlockMappingStartToken)
+_CLOSE = (yaml.FlowSequenceEndToken, yaml.FlowMappingEndToken, yaml.BlockEndToken)
+
+
+def yaml_depth_check(text: str, where: str) -> None:
+    """Refuse YAML nested over :data:`MAX_DEPTH` levels before it is parsed (the parser
+    recurses once a level: thousands of levels would exhaust the stack). The scanner reads
+    tokens without recursion; the error names the line where the limit is passed."""
+    depth = 0
+    for token in yaml.scan(text, Loader=yaml.SafeLoader):
+        if isinstance(token, _OPEN):
+            depth += 1
+            if depth > MAX_DEPTH:
+                mark = token.start_mark
+                raise InputError(f"nested too deeply (more than {MAX_DEPTH} levels)",
+                                 file=where, path=f"line {mark.line + 1}, column "
+                                                  f"{mark.column + 1}",
+                                 allowed=f"at most {MAX_DEPTH} levels of nesting")
+        elif isinstance(token, _CLOSE):
+            depth -= 1
+
+
 def yaml_text(text: str, where: str) -> Any:
-    """Parse uploaded YAML; bad YAML names the line and column, like the CLI."""
+    """Parse uploaded YAML; bad YAML names the line and column, like the CLI; nesting is
+    bounded before parsing."""
     try:
+        yaml_depth_check(text, where)
         return yaml.safe_load(text)
     except yaml.YAMLError as err:
         mark = getattr(err, "problem_mark", None)
@@ -193,7 +252,8 @@ def decide(request: Request, eid: str, body: Answer) -> dict[str, Any]:
     """Answer the pending decision (the GM, or the player who controls it)."""
     tracker = request.app.state.tracker
     role = role_for(tracker.store, request, eid)
-    version, events = tracker.decide(eid, body.version, role, body.answer)
+    answer = body.answer.model_dump(exclude_none=True)
+    version, events = tracker.decide(eid, body.version, role, answer)
     return _changed(request, eid, role, version, events)
 
 
@@ -265,7 +325,8 @@ def end(request: Request, eid: str, body: End) -> dict[str, Any]:
     role = role_for(tracker.store, request, eid)
     tracker.gm_only(role, "end the fight")
     version, event = tracker.change(eid, body.version, role,
-                                lambda s: s.end_fight(body.reason), note="end")
+                                lambda s: s.end_fight(plain_text(body.reason, "reason")),
+                                note="end")
     return _changed(request, eid, role, version, (event,))
 
 

@@ -16,6 +16,7 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
+from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from fracas.errors import FracasError, InputError, format_loc
 from fracas.web import api, pages
@@ -103,7 +104,7 @@ def validation_message(err: RequestValidationError) -> tuple[int, str]:
         return 400, f"malformed JSON: {reason}"
     loc = [p for p in first.get("loc", ()) if p != "body"]
     where = format_loc(loc) if loc else "body"
-    message = str(first.get("msg", "invalid"))
+    message = str(first.get("msg", "invalid")).removeprefix("Value error, ")
     if kind == "missing":
         message = "this field is required"
     text = f"{where}: {message}"
@@ -130,6 +131,13 @@ def create_app(db_url: str) -> FastAPI:
     app.state.tracker = Tracker(store, hub.notify)
     app.state.hub = hub
     app.state.stopping = False
+
+    @app.exception_handler(StarletteHTTPException)
+    async def _http(request: Request, err: StarletteHTTPException) -> Any:
+        if pages.wants_html(request):
+            return pages.error_page(request, err.status_code, str(err.detail))
+        return JSONResponse({"error": str(err.detail)}, status_code=err.status_code,
+                            headers=getattr(err, "headers", None))
 
     @app.exception_handler(RequestValidationError)
     async def _invalid(request: Request, err: RequestValidationError) -> JSONResponse:

@@ -74,6 +74,13 @@ def _player(row: PlayerRow) -> PlayerInfo:
     return PlayerInfo(row.id, row.encounter_id, row.name, row.key, tuple(row.combatants))
 
 
+def _known_form(eid: str) -> None:
+    """An id that no encounter can have (too long, a NUL that PostgreSQL refuses even to
+    look up) is not found, without asking the database."""
+    if len(eid) > 32 or "\x00" in eid:
+        raise NotFound(f"no encounter {eid[:40]!r}")
+
+
 class Store:
     """The database: GMs, encounters, players and each encounter's records."""
 
@@ -124,6 +131,7 @@ class Store:
             return _info(row)
 
     def encounter(self, eid: str) -> EncounterInfo:
+        _known_form(eid)
         with self.db() as db:
             row = db.get(EncounterRow, eid)
             if row is None:
@@ -131,6 +139,7 @@ class Store:
             return _info(row)
 
     def version(self, eid: str) -> int:
+        _known_form(eid)
         with self.db() as db:
             v = db.scalar(select(EncounterRow.version).where(EncounterRow.id == eid))
             if v is None:

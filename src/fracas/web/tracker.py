@@ -25,6 +25,7 @@ from fracas.web.store import Conflict, EncounterInfo, PlayerInfo, Store
 VISIBILITY = ("exact", "bar", "status", "hidden")
 DEFAULT_SETTINGS: dict[str, Any] = {"others": "bar", "hidden": []}
 CACHED = 256  # live sessions kept in memory
+MAX_SEED = 2**63 - 1
 
 
 @dataclass(frozen=True)
@@ -87,6 +88,19 @@ def load_example(name: str) -> Any:
         except InputError as err:
             raise err.located(file=name) from None
     return raw
+
+
+def plain_text(text: str, path: str) -> str:
+    """Text people read (a title, a name, a reason): no NUL or other control characters
+    (a database could not keep some, and no screen shows them)."""
+    bad = next((ch for ch in text if ch in _CONTROL), None)
+    if bad is not None:
+        raise InputError(f"control character {bad!r} in the text", path=path,
+                         allowed="printable text (no NUL or other control characters)")
+    return text
+
+
+_CONTROL = frozenset(chr(c) for c in [*range(0, 9), 11, 12, *range(14, 32), 127])
 
 
 def check_settings(settings: Mapping[str, Any], roster: Sequence[str]) -> dict[str, Any]:
@@ -152,13 +166,15 @@ class Tracker:
         ctl = check_controllers(controllers, scenario)
         chosen = check_settings(settings if settings is not None else DEFAULT_SETTINGS,
                                 list(scenario.roster))
-        if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
-            raise InputError("the seed must be a whole number", path="seed",
-                             allowed="a whole number")
+        if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)
+                                 or not 0 <= seed <= MAX_SEED):
+            raise InputError(f"the seed must be a whole number from 0 to {MAX_SEED}",
+                             path="seed", allowed=f"a whole number from 0 to {MAX_SEED}")
         session = Session.start(scenario, seed=seed, controllers=ctl or None,
                                 roll_all=roll_all)
         records = session.to_records()
-        name = title or scenario.title or f"{scenario.system.id} encounter"
+        name = plain_text(title or scenario.title or f"{scenario.system.id} encounter",
+                          "title")
         info = self.store.create_encounter(gm_id, name, scenario.system.id, dict(raw), chosen,
                                            records)
         with self._guard:
@@ -264,6 +280,7 @@ class Tracker:
         roster = list(session.state.roster)
         if not isinstance(name, str) or not name.strip():
             raise InputError("a player needs a name", path="name", allowed="some text")
+        plain_text(name, "name")
         if not isinstance(combatants, list) or not combatants:
             raise InputError("a player controls a list of combatants", path="combatants",
                              allowed=", ".join(roster))
