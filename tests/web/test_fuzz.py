@@ -15,7 +15,6 @@ from typing import Any
 
 import pytest
 import schemathesis
-from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
