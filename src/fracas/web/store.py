@@ -123,7 +123,8 @@ class Store:
         eid = secrets.token_hex(6)
         with self.db() as db, db.begin():
             row = EncounterRow(id=eid, gm_id=gm_id, title=title[:200], system=system,
-                               scenario=dict(scenario), settings=dict(settings), version=1)
+                               scenario=dict(scenario), settings=dict(settings), version=1,
+                               redo=[])
             db.add(row)
             db.flush()
             db.add_all(RecordRow(encounter_id=eid, seq=i, data=dict(r))
@@ -158,22 +159,39 @@ class Store:
                               .order_by(RecordRow.seq))
             return [dict(r) for r in rows]
 
+    def load(self, eid: str) -> tuple[int, list[dict[str, Any]], list[list[dict[str, Any]]]]:
+        """The encounter's version, records and redo stack (what undo took back, the last
+        undone last), read together in one transaction."""
+        _known_form(eid)
+        with self.db() as db, db.begin():
+            row = db.execute(select(EncounterRow.version, EncounterRow.redo)
+                             .where(EncounterRow.id == eid)).one_or_none()
+            if row is None:
+                raise NotFound(f"no encounter {eid!r}")
+            data = db.scalars(select(RecordRow.data).where(RecordRow.encounter_id == eid)
+                              .order_by(RecordRow.seq))
+            records = [dict(r) for r in data]
+            return int(row.version), records, [[dict(e) for e in g] for g in row.redo or []]
+
     def record_count(self, eid: str) -> int:
         with self.db() as db:
             return int(db.scalar(select(func.count()).select_from(RecordRow)
                                  .where(RecordRow.encounter_id == eid)) or 0)
 
     def commit(self, eid: str, expected: int, old: Sequence[Mapping[str, Any]],
-               new: Sequence[Mapping[str, Any]], note: str | None = None) -> int:
-        """Replace the records ``old`` (as read at version ``expected``) by ``new``, in one
-        transaction; :class:`Conflict` if the encounter has moved on since. The new version."""
+               new: Sequence[Mapping[str, Any]], note: str | None = None,
+               redo: Sequence[Sequence[Mapping[str, Any]]] = ()) -> int:
+        """Replace the records ``old`` (as read at version ``expected``) by ``new`` and the
+        redo stack by ``redo``, in one transaction; :class:`Conflict` if the encounter has
+        moved on since. The new version."""
         keep = 0
         while keep < min(len(old), len(new)) and old[keep] == new[keep]:
             keep += 1
         with self.db() as db, db.begin():
             done = db.execute(update(EncounterRow)
                               .where(EncounterRow.id == eid, EncounterRow.version == expected)
-                              .values(version=expected + 1, updated=now()))
+                              .values(version=expected + 1, updated=now(),
+                                      redo=[[dict(e) for e in g] for g in redo]))
             if getattr(done, "rowcount", 0) != 1:
                 raise Conflict(f"the encounter has moved on since version {expected}")
             if keep < len(old):

@@ -204,8 +204,9 @@ class Tracker:
         """Bring the cached session to the stored version (caller holds ``entry.lock``)."""
         version = self.store.version(eid)
         if version != entry.version or entry.session is None:
-            records = self.store.records(eid)
+            version, records, redo = self.store.load(eid)
             entry.session = Session.from_records(records)
+            entry.session.redo_stack = redo
             entry.records = records
             entry.version = version
         assert entry.session is not None
@@ -233,7 +234,8 @@ class Tracker:
             try:
                 result = act(session)
                 new = session.to_records()
-                version = self.store.commit(eid, entry.version, old, new, note=note)
+                version = self.store.commit(eid, entry.version, old, new, note=note,
+                                            redo=session.redo_stack)
             except BaseException:
                 entry.version = -1  # rebuild from the database next time
                 raise
