@@ -100,7 +100,7 @@ def test_a_database_of_the_first_schema_is_migrated(db_url: str) -> None:
     engine.dispose()
     store = Store(db_url)  # migrates to the newest schema
     try:
-        version, records, redo = store.load("old")
-        assert (version, records, redo) == (3, [], [])
+        info, records, redo = store.load("old")
+        assert (info.version, info.title, records, redo) == (3, "t", [], [])
     finally:
         store.close()

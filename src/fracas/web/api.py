@@ -16,6 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 from fracas.errors import InputError
 from fracas.web.auth import gm_id, role_for
 from fracas.web.live import stream
+from fracas.web.store import Memory
 from fracas.web.tracker import MAX_SEED, Role, list_examples, load_example, plain_text
 from fracas.web.views import encounter_view
 
@@ -183,17 +184,29 @@ def yaml_text(text: str, where: str) -> Any:
         raise InputError(f"not valid YAML: {problem}", file=where, path=place) from None
 
 
+VIEWS = 2048  # views of recent versions kept per app: (encounter, version, role) -> view
+
+
 def view(request: Request, eid: str, role: Role) -> dict[str, Any]:
+    """What ``role`` sees of the encounter now. A view is a function of the encounter's
+    version (settings count as a change) and the role, so a screen that asks again before
+    anything changed is answered from memory; the GM's invite list is read each time."""
     tracker = request.app.state.tracker
     version, session, info = tracker.session(eid)
-    players = []
+    views: Memory = request.app.state.views
+    key = (eid, version, role)
+    out = views.get(key)
+    if out is None:
+        out = encounter_view(eid, info.title, tracker.system(info), session, version, role,
+                             info.settings, ())
+        views.put(key, out)
+    out = dict(out)
     if role.is_gm:
         base = str(request.base_url).rstrip("/")
-        players = [{"name": p.name, "combatants": list(p.combatants),
-                    "invite": f"{base}/join/{p.key}"}
-                   for p in tracker.store.players_of(eid)]
-    return encounter_view(eid, info.title, tracker.system(info), session, version, role,
-                          info.settings, players)
+        out["players"] = [{"name": p.name, "combatants": list(p.combatants),
+                           "invite": f"{base}/join/{p.key}"}
+                          for p in tracker.store.players_of(eid)]
+    return out
 
 
 @router.post("/gms", status_code=201)

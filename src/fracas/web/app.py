@@ -22,7 +22,7 @@ from fracas.errors import FracasError, InputError, format_loc
 from fracas.web import api, pages
 from fracas.web.auth import Unauthorized
 from fracas.web.live import Hub
-from fracas.web.store import Conflict, NotFound, Store
+from fracas.web.store import Conflict, Memory, NotFound, Store
 from fracas.web.tracker import Forbidden, Tracker
 
 MAX_BODY = 1_000_000
@@ -130,6 +130,7 @@ def create_app(db_url: str) -> FastAPI:
                   lifespan=lifespan)
     app.state.tracker = Tracker(store, hub.notify)
     app.state.hub = hub
+    app.state.views = Memory(api.VIEWS)
     app.state.stopping = False
 
     @app.exception_handler(StarletteHTTPException)

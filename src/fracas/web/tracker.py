@@ -11,7 +11,7 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -56,6 +56,7 @@ class _Entry:
     version: int
     records: list[dict[str, Any]]
     session: Session | None
+    info: EncounterInfo | None = None
     lock: threading.Lock = field(default_factory=threading.Lock)
 
 
@@ -178,7 +179,7 @@ class Tracker:
         info = self.store.create_encounter(gm_id, name, scenario.system.id, dict(raw), chosen,
                                            records)
         with self._guard:
-            self._cache[info.id] = _Entry(info.version, list(records), session)
+            self._cache[info.id] = _Entry(info.version, list(records), session, info)
             self._trim()
         return info
 
@@ -203,12 +204,13 @@ class Tracker:
     def _fresh(self, eid: str, entry: _Entry) -> Session:
         """Bring the cached session to the stored version (caller holds ``entry.lock``)."""
         version = self.store.version(eid)
-        if version != entry.version or entry.session is None:
-            version, records, redo = self.store.load(eid)
+        if version != entry.version or entry.session is None or entry.info is None:
+            info, records, redo = self.store.load(eid)
             entry.session = Session.from_records(records)
             entry.session.redo_stack = redo
             entry.records = records
-            entry.version = version
+            entry.version = info.version
+            entry.info = info
         assert entry.session is not None
         return entry.session
 
@@ -216,9 +218,9 @@ class Tracker:
         """The encounter's current version, session and row (read under the lock)."""
         entry = self._entry(eid)
         with entry.lock:
-            info = self.store.encounter(eid)
             session = self._fresh(eid, entry)
-            return entry.version, session, info
+            assert entry.info is not None
+            return entry.version, session, entry.info
 
     # -- changing --------------------------------------------------------------------
     def change(self, eid: str, expected: int | None, role: Role,
@@ -241,6 +243,8 @@ class Tracker:
                 raise
             entry.records = new
             entry.version = version
+            if entry.info is not None:
+                entry.info = replace(entry.info, version=version)
         self._notify(eid, version)
         return version, result
 
