@@ -7,6 +7,7 @@ a stale version (409), a body over :data:`MAX_BODY` bytes (413), a malformed bod
 
 from __future__ import annotations
 
+import os
 from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -21,7 +22,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from fracas.errors import FracasError, InputError, format_loc
 from fracas.web import api, pages
 from fracas.web.auth import Unauthorized
-from fracas.web.live import Hub
+from fracas.web.live import Hub, Listener
 from fracas.web.store import Conflict, Memory, NotFound, Store
 from fracas.web.tracker import Forbidden, Tracker
 
@@ -113,6 +114,15 @@ def validation_message(err: RequestValidationError) -> tuple[int, str]:
     return 422, text
 
 
+DB_VARIABLE = "FRACAS_SERVE_DB"
+
+
+def from_environment() -> FastAPI:
+    """The app on the database named by ``$FRACAS_SERVE_DB``: what each process of
+    ``fracas serve --workers N`` runs."""
+    return create_app(os.environ[DB_VARIABLE])
+
+
 def create_app(db_url: str) -> FastAPI:
     """The tracker's app on the database at ``db_url`` (migrated to the newest schema)."""
     store = Store(db_url)
@@ -121,8 +131,12 @@ def create_app(db_url: str) -> FastAPI:
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         app.state.stopping = False
+        listener = Listener(db_url, hub).start() if store.postgres else None
+        app.state.listener = listener
         yield
         app.state.stopping = True
+        if listener is not None:
+            listener.stop()
         store.close()
 
     app = FastAPI(title="fracas tracker", version="1",

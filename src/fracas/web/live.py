@@ -3,8 +3,10 @@
 The stream carries only the encounter's new version number, never its contents: each
 screen then fetches its own view with its own key, so the channel cannot show a player
 anything their view would not. Versions are noted in memory by the process that commits
-them, and the database is looked at every few seconds too (another server process, or a
-restart, may have committed).
+them; on PostgreSQL every commit is also a ``NOTIFY`` that a :class:`Listener` in each
+server process hears, so a screen following one process sees a decision made through
+another at once. The database is looked at every few seconds too (a restart, or a lost
+connection, may have hidden a change).
 """
 
 from __future__ import annotations
@@ -13,6 +15,8 @@ import asyncio
 import json
 import threading
 from collections.abc import AsyncIterator, Callable
+
+from fracas.web.store import CHANNEL
 
 POLL = 0.1
 DB_POLL = 2.0
@@ -34,6 +38,46 @@ class Hub:
     def version(self, eid: str) -> int:
         with self._lock:
             return self._versions.get(eid, -1)
+
+
+class Listener:
+    """A thread that LISTENs on PostgreSQL for the versions every server process commits
+    and notes them in the hub; it connects again after a lost connection."""
+
+    def __init__(self, url: str, hub: Hub):
+        self.url = "postgresql://" + url.split("://", 1)[1]  # psycopg's own form
+        self.hub = hub
+        self.listening = threading.Event()
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="fracas-listen", daemon=True)
+
+    def start(self) -> Listener:
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        self._stop.set()
+        self._thread.join(timeout=5)
+
+    def _run(self) -> None:
+        import psycopg
+
+        while not self._stop.is_set():
+            try:
+                with psycopg.connect(self.url, autocommit=True, connect_timeout=5) as conn:
+                    conn.execute(f"LISTEN {CHANNEL}")
+                    self.listening.set()
+                    while not self._stop.is_set():
+                        for note in conn.notifies(timeout=0.5):
+                            self._heard(note.payload)
+            except psycopg.Error:
+                self.listening.clear()
+                self._stop.wait(1.0)
+
+    def _heard(self, payload: str) -> None:
+        eid, _, version = payload.partition(" ")
+        if version.isdigit():
+            self.hub.notify(eid, int(version))
 
 
 def sse(event: str, data: object) -> str:

@@ -30,8 +30,9 @@ def free_port() -> int:
 class ServerProcess:
     """``fracas serve`` in a child process; :meth:`kill` is a SIGKILL, :meth:`stop` a SIGTERM."""
 
-    def __init__(self, db: str, port: int | None = None):
+    def __init__(self, db: str, port: int | None = None, workers: int = 1):
         self.db = db
+        self.workers = workers
         self.port = port or free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.proc: subprocess.Popen[bytes] | None = None
@@ -39,7 +40,7 @@ class ServerProcess:
     def start(self, timeout: float = 90.0) -> ServerProcess:
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "fracas", "serve", "--db", self.db,
-             "--host", "127.0.0.1", "--port", str(self.port)],
+             "--host", "127.0.0.1", "--port", str(self.port), "--workers", str(self.workers)],
             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True)
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
