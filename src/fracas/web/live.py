@@ -12,32 +12,54 @@ connection, may have hidden a change).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import threading
 from collections.abc import AsyncIterator, Callable
 
 from fracas.web.store import CHANNEL
 
-POLL = 0.1
+WAKE = 0.5  # a stream looks at whether the server is stopping this often, at least
 DB_POLL = 2.0
 KEEPALIVE = 15.0
 
 
 class Hub:
-    """The newest version of each encounter known to this process."""
+    """The newest version of each encounter known to this process, and the streams waiting
+    for a newer one (woken at once, from whichever thread notes it)."""
 
     def __init__(self) -> None:
         self._versions: dict[str, int] = {}
+        self._waiting: dict[str, set[tuple[asyncio.AbstractEventLoop, asyncio.Event]]] = {}
         self._lock = threading.Lock()
 
     def notify(self, eid: str, version: int) -> None:
         with self._lock:
-            if version > self._versions.get(eid, -1):
-                self._versions[eid] = version
+            if version <= self._versions.get(eid, -1):
+                return
+            self._versions[eid] = version
+            waiting = list(self._waiting.get(eid, ()))
+        for loop, event in waiting:
+            with contextlib.suppress(RuntimeError):  # a loop that has closed meanwhile
+                loop.call_soon_threadsafe(event.set)
 
     def version(self, eid: str) -> int:
         with self._lock:
             return self._versions.get(eid, -1)
+
+    def watch(self, eid: str) -> asyncio.Event:
+        """An event set whenever ``eid`` gets a newer version (call from the event loop)."""
+        event = asyncio.Event()
+        with self._lock:
+            self._waiting.setdefault(eid, set()).add((asyncio.get_running_loop(), event))
+        return event
+
+    def unwatch(self, eid: str, event: asyncio.Event) -> None:
+        with self._lock:
+            waiting = self._waiting.get(eid, set())
+            waiting.discard((asyncio.get_running_loop(), event))
+            if not waiting:
+                self._waiting.pop(eid, None)
 
 
 class Listener:
@@ -86,24 +108,31 @@ def sse(event: str, data: object) -> str:
 
 async def stream(hub: Hub, eid: str, start: int, db_version: Callable[[], int],
                  stopping: Callable[[], bool]) -> AsyncIterator[str]:
-    """``version`` events from ``start`` on, until the client leaves or the server stops."""
+    """``version`` events from ``start`` on, until the client leaves or the server stops:
+    woken by the hub as soon as a newer version is noted, without polling."""
     seen = start
     yield sse("version", {"version": seen})
     loop = asyncio.get_running_loop()
     last_db = last_sent = loop.time()
-    while not stopping():
-        await asyncio.sleep(POLL)
-        now = loop.time()
-        current = hub.version(eid)
-        if now - last_db >= DB_POLL:
-            last_db = now
-            stored = await asyncio.to_thread(db_version)
-            hub.notify(eid, stored)
-            current = max(current, stored)
-        if current > seen:
-            seen = current
-            last_sent = now
-            yield sse("version", {"version": seen})
-        elif now - last_sent >= KEEPALIVE:
-            last_sent = now
-            yield ": keepalive\n\n"
+    changed = hub.watch(eid)
+    try:
+        while not stopping():
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(changed.wait(), WAKE)
+            changed.clear()
+            now = loop.time()
+            current = hub.version(eid)
+            if now - last_db >= DB_POLL:
+                last_db = now
+                stored = await asyncio.to_thread(db_version)
+                hub.notify(eid, stored)
+                current = max(current, stored)
+            if current > seen:
+                seen = current
+                last_sent = now
+                yield sse("version", {"version": seen})
+            elif now - last_sent >= KEEPALIVE:
+                last_sent = now
+                yield ": keepalive\n\n"
+    finally:
+        hub.unwatch(eid, changed)
