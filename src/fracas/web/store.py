@@ -163,6 +163,8 @@ class Store:
         known = self._gms.get(hashed)
         if known is not None:
             return int(known)
+        if self._players.get(hashed) is not None:
+            return None  # a player's key
         with self.db() as db:
             gid = db.scalar(select(GameMaster.id).where(GameMaster.key_hash == hashed))
         if gid is not None:
