@@ -30,7 +30,7 @@ class Hub:
 
     def __init__(self) -> None:
         self._versions: dict[str, int] = {}
-        self._waiting: dict[str, set[tuple[asyncio.AbstractEventLoop, asyncio.Event]]] = {}
+        self._waiting: dict[str, dict[asyncio.Event, asyncio.AbstractEventLoop]] = {}
         self._lock = threading.Lock()
 
     def notify(self, eid: str, version: int) -> None:
@@ -38,8 +38,8 @@ class Hub:
             if version <= self._versions.get(eid, -1):
                 return
             self._versions[eid] = version
-            waiting = list(self._waiting.get(eid, ()))
-        for loop, event in waiting:
+            waiting = list(self._waiting.get(eid, {}).items())
+        for event, loop in waiting:
             with contextlib.suppress(RuntimeError):  # a loop that has closed meanwhile
                 loop.call_soon_threadsafe(event.set)
 
@@ -51,13 +51,13 @@ class Hub:
         """An event set whenever ``eid`` gets a newer version (call from the event loop)."""
         event = asyncio.Event()
         with self._lock:
-            self._waiting.setdefault(eid, set()).add((asyncio.get_running_loop(), event))
+            self._waiting.setdefault(eid, {})[event] = asyncio.get_running_loop()
         return event
 
     def unwatch(self, eid: str, event: asyncio.Event) -> None:
         with self._lock:
-            waiting = self._waiting.get(eid, set())
-            waiting.discard((asyncio.get_running_loop(), event))
+            waiting = self._waiting.get(eid, {})
+            waiting.pop(event, None)
             if not waiting:
                 self._waiting.pop(eid, None)
 
