@@ -143,11 +143,15 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=5.0,
                         help="how long each configuration runs (default 5)")
     parser.add_argument("--no-postgres", action="store_true")
+    parser.add_argument("--one-process", action="store_true",
+                        help="only one server process (e.g. for a version without --workers)")
     args = parser.parse_args()
     postgres = not args.no_postgres and postgres_bin() is not None
     columns = ["SQLite, 1 process"]
     if postgres:
-        columns += ["PostgreSQL, 1 process", "PostgreSQL, 2 processes"]
+        columns += ["PostgreSQL, 1 process"]
+        if not args.one_process:
+            columns += ["PostgreSQL, 2 processes"]
     results: dict[tuple[int, str], Result | None] = {}
     with tempfile.TemporaryDirectory() as tmp, contextlib.ExitStack() as stack:
         pg = stack.enter_context(throwaway_postgres()) if postgres else ""
@@ -156,6 +160,7 @@ def main() -> None:
             results[(n, columns[0])] = run(sqlite, n, args.seconds, 1)
             if postgres:
                 results[(n, columns[1])] = run(pg, n, args.seconds, 1)
+            if len(columns) > 2:
                 results[(n, columns[2])] = run(pg, n, args.seconds, 2)
     print(f"a decision's round trip, p50 / p99, and decisions per second "
           f"({args.seconds:g} s each, GM + player per table, loopback)")

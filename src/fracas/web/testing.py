@@ -40,7 +40,8 @@ class ServerProcess:
     def start(self, timeout: float = 90.0) -> ServerProcess:
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "fracas", "serve", "--db", self.db,
-             "--host", "127.0.0.1", "--port", str(self.port), "--workers", str(self.workers)],
+             "--host", "127.0.0.1", "--port", str(self.port),
+             *(["--workers", str(self.workers)] if self.workers != 1 else [])],
             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True)
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
