@@ -79,35 +79,47 @@ async def seat(http: httpx.AsyncClient, key: str, eid: str, person: str, is_gm: 
                 return
 
 
-async def table(http: httpx.AsyncClient, gm_key: str, index: int, stop: float,
-                tally: Tally) -> None:
-    """One table: a GM and a player play fight after fight until the time is up."""
+async def new_fight(http: httpx.AsyncClient, gm_key: str, index: int, fights: int
+                    ) -> tuple[str, str]:
+    """A new encounter at table ``index`` and its player's key."""
     example = EXAMPLES[index % len(EXAMPLES)]
     person = PEOPLE[example]
     auth = {"Authorization": f"Bearer {gm_key}"}
+    r = await http.post("/api/encounters", headers=auth,
+                        json={"example": example, "seed": index + 1000 * fights,
+                              "controllers": {person: "person"}})
+    eid = r.json()["id"]
+    r = await http.post(f"/api/encounters/{eid}/players", headers=auth,
+                        json={"name": "p", "combatants": [person]})
+    return eid, r.json()["key"]
+
+
+async def table(http: httpx.AsyncClient, gm_key: str, index: int, first: tuple[str, str],
+                stop: float, tally: Tally) -> None:
+    """One table: a GM and a player play fight after fight until the time is up."""
+    person = PEOPLE[EXAMPLES[index % len(EXAMPLES)]]
+    eid, player_key = first
     while time.monotonic() < stop:
-        r = await http.post("/api/encounters", headers=auth,
-                            json={"example": example, "seed": index + tally.fights,
-                                  "controllers": {person: "person"}})
-        eid = r.json()["id"]
-        r = await http.post(f"/api/encounters/{eid}/players", headers=auth,
-                            json={"name": "p", "combatants": [person]})
-        player_key = r.json()["key"]
         seats = [seat(http, gm_key, eid, person, True, stop, tally),
                  seat(http, player_key, eid, person, False, stop, tally)]
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(asyncio.gather(*seats), max(0.1, stop - time.monotonic()))
         tally.fights += 1
+        if time.monotonic() < stop:
+            eid, player_key = await new_fight(http, gm_key, index, tally.fights)
 
 
 async def load(url: str, tables: int, seconds: float) -> tuple[Tally, float]:
+    """Set every table up first (not timed), then play for ``seconds``."""
     limits = httpx.Limits(max_connections=4 * tables + 10, max_keepalive_connections=None)
-    async with httpx.AsyncClient(base_url=url, timeout=60, limits=limits) as http:
+    async with httpx.AsyncClient(base_url=url, timeout=120, limits=limits) as http:
         gm_key = (await http.post("/api/gms")).json()["key"]
+        ready = [await new_fight(http, gm_key, i, 0) for i in range(tables)]
         tally = Tally()
         stop = time.monotonic() + seconds
         began = time.perf_counter()
-        await asyncio.gather(*(table(http, gm_key, i, stop, tally) for i in range(tables)))
+        await asyncio.gather(*(table(http, gm_key, i, ready[i], stop, tally)
+                               for i in range(tables)))
         return tally, time.perf_counter() - began
 
 
@@ -148,6 +160,8 @@ def main() -> None:
     args = parser.parse_args()
     postgres = not args.no_postgres and postgres_bin() is not None
     columns = ["SQLite, 1 process"]
+    print(f"{len(args.tables)} loads x up to 3 servers, {args.seconds:g} s each (set-up not "
+          "counted)...", flush=True)
     if postgres:
         columns += ["PostgreSQL, 1 process"]
         if not args.one_process:

@@ -372,7 +372,7 @@ async def live(request: Request, eid: str) -> StreamingResponse:
 
     await asyncio.to_thread(role_for, tracker.store, request, eid)
     start = await asyncio.to_thread(tracker.store.version, eid)
-    gen = stream(app.state.hub, eid, start, lambda: tracker.store.version(eid),
+    gen = stream(app.state.hub, eid, start, tracker.store.versions,
                  lambda: app.state.stopping)
     return StreamingResponse(gen, media_type="text/event-stream",
                              headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})

@@ -14,13 +14,15 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import os
 import threading
+import time
 from collections.abc import AsyncIterator, Callable
 
 from fracas.web.store import CHANNEL
 
 WAKE = 0.5  # a stream looks at whether the server is stopping this often, at least
-DB_POLL = 2.0
+DB_POLL = float(os.environ.get("FRACAS_LIVE_DB_POLL", "2.0"))  # seconds between looks
 KEEPALIVE = 15.0
 
 
@@ -32,6 +34,17 @@ class Hub:
         self._versions: dict[str, int] = {}
         self._waiting: dict[str, dict[asyncio.Event, asyncio.AbstractEventLoop]] = {}
         self._lock = threading.Lock()
+        self._last_look = time.monotonic()  # the clock of asyncio's loops
+
+    def due(self, now: float) -> list[str]:
+        """The encounters streams are waiting on, if it is time to look at the database
+        for them (once every :data:`DB_POLL` seconds for the whole process, whichever
+        stream asks first); else nothing."""
+        with self._lock:
+            if now - self._last_look < DB_POLL:
+                return []
+            self._last_look = now
+            return list(self._waiting)
 
     def notify(self, eid: str, version: int) -> None:
         with self._lock:
@@ -106,14 +119,18 @@ def sse(event: str, data: object) -> str:
     return f"event: {event}\ndata: {json.dumps(data)}\n\n"
 
 
-async def stream(hub: Hub, eid: str, start: int, db_version: Callable[[], int],
+async def stream(hub: Hub, eid: str, start: int,
+                 db_versions: Callable[[list[str]], dict[str, int]],
                  stopping: Callable[[], bool]) -> AsyncIterator[str]:
     """``version`` events from ``start`` on, until the client leaves or the server stops:
-    woken by the hub as soon as a newer version is noted, without polling."""
+    woken by the hub as soon as a newer version is noted, without polling. Every
+    :data:`DB_POLL` seconds one stream of the process reads the versions of every watched
+    encounter in one query (a change the hub was not told of: a restart, a lost
+    connection to PostgreSQL, another process on the same SQLite file)."""
     seen = start
     yield sse("version", {"version": seen})
     loop = asyncio.get_running_loop()
-    last_db = last_sent = loop.time()
+    last_sent = loop.time()
     changed = hub.watch(eid)
     try:
         while not stopping():
@@ -121,12 +138,11 @@ async def stream(hub: Hub, eid: str, start: int, db_version: Callable[[], int],
                 await asyncio.wait_for(changed.wait(), WAKE)
             changed.clear()
             now = loop.time()
+            watched = hub.due(now)
+            if watched:
+                for other, stored in (await asyncio.to_thread(db_versions, watched)).items():
+                    hub.notify(other, stored)
             current = hub.version(eid)
-            if now - last_db >= DB_POLL:
-                last_db = now
-                stored = await asyncio.to_thread(db_version)
-                hub.notify(eid, stored)
-                current = max(current, stored)
             if current > seen:
                 seen = current
                 last_sent = now

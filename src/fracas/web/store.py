@@ -210,6 +210,16 @@ class Store:
                 raise NotFound(f"no encounter {eid!r}")
             return int(v)
 
+    def versions(self, eids: Sequence[str]) -> dict[str, int]:
+        """The versions of these encounters (those that exist), in one query."""
+        ids = [e for e in eids if len(e) <= 32 and "\x00" not in e]
+        if not ids:
+            return {}
+        with self.db() as db:
+            rows = db.execute(select(EncounterRow.id, EncounterRow.version)
+                              .where(EncounterRow.id.in_(ids)))
+            return {str(i): int(v) for i, v in rows}
+
     def encounters_of(self, gm_id: int) -> list[EncounterInfo]:
         with self.db() as db:
             rows = db.scalars(select(EncounterRow).where(EncounterRow.gm_id == gm_id)
