@@ -144,3 +144,48 @@ def test_workers_on_sqlite_are_refused_with_a_clear_message(tmp_path: Path) -> N
     assert done.returncode == 2
     assert "--workers: 2 server processes need PostgreSQL" in done.stderr
     assert "Traceback" not in done.stderr and done.stdout == ""
+
+
+def test_a_process_catches_up_on_decisions_made_elsewhere_without_replaying(
+        db_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two trackers on one database (two processes): each answers in turn; the other
+    plays the new answers on its cached session instead of replaying the whole fight, and
+    both always hold exactly the stored records. An undo is replayed in full."""
+    from fracas.encounter.session import Session
+    from fracas.web.store import Store
+    from fracas.web.tracker import GM, Tracker, load_example, same_records
+
+    store_a, store_b = Store(db_url), Store(db_url)
+    try:
+        a, b = Tracker(store_a), Tracker(store_b)
+        gid, _ = store_a.create_gm()
+        eid = a.create(gid, load_example(DUEL), file=DUEL, seed=5,
+                       controllers={"rin": "person", "gorr": "person"}).id
+        b.session(eid)
+        replays: list[int] = []
+        real = Session.from_records.__func__  # type: ignore[attr-defined]
+        monkeypatch.setattr(Session, "from_records", classmethod(
+            lambda cls, records, file=None: replays.append(1) or real(cls, records, file)))
+        for turn in range(12):
+            here = (a, b)[turn % 2]
+            version, session, _ = here.session(eid)
+            if session.pending is None:
+                break
+            pending = session.pending
+            answer = ({"option": pending.options[0].id} if pending.options
+                      else {"roll": True} if turn % 4 else {"dice": [3, 4]})
+            try:
+                here.decide(eid, version, GM, answer)
+            except Exception:  # typed dice that do not fit this die: roll instead
+                here.decide(eid, version, GM, {"roll": True})
+            for tracker in (a, b):
+                _, mine, _ = tracker.session(eid)
+                assert same_records(mine.to_records(), store_a.records(eid))
+        assert replays == []
+        version, _, _ = a.session(eid)
+        a.change(eid, version, GM, lambda s: s.undo(1), note="undo")
+        _, mine, _ = b.session(eid)
+        assert same_records(mine.to_records(), store_a.records(eid)) and replays == [1]
+    finally:
+        store_a.close()
+        store_b.close()

@@ -257,7 +257,10 @@ class Store:
         """Replace the records ``old`` (as read at version ``expected``) by ``new`` and the
         redo stack by ``redo``, in one transaction; :class:`Conflict` if the encounter has
         moved on since. The new version."""
-        keep = 0
+        # the header (record 0) changes in place (it counts the dice drawn): the log after
+        # it is rewritten only from the first record that differs
+        header = bool(old) and bool(new) and old[0] != new[0]
+        keep = 1 if header else 0
         while keep < min(len(old), len(new)) and old[keep] == new[keep]:
             keep += 1
         with self.write() as db:
@@ -270,6 +273,10 @@ class Store:
             if keep < len(old):
                 db.execute(delete(RecordRow).where(RecordRow.encounter_id == eid,
                                                    RecordRow.seq >= keep))
+            if header:
+                db.execute(update(RecordRow)
+                           .where(RecordRow.encounter_id == eid, RecordRow.seq == 0)
+                           .values(data=dict(new[0]), note=note))
             db.add_all(RecordRow(encounter_id=eid, seq=i, data=dict(new[i]), note=note)
                        for i in range(keep, len(new)))
             self._notify(db, eid, expected + 1)

@@ -148,6 +148,43 @@ def check_controllers(controllers: Any, scenario: Scenario) -> dict[str, str]:
     return out
 
 
+def caught_up(session: Session, had: list[dict[str, Any]], records: list[dict[str, Any]]
+              ) -> Session | None:
+    """``session`` (at the records ``had``) brought to ``records`` when another server
+    process only answered decisions since: its answers are given again here, which is
+    much cheaper than replaying the whole fight. None when that is not the case (an undo,
+    a hand edit) or the result is not exactly ``records`` (the caller then replays)."""
+    if len(records) <= len(had) or records[1:len(had)] != had[1:]:
+        return None
+    answers = []
+    for record in records[len(had):]:
+        if record.get("auto"):
+            continue  # dice the session rolls by itself, drawn again as it plays on
+        if record.get("type") != "Input" or record.get("kind") not in ("answer", "dice"):
+            return None
+        if record["kind"] == "answer":
+            answers.append(({"option": record.get("option")}, record.get("by", "gm")))
+        elif "rolled" in record:
+            answers.append(({"roll": True}, record.get("by", "gm")))
+        else:
+            answers.append(({"dice": record.get("dice")}, record.get("by", "gm")))
+    try:
+        for answer, by in answers:
+            session.decide(answer, by=str(by))
+    except Exception:  # whatever went wrong, the caller replays the records instead
+        return None
+    return session if same_records(session.to_records(), records) else None
+
+
+def same_records(one: Sequence[Mapping[str, Any]], other: Sequence[Mapping[str, Any]]) -> bool:
+    """The same session log: every input, and the header but for the scenario file's name
+    (which only the process that read the file knows)."""
+    def header(records: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+        return {k: v for k, v in records[0].items() if k != "file"} if records else {}
+
+    return header(one) == header(other) and list(one[1:]) == list(other[1:])
+
+
 class Tracker:
     """The encounters of one database, played through their sessions."""
 
@@ -206,7 +243,10 @@ class Tracker:
         version = self.store.version(eid)
         if version != entry.version or entry.session is None or entry.info is None:
             info, records, redo = self.store.load(eid)
-            entry.session = Session.from_records(records)
+            session = None
+            if entry.session is not None and entry.version >= 0:
+                session = caught_up(entry.session, entry.records, records)
+            entry.session = session or Session.from_records(records)
             entry.session.redo_stack = redo
             entry.records = records
             entry.version = info.version
