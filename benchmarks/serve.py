@@ -45,6 +45,9 @@ def answer_for(decision: dict[str, Any]) -> dict[str, Any]:
     return {"roll": True}
 
 
+THINK = [0.0]  # seconds a seat takes to decide (--think), not counted in the round trip
+
+
 async def seat(http: httpx.AsyncClient, key: str, eid: str, person: str, is_gm: bool,
                stop: float, tally: Tally) -> None:
     """One screen: follow the stream; on each new version fetch the view and answer while
@@ -61,6 +64,8 @@ async def seat(http: httpx.AsyncClient, key: str, eid: str, person: str, is_gm: 
                 pending = view["pending"]
                 if (pending["who"] == person) == is_gm or not pending["mine"]:
                     break
+                if THINK[0]:
+                    await asyncio.sleep(THINK[0])
                 began = time.perf_counter()
                 r = await http.post(f"/api/encounters/{eid}/decisions", headers=auth,
                                     json={"version": view["version"],
@@ -110,17 +115,24 @@ async def table(http: httpx.AsyncClient, gm_key: str, index: int, first: tuple[s
 
 
 async def load(url: str, tables: int, seconds: float) -> tuple[Tally, float]:
-    """Set every table up first (not timed), then play for ``seconds``."""
-    limits = httpx.Limits(max_connections=4 * tables + 10, max_keepalive_connections=None)
-    async with httpx.AsyncClient(base_url=url, timeout=120, limits=limits) as http:
-        gm_key = (await http.post("/api/gms")).json()["key"]
-        ready = [await new_fight(http, gm_key, i, 0) for i in range(tables)]
+    """Set every table up first (not timed), then play for ``seconds``. Each table has a
+    client of its own (one pool of many connections costs the client more than the
+    server: it scans the whole pool for each request)."""
+    clients = [httpx.AsyncClient(base_url=url, timeout=120,
+                                 limits=httpx.Limits(max_connections=8))
+               for _ in range(tables)]
+    try:
+        gm_key = (await clients[0].post("/api/gms")).json()["key"]
+        ready = [await new_fight(clients[i], gm_key, i, 0) for i in range(tables)]
         tally = Tally()
         stop = time.monotonic() + seconds
         began = time.perf_counter()
-        await asyncio.gather(*(table(http, gm_key, i, ready[i], stop, tally)
+        await asyncio.gather(*(table(clients[i], gm_key, i, ready[i], stop, tally)
                                for i in range(tables)))
         return tally, time.perf_counter() - began
+    finally:
+        for client in clients:
+            await client.aclose()
 
 
 @dataclass
@@ -154,10 +166,14 @@ def main() -> None:
     parser.add_argument("--tables", type=int, nargs="+", default=[1, 8, 50])
     parser.add_argument("--seconds", type=float, default=5.0,
                         help="how long each configuration runs (default 5)")
+    parser.add_argument("--think", type=float, default=0.0,
+                        help="seconds each seat takes before answering (default 0: as fast "
+                             "as the server allows; people take seconds)")
     parser.add_argument("--no-postgres", action="store_true")
     parser.add_argument("--one-process", action="store_true",
                         help="only one server process (e.g. for a version without --workers)")
     args = parser.parse_args()
+    THINK[0] = args.think
     postgres = not args.no_postgres and postgres_bin() is not None
     columns = ["SQLite, 1 process"]
     print(f"{len(args.tables)} loads x up to 3 servers, {args.seconds:g} s each (set-up not "
@@ -177,7 +193,8 @@ def main() -> None:
             if len(columns) > 2:
                 results[(n, columns[2])] = run(pg, n, args.seconds, 2)
     print(f"a decision's round trip, p50 / p99, and decisions per second "
-          f"({args.seconds:g} s each, GM + player per table, loopback)")
+          f"({args.seconds:g} s each, GM + player per table, {args.think:g} s to think, "
+          "loopback)")
     print(f"{'tables':>6}  " + "  ".join(f"{c:<31}" for c in columns))
     for n in args.tables:
         cells = [results[(n, c)] for c in columns]
