@@ -189,3 +189,26 @@ def test_a_process_catches_up_on_decisions_made_elsewhere_without_replaying(
     finally:
         store_a.close()
         store_b.close()
+
+
+def test_a_process_catches_up_in_the_background_when_notified(pg_url: str) -> None:
+    """On PostgreSQL, the NOTIFY of a decision made through one app brings the other app's
+    cached session up to date before any request asks it for that encounter."""
+    from fastapi.testclient import TestClient
+
+    from fracas.web.app import create_app
+
+    with TestClient(create_app(pg_url)) as on_a, TestClient(create_app(pg_url)) as on_b:
+        gm_a = new_gm(on_a)
+        eid = new_encounter(gm_a, DUEL, people=["rin", "gorr"])["id"]
+        gm_b = Client(on_b, key_of(gm_a))
+        assert on_b.app.state.listener.listening.wait(10)  # type: ignore[attr-defined]
+        view = gm_b.view(eid)  # B has the session in memory, at this version
+        r = gm_a.decide(eid, view["version"], answer_for(view["pending"]["decision"]))
+        assert r.status_code == 200, r.text
+        entry = on_b.app.state.tracker._cache[eid]  # type: ignore[attr-defined]
+        deadline = time.monotonic() + 10
+        while entry.version != r.json()["version"] and time.monotonic() < deadline:
+            time.sleep(0.02)
+        assert entry.version == r.json()["version"]
+        assert gm_b.view(eid)["log"] == r.json()["log"]

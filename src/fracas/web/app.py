@@ -131,12 +131,15 @@ def create_app(db_url: str) -> FastAPI:
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         app.state.stopping = False
-        listener = Listener(db_url, hub).start() if store.postgres else None
+        tracker: Tracker = app.state.tracker
+        listener = (Listener(db_url, hub, tracker.catch_up).start() if store.postgres
+                    else None)
         app.state.listener = listener
         yield
         app.state.stopping = True
         if listener is not None:
             listener.stop()
+        tracker.close()
         store.close()
 
     app = FastAPI(title="fracas tracker", version="1",

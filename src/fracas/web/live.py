@@ -79,9 +79,11 @@ class Listener:
     """A thread that LISTENs on PostgreSQL for the versions every server process commits
     and notes them in the hub; it connects again after a lost connection."""
 
-    def __init__(self, url: str, hub: Hub):
+    def __init__(self, url: str, hub: Hub,
+                 heard: Callable[[str, int], None] | None = None):
         self.url = "postgresql://" + url.split("://", 1)[1]  # psycopg's own form
         self.hub = hub
+        self.heard = heard  # also told of each version (e.g. to catch a session up)
         self.listening = threading.Event()
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, name="fracas-listen", daemon=True)
@@ -113,6 +115,8 @@ class Listener:
         eid, _, version = payload.partition(" ")
         if version.isdigit():
             self.hub.notify(eid, int(version))
+            if self.heard is not None:
+                self.heard(eid, int(version))
 
 
 def sse(event: str, data: object) -> str:

@@ -8,9 +8,11 @@ written. Sessions are cached per encounter with the version they belong to.
 
 from __future__ import annotations
 
+import contextlib
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -194,6 +196,30 @@ class Tracker:
         self._cache: OrderedDict[str, _Entry] = OrderedDict()
         self._guard = threading.Lock()
         self._systems: dict[str, Any] = {}
+        self._behind = ThreadPoolExecutor(max_workers=1, thread_name_prefix="fracas-catch-up")
+
+    def catch_up(self, eid: str, version: int) -> None:
+        """Another process committed ``version``: bring this process's cached session up
+        to it in the background, before a request for it comes (sessions not in memory
+        are left to be loaded when asked for)."""
+        with self._guard:
+            entry = self._cache.get(eid)
+        if entry is None or entry.version >= version:
+            return
+
+        def fresh() -> None:
+            with entry.lock:
+                if entry.version < version:
+                    try:
+                        self._fresh(eid, entry)
+                    except Exception:  # a request will load it again and say what is wrong
+                        entry.version = -1
+
+        with contextlib.suppress(RuntimeError):  # the executor has been shut down
+            self._behind.submit(fresh)
+
+    def close(self) -> None:
+        self._behind.shutdown(wait=False, cancel_futures=True)
 
     # -- creating --------------------------------------------------------------------
     def create(self, gm_id: int, raw: Any, *, file: str | None = None, title: str | None = None,
