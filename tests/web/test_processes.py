@@ -125,6 +125,14 @@ def test_serve_workers_runs_several_processes_on_postgresql(pg_url: str) -> None
             time.sleep(0.2)
         assert len(workers) >= 2, workers
         with httpx.Client(base_url=server.url, timeout=30) as http:
+            # no ~40 ms per response waiting on delayed ACKs (Nagle left on): see
+            # fracas.cli.serve.serve_processes
+            took = []
+            for _ in range(15):
+                began = time.perf_counter()
+                assert http.get("/api/examples").status_code == 200
+                took.append(time.perf_counter() - began)
+            assert sorted(took)[len(took) // 2] < 0.03, took
             gm = new_gm(http)  # type: ignore[arg-type]
             eid = new_encounter(gm, DUEL, people=["rin"])["id"]
             for _ in range(6):  # requests land on either process; all see the same fight

@@ -78,5 +78,31 @@ def serve(
                     timeout_graceful_shutdown=2)
         return
     os.environ[DB_VARIABLE] = db
-    uvicorn.run("fracas.web.app:from_environment", factory=True, workers=workers,
-                host=host, port=port, log_level="warning", timeout_graceful_shutdown=2)
+    serve_processes(host, port, workers)
+
+
+def serve_processes(host: str, port: int, workers: int) -> None:
+    """``workers`` Uvicorn processes of the app on one listening socket. The socket is
+    made here as a TCP socket by name: Uvicorn's own leaves its protocol unset, so asyncio
+    never turns Nagle's algorithm off on the connections, and each response then waits
+    ~40 ms for the client's delayed acknowledgement."""
+    import socket
+
+    import uvicorn
+    from uvicorn.supervisors import Multiprocess
+
+    config = uvicorn.Config("fracas.web.app:from_environment", factory=True, host=host,
+                            port=port, workers=workers, log_level="warning",
+                            timeout_graceful_shutdown=2)
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind((host, port))
+    except OSError as err:
+        from fracas.errors import InputError
+
+        raise InputError(f"cannot listen on {host}:{port}: {err.strerror}", path="--port",
+                         allowed="a free port and an address of this machine") from None
+    sock.set_inheritable(True)
+    Multiprocess(config, sockets=[sock]).run()
