@@ -1,20 +1,24 @@
-"""Load on the web tracker: many encounters at once, each with a GM and a player answering
-their own decisions over HTTP, on loopback only and for a bounded time. Prints decisions per
-second and the p50/p99 latency of a decision, on SQLite and (when PostgreSQL is installed)
-on a throwaway PostgreSQL server.
+"""Load on the web tracker: 1, 8 and 50 tables at once, each a GM and a player playing fight
+after fight over HTTP as the page does (each screen follows the live stream and fetches its
+view when the version changes, then answers if the decision is its own), on loopback only
+and for a bounded time. Measures a decision's round trip (the POST) and prints p50/p99 side
+by side for SQLite (one process) and a throwaway PostgreSQL with 1 and 2 processes
+(``fracas serve --workers 2``).
 
-Run: .venv/bin/python benchmarks/serve.py [--encounters 8] [--seconds 10] [--no-postgres]
+Run: .venv/bin/python benchmarks/serve.py [--tables 1 8 50] [--seconds 5] [--no-postgres]
 """
 
 from __future__ import annotations
 
 import argparse
+import asyncio
+import contextlib
 import statistics
 import tempfile
-import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import httpx
 
@@ -32,107 +36,175 @@ class Tally:
     conflicts: int = 0
     errors: int = 0
     fights: int = 0
-    lock: threading.Lock = field(default_factory=threading.Lock)
 
 
-def answer_for(decision: dict[str, object]) -> dict[str, object]:
+def answer_for(decision: dict[str, Any]) -> dict[str, Any]:
     options = decision.get("options")
     if isinstance(options, list) and options:
         return {"option": options[0]["id"]}
     return {"roll": True}
 
 
-def table(url: str, gm_key: str, index: int, stop: float, tally: Tally) -> None:
-    """One table: a GM and a player (two clients, two threads) play fight after fight."""
+THINK = [0.0]  # seconds a seat takes to decide (--think), not counted in the round trip
+
+
+async def seat(http: httpx.AsyncClient, key: str, eid: str, person: str, is_gm: bool,
+               stop: float, tally: Tally) -> None:
+    """One screen: follow the stream; on each new version fetch the view and answer while
+    the pending decision is this seat's (the GM's: every one but the player's)."""
+    auth = {"Authorization": f"Bearer {key}"}
+    async with http.stream("GET", f"/api/encounters/{eid}/stream", headers=auth) as events:
+        async for line in events.aiter_lines():
+            if not line.startswith("data:"):
+                continue
+            view = (await http.get(f"/api/encounters/{eid}", headers=auth)).json()
+            while time.monotonic() < stop:
+                if view["over"]:
+                    return
+                pending = view["pending"]
+                if (pending["who"] == person) == is_gm or not pending["mine"]:
+                    break
+                if THINK[0]:
+                    await asyncio.sleep(THINK[0])
+                began = time.perf_counter()
+                r = await http.post(f"/api/encounters/{eid}/decisions", headers=auth,
+                                    json={"version": view["version"],
+                                          "answer": answer_for(pending["decision"])})
+                took = time.perf_counter() - began
+                if r.status_code == 200:
+                    tally.latencies.append(took)
+                    view = r.json()
+                elif r.status_code == 409:
+                    tally.conflicts += 1
+                    view = (await http.get(f"/api/encounters/{eid}", headers=auth)).json()
+                else:
+                    tally.errors += 1
+                    return
+            if time.monotonic() >= stop:
+                return
+
+
+async def new_fight(http: httpx.AsyncClient, gm_key: str, index: int, fights: int
+                    ) -> tuple[str, str]:
+    """A new encounter at table ``index`` and its player's key."""
     example = EXAMPLES[index % len(EXAMPLES)]
-    gm = httpx.Client(base_url=url, headers={"Authorization": f"Bearer {gm_key}"}, timeout=30)
+    person = PEOPLE[example]
+    auth = {"Authorization": f"Bearer {gm_key}"}
+    r = await http.post("/api/encounters", headers=auth,
+                        json={"example": example, "seed": index + 1000 * fights,
+                              "controllers": {person: "person"}})
+    eid = r.json()["id"]
+    r = await http.post(f"/api/encounters/{eid}/players", headers=auth,
+                        json={"name": "p", "combatants": [person]})
+    return eid, r.json()["key"]
+
+
+async def table(http: httpx.AsyncClient, gm_key: str, index: int, first: tuple[str, str],
+                stop: float, tally: Tally) -> None:
+    """One table: a GM and a player play fight after fight until the time is up."""
+    person = PEOPLE[EXAMPLES[index % len(EXAMPLES)]]
+    eid, player_key = first
     while time.monotonic() < stop:
-        r = gm.post("/api/encounters", json={"example": example, "seed": index,
-                                             "controllers": {PEOPLE[example]: "person"}})
-        eid = r.json()["id"]
-        r = gm.post(f"/api/encounters/{eid}/players",
-                    json={"name": "p", "combatants": [PEOPLE[example]]})
-        player = httpx.Client(base_url=url, timeout=30,
-                              headers={"Authorization": f"Bearer {r.json()['key']}"})
-        seats = [threading.Thread(target=seat, args=(c, eid, stop, tally, PEOPLE[example],
-                                                     c is gm))
-                 for c in (gm, player)]
-        for t in seats:
-            t.start()
-        for t in seats:
-            t.join()
-        player.close()
-        with tally.lock:
-            tally.fights += 1
-    gm.close()
+        seats = [seat(http, gm_key, eid, person, True, stop, tally),
+                 seat(http, player_key, eid, person, False, stop, tally)]
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(asyncio.gather(*seats), max(0.1, stop - time.monotonic()))
+        tally.fights += 1
+        if time.monotonic() < stop:
+            eid, player_key = await new_fight(http, gm_key, index, tally.fights)
 
 
-def seat(client: httpx.Client, eid: str, stop: float, tally: Tally, person: str,
-         is_gm: bool) -> None:
-    """Answer this seat's decisions (the GM: all but the player's) until the fight ends."""
-    while time.monotonic() < stop:
-        view = client.get(f"/api/encounters/{eid}").json()
-        if view["over"]:
-            return
-        pending = view["pending"]
-        if (pending["who"] == person) == is_gm:
-            time.sleep(0.005)
-            continue
-        start = time.perf_counter()
-        r = client.post(f"/api/encounters/{eid}/decisions",
-                        json={"version": view["version"],
-                              "answer": answer_for(pending["decision"])})
-        took = time.perf_counter() - start
-        with tally.lock:
-            if r.status_code == 200:
-                tally.latencies.append(took)
-            elif r.status_code == 409:
-                tally.conflicts += 1
-            else:
-                tally.errors += 1
-
-
-def run(label: str, db: str, encounters: int, seconds: float) -> None:
-    server = ServerProcess(db).start()
+async def load(url: str, tables: int, seconds: float) -> tuple[Tally, float]:
+    """Set every table up first (not timed), then play for ``seconds``. Each table has a
+    client of its own (one pool of many connections costs the client more than the
+    server: it scans the whole pool for each request)."""
+    clients = [httpx.AsyncClient(base_url=url, timeout=120,
+                                 limits=httpx.Limits(max_connections=8))
+               for _ in range(tables)]
     try:
-        gm_key = httpx.post(server.url + "/api/gms").json()["key"]
+        gm_key = (await clients[0].post("/api/gms")).json()["key"]
+        ready = [await new_fight(clients[i], gm_key, i, 0) for i in range(tables)]
         tally = Tally()
         stop = time.monotonic() + seconds
         began = time.perf_counter()
-        tables = [threading.Thread(target=table, args=(server.url, gm_key, i, stop, tally))
-                  for i in range(encounters)]
-        for t in tables:
-            t.start()
-        for t in tables:
-            t.join()
-        elapsed = time.perf_counter() - began
+        await asyncio.gather(*(table(clients[i], gm_key, i, ready[i], stop, tally)
+                               for i in range(tables)))
+        return tally, time.perf_counter() - began
+    finally:
+        for client in clients:
+            await client.aclose()
+
+
+@dataclass
+class Result:
+    rate: float
+    p50: float
+    p99: float
+    conflicts: int
+    errors: int
+
+    def cell(self) -> str:
+        return f"{self.p50:6.1f} / {self.p99:6.1f} ms  {self.rate:5.0f}/s"
+
+
+def run(db: str, tables: int, seconds: float, workers: int) -> Result | None:
+    server = ServerProcess(db, workers=workers).start()
+    try:
+        tally, elapsed = asyncio.run(load(server.url, tables, seconds))
     finally:
         server.stop()
     lat = sorted(tally.latencies)
     if not lat:
-        print(f"{label}: no decision made")
-        return
-    p50 = statistics.median(lat) * 1000
-    p99 = lat[min(len(lat) - 1, int(0.99 * len(lat)))] * 1000
-    print(f"{label:<11} {encounters} tables x (GM + player), {elapsed:.1f} s: "
-          f"{len(lat) / elapsed:7.1f} decisions/s, p50 {p50:6.1f} ms, p99 {p99:6.1f} ms, "
-          f"{tally.fights} fights, {tally.conflicts} conflicts, {tally.errors} errors")
+        return None
+    return Result(len(lat) / elapsed, statistics.median(lat) * 1000,
+                  lat[min(len(lat) - 1, int(0.99 * len(lat)))] * 1000,
+                  tally.conflicts, tally.errors)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--encounters", type=int, default=8)
-    parser.add_argument("--seconds", type=float, default=10.0)
+    parser.add_argument("--tables", type=int, nargs="+", default=[1, 8, 50])
+    parser.add_argument("--seconds", type=float, default=5.0,
+                        help="how long each configuration runs (default 5)")
+    parser.add_argument("--think", type=float, default=0.0,
+                        help="seconds each seat takes before answering (default 0: as fast "
+                             "as the server allows; people take seconds)")
     parser.add_argument("--no-postgres", action="store_true")
+    parser.add_argument("--one-process", action="store_true",
+                        help="only one server process (e.g. for a version without --workers)")
     args = parser.parse_args()
-    with tempfile.TemporaryDirectory() as tmp:
-        run("SQLite", f"sqlite:///{Path(tmp) / 'bench.sqlite3'}", args.encounters,
-            args.seconds)
-    if args.no_postgres or postgres_bin() is None:
-        print("PostgreSQL: not installed, skipped")
-        return
-    with throwaway_postgres() as url:
-        run("PostgreSQL", url, args.encounters, args.seconds)
+    THINK[0] = args.think
+    postgres = not args.no_postgres and postgres_bin() is not None
+    columns = ["SQLite, 1 process"]
+    print(f"{len(args.tables)} loads x up to 3 servers, {args.seconds:g} s each (set-up not "
+          "counted)...", flush=True)
+    if postgres:
+        columns += ["PostgreSQL, 1 process"]
+        if not args.one_process:
+            columns += ["PostgreSQL, 2 processes"]
+    results: dict[tuple[int, str], Result | None] = {}
+    with tempfile.TemporaryDirectory() as tmp, contextlib.ExitStack() as stack:
+        pg = stack.enter_context(throwaway_postgres()) if postgres else ""
+        for n in args.tables:
+            sqlite = f"sqlite:///{Path(tmp) / f'bench{n}.sqlite3'}"
+            results[(n, columns[0])] = run(sqlite, n, args.seconds, 1)
+            if postgres:
+                results[(n, columns[1])] = run(pg, n, args.seconds, 1)
+            if len(columns) > 2:
+                results[(n, columns[2])] = run(pg, n, args.seconds, 2)
+    print(f"a decision's round trip, p50 / p99, and decisions per second "
+          f"({args.seconds:g} s each, GM + player per table, {args.think:g} s to think, "
+          "loopback)")
+    print(f"{'tables':>6}  " + "  ".join(f"{c:<31}" for c in columns))
+    for n in args.tables:
+        cells = [results[(n, c)] for c in columns]
+        print(f"{n:>6}  " + "  ".join(f"{r.cell() if r else 'no decision made':<31}"
+                                      for r in cells))
+    trouble = [(n, c, r) for (n, c), r in results.items() if r and (r.errors or r.conflicts)]
+    for n, c, r in trouble:
+        print(f"  {n} tables, {c}: {r.conflicts} conflicts, {r.errors} errors")
+    if not postgres:
+        print("PostgreSQL: not installed or --no-postgres, skipped")
 
 
 if __name__ == "__main__":

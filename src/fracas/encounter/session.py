@@ -35,6 +35,7 @@ from fracas.core.model import Roster
 from fracas.core.scenario import Scenario
 from fracas.dice.variables import Variable
 from fracas.encounter.decisions import Decision, DiceRequest, Needed, Option
+from fracas.encounter.edits import checked_edit
 from fracas.encounter.engine import FightSetup, setup_from_scenario
 from fracas.encounter.live import PERSON, Feed, dice_prompt, run_turn, whose_roll
 from fracas.encounter.policies import POLICIES
@@ -368,7 +369,7 @@ class Session:
             raise InputError(f"{combatant} has no value {field!r}", path="field",
                              allowed=", ".join(names))
         before = getattr(c.state, field)
-        after = _coerce(value, before, field)
+        after = checked_edit(c.state, field, value)
         return self._gm(Changed(RULE_GM, combatant, field, before, after))
 
     def add_combatant(self, entry: Mapping[str, Any]) -> Event:
@@ -479,29 +480,3 @@ def _number(value: Any) -> Any:
     if isinstance(value, str) and value.strip().lstrip("-").isdigit():
         return int(value)
     return value
-
-
-def _coerce(value: Any, before: Any, field: str) -> Any:
-    """A hand-entered value in the type the field holds (errors say which)."""
-    if isinstance(before, bool):
-        if isinstance(value, bool):
-            return value
-        if str(value).lower() in ("true", "false", "yes", "no"):
-            return str(value).lower() in ("true", "yes")
-        raise InputError(f"{value!r} is not true or false", path=field, allowed="true, false")
-    if isinstance(before, int):
-        try:
-            return int(value)
-        except (TypeError, ValueError):
-            raise InputError(f"{value!r} is not a whole number", path=field,
-                             allowed="a whole number") from None
-    if isinstance(before, tuple):
-        if isinstance(value, str):
-            value = [v.strip() for v in value.split(",") if v.strip()]
-        if not isinstance(value, list | tuple):
-            raise InputError(f"{value!r} is not a list", path=field, allowed="a list")
-        return _frozen(list(value))
-    if before is None or isinstance(before, str):
-        return None if value in (None, "", "none") and before is None else str(value)
-    raise InputError(f"{field} holds a {type(before).__name__}, which cannot be set by hand",
-                     path=field, allowed="health, conditions and other plain values")

@@ -6,17 +6,18 @@ written. Errors are ``{"error": message}`` with the same message the CLI prints.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
 import yaml
 from fastapi import APIRouter, Request
-from fastapi.responses import StreamingResponse
+from fastapi.responses import JSONResponse, StreamingResponse
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from fracas.errors import InputError
 from fracas.web.auth import gm_id, role_for
 from fracas.web.live import stream
-from fracas.web.tracker import Role, list_examples, load_example
+from fracas.web.store import Memory
+from fracas.web.tracker import MAX_SEED, Role, list_examples, load_example, plain_text
 from fracas.web.views import encounter_view
 
 router = APIRouter(prefix="/api")
@@ -26,13 +27,32 @@ class Strict(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
+MAX_DEPTH = 64  # how deeply a scenario, an entry or an answer may nest (YAML or JSON)
+
+
+def bounded(value: Any) -> Any:
+    """JSON values nested at most :data:`MAX_DEPTH` deep, without NaN or infinities (Python's
+    JSON reader lets them in); checked without recursion."""
+    todo: list[tuple[Any, int]] = [(value, 0)]
+    while todo:
+        item, depth = todo.pop()
+        if isinstance(item, float) and (item != item or item in (float("inf"), float("-inf"))):
+            raise ValueError("numbers must be finite (no NaN or Infinity)")
+        if isinstance(item, dict | list):
+            if depth >= MAX_DEPTH:
+                raise ValueError(f"nested too deeply (allowed: at most {MAX_DEPTH} levels)")
+            inner = item.values() if isinstance(item, dict) else item
+            todo.extend((v, depth + 1) for v in inner)
+    return value
+
+
 class NewEncounter(Strict):
     example: str | None = Field(None, description="an example, e.g. tristat/duel-fight.yaml")
     scenario: dict[str, Any] | None = Field(None, description="a scenario mapping")
     scenario_yaml: str | None = Field(None, max_length=200_000,
                                       description="a scenario file's text")
     title: str | None = Field(None, max_length=200)
-    seed: int | None = None
+    seed: int | None = Field(None, ge=0, le=MAX_SEED)
     controllers: dict[str, str] | None = Field(
         None, description="combatant id -> 'person' or a policy name")
     settings: dict[str, Any] | None = Field(
@@ -40,26 +60,41 @@ class NewEncounter(Strict):
     roll_all: bool = Field(False, description="the server rolls every die (people still "
                                               "choose); otherwise each die is asked for")
 
+    _bounded = field_validator("scenario", "settings")(bounded)
 
-def finite(value: Any) -> Any:
-    """JSON values without NaN or infinities (Python's JSON reader lets them in)."""
-    if isinstance(value, float) and (value != value or value in (float("inf"), float("-inf"))):
-        raise ValueError("numbers must be finite (no NaN or Infinity)")
-    if isinstance(value, dict):
-        for v in value.values():
-            finite(v)
-    elif isinstance(value, list):
-        for v in value:
-            finite(v)
-    return value
+
+class Reply(Strict):
+    """An answer to the pending decision: one of ``option``, ``dice`` or ``roll``."""
+
+    option: int | str | None = Field(None, description="the id of the chosen option")
+    dice: list[int | str] | str | None = Field(
+        None, description='the values rolled: [3, 5] or "3, 5"')
+    roll: bool | None = Field(None, description="true: the server rolls the dice")
+
+    @field_validator("option", mode="before")
+    @classmethod
+    def _option(cls, value: Any) -> Any:
+        if value is None or (isinstance(value, int | str) and not isinstance(value, bool)
+                             and len(str(value)) <= 100):
+            return value
+        raise ValueError("an option is the id of one of the decision's options")
+
+    @field_validator("dice", mode="before")
+    @classmethod
+    def _dice(cls, value: Any) -> Any:
+        if value is None or (isinstance(value, str) and len(value) <= 1000):
+            return value
+        if isinstance(value, list) and len(value) <= 100 and all(
+                (isinstance(v, int) and not isinstance(v, bool) and abs(v) < 10**18)
+                or (isinstance(v, str) and len(v) <= 20) for v in value):
+            return value
+        raise ValueError('the dice are a list of whole numbers, like [3, 5], or text, like '
+                         '"3, 5"')
 
 
 class Answer(Strict):
     version: int = Field(description="the version the decision was read at")
-    answer: dict[str, Any] = Field(
-        description='{"option": id}, {"dice": [..]} or {"roll": true}')
-
-    _finite = field_validator("answer")(finite)
+    answer: Reply = Field(description='{"option": id}, {"dice": [..]} or {"roll": true}')
 
 
 class Steps(Strict):
@@ -73,7 +108,7 @@ class Adjust(Strict):
     field: str
     value: Any
 
-    _finite = field_validator("value")(finite)
+    _bounded = field_validator("value")(bounded)
 
 
 class NewCombatant(Strict):
@@ -83,7 +118,7 @@ class NewCombatant(Strict):
     entry_yaml: str | None = Field(None, max_length=50_000,
                                    description="the same entry as YAML text")
 
-    _finite = field_validator("entry")(finite)
+    _bounded = field_validator("entry")(bounded)
 
 
 class Gone(Strict):
@@ -97,7 +132,7 @@ class End(Strict):
 
 class Invite(Strict):
     name: str = Field(max_length=100)
-    combatants: list[str]
+    combatants: list[Annotated[str, Field(max_length=100)]] = Field(max_length=1000)
 
 
 def parse_scenario(body: NewEncounter) -> tuple[Any, str | None]:
@@ -113,9 +148,34 @@ def parse_scenario(body: NewEncounter) -> tuple[Any, str | None]:
     return yaml_text(body.scenario_yaml or "", "scenario_yaml"), None
 
 
+_OPEN = (yaml.FlowSequenceStartToken, yaml.FlowMappingStartToken,
+         yaml.BlockSequenceStartToken, yaml.BlockMappingStartToken)
+_CLOSE = (yaml.FlowSequenceEndToken, yaml.FlowMappingEndToken, yaml.BlockEndToken)
+
+
+def yaml_depth_check(text: str, where: str) -> None:
+    """Refuse YAML nested over :data:`MAX_DEPTH` levels before it is parsed (the parser
+    recurses once a level: thousands of levels would exhaust the stack). The scanner reads
+    tokens without recursion; the error names the line where the limit is passed."""
+    depth = 0
+    for token in yaml.scan(text, Loader=yaml.SafeLoader):
+        if isinstance(token, _OPEN):
+            depth += 1
+            if depth > MAX_DEPTH:
+                mark = token.start_mark
+                raise InputError(f"nested too deeply (more than {MAX_DEPTH} levels)",
+                                 file=where, path=f"line {mark.line + 1}, column "
+                                                  f"{mark.column + 1}",
+                                 allowed=f"at most {MAX_DEPTH} levels of nesting")
+        elif isinstance(token, _CLOSE):
+            depth -= 1
+
+
 def yaml_text(text: str, where: str) -> Any:
-    """Parse uploaded YAML; bad YAML names the line and column, like the CLI."""
+    """Parse uploaded YAML; bad YAML names the line and column, like the CLI; nesting is
+    bounded before parsing."""
     try:
+        yaml_depth_check(text, where)
         return yaml.safe_load(text)
     except yaml.YAMLError as err:
         mark = getattr(err, "problem_mark", None)
@@ -124,17 +184,36 @@ def yaml_text(text: str, where: str) -> Any:
         raise InputError(f"not valid YAML: {problem}", file=where, path=place) from None
 
 
+VIEWS = 2048  # views of recent versions kept per app: (encounter, version, role) -> view
+
+
 def view(request: Request, eid: str, role: Role) -> dict[str, Any]:
+    """What ``role`` sees of the encounter now. A view is a function of the encounter's
+    version (settings count as a change) and the role, so a screen that asks again before
+    anything changed is answered from memory; the GM's invite list is read each time."""
     tracker = request.app.state.tracker
     version, session, info = tracker.session(eid)
-    players = []
+    views: Memory = request.app.state.views
+    key = (eid, version, role)
+    out = views.get(key)
+    if out is None:
+        out = encounter_view(eid, info.title, tracker.system(info), session, version, role,
+                             info.settings, ())
+        views.put(key, out)
+    out = dict(out)
     if role.is_gm:
         base = str(request.base_url).rstrip("/")
-        players = [{"name": p.name, "combatants": list(p.combatants),
-                    "invite": f"{base}/join/{p.key}"}
-                   for p in tracker.store.players_of(eid)]
-    return encounter_view(eid, info.title, tracker.system(info), session, version, role,
-                          info.settings, players)
+        out["players"] = [{"name": p.name, "combatants": list(p.combatants),
+                           "invite": f"{base}/join/{p.key}"}
+                          for p in tracker.store.players_of(eid)]
+    return out
+
+
+def as_json(data: dict[str, Any], status_code: int = 200) -> JSONResponse:
+    """A view as JSON, written straight from the plain data it is (FastAPI's own encoder
+    walks every value in Python on the event loop: for a view with a long log, the
+    slowest step of a busy server)."""
+    return JSONResponse(data, status_code=status_code)
 
 
 @router.post("/gms", status_code=201)
@@ -161,7 +240,7 @@ def encounters(request: Request) -> list[dict[str, Any]]:
 
 
 @router.post("/encounters", status_code=201)
-def create(request: Request, body: NewEncounter) -> dict[str, Any]:
+def create(request: Request, body: NewEncounter) -> JSONResponse:
     """A new encounter from an example, a scenario mapping or a scenario file's text."""
     tracker = request.app.state.tracker
     gid = gm_id(tracker.store, request)
@@ -169,13 +248,15 @@ def create(request: Request, body: NewEncounter) -> dict[str, Any]:
     info = tracker.create(gid, raw, file=file, title=body.title, seed=body.seed,
                           controllers=body.controllers, settings=body.settings,
                           roll_all=body.roll_all)
-    return view(request, info.id, role_for(tracker.store, request, info.id))
+    role = role_for(tracker.store, request, info.id)
+    return as_json(view(request, info.id, role), status_code=201)
 
 
 @router.get("/encounters/{eid}")
-def get_encounter(request: Request, eid: str) -> dict[str, Any]:
+def get_encounter(request: Request, eid: str) -> JSONResponse:
     """The encounter as the caller's role sees it."""
-    return view(request, eid, role_for(request.app.state.tracker.store, request, eid))
+    role = role_for(request.app.state.tracker.store, request, eid)
+    return as_json(view(request, eid, role))
 
 
 def _changed(request: Request, eid: str, role: Role, version: int, events: Any
@@ -189,38 +270,39 @@ def _changed(request: Request, eid: str, role: Role, version: int, events: Any
 
 
 @router.post("/encounters/{eid}/decisions")
-def decide(request: Request, eid: str, body: Answer) -> dict[str, Any]:
+def decide(request: Request, eid: str, body: Answer) -> JSONResponse:
     """Answer the pending decision (the GM, or the player who controls it)."""
     tracker = request.app.state.tracker
     role = role_for(tracker.store, request, eid)
-    version, events = tracker.decide(eid, body.version, role, body.answer)
-    return _changed(request, eid, role, version, events)
+    answer = body.answer.model_dump(exclude_none=True)
+    version, events = tracker.decide(eid, body.version, role, answer)
+    return as_json(_changed(request, eid, role, version, events))
 
 
 @router.post("/encounters/{eid}/undo")
-def undo(request: Request, eid: str, body: Steps) -> dict[str, Any]:
+def undo(request: Request, eid: str, body: Steps) -> JSONResponse:
     """Take back the last decisions (GM only)."""
     tracker = request.app.state.tracker
     role = role_for(tracker.store, request, eid)
     tracker.gm_only(role, "undo")
     version, _ = tracker.change(eid, body.version, role,
                                 lambda s: s.undo(body.steps), note="undo")
-    return _changed(request, eid, role, version, None)
+    return as_json(_changed(request, eid, role, version, None))
 
 
 @router.post("/encounters/{eid}/redo")
-def redo(request: Request, eid: str, body: Steps) -> dict[str, Any]:
+def redo(request: Request, eid: str, body: Steps) -> JSONResponse:
     """Redo what undo took back (GM only)."""
     tracker = request.app.state.tracker
     role = role_for(tracker.store, request, eid)
     tracker.gm_only(role, "redo")
     version, _ = tracker.change(eid, body.version, role,
                                 lambda s: s.redo(body.steps), note="redo")
-    return _changed(request, eid, role, version, None)
+    return as_json(_changed(request, eid, role, version, None))
 
 
 @router.post("/encounters/{eid}/adjust")
-def adjust(request: Request, eid: str, body: Adjust) -> dict[str, Any]:
+def adjust(request: Request, eid: str, body: Adjust) -> JSONResponse:
     """Edit a combatant's state by hand (GM only; an event in the log)."""
     tracker = request.app.state.tracker
     role = role_for(tracker.store, request, eid)
@@ -228,11 +310,11 @@ def adjust(request: Request, eid: str, body: Adjust) -> dict[str, Any]:
     version, event = tracker.change(
         eid, body.version, role,
         lambda s: s.adjust(body.combatant, body.field, body.value), note="adjust")
-    return _changed(request, eid, role, version, (event,))
+    return as_json(_changed(request, eid, role, version, (event,)))
 
 
 @router.post("/encounters/{eid}/combatants")
-def add_combatant(request: Request, eid: str, body: NewCombatant) -> dict[str, Any]:
+def add_combatant(request: Request, eid: str, body: NewCombatant) -> JSONResponse:
     """Bring a combatant into the fight (GM only); the sheet is checked by the system's model
     and its errors are the CLI's (``combatants[0].body: ...``)."""
     tracker = request.app.state.tracker
@@ -244,38 +326,39 @@ def add_combatant(request: Request, eid: str, body: NewCombatant) -> dict[str, A
                          allowed="{id: ..., name: ..., side: ..., ...}")
     version, event = tracker.change(eid, body.version, role,
                                 lambda s: s.add_combatant(entry), note="add combatant")
-    return _changed(request, eid, role, version, (event,))
+    return as_json(_changed(request, eid, role, version, (event,)))
 
 
 @router.post("/encounters/{eid}/combatants/{cid}/remove")
-def remove_combatant(request: Request, eid: str, cid: str, body: Gone) -> dict[str, Any]:
+def remove_combatant(request: Request, eid: str, cid: str, body: Gone) -> JSONResponse:
     """Take a combatant out of the fight (GM only)."""
     tracker = request.app.state.tracker
     role = role_for(tracker.store, request, eid)
     tracker.gm_only(role, "remove combatants")
     version, event = tracker.change(eid, body.version, role,
                                 lambda s: s.remove_combatant(cid), note="remove combatant")
-    return _changed(request, eid, role, version, (event,))
+    return as_json(_changed(request, eid, role, version, (event,)))
 
 
 @router.post("/encounters/{eid}/end")
-def end(request: Request, eid: str, body: End) -> dict[str, Any]:
+def end(request: Request, eid: str, body: End) -> JSONResponse:
     """End the fight now (GM only)."""
     tracker = request.app.state.tracker
     role = role_for(tracker.store, request, eid)
     tracker.gm_only(role, "end the fight")
     version, event = tracker.change(eid, body.version, role,
-                                lambda s: s.end_fight(body.reason), note="end")
-    return _changed(request, eid, role, version, (event,))
+                                lambda s: s.end_fight(plain_text(body.reason, "reason")),
+                                note="end")
+    return as_json(_changed(request, eid, role, version, (event,)))
 
 
 @router.put("/encounters/{eid}/settings")
-def settings(request: Request, eid: str, body: dict[str, Any]) -> dict[str, Any]:
+def settings(request: Request, eid: str, body: dict[str, Any]) -> JSONResponse:
     """What players see of others: ``others`` (exact|bar|status|hidden), ``hidden`` ids."""
     tracker = request.app.state.tracker
     role = role_for(tracker.store, request, eid)
     tracker.set_settings(eid, role, body)
-    return view(request, eid, role)
+    return as_json(view(request, eid, role))
 
 
 @router.post("/encounters/{eid}/players", status_code=201)
@@ -298,7 +381,7 @@ async def live(request: Request, eid: str) -> StreamingResponse:
 
     await asyncio.to_thread(role_for, tracker.store, request, eid)
     start = await asyncio.to_thread(tracker.store.version, eid)
-    gen = stream(app.state.hub, eid, start, lambda: tracker.store.version(eid),
+    gen = stream(app.state.hub, eid, start, tracker.store.versions,
                  lambda: app.state.stopping)
     return StreamingResponse(gen, media_type="text/event-stream",
                              headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})

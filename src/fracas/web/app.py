@@ -7,6 +7,7 @@ a stale version (409), a body over :data:`MAX_BODY` bytes (413), a malformed bod
 
 from __future__ import annotations
 
+import os
 from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -16,12 +17,13 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
+from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from fracas.errors import FracasError, InputError, format_loc
 from fracas.web import api, pages
 from fracas.web.auth import Unauthorized
-from fracas.web.live import Hub
-from fracas.web.store import Conflict, NotFound, Store
+from fracas.web.live import Hub, Listener
+from fracas.web.store import Conflict, Memory, NotFound, Store
 from fracas.web.tracker import Forbidden, Tracker
 
 MAX_BODY = 1_000_000
@@ -103,13 +105,22 @@ def validation_message(err: RequestValidationError) -> tuple[int, str]:
         return 400, f"malformed JSON: {reason}"
     loc = [p for p in first.get("loc", ()) if p != "body"]
     where = format_loc(loc) if loc else "body"
-    message = str(first.get("msg", "invalid"))
+    message = str(first.get("msg", "invalid")).removeprefix("Value error, ")
     if kind == "missing":
         message = "this field is required"
     text = f"{where}: {message}"
     if len(err.errors()) > 1:
         text += f" (and {len(err.errors()) - 1} more problem(s))"
     return 422, text
+
+
+DB_VARIABLE = "FRACAS_SERVE_DB"
+
+
+def from_environment() -> FastAPI:
+    """The app on the database named by ``$FRACAS_SERVE_DB``: what each process of
+    ``fracas serve --workers N`` runs."""
+    return create_app(os.environ[DB_VARIABLE])
 
 
 def create_app(db_url: str) -> FastAPI:
@@ -120,8 +131,15 @@ def create_app(db_url: str) -> FastAPI:
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         app.state.stopping = False
+        tracker: Tracker = app.state.tracker
+        listener = (Listener(db_url, hub, tracker.catch_up).start() if store.postgres
+                    else None)
+        app.state.listener = listener
         yield
         app.state.stopping = True
+        if listener is not None:
+            listener.stop()
+        tracker.close()
         store.close()
 
     app = FastAPI(title="fracas tracker", version="1",
@@ -129,7 +147,15 @@ def create_app(db_url: str) -> FastAPI:
                   lifespan=lifespan)
     app.state.tracker = Tracker(store, hub.notify)
     app.state.hub = hub
+    app.state.views = Memory(api.VIEWS)
     app.state.stopping = False
+
+    @app.exception_handler(StarletteHTTPException)
+    async def _http(request: Request, err: StarletteHTTPException) -> Any:
+        if pages.wants_html(request):
+            return pages.error_page(request, err.status_code, str(err.detail))
+        return JSONResponse({"error": str(err.detail)}, status_code=err.status_code,
+                            headers=getattr(err, "headers", None))
 
     @app.exception_handler(RequestValidationError)
     async def _invalid(request: Request, err: RequestValidationError) -> JSONResponse:

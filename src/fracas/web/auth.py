@@ -10,7 +10,7 @@ from __future__ import annotations
 from fastapi import Request
 
 from fracas.errors import FracasError
-from fracas.web.store import NotFound, Store
+from fracas.web.store import Store
 from fracas.web.tracker import GM, Forbidden, Role
 
 GM_COOKIE = "fracas_gm"
@@ -55,11 +55,7 @@ def role_for(store: Store, request: Request, eid: str) -> Role:
         gid = store.gm_by_key(key)
         if gid is not None:
             known = True
-            try:
-                info = store.encounter(eid)
-            except NotFound:
-                raise
-            if info.gm_id == gid:
+            if store.gm_of(eid) == gid:  # NotFound for no such encounter
                 return GM
             continue
         player = store.player_by_key(key)

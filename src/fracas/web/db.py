@@ -46,7 +46,8 @@ class GameMaster(Base):
 
 
 class EncounterRow(Base):
-    """An encounter: its scenario, who controls what, what players may see, its version."""
+    """An encounter: its scenario, who controls what, what players may see, its version,
+    and the inputs undo took back (``redo``, kept so that redo survives a restart)."""
 
     __tablename__ = "encounters"
     id: Mapped[str] = mapped_column(String(32), primary_key=True)
@@ -56,6 +57,7 @@ class EncounterRow(Base):
     scenario: Mapped[dict[str, Any]] = mapped_column(JSON)
     settings: Mapped[dict[str, Any]] = mapped_column(JSON)
     version: Mapped[int] = mapped_column(Integer, default=0)
+    redo: Mapped[list[Any]] = mapped_column(JSON, default=list)
     created: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
     updated: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
 

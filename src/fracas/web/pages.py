@@ -6,6 +6,7 @@ swaps in the panel; buttons and forms post to the JSON API.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -17,7 +18,7 @@ from fracas.errors import InputError
 from fracas.registry import systems
 from fracas.web.api import view, yaml_text
 from fracas.web.auth import GM_COOKIE, Unauthorized, gm_id, player_cookie, role_for
-from fracas.web.tracker import list_examples, load_example
+from fracas.web.tracker import MAX_SEED, list_examples, load_example
 
 router = APIRouter()
 TEMPLATES = Environment(loader=FileSystemLoader(Path(__file__).parent / "templates"),
@@ -111,6 +112,18 @@ def gm_page(request: Request) -> HTMLResponse:
     return dashboard(request)
 
 
+def form_seed(text: str) -> int | None:
+    """The seed typed in the form: empty (a random one) or a whole number from 0 on."""
+    text = text.strip()
+    if not text:
+        return None
+    if not re.fullmatch(r"[0-9]{1,19}", text) or int(text) > MAX_SEED:
+        shown = text if len(text) <= 30 else text[:30] + "..."
+        raise InputError(f"the seed must be a whole number, not {shown!r}", path="seed",
+                         allowed=f"a whole number from 0 to {MAX_SEED}")
+    return int(text)
+
+
 @router.post("/gm/encounters")
 async def create(request: Request, source: str = Form("example"), example: str = Form(""),
                  file: UploadFile | None = None, system: str = Form(""),
@@ -135,9 +148,11 @@ async def create(request: Request, source: str = Form("example"), example: str =
             if len(data) > MAX_UPLOAD:
                 raise InputError("the file is too large", file=file.filename,
                                  allowed=f"at most {MAX_UPLOAD} bytes")
-            raw, name = yaml_text(data.decode("utf-8", "replace"), file.filename), file.filename
+            text = data.decode("utf-8", "replace")
+            raw = await asyncio.to_thread(yaml_text, text, file.filename)
+            name = file.filename
         elif source == "build":
-            entries = yaml_text(combatants, "combatants")
+            entries = await asyncio.to_thread(yaml_text, combatants, "combatants")
             raw, name = {"system": system, "combatants": entries}, None
         else:
             raise InputError(f"unknown source {source!r}", path="source",
@@ -146,13 +161,11 @@ async def create(request: Request, source: str = Form("example"), example: str =
         controllers = None
         if sides and isinstance(raw, dict) and isinstance(raw.get("combatants"), list):
             controllers = {c["id"]: "person" for c in raw["combatants"]
-                           if isinstance(c, dict) and c.get("side") in sides and "id" in c}
-        if seed.strip() and not seed.strip().lstrip("-").isdigit():
-            raise InputError(f"the seed must be a whole number, not {seed!r}", path="seed",
-                             allowed="a whole number")
+                           if isinstance(c, dict) and isinstance(c.get("id"), str)
+                           and c.get("side") in sides}
         info = await asyncio.to_thread(
             tracker.create, gid, raw, file=name, title=title.strip() or None,
-            seed=int(seed) if seed.strip() else None, controllers=controllers,
+            seed=form_seed(seed), controllers=controllers,
             roll_all=bool(roll_all))
     except InputError as err:
         return await asyncio.to_thread(dashboard, request, 400, str(err), form)

@@ -2,17 +2,27 @@
 
 Keys are random (``secrets``) and kept only as SHA-256 hashes, except a player's key, which
 the GM may need to send again and which opens only that player's view.
+
+What never changes once written is remembered in memory (which GM a key belongs to, a
+player's invite, whose an encounter is), so most requests ask the database one question:
+the encounter's version. On SQLite, this process's writes queue on a lock of their own
+rather than in SQLite's busy handler (which sleeps and retries: most of a decision's time
+under load); PostgreSQL takes them as they come. On PostgreSQL each commit also notifies
+the other server processes (``NOTIFY``, see :mod:`fracas.web.live`).
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import secrets
-from collections.abc import Mapping, Sequence
+import threading
+from collections import OrderedDict
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import delete, func, select, update
+from sqlalchemy import delete, func, select, text, update
 from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import Session as DbSession
 from sqlalchemy.orm import sessionmaker
@@ -74,6 +84,39 @@ def _player(row: PlayerRow) -> PlayerInfo:
     return PlayerInfo(row.id, row.encounter_id, row.name, row.key, tuple(row.combatants))
 
 
+def _known_form(eid: str) -> None:
+    """An id that no encounter can have (too long, a NUL that PostgreSQL refuses even to
+    look up) is not found, without asking the database."""
+    if len(eid) > 32 or "\x00" in eid:
+        raise NotFound(f"no encounter {eid[:40]!r}")
+
+
+CHANNEL = "fracas_versions"  # PostgreSQL's NOTIFY channel: "<encounter id> <version>"
+REMEMBERED = 10_000  # keys and owners kept in memory
+
+
+class Memory:
+    """A bounded map of facts that never change once in the database (thread-safe)."""
+
+    def __init__(self, size: int = REMEMBERED) -> None:
+        self._items: OrderedDict[Any, Any] = OrderedDict()
+        self._lock = threading.Lock()
+        self._size = size
+
+    def get(self, key: Any) -> Any:
+        with self._lock:
+            value = self._items.get(key)
+            if value is not None:
+                self._items.move_to_end(key)
+            return value
+
+    def put(self, key: Any, value: Any) -> None:
+        with self._lock:
+            self._items[key] = value
+            while len(self._items) > self._size:
+                self._items.popitem(last=False)
+
+
 class Store:
     """The database: GMs, encounters, players and each encounter's records."""
 
@@ -88,9 +131,19 @@ class Store:
                              allowed="a SQLite file path, sqlite:///FILE or "
                                      "postgresql://user:password@host:port/dbname") from None
         self._sessions = sessionmaker(self.engine, expire_on_commit=False)
+        self.postgres = self.engine.dialect.name == "postgresql"
+        self._writing = threading.Lock()
+        self._gms, self._players, self._owners = Memory(), Memory(), Memory()
 
     def db(self) -> DbSession:
         return self._sessions()
+
+    @contextlib.contextmanager
+    def write(self) -> Iterator[DbSession]:
+        """A write transaction: queued on this process's lock first on SQLite."""
+        lock = contextlib.nullcontext() if self.postgres else self._writing
+        with lock, self.db() as db, db.begin():
+            yield db
 
     def close(self) -> None:
         self.engine.dispose()
@@ -99,24 +152,34 @@ class Store:
     def create_gm(self) -> tuple[int, str]:
         """A new GM and their secret key (shown once: only its hash is kept)."""
         key = new_key()
-        with self.db() as db, db.begin():
+        with self.write() as db:
             gm = GameMaster(key_hash=key_hash(key))
             db.add(gm)
             db.flush()
             return gm.id, key
 
     def gm_by_key(self, key: str) -> int | None:
+        hashed = key_hash(key)
+        known = self._gms.get(hashed)
+        if known is not None:
+            return int(known)
+        if self._players.get(hashed) is not None:
+            return None  # a player's key
         with self.db() as db:
-            return db.scalar(select(GameMaster.id).where(GameMaster.key_hash == key_hash(key)))
+            gid = db.scalar(select(GameMaster.id).where(GameMaster.key_hash == hashed))
+        if gid is not None:
+            self._gms.put(hashed, gid)
+        return gid
 
     # -- encounters ------------------------------------------------------------------
     def create_encounter(self, gm_id: int, title: str, system: str,
                          scenario: Mapping[str, Any], settings: Mapping[str, Any],
                          records: Sequence[Mapping[str, Any]]) -> EncounterInfo:
         eid = secrets.token_hex(6)
-        with self.db() as db, db.begin():
+        with self.write() as db:
             row = EncounterRow(id=eid, gm_id=gm_id, title=title[:200], system=system,
-                               scenario=dict(scenario), settings=dict(settings), version=1)
+                               scenario=dict(scenario), settings=dict(settings), version=1,
+                               redo=[])
             db.add(row)
             db.flush()
             db.add_all(RecordRow(encounter_id=eid, seq=i, data=dict(r))
@@ -124,18 +187,38 @@ class Store:
             return _info(row)
 
     def encounter(self, eid: str) -> EncounterInfo:
+        _known_form(eid)
         with self.db() as db:
             row = db.get(EncounterRow, eid)
             if row is None:
                 raise NotFound(f"no encounter {eid!r}")
             return _info(row)
 
+    def gm_of(self, eid: str) -> int:
+        """The GM an encounter belongs to (:class:`NotFound` if there is no such encounter)."""
+        known = self._owners.get(eid)
+        if known is None:
+            known = self.encounter(eid).gm_id
+            self._owners.put(eid, known)
+        return int(known)
+
     def version(self, eid: str) -> int:
+        _known_form(eid)
         with self.db() as db:
             v = db.scalar(select(EncounterRow.version).where(EncounterRow.id == eid))
             if v is None:
                 raise NotFound(f"no encounter {eid!r}")
             return int(v)
+
+    def versions(self, eids: Sequence[str]) -> dict[str, int]:
+        """The versions of these encounters (those that exist), in one query."""
+        ids = [e for e in eids if len(e) <= 32 and "\x00" not in e]
+        if not ids:
+            return {}
+        with self.db() as db:
+            rows = db.execute(select(EncounterRow.id, EncounterRow.version)
+                              .where(EncounterRow.id.in_(ids)))
+            return {str(i): int(v) for i, v in rows}
 
     def encounters_of(self, gm_id: int) -> list[EncounterInfo]:
         with self.db() as db:
@@ -149,45 +232,78 @@ class Store:
                               .order_by(RecordRow.seq))
             return [dict(r) for r in rows]
 
+    def load(self, eid: str) -> tuple[EncounterInfo, list[dict[str, Any]],
+                                      list[list[dict[str, Any]]]]:
+        """The encounter, its records and its redo stack (what undo took back, the last
+        undone last), read together in one transaction."""
+        _known_form(eid)
+        with self.db() as db, db.begin():
+            row = db.get(EncounterRow, eid)
+            if row is None:
+                raise NotFound(f"no encounter {eid!r}")
+            data = db.scalars(select(RecordRow.data).where(RecordRow.encounter_id == eid)
+                              .order_by(RecordRow.seq))
+            records = [dict(r) for r in data]
+            return _info(row), records, [[dict(e) for e in g] for g in row.redo or []]
+
     def record_count(self, eid: str) -> int:
         with self.db() as db:
             return int(db.scalar(select(func.count()).select_from(RecordRow)
                                  .where(RecordRow.encounter_id == eid)) or 0)
 
     def commit(self, eid: str, expected: int, old: Sequence[Mapping[str, Any]],
-               new: Sequence[Mapping[str, Any]], note: str | None = None) -> int:
-        """Replace the records ``old`` (as read at version ``expected``) by ``new``, in one
-        transaction; :class:`Conflict` if the encounter has moved on since. The new version."""
-        keep = 0
+               new: Sequence[Mapping[str, Any]], note: str | None = None,
+               redo: Sequence[Sequence[Mapping[str, Any]]] = ()) -> int:
+        """Replace the records ``old`` (as read at version ``expected``) by ``new`` and the
+        redo stack by ``redo``, in one transaction; :class:`Conflict` if the encounter has
+        moved on since. The new version."""
+        # the header (record 0) changes in place (it counts the dice drawn): the log after
+        # it is rewritten only from the first record that differs
+        header = bool(old) and bool(new) and old[0] != new[0]
+        keep = 1 if header else 0
         while keep < min(len(old), len(new)) and old[keep] == new[keep]:
             keep += 1
-        with self.db() as db, db.begin():
+        with self.write() as db:
             done = db.execute(update(EncounterRow)
                               .where(EncounterRow.id == eid, EncounterRow.version == expected)
-                              .values(version=expected + 1, updated=now()))
+                              .values(version=expected + 1, updated=now(),
+                                      redo=[[dict(e) for e in g] for g in redo]))
             if getattr(done, "rowcount", 0) != 1:
                 raise Conflict(f"the encounter has moved on since version {expected}")
             if keep < len(old):
                 db.execute(delete(RecordRow).where(RecordRow.encounter_id == eid,
                                                    RecordRow.seq >= keep))
+            if header:
+                db.execute(update(RecordRow)
+                           .where(RecordRow.encounter_id == eid, RecordRow.seq == 0)
+                           .values(data=dict(new[0]), note=note))
             db.add_all(RecordRow(encounter_id=eid, seq=i, data=dict(new[i]), note=note)
                        for i in range(keep, len(new)))
+            self._notify(db, eid, expected + 1)
         return expected + 1
 
+    def _notify(self, db: DbSession, eid: str, version: int) -> None:
+        """On PostgreSQL: tell every server process listening, when this commits."""
+        if self.postgres:
+            db.execute(text("SELECT pg_notify(:channel, :payload)"),
+                       {"channel": CHANNEL, "payload": f"{eid} {version}"})
+
     def update_settings(self, eid: str, settings: Mapping[str, Any]) -> int:
-        with self.db() as db, db.begin():
+        with self.write() as db:
             row = db.get(EncounterRow, eid, with_for_update=True)
             if row is None:
                 raise NotFound(f"no encounter {eid!r}")
             row.settings = dict(settings)
             row.version += 1
             row.updated = now()
+            db.flush()
+            self._notify(db, eid, row.version)
             return row.version
 
     # -- players ---------------------------------------------------------------------
     def add_player(self, eid: str, name: str, combatants: Sequence[str]) -> PlayerInfo:
         key = new_key()
-        with self.db() as db, db.begin():
+        with self.write() as db:
             row = PlayerRow(encounter_id=eid, name=name[:100], key=key, key_hash=key_hash(key),
                             combatants=list(combatants))
             db.add(row)
@@ -195,9 +311,16 @@ class Store:
             return _player(row)
 
     def player_by_key(self, key: str) -> PlayerInfo | None:
+        hashed = key_hash(key)
+        known = self._players.get(hashed)
+        if known is not None:
+            return known  # type: ignore[no-any-return]
         with self.db() as db:
-            row = db.scalar(select(PlayerRow).where(PlayerRow.key_hash == key_hash(key)))
-            return None if row is None else _player(row)
+            row = db.scalar(select(PlayerRow).where(PlayerRow.key_hash == hashed))
+            player = None if row is None else _player(row)
+        if player is not None:
+            self._players.put(hashed, player)
+        return player
 
     def players_of(self, eid: str) -> list[PlayerInfo]:
         with self.db() as db:

@@ -30,8 +30,11 @@ def free_port() -> int:
 class ServerProcess:
     """``fracas serve`` in a child process; :meth:`kill` is a SIGKILL, :meth:`stop` a SIGTERM."""
 
-    def __init__(self, db: str, port: int | None = None):
+    def __init__(self, db: str, port: int | None = None, workers: int = 1,
+                 env: dict[str, str] | None = None):
         self.db = db
+        self.workers = workers
+        self.env = {**os.environ, **(env or {})}
         self.port = port or free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.proc: subprocess.Popen[bytes] | None = None
@@ -39,8 +42,10 @@ class ServerProcess:
     def start(self, timeout: float = 90.0) -> ServerProcess:
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "fracas", "serve", "--db", self.db,
-             "--host", "127.0.0.1", "--port", str(self.port)],
-            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True)
+             "--host", "127.0.0.1", "--port", str(self.port),
+             *(["--workers", str(self.workers)] if self.workers != 1 else [])],
+            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True,
+            env=self.env)
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:

@@ -8,10 +8,12 @@ written. Sessions are cached per encounter with the version they belong to.
 
 from __future__ import annotations
 
+import contextlib
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -26,6 +28,7 @@ from fracas.web.store import Conflict, EncounterInfo, PlayerInfo, Store
 VISIBILITY = ("exact", "bar", "status", "hidden")
 DEFAULT_SETTINGS: dict[str, Any] = {"others": "bar", "hidden": []}
 CACHED = 256  # live sessions kept in memory
+MAX_SEED = 2**63 - 1
 
 
 @dataclass(frozen=True)
@@ -56,6 +59,7 @@ class _Entry:
     version: int
     records: list[dict[str, Any]]
     session: Session | None
+    info: EncounterInfo | None = None
     lock: threading.Lock = field(default_factory=threading.Lock)
 
 
@@ -88,6 +92,19 @@ def load_example(name: str) -> Any:
         except InputError as err:
             raise err.located(file=name) from None
     return raw
+
+
+def plain_text(text: str, path: str) -> str:
+    """Text people read (a title, a name, a reason): no NUL or other control characters
+    (a database could not keep some, and no screen shows them)."""
+    bad = next((ch for ch in text if ch in _CONTROL), None)
+    if bad is not None:
+        raise InputError(f"control character {bad!r} in the text", path=path,
+                         allowed="printable text (no NUL or other control characters)")
+    return text
+
+
+_CONTROL = frozenset(chr(c) for c in [*range(0, 9), 11, 12, *range(14, 32), 127])
 
 
 def check_settings(settings: Mapping[str, Any], roster: Sequence[str]) -> dict[str, Any]:
@@ -134,6 +151,43 @@ def check_controllers(controllers: Any, scenario: Scenario) -> dict[str, str]:
     return out
 
 
+def caught_up(session: Session, had: list[dict[str, Any]], records: list[dict[str, Any]]
+              ) -> Session | None:
+    """``session`` (at the records ``had``) brought to ``records`` when another server
+    process only answered decisions since: its answers are given again here, which is
+    much cheaper than replaying the whole fight. None when that is not the case (an undo,
+    a hand edit) or the result is not exactly ``records`` (the caller then replays)."""
+    if len(records) <= len(had) or records[1:len(had)] != had[1:]:
+        return None
+    answers = []
+    for record in records[len(had):]:
+        if record.get("auto"):
+            continue  # dice the session rolls by itself, drawn again as it plays on
+        if record.get("type") != "Input" or record.get("kind") not in ("answer", "dice"):
+            return None
+        if record["kind"] == "answer":
+            answers.append(({"option": record.get("option")}, record.get("by", "gm")))
+        elif "rolled" in record:
+            answers.append(({"roll": True}, record.get("by", "gm")))
+        else:
+            answers.append(({"dice": record.get("dice")}, record.get("by", "gm")))
+    try:
+        for answer, by in answers:
+            session.decide(answer, by=str(by))
+    except Exception:  # whatever went wrong, the caller replays the records instead
+        return None
+    return session if same_records(session.to_records(), records) else None
+
+
+def same_records(one: Sequence[Mapping[str, Any]], other: Sequence[Mapping[str, Any]]) -> bool:
+    """The same session log: every input, and the header but for the scenario file's name
+    (which only the process that read the file knows)."""
+    def header(records: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+        return {k: v for k, v in records[0].items() if k != "file"} if records else {}
+
+    return header(one) == header(other) and list(one[1:]) == list(other[1:])
+
+
 class Tracker:
     """The encounters of one database, played through their sessions."""
 
@@ -143,6 +197,30 @@ class Tracker:
         self._cache: OrderedDict[str, _Entry] = OrderedDict()
         self._guard = threading.Lock()
         self._systems: dict[str, Any] = {}
+        self._behind = ThreadPoolExecutor(max_workers=1, thread_name_prefix="fracas-catch-up")
+
+    def catch_up(self, eid: str, version: int) -> None:
+        """Another process committed ``version``: bring this process's cached session up
+        to it in the background, before a request for it comes (sessions not in memory
+        are left to be loaded when asked for)."""
+        with self._guard:
+            entry = self._cache.get(eid)
+        if entry is None or entry.version >= version:
+            return
+
+        def fresh() -> None:
+            with entry.lock:
+                if entry.version < version:
+                    try:
+                        self._fresh(eid, entry)
+                    except Exception:  # a request will load it again and say what is wrong
+                        entry.version = -1
+
+        with contextlib.suppress(RuntimeError):  # the executor has been shut down
+            self._behind.submit(fresh)
+
+    def close(self) -> None:
+        self._behind.shutdown(wait=False, cancel_futures=True)
 
     # -- creating --------------------------------------------------------------------
     def create(self, gm_id: int, raw: Any, *, file: str | None = None, title: str | None = None,
@@ -153,17 +231,19 @@ class Tracker:
         ctl = check_controllers(controllers, scenario)
         chosen = check_settings(settings if settings is not None else DEFAULT_SETTINGS,
                                 list(scenario.roster))
-        if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
-            raise InputError("the seed must be a whole number", path="seed",
-                             allowed="a whole number")
+        if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)
+                                 or not 0 <= seed <= MAX_SEED):
+            raise InputError(f"the seed must be a whole number from 0 to {MAX_SEED}",
+                             path="seed", allowed=f"a whole number from 0 to {MAX_SEED}")
         session = Session.start(scenario, seed=seed, controllers=ctl or None,
                                 roll_all=roll_all)
         records = session.to_records()
-        name = title or scenario.title or f"{scenario.system.id} encounter"
+        name = plain_text(title or scenario.title or f"{scenario.system.id} encounter",
+                          "title")
         info = self.store.create_encounter(gm_id, name, scenario.system.id, dict(raw), chosen,
                                            records)
         with self._guard:
-            self._cache[info.id] = _Entry(info.version, list(records), session)
+            self._cache[info.id] = _Entry(info.version, list(records), session, info)
             self._trim()
         return info
 
@@ -188,11 +268,16 @@ class Tracker:
     def _fresh(self, eid: str, entry: _Entry) -> Session:
         """Bring the cached session to the stored version (caller holds ``entry.lock``)."""
         version = self.store.version(eid)
-        if version != entry.version or entry.session is None:
-            records = self.store.records(eid)
-            entry.session = Session.from_records(records)
+        if version != entry.version or entry.session is None or entry.info is None:
+            info, records, redo = self.store.load(eid)
+            session = None
+            if entry.session is not None and entry.version >= 0:
+                session = caught_up(entry.session, entry.records, records)
+            entry.session = session or Session.from_records(records)
+            entry.session.redo_stack = redo
             entry.records = records
-            entry.version = version
+            entry.version = info.version
+            entry.info = info
         assert entry.session is not None
         return entry.session
 
@@ -200,9 +285,9 @@ class Tracker:
         """The encounter's current version, session and row (read under the lock)."""
         entry = self._entry(eid)
         with entry.lock:
-            info = self.store.encounter(eid)
             session = self._fresh(eid, entry)
-            return entry.version, session, info
+            assert entry.info is not None
+            return entry.version, session, entry.info
 
     # -- changing --------------------------------------------------------------------
     def change(self, eid: str, expected: int | None, role: Role,
@@ -218,12 +303,15 @@ class Tracker:
             try:
                 result = act(session)
                 new = session.to_records()
-                version = self.store.commit(eid, entry.version, old, new, note=note)
+                version = self.store.commit(eid, entry.version, old, new, note=note,
+                                            redo=session.redo_stack)
             except BaseException:
                 entry.version = -1  # rebuild from the database next time
                 raise
             entry.records = new
             entry.version = version
+            if entry.info is not None:
+                entry.info = replace(entry.info, version=version)
         self._notify(eid, version)
         return version, result
 
@@ -265,6 +353,7 @@ class Tracker:
         roster = list(session.state.roster)
         if not isinstance(name, str) or not name.strip():
             raise InputError("a player needs a name", path="name", allowed="some text")
+        plain_text(name, "name")
         if not isinstance(combatants, list) or not combatants:
             raise InputError("a player controls a list of combatants", path="combatants",
                              allowed=", ".join(roster))
