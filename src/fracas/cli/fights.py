@@ -25,13 +25,14 @@ if TYPE_CHECKING:
 
     from fracas.core.events import Event
     from fracas.encounter.engine import Encounter
+    from fracas.encounter.session import Session
     from fracas.encounter.state import FightState
 
 # The policies' names, for the help text without importing the rules (a test checks them).
 POLICY_NAMES = ("aggressive", "cautious", "random", "best-odds")
 
 
-def _roster_view(fight: Encounter, state: FightState) -> Table:
+def _roster_view(fight: Encounter | Session, state: FightState) -> Table:
     from rich.table import Table
 
     from fracas.cli import render
@@ -73,7 +74,7 @@ def narrate(console: Console, fight: Encounter, events: tuple[Event, ...],
         console.print(Text(indent + e.text(), style=style), highlight=False)
 
 
-def fight_json(fight: Encounter) -> dict[str, Any]:
+def fight_json(fight: Encounter | Session) -> dict[str, Any]:
     state = fight.state
     system = fight.setup.system
     return {
@@ -144,14 +145,24 @@ def fight(
 
 @app.command()
 def replay(
-    log: Annotated[Path, typer.Argument(help="A log saved by fight --log.")],
-    undo: Annotated[int, typer.Option("--undo", help="Take back the last N turns.", min=0)
+    log: Annotated[Path, typer.Argument(help="A log saved by fight --log or play --log.")],
+    undo: Annotated[int, typer.Option("--undo", help="Take back the last N turns (of a "
+                                      "play --log session: the last N inputs).", min=0)
                     ] = 0,
     as_json: JsonOpt = False,
 ) -> None:
-    """Rebuild a fight's state from its saved log (optionally undoing the last turns). The
-    log is verified line by line; a log that stops early is replayed up to its last whole
-    turn, with a warning saying where it stops."""
+    """Rebuild a fight's state from its saved log (optionally undoing the last turns) and
+    say which kind of log it read: a fight log (fight --log) or a live session's log
+    (play --log). The log is verified line by line and its inputs are played again
+    through the rules: an event the rules did not produce is refused, naming its line. A
+    log that stops early is replayed up to its last whole turn, with a warning saying
+    where it stops."""
+    from fracas.encounter.log import log_kind
+    from fracas.encounter.session_log import KIND as SESSION
+
+    if log_kind(log) == SESSION:
+        _replay_session(log, undo, as_json)
+        return
     from rich.text import Text
 
     from fracas.cli import render
@@ -170,18 +181,60 @@ def replay(
                    f"replaying its {turns} whole turn(s)", err=True)
     if as_json:
         data = fight_json(encounter)
-        data["log"] = {"complete": encounter.stopped is None, "stopped": encounter.stopped,
-                       "turns": turns}
+        data["log"] = {"kind": "fight", "complete": encounter.stopped is None,
+                       "stopped": encounter.stopped, "turns": turns}
         print_json("replay", data)
         return
     console = render.make_console()
     state = encounter.state
     where = "over" if state.over else f"round {state.round}"
-    console.print(f"[bold]{log}[/]: {len(encounter.events)} events, {where}"
+    console.print(f"[bold]{log}[/]: a fight log (fracas fight --log): "
+                  f"{len(encounter.events)} events, {where}"
                   + (f", undid {undo} turn(s)" if undo else ""), highlight=False)
     console.print(_roster_view(encounter, state))
     for e in encounter.events[-6:]:
         console.print(Text("  " + e.text(), style="dim"), highlight=False)
+
+
+def _replay_session(log: Path, undo: int, as_json: bool) -> None:
+    """``fracas replay`` of a live session's log (``fracas play --log``)."""
+    from rich.text import Text
+
+    from fracas.cli import render
+    from fracas.cli.jsonout import print_json
+    from fracas.encounter.log import read_log
+    from fracas.encounter.session_log import KIND, load_session
+
+    session = load_session(log)
+    stopped = read_log(log, KIND).stopped
+    inputs = sum(not e.get("auto") for e in session.entries)
+    if undo > inputs:
+        raise InputError(f"cannot undo {undo:,} input(s): the log holds {inputs}",
+                         path="--undo", allowed=f"0 to {inputs}")
+    if undo:
+        session.undo(undo)
+    if stopped is not None:
+        typer.echo(f"fracas: warning: {log}: the log is incomplete ({stopped}); replaying "
+                   "its whole lines", err=True)
+    state = session.state
+    if as_json:
+        data = fight_json(session)
+        data["log"] = {"kind": "session", "complete": stopped is None, "stopped": stopped,
+                       "inputs": inputs,
+                       "pending": session.pending.prompt if session.pending else None}
+        print_json("replay", data)
+        return
+    console = render.make_console()
+    where = "over" if state.over else f"round {state.round}"
+    console.print(f"[bold]{log}[/]: a live session's log (fracas play --log): {inputs} "
+                  f"input(s), {len(session.events)} events, {where}"
+                  + (f", undid {undo} input(s)" if undo else ""), highlight=False)
+    console.print(_roster_view(session, state))
+    for e in session.events[-6:]:
+        console.print(Text("  " + e.text(), style="dim"), highlight=False)
+    if session.pending is not None:
+        console.print(f"waiting for: {session.pending.prompt} (go on with: fracas play "
+                      f"--resume {log})", highlight=False, soft_wrap=True)
 
 
 def simulation_view(summary: dict[str, Any], title: str) -> list[Any]:

@@ -181,6 +181,21 @@ def _lines(path: Path) -> Iterator[tuple[int, bytes, bool]]:
             yield number, raw, raw.endswith(b"\n")
 
 
+def log_kind(path: Path | str) -> str | None:
+    """The kind the first line of a log names (its header's ``kind``), or None when the
+    first line is not a record (:func:`read_log` then says what is wrong with it)."""
+    for _, raw, _ in _lines(Path(path)):
+        if json_depth(raw) > MAX_DEPTH:
+            return None
+        try:
+            item = json.loads(raw.decode("utf-8"))
+        except (UnicodeDecodeError, ValueError):
+            return None
+        kind = item.get("kind") if isinstance(item, dict) else None
+        return kind if isinstance(kind, str) else None
+    return None
+
+
 def read_log(path: Path | str, kind: str) -> LogRead:
     """Read and verify a log whose header has ``kind``. Damage (an edited, missing,
     repeated or moved line; a line that is not a record) is an :class:`InputError`

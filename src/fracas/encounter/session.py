@@ -261,6 +261,7 @@ class Session:
         return replace(decision, who=who, prompt=prompt, dice=request)
 
     def _apply_gm(self, event: Event) -> None:
+        _check_gm(self.state, event)
         self.state = self._base = apply_live(self.scenario, self.state, event)
         self.events.append(event)
         self._base_len = len(self.events)
@@ -361,11 +362,15 @@ class Session:
             raise InputError(f"{combatant} has no value {field!r}", path="field",
                              allowed=", ".join(names))
         before = getattr(c.state, field)
-        after = _coerce(value, before, field)
+        after = hand_value(type(c.state), field, value)
         return self._gm(Changed(RULE_GM, combatant, field, before, after))
 
     def add_combatant(self, entry: Mapping[str, Any]) -> Event:
         """Bring in a combatant given as a scenario entry (id, name, side, sheet)."""
+        if not isinstance(entry, Mapping):
+            raise InputError(f"a combatant entry is a mapping, not {_kind(entry)}",
+                             path="entry", allowed='{"id": ..., "name": ..., "side": ..., '
+                             "and the sheet's fields}")
         cid = str(entry.get("id", ""))
         if cid in self.state.roster:
             raise InputError(f"the id {cid!r} is already in the fight", path="id",
@@ -394,15 +399,22 @@ class Session:
     # -- undo and redo -----------------------------------------------------------------
     def undo(self, steps: int = 1) -> None:
         """Take back the last ``steps`` inputs (an answer, dice, a GM edit), with the dice
-        the session rolled by itself after them."""
-        for _ in range(steps):
-            last = max((i for i, e in enumerate(self.entries) if not e.get("auto")),
-                       default=None)
+        the session rolled by itself after them. More steps than there are inputs is an
+        :class:`InputError` that changes nothing."""
+        entries = list(self.entries)
+        taken: list[list[dict[str, Any]]] = []
+        for done in range(steps):
+            last = max((i for i, e in enumerate(entries) if not e.get("auto")), default=None)
             if last is None:
-                raise InputError("nothing to undo", path="undo")
-            removed = self.entries[last:]
-            del self.entries[last:]
-            self.redo_stack.append(removed)
+                raise InputError("nothing to undo" if not done else
+                                 f"only {done} step(s) to undo", path="undo",
+                                 allowed=f"undo 1 to {done}" if done else "a decision first")
+            taken.append(entries[last:])
+            del entries[last:]
+        if not taken:
+            return
+        self.entries = entries
+        self.redo_stack.extend(taken)
         self._refold()
 
     def redo(self, steps: int = 1) -> None:
@@ -444,7 +456,18 @@ class Session:
         setup = setup_from_scenario(scenario, int(header.get("max_rounds") or 0) or None)
         self = cls.__new__(cls)
         self.scenario, self.setup = scenario, setup
+        if header.get("system") != scenario.system.id:
+            raise InputError("the system does not match the scenario's", file=file,
+                             path="record 1.system", allowed=repr(scenario.system.id))
         self.controllers = {str(k): str(v) for k, v in dict(header["controllers"]).items()}
+        for cid, name in self.controllers.items():
+            fits = name in (PERSON, "policy") if cid == "gm" else (
+                cid in scenario.roster and (name == PERSON or name in POLICIES))
+            if not fits:
+                raise InputError(f"a controller {cid}: {name!r} that does not fit the "
+                                 "scenario", file=file, path=f"record 1.controllers.{cid}",
+                                 allowed=", ".join([PERSON, *POLICIES]) + " for a "
+                                 "combatant of the scenario; gm: person or policy")
         self.seed, self.roll_all = int(header["seed"]), bool(header.get("roll_all"))
         self.odds = True
         self.redo_stack = []
@@ -474,27 +497,130 @@ def _number(value: Any) -> Any:
     return value
 
 
-def _coerce(value: Any, before: Any, field: str) -> Any:
-    """A hand-entered value in the type the field holds (errors say which)."""
-    if isinstance(before, bool):
-        if isinstance(value, bool):
-            return value
-        if str(value).lower() in ("true", "false", "yes", "no"):
-            return str(value).lower() in ("true", "yes")
-        raise InputError(f"{value!r} is not true or false", path=field, allowed="true, false")
-    if isinstance(before, int):
+def _kind(value: Any) -> str:
+    return {list: "a list", str: "text", dict: "a mapping", type(None): "nothing"}.get(
+        type(value), f"a {type(value).__name__}")
+
+
+MAX_HAND_NUMBER = 1_000_000_000  # a hand-set whole number: far beyond any sheet's value
+
+
+def hand_value(state_type: type, field: str, value: Any, *, strict: bool = False) -> Any:
+    """A value set by hand (typed by the GM, or a GM edit read back from a log) in the
+    type the state's field declares, validated by pydantic against that declaration:
+    ``"3"`` for a whole number, ``true``/``no`` for a flag, ``a, b`` for a list, ``none``
+    where nothing is allowed; anything else is an :class:`InputError` saying what fits.
+    ``strict``: the value as read from a log, of exactly the field's type (no text read as
+    a number)."""
+    from pydantic import TypeAdapter, ValidationError
+
+    hint = _field_hints(state_type).get(field)
+    if hint is None:
+        raise InputError(f"{field} cannot be set by hand", path=field,
+                         allowed="health, conditions and other plain values")
+    words = _hint_words(hint)
+    if isinstance(value, str) and not strict:
+        text = value.strip()
+        if text.lower() in ("", "none", "null") and _allows_none(hint):
+            value = None
+        elif _is_list(hint):
+            value = [v.strip() for v in text.split(",") if v.strip()]
+        else:
+            value = text
+    try:
+        out = TypeAdapter(hint).validate_python(value, strict=strict)
+    except (ValidationError, TypeError, ValueError):
+        raise InputError(f"{_shown(value)} does not fit {field}", path=field,
+                         allowed=words) from None
+    if any(type(n) is int and abs(n) > MAX_HAND_NUMBER for n in _leaves(out)):
+        raise InputError(f"{_shown(value)} is out of range for {field}", path=field,
+                         allowed=f"{words}, from -{MAX_HAND_NUMBER:,} to {MAX_HAND_NUMBER:,}")
+    return _frozen(out)
+
+
+def _shown(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _leaves(value: Any) -> list[Any]:
+    return [x for v in value for x in _leaves(v)] if isinstance(value, tuple | list) else [
+        value]
+
+
+_STATE_HINTS: dict[type, dict[str, Any]] = {}
+
+
+def _field_hints(state_type: type) -> dict[str, Any]:
+    if state_type not in _STATE_HINTS:
+        from typing import get_type_hints
+
         try:
-            return int(value)
-        except (TypeError, ValueError):
-            raise InputError(f"{value!r} is not a whole number", path=field,
-                             allowed="a whole number") from None
-    if isinstance(before, tuple):
-        if isinstance(value, str):
-            value = [v.strip() for v in value.split(",") if v.strip()]
-        if not isinstance(value, list | tuple):
-            raise InputError(f"{value!r} is not a list", path=field, allowed="a list")
-        return _frozen(list(value))
-    if before is None or isinstance(before, str):
-        return None if value in (None, "", "none") and before is None else str(value)
-    raise InputError(f"{field} holds a {type(before).__name__}, which cannot be set by hand",
-                     path=field, allowed="health, conditions and other plain values")
+            hints = get_type_hints(state_type)
+        except (NameError, TypeError):
+            hints = {}
+        _STATE_HINTS[state_type] = {f.name: hints[f.name] for f in fields(state_type)
+                                    if f.name in hints and _plain(hints[f.name])}
+    return _STATE_HINTS[state_type]
+
+
+def _args(hint: Any) -> tuple[Any, ...]:
+    from typing import get_args
+
+    return get_args(hint)
+
+
+def _plain(hint: Any) -> bool:
+    """A field of plain values (numbers, flags, text, tuples and optionals of them)."""
+    if hint in (int, str, bool, float, type(None)):
+        return True
+    args = [a for a in _args(hint) if a is not Ellipsis]
+    return bool(args) and all(_plain(a) for a in args)
+
+
+def _allows_none(hint: Any) -> bool:
+    return type(None) in _args(hint)
+
+
+def _is_list(hint: Any) -> bool:
+    from typing import get_origin
+
+    return get_origin(hint) is tuple or any(get_origin(a) is tuple for a in _args(hint))
+
+
+def _hint_words(hint: Any) -> str:
+    from typing import get_origin
+
+    names = {int: "a whole number", str: "text", bool: "true or false", float: "a number",
+             type(None): "none"}
+    if hint in names:
+        return names[hint]
+    args = _args(hint)
+    if get_origin(hint) is tuple:
+        if len(args) == 2 and args[1] is Ellipsis:
+            return f"a comma-separated list of {_hint_words(args[0]).removeprefix('a ')}"
+        return "comma-separated: " + ", ".join(_hint_words(a) for a in args)
+    return " or ".join(_hint_words(a) for a in args)
+
+
+GM_EVENTS = ("Changed", "CombatantAdded", "CombatantRemoved", "FightEnded")
+
+
+def _check_gm(state: FightState, event: Event) -> None:
+    """A GM edit read back (from the session's inputs or a log) is held to the same checks
+    as one made at the table: a known combatant, a field that can be set by hand, a value
+    of that field's type."""
+    if event.type not in GM_EVENTS:
+        raise InputError(f"a {event.type} event is not a GM edit", path="event.type",
+                         allowed=", ".join(GM_EVENTS))
+    if isinstance(event, Changed | CombatantRemoved):
+        cid = event.target if isinstance(event, Changed) else event.combatant
+        if cid not in state.roster:
+            raise InputError(f"no combatant with id {cid!r}", path="event",
+                             allowed=", ".join(state.roster))
+    if isinstance(event, Changed):
+        now = state.roster[event.target].state
+        if hand_value(type(now), event.field, event.after, strict=True) != event.after:
+            raise InputError(f"{_shown(event.after)} does not fit {event.field}",
+                             path="event.after",
+                             allowed=_hint_words(_field_hints(type(now))[event.field]))
