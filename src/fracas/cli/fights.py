@@ -293,6 +293,10 @@ def simulate_cmd(
     max_rounds: RoundsOpt = None,
     plot: Annotated[Path | None, typer.Option("--plot", help="Save a picture (.png or .svg)."
                                               )] = None,
+    max_seconds: Annotated[float, typer.Option(
+        "--max-seconds", help="Time budget of the fights, on every path (auto moves from "
+        "the fast path to the steps one when the chain of states passes it).", min=0,
+        max=1e9)] = 600.0,
     quiet: QuietOpt = False,
 ) -> None:
     """Simulate many fights: win probabilities, rounds, damage, survival."""
@@ -317,7 +321,7 @@ def simulate_cmd(
         fights = simulate(setup, scenario.roster, n, seed=seed, jobs=jobs,
                           method=method,  # type: ignore[arg-type]
                           progress=track.advance, max_memory=int(max_memory * 2**30),
-                          scheduler=scheduler)
+                          scheduler=scheduler, max_seconds=max_seconds)
     names = {c.id: c.name for c in scenario.roster.values()}
     summary = summarize(fights, names)
     summary.update({"system": scenario.system.id, "seed": seed})
