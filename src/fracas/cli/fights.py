@@ -190,7 +190,8 @@ def replay(
     where = "over" if state.over else f"round {state.round}"
     console.print(f"[bold]{log}[/]: a fight log (fracas fight --log): "
                   f"{len(encounter.events)} events, {where}"
-                  + (f", undid {undo} turn(s)" if undo else ""), highlight=False)
+                  + (f", undid {undo} turn(s)" if undo else ""), highlight=False,
+                  soft_wrap=True)
     console.print(_roster_view(encounter, state))
     for e in encounter.events[-6:]:
         console.print(Text("  " + e.text(), style="dim"), highlight=False)
@@ -213,7 +214,7 @@ def _replay_session(log: Path, undo: int, as_json: bool) -> None:
                          path="--undo", allowed=f"0 to {inputs}")
     if undo:
         session.undo(undo)
-    if stopped is not None:
+    if stopped is not None and "cut short" in stopped:  # a session log is left open
         typer.echo(f"fracas: warning: {log}: the log is incomplete ({stopped}); replaying "
                    "its whole lines", err=True)
     state = session.state
@@ -228,7 +229,8 @@ def _replay_session(log: Path, undo: int, as_json: bool) -> None:
     where = "over" if state.over else f"round {state.round}"
     console.print(f"[bold]{log}[/]: a live session's log (fracas play --log): {inputs} "
                   f"input(s), {len(session.events)} events, {where}"
-                  + (f", undid {undo} input(s)" if undo else ""), highlight=False)
+                  + (f", undid {undo} input(s)" if undo else ""), highlight=False,
+                  soft_wrap=True)
     console.print(_roster_view(session, state))
     for e in session.events[-6:]:
         console.print(Text("  " + e.text(), style="dim"), highlight=False)
