@@ -14,7 +14,7 @@ import yaml
 from yaml.constructor import SafeConstructor
 from yaml.nodes import MappingNode
 
-from fracas.core.nesting import MAX_DEPTH, yaml_depth
+from fracas.core.nesting import MAX_DEPTH, bad_text, yaml_depth
 
 
 class DuplicateKeyError(yaml.YAMLError):
@@ -74,6 +74,14 @@ def parse_yaml(text: str) -> Any:
     :data:`~fracas.core.nesting.MAX_DEPTH` levels raises :class:`TooDeepError`."""
     if yaml_depth(text) > MAX_DEPTH:
         raise TooDeepError(MAX_DEPTH)
+    data = _load(text)
+    odd = bad_text(data)  # "\ud800" in a double-quoted string: not writable as UTF-8
+    if odd is not None:
+        raise yaml.YAMLError(f'text that is not Unicode: "{odd}" holds a lone surrogate')
+    return data
+
+
+def _load(text: str) -> Any:
     if _FastLoader is not None:
         try:
             return yaml.load(text, Loader=_FastLoader)  # a safe loader
