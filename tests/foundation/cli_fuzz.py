@@ -85,10 +85,10 @@ BAD_NUMBERS = st.one_of(
     st.integers(max_value=-1), st.just(10**400), st.floats(allow_nan=True).filter(
         lambda f: f != int(f) if f == f and abs(f) != float("inf") else True),
     st.sampled_from([True, False]), st.just(None),
-    st.integers(150, 3_000).map(_deep))
+    st.integers(150, 800).map(_deep))
 BAD_TEXT = st.one_of(st.lists(st.text(max_size=4), max_size=3), st.just(None),
                      st.dictionaries(st.text(max_size=3), st.text(max_size=3), min_size=1,
-                                     max_size=2), st.integers(150, 3_000).map(
+                                     max_size=2), st.integers(150, 800).map(
                                          lambda n: _deep(n, "{")))
 ANY_JSON = st.recursive(st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False)
                         | st.text(max_size=10),
