@@ -31,6 +31,7 @@ import yaml
 from hypothesis import strategies as st
 
 from fracas.encounter.log import CHAIN_START, _digest
+from tests.foundation.test_fuzz_inputs import _paths
 
 FRACAS = [sys.executable, "-m", "fracas"]
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
@@ -193,17 +194,6 @@ def made_log(kind: str) -> list[dict[str, Any]]:
                                input=b"r\nr\n1\nr\nq\n", check=True, capture_output=True)
             _LOGS[kind] = [json.loads(line) for line in path.read_text().splitlines()]
     return copy.deepcopy(_LOGS[kind])
-
-
-def _paths(value: Any, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
-    out = [prefix] if prefix else []
-    if isinstance(value, dict):
-        for k, v in value.items():
-            out += _paths(v, (*prefix, k))
-    elif isinstance(value, list):
-        for i, v in enumerate(value):
-            out += _paths(v, (*prefix, i))
-    return out
 
 
 @st.composite

@@ -163,9 +163,7 @@ def replay(
     if log_kind(log) == SESSION:
         _replay_session(log, undo, as_json)
         return
-    from rich.text import Text
 
-    from fracas.cli import render
     from fracas.cli.jsonout import print_json
     from fracas.encounter.engine import Encounter
 
@@ -185,23 +183,30 @@ def replay(
                        "stopped": encounter.stopped, "turns": turns}
         print_json("replay", data)
         return
+    _show_replayed(encounter, f"{log}: a fight log (fracas fight --log)",
+                   f", undid {undo} turn(s)" if undo else "")
+
+
+def _show_replayed(fight: Encounter | Session, title: str, undone: str) -> None:
+    """What ``fracas replay`` prints: the log read, where the fight stands, everybody's
+    health and the last events."""
+    from rich.markup import escape
+    from rich.text import Text
+
+    from fracas.cli import render
+
     console = render.make_console()
-    state = encounter.state
+    state = fight.state
     where = "over" if state.over else f"round {state.round}"
-    console.print(f"[bold]{log}[/]: a fight log (fracas fight --log): "
-                  f"{len(encounter.events)} events, {where}"
-                  + (f", undid {undo} turn(s)" if undo else ""), highlight=False,
-                  soft_wrap=True)
-    console.print(_roster_view(encounter, state))
-    for e in encounter.events[-6:]:
+    console.print(f"[bold]{escape(title)}[/]: {len(fight.events)} events, {where}{undone}",
+                  highlight=False, soft_wrap=True)
+    console.print(_roster_view(fight, state))
+    for e in fight.events[-6:]:
         console.print(Text("  " + e.text(), style="dim"), highlight=False)
 
 
 def _replay_session(log: Path, undo: int, as_json: bool) -> None:
     """``fracas replay`` of a live session's log (``fracas play --log``)."""
-    from rich.text import Text
-
-    from fracas.cli import render
     from fracas.cli.jsonout import print_json
     from fracas.encounter.log import read_log
     from fracas.encounter.session_log import KIND, load_session
@@ -217,7 +222,6 @@ def _replay_session(log: Path, undo: int, as_json: bool) -> None:
     if stopped is not None and "cut short" in stopped:  # a session log is left open
         typer.echo(f"fracas: warning: {log}: the log is incomplete ({stopped}); replaying "
                    "its whole lines", err=True)
-    state = session.state
     if as_json:
         data = fight_json(session)
         data["log"] = {"kind": "session", "complete": stopped is None, "stopped": stopped,
@@ -225,18 +229,11 @@ def _replay_session(log: Path, undo: int, as_json: bool) -> None:
                        "pending": session.pending.prompt if session.pending else None}
         print_json("replay", data)
         return
-    console = render.make_console()
-    where = "over" if state.over else f"round {state.round}"
-    console.print(f"[bold]{log}[/]: a live session's log (fracas play --log): {inputs} "
-                  f"input(s), {len(session.events)} events, {where}"
-                  + (f", undid {undo} input(s)" if undo else ""), highlight=False,
-                  soft_wrap=True)
-    console.print(_roster_view(session, state))
-    for e in session.events[-6:]:
-        console.print(Text("  " + e.text(), style="dim"), highlight=False)
+    _show_replayed(session, f"{log}: a live session's log (fracas play --log): {inputs} "
+                   "input(s)", f", undid {undo} input(s)" if undo else "")
     if session.pending is not None:
-        console.print(f"waiting for: {session.pending.prompt} (go on with: fracas play "
-                      f"--resume {log})", highlight=False, soft_wrap=True)
+        typer.echo(f"waiting for: {session.pending.prompt} (go on with: fracas play "
+                   f"--resume {log})")
 
 
 def simulation_view(summary: dict[str, Any], title: str) -> list[Any]:
