@@ -492,7 +492,8 @@ class Session:
 
 
 def _number(value: Any) -> Any:
-    if isinstance(value, str) and value.strip().lstrip("-").isdigit():
+    digits = value.strip().removeprefix("-") if isinstance(value, str) else ""
+    if digits.isascii() and digits.isdigit() and len(digits) <= 30:  # "--5", 5,000 digits: text
         return int(value)
     return value
 
