@@ -220,6 +220,15 @@ def test_the_steps_path_stops_at_its_time_budget() -> None:
 
 
 def test_the_fast_path_reports_fights_as_they_end() -> None:
+    from fracas.analysis.simulate import simulate
+    from fracas.encounter.engine import setup_from_scenario
+    from fracas.registry.scenarios import load_scenario
+
+    scenario = load_scenario(DUEL)
+    told: list[int] = []
+    simulate(setup_from_scenario(scenario), scenario.roster, 300, seed=2, method="fast",
+             progress=told.append, max_seconds=60)
+    assert sum(told) == 300 and len(told) > 3  # one batch, told as its fights end
     done = fracas("simulate", DUEL, "-n", "300", "--method", "fast", "--seed", "2")
     assert done.returncode == 0 and "300 fights (fast path)" in done.stdout
 
