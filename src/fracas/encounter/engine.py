@@ -403,7 +403,8 @@ class Encounter:
             raise InputError("a bad round limit", file=where, path="max_rounds",
                              allowed=f"a whole number from 1 to {MAX_ROUNDS:,}")
         if not isinstance(policies, dict) or any(
-                k not in scenario.roster or v not in POLICIES for k, v in policies.items()):
+                k not in scenario.roster or not isinstance(v, str) or v not in POLICIES
+                for k, v in policies.items()):
             raise InputError("bad policies", file=where, path="policies",
                              allowed=f"combatant id: {', '.join(POLICIES)}")
         if header.get("system") != scenario.system.id:

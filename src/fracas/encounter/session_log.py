@@ -157,7 +157,7 @@ def _session(records: Any, file: str) -> tuple[Session, list[dict[str, Any]]]:
         data = record.data
         if record.kind == "input":
             kind = data.get("kind")
-            if kind not in INPUTS:
+            if not isinstance(kind, str) or kind not in INPUTS:
                 raise InputError(f"an input of kind {kind!r}", file=file,
                                  path=f"line {record.seq}.kind", allowed=", ".join(INPUTS))
             entry = _valid(INPUTS[kind], data, file, record.seq)
