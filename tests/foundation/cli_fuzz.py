@@ -217,9 +217,11 @@ def log_cases(draw: st.DrawFn) -> Case:
         target[path[-1]] = new
         # the fight log's events must be the rules': any change is refused; a session's
         # inputs may be changed into other valid ones, so only a change of type must be
-        # (a fight log's header is its inputs: a new title, say, is a new fight)
+        # (a fight log's header is its inputs: a new title, say, is a new fight; the
+        # scenario in a header is read as a scenario file is: 5.0 is 5)
         refuse = (kind == "fight" and index > 0) or (type(new) is not type(old) and not (
-            old is None or new is None or isinstance(old, dict | list)))
+            old is None or new is None or isinstance(old, dict | list))
+            and path[0] != "scenario")
         body = _chain(records)
         what = f"{kind} log line {index + 1}: {'.'.join(map(str, path))}"
     else:
