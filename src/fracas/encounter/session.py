@@ -28,6 +28,7 @@ from fracas.core.model import Roster
 from fracas.core.scenario import Scenario
 from fracas.dice.variables import Variable
 from fracas.encounter.engine import FightSetup, setup_from_scenario
+from fracas.encounter.hand import field_hints, hand_value, hint_words, shown
 from fracas.encounter.live import (
     PERSON,
     Decision,
@@ -503,107 +504,6 @@ def _kind(value: Any) -> str:
         type(value), f"a {type(value).__name__}")
 
 
-MAX_HAND_NUMBER = 1_000_000_000  # a hand-set whole number: far beyond any sheet's value
-
-
-def hand_value(state_type: type, field: str, value: Any, *, strict: bool = False) -> Any:
-    """A value set by hand (typed by the GM, or a GM edit read back from a log) in the
-    type the state's field declares, validated by pydantic against that declaration:
-    ``"3"`` for a whole number, ``true``/``no`` for a flag, ``a, b`` for a list, ``none``
-    where nothing is allowed; anything else is an :class:`InputError` saying what fits.
-    ``strict``: the value as read from a log, of exactly the field's type (no text read as
-    a number)."""
-    from pydantic import TypeAdapter, ValidationError
-
-    hint = _field_hints(state_type).get(field)
-    if hint is None:
-        raise InputError(f"{field} cannot be set by hand", path=field,
-                         allowed="health, conditions and other plain values")
-    words = _hint_words(hint)
-    if isinstance(value, str) and not strict:
-        text = value.strip()
-        if text.lower() in ("", "none", "null") and _allows_none(hint):
-            value = None
-        elif _is_list(hint):
-            value = [v.strip() for v in text.split(",") if v.strip()]
-        else:
-            value = text
-    try:
-        out = TypeAdapter(hint).validate_python(value, strict=strict)
-    except (ValidationError, TypeError, ValueError):
-        raise InputError(f"{_shown(value)} does not fit {field}", path=field,
-                         allowed=words) from None
-    if any(type(n) is int and abs(n) > MAX_HAND_NUMBER for n in _leaves(out)):
-        raise InputError(f"{_shown(value)} is out of range for {field}", path=field,
-                         allowed=f"{words}, from -{MAX_HAND_NUMBER:,} to {MAX_HAND_NUMBER:,}")
-    return _frozen(out)
-
-
-def _shown(value: Any) -> str:
-    text = repr(value)
-    return text if len(text) <= 40 else text[:37] + "..."
-
-
-def _leaves(value: Any) -> list[Any]:
-    return [x for v in value for x in _leaves(v)] if isinstance(value, tuple | list) else [
-        value]
-
-
-_STATE_HINTS: dict[type, dict[str, Any]] = {}
-
-
-def _field_hints(state_type: type) -> dict[str, Any]:
-    if state_type not in _STATE_HINTS:
-        from typing import get_type_hints
-
-        try:
-            hints = get_type_hints(state_type)
-        except (NameError, TypeError):
-            hints = {}
-        _STATE_HINTS[state_type] = {f.name: hints[f.name] for f in fields(state_type)
-                                    if f.name in hints and _plain(hints[f.name])}
-    return _STATE_HINTS[state_type]
-
-
-def _args(hint: Any) -> tuple[Any, ...]:
-    from typing import get_args
-
-    return get_args(hint)
-
-
-def _plain(hint: Any) -> bool:
-    """A field of plain values (numbers, flags, text, tuples and optionals of them)."""
-    if hint in (int, str, bool, float, type(None)):
-        return True
-    args = [a for a in _args(hint) if a is not Ellipsis]
-    return bool(args) and all(_plain(a) for a in args)
-
-
-def _allows_none(hint: Any) -> bool:
-    return type(None) in _args(hint)
-
-
-def _is_list(hint: Any) -> bool:
-    from typing import get_origin
-
-    return get_origin(hint) is tuple or any(get_origin(a) is tuple for a in _args(hint))
-
-
-def _hint_words(hint: Any) -> str:
-    from typing import get_origin
-
-    names = {int: "a whole number", str: "text", bool: "true or false", float: "a number",
-             type(None): "none"}
-    if hint in names:
-        return names[hint]
-    args = _args(hint)
-    if get_origin(hint) is tuple:
-        if len(args) == 2 and args[1] is Ellipsis:
-            return f"a comma-separated list of {_hint_words(args[0]).removeprefix('a ')}"
-        return "comma-separated: " + ", ".join(_hint_words(a) for a in args)
-    return " or ".join(_hint_words(a) for a in args)
-
-
 GM_EVENTS = ("Changed", "CombatantAdded", "CombatantRemoved", "FightEnded")
 
 
@@ -622,6 +522,6 @@ def _check_gm(state: FightState, event: Event) -> None:
     if isinstance(event, Changed):
         now = state.roster[event.target].state
         if hand_value(type(now), event.field, event.after, strict=True) != event.after:
-            raise InputError(f"{_shown(event.after)} does not fit {event.field}",
+            raise InputError(f"{shown(event.after)} does not fit {event.field}",
                              path="event.after",
-                             allowed=_hint_words(_field_hints(type(now))[event.field]))
+                             allowed=hint_words(field_hints(type(now))[event.field]))
