@@ -136,7 +136,8 @@ def scenario_cases(draw: st.DrawFn) -> Case:
         data["dice"] = draw(st.lists(st.integers(-10**6, 0) | st.integers(101, 10**9)
                                      | st.just(10**400), min_size=1, max_size=6))
     command = draw(st.sampled_from([["attack"], ["attack", "--seed", "1"], ["odds"],
-                                    ["fight", "--seed", "2"], ["simulate", "-n", "20", "-q"],
+                                    ["fight", "--seed", "2"],
+                                    ["simulate", "-n", "20", "-q", "--max-seconds", "20"],
                                     ["advise"], ["play", "--roll-all"]]))
     return Case([command[0], "s.yaml", *command[1:]], {"s.yaml": _dump(data)}, "q\n",
                 must_refuse=True, what=f"scenario {name}: {where}")
@@ -161,7 +162,8 @@ def raw_yaml_cases(draw: st.DrawFn) -> Case:
     else:
         text = 'title: "\\ud800"\n' + text
     command = draw(st.sampled_from(["attack", "odds", "fight", "sweep"]))
-    extra = ["--vary", "max_rounds=1,2", "-q"] if command == "sweep" else []
+    extra = ["--vary", "max_rounds=1,2", "-q", "--max-seconds", "15"] if (
+        command == "sweep") else []  # a valid cut scenario's sweep: within its own budget
     return Case([command, "s.yaml", *extra], {"s.yaml": text.encode("utf-8", "surrogatepass")},
                 must_refuse=refuse, what=f"yaml {how}")
 
