@@ -213,8 +213,8 @@ def test_fight_log_is_appended_turn_by_turn_and_keeps_them_when_stopped(
     assert loaded.events == played().events[:len(loaded.events)]
     code, out, err = run_main(monkeypatch, capsys, "replay", str(log), "--json")
     assert code == 0 and "warning" in err and "replaying its 3 whole turn(s)" in err
-    assert json.loads(out)["log"] == {"complete": False, "stopped": loaded.stopped,
-                                      "turns": 3}
+    assert json.loads(out)["log"] == {"kind": "fight", "complete": False,
+                                      "stopped": loaded.stopped, "turns": 3}
 
 
 def test_fight_log_to_an_unwritable_path_fails_before_the_fight(

@@ -34,6 +34,7 @@ def test_a_delayed_slot_is_saved_and_replayed(tmp_path: Path) -> None:
             fight.step()
         path = tmp_path / "fight.jsonl"
         fight.save(path)
+    with scripted({"ann": [{"kind": "delay"}]}):  # the same choices, made again
         loaded = Encounter.load(path)  # a log names its policies: the test's must exist
     assert [e.actor for e in fight.events if isinstance(e, TurnStarted)] == ["ann", "bob", "ann"]
     assert len(fight.state.slots) == 3

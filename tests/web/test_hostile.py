@@ -103,7 +103,7 @@ def test_hand_edits_are_checked_by_the_state_types(db_url: str) -> None:
         gm = new_gm(http)
         tri = new_encounter(gm, DUEL, people=[])["id"]
         gen = new_encounter(gm, "genesys/duel-fight.yaml", people=[])["id"]
-        cases = [(tri, "rin", "health", 10**400, "too large"),
+        cases = [(tri, "rin", "health", 10**400, "out of range"),
                  (tri, "rin", "health", "x", "whole number"),
                  (tri, "rin", "conditions", [1, 2], "conditions[0]"),
                  (tri, "rin", "conditions", [{}], "conditions[0]"),

@@ -9,6 +9,8 @@ from __future__ import annotations
 import hashlib
 import math
 import pickle
+import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -145,8 +147,18 @@ def chain_for(setup: FightSetup, roster: Roster, max_states: int) -> FightChain:
     return chain
 
 
-def fast_batch(args: tuple[FightSetup, Roster, int, int, int, int, int]) -> Fights:
-    setup, roster, seed, batch, size, max_states, max_memory = args
+class TimeBudget(ChainTooLarge):
+    """The fast path passed its time budget before its fights were done."""
+
+
+FastTask = tuple[FightSetup, Roster, int, int, int, int, int, float | None, float | None]
+
+
+def fast_batch(args: FastTask, report: Callable[[int], None] | None = None) -> Fights:
+    """One batch of fights through the exact chain. ``args`` ends with the wall-clock
+    deadline (``time.time()``) and the budget in seconds it came from (None: no bound);
+    ``report`` is told of fights as they end (in this process)."""
+    setup, roster, seed, batch, size, max_states, max_memory, deadline, budget = args
     chain = chain_for(setup, roster, max_states)
     rng = np.random.Generator(np.random.PCG64(np.random.SeedSequence([seed, 1_000_003, batch])))
     start = chain.state_id(FightState(roster))
@@ -156,25 +168,48 @@ def fast_batch(args: tuple[FightSetup, Roster, int, int, int, int, int]) -> Figh
     cut = np.zeros(size, dtype=bool)
     acted = np.zeros(size, dtype=np.int64)
     live = np.arange(size)
-    while live.size:
-        if chain.nbytes() > max_memory:
-            raise ChainTooLarge(f"the chain of fight states passed the memory cap of "
-                                f"{memory_text(max_memory)} (--max-memory) after "
-                                f"{len(chain.states):,} states")
-        new, got, began, resolved = chain.advance(current[live], rng)
-        acted[live] += resolved
-        current[live] = new
-        dealt[live] += got
-        rounds[live] += began
-        over_limit = rounds[live] > setup.max_rounds
-        if over_limit.any():  # the round limit: the fight stops before that round's turns
-            cut[live[over_limit]] = True
-            rounds[live[over_limit]] = setup.max_rounds
-        live = live[~(chain.over[new] | over_limit)]
+    told = 0
+
+    def late() -> TimeBudget:
+        return TimeBudget(f"the fast path passed its time budget of {budget:g} s "
+                          f"(--max-seconds) after {len(chain.states):,} fight states and "
+                          f"{size - live.size:,} of {size:,} fights")
+
+    saved = chain.exact.deadline
+    if deadline is not None:  # one state's exact step may be long: it stops there too
+        chain.exact.deadline = time.monotonic() + (deadline - time.time())
+    try:
+        while live.size:
+            if deadline is not None and time.time() > deadline:
+                raise late()
+            if chain.nbytes() > max_memory:
+                raise ChainTooLarge(f"the chain of fight states passed the memory cap of "
+                                    f"{memory_text(max_memory)} (--max-memory) after "
+                                    f"{len(chain.states):,} states")
+            try:
+                new, got, began, resolved = chain.advance(current[live], rng)
+            except EnumerationTooLarge:
+                if deadline is not None and time.time() > deadline:
+                    raise late() from None
+                raise
+            acted[live] += resolved
+            current[live] = new
+            dealt[live] += got
+            rounds[live] += began
+            over_limit = rounds[live] > setup.max_rounds
+            if over_limit.any():  # the round limit: the fight stops before that round's turns
+                cut[live[over_limit]] = True
+                rounds[live[over_limit]] = setup.max_rounds
+            live = live[~(chain.over[new] | over_limit)]
+            if report is not None and size - live.size > told:
+                report(size - live.size - told)
+                told = size - live.size
+    finally:
+        chain.exact.deadline = saved
     distinct, final_ids = np.unique(current, return_inverse=True)
     finals = [chain.states[int(sid)] for sid in distinct]
     return finish(setup, roster, finals, dealt, "fast", rounds, cut, acted,
-                   final_ids=final_ids.reshape(-1))
+                  final_ids=final_ids.reshape(-1))
 
 
 PROBE_FIGHTS = 256  # per half of the probe

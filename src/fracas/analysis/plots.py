@@ -116,8 +116,10 @@ def simulation_figure(summary: Mapping[str, Any], title: str) -> Figure:
     left, right = fig.subplots(1, 2, gridspec_kw={"width_ratios": [1, 1.4]})
     names = list(summary["sides"])
     p = [summary["sides"][s]["p_win"] for s in names]
-    lo = [summary["sides"][s]["p_win"] - summary["sides"][s]["ci95"][0] for s in names]
-    hi = [summary["sides"][s]["ci95"][1] - summary["sides"][s]["p_win"] for s in names]
+    lo = [max(0.0, summary["sides"][s]["p_win"] - summary["sides"][s]["ci95"][0])
+          for s in names]
+    hi = [max(0.0, summary["sides"][s]["ci95"][1] - summary["sides"][s]["p_win"])
+          for s in names]
     if summary["no_winner"]["count"]:
         names.append("no winner")
         p.append(summary["no_winner"]["p"])

@@ -28,6 +28,7 @@ from fracas.analysis.paths import (
     CHUNK,
     MAX_MEMORY,
     Plan,
+    TimeBudget,
     fast_batch,
     learn_played,
     probe,
@@ -70,27 +71,44 @@ def _with_shared(packed: tuple[Callable[[Any], Fights], tuple[Any, ...]]) -> Fig
 
 def _run(tasks: list[Any], worker: Callable[[Any], Fights], jobs: int,
          progress: Callable[[int], None] | None, sizes: list[int],
-         scheduler: str | None = None) -> list[Fights]:
+         scheduler: str | None = None, deadline: float | None = None,
+         budget: float | None = None) -> list[Fights]:
     """Run the tasks in order. With ``scheduler`` (``tcp://HOST:PORT``) they all run on
     that Dask cluster, and the results come back in the same order. Else the first runs
     here and is timed: only when the rest would take :data:`PARALLEL_FROM_SECONDS` or more
     on one core are they spread over ``jobs`` processes (starting them costs about a
     second each), so ``--jobs 2`` is never much slower than ``--jobs 1``; the fields all
-    those tasks share go to each worker once (:func:`_receive`).
+    those tasks share go to each worker once (:func:`_receive`). Past ``deadline``
+    (``time.time()``; from a ``budget`` of seconds) between tasks, the rest is dropped
+    and the run is an :class:`InputError` saying how far it got.
     The results do not depend on where a task ran."""
     if scheduler:
         from fracas.analysis.cluster import dask_map
 
         return dask_map(scheduler, worker, tasks, sizes, progress)
+    total, done = sum(sizes), 0
+
+    def on_time() -> None:
+        if deadline is not None and time.time() > deadline:
+            raise InputError(f"the fights passed their time budget of {budget:g} s after "
+                             f"{done:,} of {total:,}", path="--max-seconds",
+                             allowed="a larger --max-seconds, or fewer fights (-n)")
+
     start = time.perf_counter()
-    results = [worker(tasks[0])]
-    if progress:
-        progress(sizes[0])
+    if worker in _REPORTING:  # it tells of fights as they end
+        results = [worker(tasks[0], progress)]
+    else:
+        results = [worker(tasks[0])]
+        if progress:
+            progress(sizes[0])
+    done += sizes[0]
     rest, rest_sizes = tasks[1:], sizes[1:]
     serial = (time.perf_counter() - start) * len(rest)
     if jobs <= 1 or len(rest) <= 1 or serial < PARALLEL_FROM_SECONDS:
         for task, size in zip(rest, rest_sizes, strict=True):
+            on_time()
             results.append(worker(task))
+            done += size
             if progress:
                 progress(size)
         return results
@@ -101,7 +119,9 @@ def _run(tasks: list[Any], worker: Callable[[Any], Fights], jobs: int,
     try:
         for part, size in zip(pool.map(_with_shared, [(worker, o) for o in own]), rest_sizes,
                               strict=True):
+            on_time()
             results.append(part)
+            done += size
             if progress:
                 progress(size)
     finally:  # on Ctrl-C: drop the tasks not started, wait only for the running ones
@@ -109,18 +129,26 @@ def _run(tasks: list[Any], worker: Callable[[Any], Fights], jobs: int,
     return results
 
 
+_REPORTING = (fast_batch,)  # workers that report their fights as they end
+
+
 def simulate(setup: FightSetup, roster: Roster, n: int, seed: int = 0, jobs: int = 1,
              method: Method = "auto", max_states: int = 1_000_000,
              progress: Callable[[int], None] | None = None,
-             max_memory: int = MAX_MEMORY, scheduler: str | None = None) -> Fights:
+             max_memory: int = MAX_MEMORY, scheduler: str | None = None,
+             max_seconds: float | None = None) -> Fights:
     """Play ``n`` fights. ``fast`` goes through the exact chain; ``sampled`` draws each
     rule sub-step from its cache; ``steps`` plays each fight turn by turn; ``auto``
     counts which pays on seeded trials (:func:`fracas.analysis.auto.choose`) and says so
     in the notes. ``scheduler``
     (``tcp://HOST:PORT``) plays them on that Dask cluster instead of ``jobs`` processes,
-    with the same results for the same seed."""
+    with the same results for the same seed. ``max_seconds``: a time budget for the
+    fights (every path stops past it with an :class:`InputError` saying how far it got;
+    ``auto`` moves from the fast path to the steps one when the chain passes it)."""
     if n < 1:
         raise ValueError("simulate needs n >= 1")
+    deadline = None if max_seconds is None else time.time() + max_seconds
+    timing = {"deadline": deadline, "budget": max_seconds}
     chosen: tuple[str, ...] = ()
     first: list[Fights] = []
     plan: Plan | None = None
@@ -141,21 +169,23 @@ def simulate(setup: FightSetup, roster: Roster, n: int, seed: int = 0, jobs: int
         sampled_tasks = [(setup, roster, seed, begin + c * CHUNK, begin + c * CHUNK + size,
                           plan, max_memory, key) for c, size in enumerate(sizes)]
         done = Fights.concat(first + (_run(sampled_tasks, sampled_chunk, jobs, progress,
-                                           sizes, scheduler) if sizes else []))
+                                           sizes, scheduler, **timing) if sizes else []))
         done.notes = (*chosen, *done.notes)
         return done
     if method == "fast":
         sizes = [min(BATCH, n - b * BATCH) for b in range(math.ceil(n / BATCH))]
-        tasks = [(setup, roster, seed, b, size, max_states, max_memory)
-                 for b, size in enumerate(sizes)]
+        tasks = [(setup, roster, seed, b, size, max_states, max_memory, deadline,
+                  max_seconds) for b, size in enumerate(sizes)]
         try:
-            done = Fights.concat(_run(tasks, fast_batch, jobs, progress, sizes, scheduler))
+            done = Fights.concat(_run(tasks, fast_batch, jobs, progress, sizes, scheduler,
+                                      **timing))
         except ChainTooLarge as err:
             CHAINS.clear()
             if not chosen:
-                raise InputError(str(err), path="--method fast",
-                                 allowed="a larger --max-memory, or --method sampled or "
-                                 "steps") from None
+                late = isinstance(err, TimeBudget)
+                raise InputError(str(err), path="--max-seconds" if late else "--method fast",
+                                 allowed=f"a larger {'--max-seconds' if late else '--max-memory'}"
+                                 ", or --method sampled or steps") from None
             method, chosen = "steps", (*chosen, f"{err}: switched to the steps path")
         else:
             done.notes = (*chosen, *done.notes)
@@ -166,7 +196,7 @@ def simulate(setup: FightSetup, roster: Roster, n: int, seed: int = 0, jobs: int
     step_tasks = [(setup, roster, seed, begin + c * CHUNK, begin + c * CHUNK + size)
                   for c, size in enumerate(sizes)]
     done = Fights.concat(first + (_run(step_tasks, steps_chunk, jobs, progress, sizes,
-                                       scheduler) if sizes else []))
+                                       scheduler, **timing) if sizes else []))
     done.notes = (*chosen, *done.notes)
     return done
 

@@ -35,6 +35,7 @@ from typing import Any, Literal
 import yaml
 
 from fracas.analysis.workers import worker_pool
+from fracas.core.strictyaml import parse_yaml
 from fracas.errors import FracasError, InputError
 
 METRICS = ("expected_damage", "p_hit", "p_taken_out", "win_probability", "mean_rounds")
@@ -55,7 +56,7 @@ class Vary:
 
 def _scalar(text: str) -> Any:
     try:
-        return yaml.safe_load(text)
+        return parse_yaml(text)  # nesting bounded, each key once
     except (yaml.YAMLError, ValueError):  # ValueError: an integer of thousands of digits
         return text
 

@@ -350,11 +350,24 @@ def _dash_pool(argv: list[str]) -> None:
             sys.exit(2)
 
 
+def _text_only(argv: list[str]) -> None:
+    """Arguments that are not UTF-8 text (bytes Python keeps as lone surrogates) are
+    refused at once: no message could show them."""
+    for word in argv:
+        try:
+            word.encode("utf-8")
+        except UnicodeEncodeError:
+            shown = word.encode("utf-8", "backslashreplace").decode("ascii")
+            typer.echo(f"fracas: error: the argument {shown} is not UTF-8 text", err=True)
+            sys.exit(2)
+
+
 def main() -> None:
     """Entry point: user errors exit 2 with a short message, no traceback (unless --debug);
     Ctrl-C anywhere exits 130 with one line (Typer turns it into exit 130 inside a command,
     and this says so once for every path)."""
     _dash_pool(sys.argv[1:])
+    _text_only(sys.argv[1:])
     try:
         try:
             _load_commands()

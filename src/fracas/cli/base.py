@@ -40,7 +40,7 @@ SeedOpt = Annotated[int | None, typer.Option("--seed", help="Seed of the random 
 FileArg = Annotated[Path, typer.Argument(help="A scenario file (YAML).", show_default=False)]
 MemoryOpt = Annotated[float, typer.Option(
     "--max-memory", help="The most memory, in GB, a chain or sub-step cache may hold.",
-    min=0.001)]
+    min=0.001, max=1_000_000)]
 MAX_FIGHTS = 10_000_000
 
 

@@ -25,13 +25,14 @@ if TYPE_CHECKING:
 
     from fracas.core.events import Event
     from fracas.encounter.engine import Encounter
+    from fracas.encounter.session import Session
     from fracas.encounter.state import FightState
 
 # The policies' names, for the help text without importing the rules (a test checks them).
 POLICY_NAMES = ("aggressive", "cautious", "random", "best-odds")
 
 
-def _roster_view(fight: Encounter, state: FightState) -> Table:
+def _roster_view(fight: Encounter | Session, state: FightState) -> Table:
     from rich.table import Table
 
     from fracas.cli import render
@@ -73,7 +74,7 @@ def narrate(console: Console, fight: Encounter, events: tuple[Event, ...],
         console.print(Text(indent + e.text(), style=style), highlight=False)
 
 
-def fight_json(fight: Encounter) -> dict[str, Any]:
+def fight_json(fight: Encounter | Session) -> dict[str, Any]:
     state = fight.state
     system = fight.setup.system
     return {
@@ -144,17 +145,25 @@ def fight(
 
 @app.command()
 def replay(
-    log: Annotated[Path, typer.Argument(help="A log saved by fight --log.")],
-    undo: Annotated[int, typer.Option("--undo", help="Take back the last N turns.", min=0)
+    log: Annotated[Path, typer.Argument(help="A log saved by fight --log or play --log.")],
+    undo: Annotated[int, typer.Option("--undo", help="Take back the last N turns (of a "
+                                      "play --log session: the last N inputs).", min=0)
                     ] = 0,
     as_json: JsonOpt = False,
 ) -> None:
-    """Rebuild a fight's state from its saved log (optionally undoing the last turns). The
-    log is verified line by line; a log that stops early is replayed up to its last whole
-    turn, with a warning saying where it stops."""
-    from rich.text import Text
+    """Rebuild a fight's state from its saved log (optionally undoing the last turns) and
+    say which kind of log it read: a fight log (fight --log) or a live session's log
+    (play --log). The log is verified line by line and its inputs are played again
+    through the rules: an event the rules did not produce is refused, naming its line. A
+    log that stops early is replayed up to its last whole turn, with a warning saying
+    where it stops."""
+    from fracas.encounter.log import log_kind
+    from fracas.encounter.session_log import KIND as SESSION
 
-    from fracas.cli import render
+    if log_kind(log) == SESSION:
+        _replay_session(log, undo, as_json)
+        return
+
     from fracas.cli.jsonout import print_json
     from fracas.encounter.engine import Encounter
 
@@ -170,18 +179,61 @@ def replay(
                    f"replaying its {turns} whole turn(s)", err=True)
     if as_json:
         data = fight_json(encounter)
-        data["log"] = {"complete": encounter.stopped is None, "stopped": encounter.stopped,
-                       "turns": turns}
+        data["log"] = {"kind": "fight", "complete": encounter.stopped is None,
+                       "stopped": encounter.stopped, "turns": turns}
         print_json("replay", data)
         return
+    _show_replayed(encounter, f"{log}: a fight log (fracas fight --log)",
+                   f", undid {undo} turn(s)" if undo else "")
+
+
+def _show_replayed(fight: Encounter | Session, title: str, undone: str) -> None:
+    """What ``fracas replay`` prints: the log read, where the fight stands, everybody's
+    health and the last events."""
+    from rich.markup import escape
+    from rich.text import Text
+
+    from fracas.cli import render
+
     console = render.make_console()
-    state = encounter.state
+    state = fight.state
     where = "over" if state.over else f"round {state.round}"
-    console.print(f"[bold]{log}[/]: {len(encounter.events)} events, {where}"
-                  + (f", undid {undo} turn(s)" if undo else ""), highlight=False)
-    console.print(_roster_view(encounter, state))
-    for e in encounter.events[-6:]:
+    console.print(f"[bold]{escape(title)}[/]: {len(fight.events)} events, {where}{undone}",
+                  highlight=False, soft_wrap=True)
+    console.print(_roster_view(fight, state))
+    for e in fight.events[-6:]:
         console.print(Text("  " + e.text(), style="dim"), highlight=False)
+
+
+def _replay_session(log: Path, undo: int, as_json: bool) -> None:
+    """``fracas replay`` of a live session's log (``fracas play --log``)."""
+    from fracas.cli.jsonout import print_json
+    from fracas.encounter.log import read_log
+    from fracas.encounter.session_log import KIND, load_session
+
+    session = load_session(log)
+    stopped = read_log(log, KIND).stopped
+    inputs = sum(not e.get("auto") for e in session.entries)
+    if undo > inputs:
+        raise InputError(f"cannot undo {undo:,} input(s): the log holds {inputs}",
+                         path="--undo", allowed=f"0 to {inputs}")
+    if undo:
+        session.undo(undo)
+    if stopped is not None and "cut short" in stopped:  # a session log is left open
+        typer.echo(f"fracas: warning: {log}: the log is incomplete ({stopped}); replaying "
+                   "its whole lines", err=True)
+    if as_json:
+        data = fight_json(session)
+        data["log"] = {"kind": "session", "complete": stopped is None, "stopped": stopped,
+                       "inputs": inputs,
+                       "pending": session.pending.prompt if session.pending else None}
+        print_json("replay", data)
+        return
+    _show_replayed(session, f"{log}: a live session's log (fracas play --log): {inputs} "
+                   "input(s)", f", undid {undo} input(s)" if undo else "")
+    if session.pending is not None:
+        typer.echo(f"waiting for: {session.pending.prompt} (go on with: fracas play "
+                   f"--resume {log})")
 
 
 def simulation_view(summary: dict[str, Any], title: str) -> list[Any]:
@@ -240,6 +292,10 @@ def simulate_cmd(
     max_rounds: RoundsOpt = None,
     plot: Annotated[Path | None, typer.Option("--plot", help="Save a picture (.png or .svg)."
                                               )] = None,
+    max_seconds: Annotated[float, typer.Option(
+        "--max-seconds", help="Time budget of the fights, on every path (auto moves from "
+        "the fast path to the steps one when the chain of states passes it).", min=0,
+        max=1e9)] = 600.0,
     quiet: QuietOpt = False,
 ) -> None:
     """Simulate many fights: win probabilities, rounds, damage, survival."""
@@ -264,7 +320,7 @@ def simulate_cmd(
         fights = simulate(setup, scenario.roster, n, seed=seed, jobs=jobs,
                           method=method,  # type: ignore[arg-type]
                           progress=track.advance, max_memory=int(max_memory * 2**30),
-                          scheduler=scheduler)
+                          scheduler=scheduler, max_seconds=max_seconds)
     names = {c.id: c.name for c in scenario.roster.values()}
     summary = summarize(fights, names)
     summary.update({"system": scenario.system.id, "seed": seed})

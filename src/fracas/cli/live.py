@@ -29,6 +29,7 @@ from fracas.core.events import (
     RoundStarted,
     TurnStarted,
 )
+from fracas.core.nesting import MAX_DEPTH, json_depth
 from fracas.encounter.narration import Names, is_brief, say
 from fracas.encounter.session import RULE_GM, CombatantAdded, Session
 from fracas.encounter.session_log import SessionLog
@@ -256,6 +257,10 @@ def _gm(session: Session, words: list[str], line: str) -> tuple[Event, ...]:
         return (session.end_fight(" ".join(words[1:]) or "no reason given"),)
     if what == "add" and len(words) >= 2:
         text = line.split("add", 1)[1].strip()
+        if json_depth(text.encode()) > MAX_DEPTH:
+            raise InputError(f"lists and objects nested more than {MAX_DEPTH} levels deep",
+                             path="gm add", allowed="a scenario entry: "
+                             '{"id": ..., "side": ..., ...}')
         try:
             entry = json.loads(text)
         except json.JSONDecodeError as err:

@@ -29,7 +29,7 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, ValidationError
 
 from fracas.core.model import Action, Roster
-from fracas.core.strictyaml import DuplicateKeyError, parse_yaml
+from fracas.core.strictyaml import DuplicateKeyError, TooDeepError, parse_yaml
 from fracas.core.unknown import first_problem
 from fracas.errors import InputError, format_loc, join_path
 
@@ -105,6 +105,9 @@ def read_yaml(path: Path | str) -> Any:
     except DuplicateKeyError as err:
         raise InputError(str(err), file=str(p), path=f"line {err.line}",
                          allowed="each key once per mapping") from None
+    except TooDeepError as err:
+        raise InputError(str(err), file=str(p),
+                         allowed=f"at most {err.limit} levels of nesting") from None
     except yaml.YAMLError as err:
         mark = getattr(err, "problem_mark", None)
         where = f"line {mark.line + 1}, column {mark.column + 1}" if mark else None

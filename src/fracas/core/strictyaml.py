@@ -14,6 +14,8 @@ import yaml
 from yaml.constructor import SafeConstructor
 from yaml.nodes import MappingNode
 
+from fracas.core.nesting import MAX_DEPTH, bad_text, yaml_depth
+
 
 class DuplicateKeyError(yaml.YAMLError):
     """A mapping with the same key twice: the key and the (1-based) lines of both."""
@@ -24,6 +26,15 @@ class DuplicateKeyError(yaml.YAMLError):
         self.line = line
         super().__init__(f"duplicate key {key!r} on line {line} (first given on line "
                          f"{first_line}); each key may appear once in a mapping")
+
+
+class TooDeepError(yaml.YAMLError):
+    """Lists and mappings nested deeper than :data:`~fracas.core.nesting.MAX_DEPTH`
+    levels (refused before parsing: the parsers recurse once per level)."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        super().__init__(f"lists and mappings nested more than {limit} levels deep")
 
 
 class UniqueKeyLoader(yaml.SafeLoader):
@@ -59,7 +70,18 @@ if yaml.__with_libyaml__:
 def parse_yaml(text: str) -> Any:
     """Parse one YAML document safely; a repeated key raises :class:`DuplicateKeyError`.
     Text that is not valid YAML is parsed again by the Python parser, whose messages (the
-    ones a user sees) name the offending character."""
+    ones a user sees) name the offending character. Nesting deeper than
+    :data:`~fracas.core.nesting.MAX_DEPTH` levels raises :class:`TooDeepError`."""
+    if yaml_depth(text) > MAX_DEPTH:
+        raise TooDeepError(MAX_DEPTH)
+    data = _load(text)
+    odd = bad_text(data)  # "\ud800" in a double-quoted string: not writable as UTF-8
+    if odd is not None:
+        raise yaml.YAMLError(f'text that is not Unicode: "{odd}" holds a lone surrogate')
+    return data
+
+
+def _load(text: str) -> Any:
     if _FastLoader is not None:
         try:
             return yaml.load(text, Loader=_FastLoader)  # a safe loader

@@ -120,6 +120,10 @@ class ScriptedRoller:
     def resolve(self, fn: Callable[..., R], *args: Any) -> R:
         return fn(self, *args)
 
+    def streams(self) -> dict[str, list[object]]:
+        """Every value given, per stream (used or not)."""
+        return {k: list(v) for k, v in self._streams.items()}
+
     def leftover(self) -> dict[str, list[object]]:
         """Values not used, per stream."""
         return {k: v[self._used[k]:] for k, v in self._streams.items() if self._used[k] < len(v)}

@@ -69,7 +69,7 @@ def check_value(label: str, dist: Distribution[Any], value: object, position: in
     """A pinned value, checked to be one the die can show (ints may be given as text)."""
     candidate = value
     if isinstance(value, str):
-        digits = value.strip().lstrip("-")
+        digits = value.strip().removeprefix("-")  # one sign at most: "--5" is no number
         if digits.isascii() and digits.isdigit() and len(digits) <= 30:  # never int() of 5000
             candidate = int(value)
     if candidate in dist and not isinstance(candidate, bool):
@@ -80,7 +80,8 @@ def check_value(label: str, dist: Distribution[Any], value: object, position: in
         if all(type(x) is int for x in shown) and len(shown) == shown[-1] - shown[0] + 1
         else ", ".join(map(str, shown[:20])) + (" ..." if len(shown) > 20 else "")
     )
-    raise ScriptError(f"{value!r} is not a value {label} can show", die=label,
+    said = repr(value) if len(repr(value)) <= 40 else repr(value)[:37] + "..."
+    raise ScriptError(f"{said} is not a value {label} can show", die=label,
                       position=position, allowed=allowed)
 
 

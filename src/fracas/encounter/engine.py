@@ -11,6 +11,7 @@ and the exact duel odds are built on that.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -31,12 +32,12 @@ from fracas.core.events import (
 from fracas.core.model import DELAY, Action, Roster, Slot
 from fracas.core.scenario import Scenario
 from fracas.core.system import RuleSystem
-from fracas.dice.rollers import RandomRoller, Roller
+from fracas.dice.rollers import RandomRoller, Roller, ScriptedRoller
 from fracas.encounter.labels import action_words, reaction_words
-from fracas.encounter.log import FightLog, read_fight_log, replay_checked
+from fracas.encounter.log import FIGHT_LOG, FightLog, FightLogData, read_fight_log, replay_checked
 from fracas.encounter.policies import DEFAULT_POLICY, POLICIES, Policy
 from fracas.encounter.state import FightState, fold, slots_to_data
-from fracas.errors import InputError, RulesError
+from fracas.errors import FracasError, InputError, RulesError
 from fracas.registry.scenarios import scenario_from_mapping
 
 RULE_FIGHT = "fracas · fight loop"
@@ -266,6 +267,57 @@ def step(roller: Roller, setup: FightSetup, state: FightState, lean: bool = Fals
         return state, tuple(events)
 
 
+def _played_again(data: FightLogData, fight: Encounter) -> None:
+    """Play a logged fight again from its inputs (the scenario, the policies, the round
+    limit and the seed of its dice, or the dice themselves when they were pinned) through
+    the rules, turn by turn, and refuse the first
+    logged event the rules did not produce there, naming its line: a log whose hash chain
+    was recomputed after an edit is refused as surely as a damaged one."""
+    seed, dice = data.header.get("seed"), data.header.get("dice")
+    if dice is not None:
+        if not isinstance(dice, dict) or not all(
+                isinstance(k, str) and isinstance(v, list) for k, v in dice.items()):
+            raise InputError("pinned dice that are not streams of values", file=data.path,
+                             path="line 1.dice", allowed="stream: [values...]")
+        again = Encounter(fight.scenario, fight.setup, roller=ScriptedRoller(dice))
+    elif seed is None:
+        raise InputError("the log carries neither the seed of its dice nor the dice, so "
+                         "its events cannot be checked against the rules", file=data.path,
+                         path="line 1.seed", allowed="a log written by fracas fight --log")
+    else:
+        again = Encounter(fight.scenario, fight.setup, seed=seed)
+    ends = [*data.marks[1:], len(data.events)] if data.marks else []
+    for start, end in zip(data.marks, ends, strict=True):
+        try:
+            played = again.step() if not again.state.over else ()
+        except FracasError as err:
+            line = data.lines[start]
+            raise InputError(f"the log's inputs do not play again to this turn: {err}",
+                             file=data.path, path=f"line {line}",
+                             allowed=f"a {FIGHT_LOG} log written by fracas, unedited"
+                             ) from None
+        for index in range(start, max(end, start + len(played))):
+            mine = played[index - start] if index - start < len(played) else None
+            logged = data.events[index] if index < end else None
+            if mine is not None and logged is not None and _same(mine, logged):
+                continue
+            line = data.lines[index] if index < end else data.lines[end - 1] + 1
+            said = (f"the log has {logged.text()!r}" if logged is not None
+                    else "the log's turn ends here")
+            rules = (f"the rules give {mine.text()!r}" if mine is not None
+                     else "the rules give no more events in this turn"
+                     if played else "the rules had ended the fight")
+            raise InputError(f"an event the rules did not produce: {said}; played again "
+                             f"from the log's inputs, {rules}", file=data.path,
+                             path=f"line {line}", allowed=f"a {FIGHT_LOG} log written by "
+                             "fracas, unedited")
+
+
+def _same(a: Event, b: Event) -> bool:
+    return json.dumps(a.to_dict(), sort_keys=True, default=str) == json.dumps(
+        b.to_dict(), sort_keys=True, default=str)
+
+
 class Encounter:
     """A fight in progress: its setup, its event log, and the state folded from it."""
 
@@ -273,6 +325,10 @@ class Encounter:
                  roller: Roller | None = None, seed: int | None = None):
         self.scenario = scenario
         self.setup = setup or setup_from_scenario(scenario)
+        if seed is None and roller is None:  # a seed always: a log can be played again
+            import secrets
+
+            seed = secrets.randbits(64)
         self.seed = seed
         self.roller = roller or RandomRoller(seed)
         self.initial = scenario.roster
@@ -313,9 +369,13 @@ class Encounter:
     # -- saving (the format lives in fracas.encounter.log) --------------------------------
     def header(self) -> dict[str, Any]:
         """What a log needs besides the events to rebuild the fight."""
-        return {"system": self.setup.system.id, "seed": self.seed,
-                "max_rounds": self.setup.max_rounds, "policies": dict(self.setup.policies),
-                "scenario": dict(self.scenario.raw)}
+        header = {"system": self.setup.system.id, "seed": self.seed,
+                  "max_rounds": self.setup.max_rounds, "policies": dict(self.setup.policies),
+                  "scenario": dict(self.scenario.raw)}
+        if isinstance(self.roller, ScriptedRoller) and self.roller.fallback is None:
+            # the dice it was given, instead of a seed
+            header["dice"] = self.roller.streams()
+        return header
 
     def turns(self) -> list[tuple[Event, ...]]:
         """The log cut into turns (one per :meth:`step`)."""
@@ -349,7 +409,8 @@ class Encounter:
             raise InputError("a bad round limit", file=where, path="max_rounds",
                              allowed=f"a whole number from 1 to {MAX_ROUNDS:,}")
         if not isinstance(policies, dict) or any(
-                k not in scenario.roster or v not in POLICIES for k, v in policies.items()):
+                k not in scenario.roster or not isinstance(v, str) or v not in POLICIES
+                for k, v in policies.items()):
             raise InputError("bad policies", file=where, path="policies",
                              allowed=f"combatant id: {', '.join(POLICIES)}")
         if header.get("system") != scenario.system.id:
@@ -358,6 +419,7 @@ class Encounter:
         setup = FightSetup(scenario.system, tuple(policies.items()), limit)
         fight = cls(scenario, setup, seed=seed)
         fight.state = replay_checked(data, scenario.roster)
+        _played_again(data, fight)
         fight.events = list(data.events)
         fight.marks = list(data.marks)
         fight.stopped = data.stopped

@@ -12,6 +12,7 @@ line being written. The format is documented in ``docs/logs.md``.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 from collections.abc import Iterator, Mapping, Sequence
@@ -31,6 +32,7 @@ from fracas.core.events import (
     event_from_dict,
 )
 from fracas.core.model import Roster
+from fracas.core.nesting import MAX_DEPTH, bad_text, json_depth
 from fracas.encounter.state import FightState
 from fracas.errors import FracasError, InputError
 
@@ -108,8 +110,12 @@ class LogWriter:
         digest = _digest(self.last_hash, seq, kind, payload)
         line = json.dumps({"seq": seq, "kind": kind, "data": payload, "hash": digest},
                           ensure_ascii=False)
-        self._out.write(line + "\n")
-        self._out.flush()
+        try:
+            self._out.write(line + "\n")
+            self._out.flush()
+        except OSError as err:  # a full disk, /dev/full, a file taken away
+            raise InputError(f"cannot write the log: {err.strerror or err}",
+                             file=self.path) from None
         self.seq, self.last_hash = seq, digest
         return Record(seq, kind, payload)
 
@@ -121,7 +127,8 @@ class LogWriter:
 
     def detach(self) -> None:
         """Close the file without closing the log (it can be resumed)."""
-        self._out.close()
+        with contextlib.suppress(OSError):  # a failed write was reported when it failed
+            self._out.close()
 
     def __enter__(self) -> LogWriter:
         return self
@@ -174,6 +181,21 @@ def _lines(path: Path) -> Iterator[tuple[int, bytes, bool]]:
             yield number, raw, raw.endswith(b"\n")
 
 
+def log_kind(path: Path | str) -> str | None:
+    """The kind the first line of a log names (its header's ``kind``), or None when the
+    first line is not a record (:func:`read_log` then says what is wrong with it)."""
+    for _, raw, _ in _lines(Path(path)):
+        if json_depth(raw) > MAX_DEPTH:
+            return None
+        try:
+            item = json.loads(raw.decode("utf-8"))
+        except (UnicodeDecodeError, ValueError):
+            return None
+        kind = item.get("kind") if isinstance(item, dict) else None
+        return kind if isinstance(kind, str) else None
+    return None
+
+
 def read_log(path: Path | str, kind: str) -> LogRead:
     """Read and verify a log whose header has ``kind``. Damage (an edited, missing,
     repeated or moved line; a line that is not a record) is an :class:`InputError`
@@ -189,17 +211,24 @@ def read_log(path: Path | str, kind: str) -> LogRead:
         bad = _Bad(where, number, kind)
         if closed:
             raise bad("a line after the log's close record")
+        if json_depth(raw) > MAX_DEPTH:
+            raise bad(f"lists and objects nested more than {MAX_DEPTH} levels deep")
         try:
-            item = json.loads(raw.decode("utf-8"))
+            item = json.loads(raw.decode("utf-8"), object_pairs_hook=_unique_keys)
         except (UnicodeDecodeError, ValueError) as err:
             if not whole:
                 stopped = f"line {number} is cut short"
                 break
+            if isinstance(err, _RepeatedKey):
+                raise bad(str(err)) from None
             what = "not UTF-8 text" if isinstance(err, UnicodeDecodeError) else "not JSON"
             raise bad(what) from None
         if not whole:
             stopped = f"line {number} is cut short"
             break
+        odd = bad_text(item)
+        if odd is not None:
+            raise bad(f'text that is not Unicode: "{odd}" holds a lone surrogate')
         record, digest = _check_line(item, number, previous, kind, bad)
         if record.kind == CLOSE:
             closed = True
@@ -212,6 +241,19 @@ def read_log(path: Path | str, kind: str) -> LogRead:
     if not closed and stopped is None:
         stopped = f"the log stops after line {records[-1].seq} without being closed"
     return LogRead(where, tuple(records), closed, stopped, previous)
+
+
+class _RepeatedKey(ValueError):
+    """A JSON object with the same key twice (JSON parsers keep one of them silently)."""
+
+
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in out:
+            raise _RepeatedKey(f"the key {key!r} twice in one object")
+        out[key] = value
+    return out
 
 
 @dataclass(frozen=True)
@@ -319,6 +361,7 @@ def read_fight_log(path: Path | str) -> FightLogData:
     if header.get("version") != FIGHT_LOG_VERSION:
         raise InputError(f"fight log version {header.get('version')!r}", file=read.path,
                          path="line 1", allowed=f"version {FIGHT_LOG_VERSION}")
+    _load_system(header.get("system"), read.path)  # its event types, before any event
     events: list[Event] = []
     lines: list[int] = []
     marks: list[int] = []
@@ -355,6 +398,20 @@ def read_fight_log(path: Path | str) -> FightLogData:
                    f"dropped)")
     return FightLogData(read.path, header, tuple(events), tuple(lines[:len(events)]),
                         tuple(marks), stopped)
+
+
+def _load_system(system_id: Any, file: str) -> None:
+    """Load the rule system a log names, so that its own event types can be read."""
+    from fracas.registry import get_system
+
+    if not isinstance(system_id, str):
+        raise InputError("the log names no rule system", file=file, path="line 1.system",
+                         allowed="a system id (fracas systems)")
+    try:
+        get_system(system_id)
+    except FracasError as err:
+        raise InputError(str(err), file=file, path="line 1.system",
+                         allowed="a system id (fracas systems)") from None
 
 
 def replay_checked(log: FightLogData, initial: Roster) -> FightState:

@@ -35,8 +35,8 @@ from fracas.core.model import Roster
 from fracas.core.scenario import Scenario
 from fracas.dice.variables import Variable
 from fracas.encounter.decisions import Decision, DiceRequest, Needed, Option
-from fracas.encounter.edits import checked_edit
 from fracas.encounter.engine import FightSetup, setup_from_scenario
+from fracas.encounter.hand import field_hints, hand_value, hint_words, shown
 from fracas.encounter.live import PERSON, Feed, dice_prompt, run_turn, whose_roll
 from fracas.encounter.policies import POLICIES
 from fracas.encounter.state import FightState, slots_from_data, slots_to_data
@@ -262,6 +262,7 @@ class Session:
         return replace(decision, who=who, prompt=dice_prompt(request), dice=request)
 
     def _apply_gm(self, event: Event) -> None:
+        _check_gm(self.state, event)
         self.state = self._base = apply_live(self.scenario, self.state, event)
         self.events.append(event)
         self._base_len = len(self.events)
@@ -369,11 +370,15 @@ class Session:
             raise InputError(f"{combatant} has no value {field!r}", path="field",
                              allowed=", ".join(names))
         before = getattr(c.state, field)
-        after = checked_edit(c.state, field, value)
+        after = hand_value(type(c.state), field, value)
         return self._gm(Changed(RULE_GM, combatant, field, before, after))
 
     def add_combatant(self, entry: Mapping[str, Any]) -> Event:
         """Bring in a combatant given as a scenario entry (id, name, side, sheet)."""
+        if not isinstance(entry, Mapping):
+            raise InputError(f"a combatant entry is a mapping, not {_kind(entry)}",
+                             path="entry", allowed='{"id": ..., "name": ..., "side": ..., '
+                             "and the sheet's fields}")
         cid = str(entry.get("id", ""))
         if cid in self.state.roster:
             raise InputError(f"the id {cid!r} is already in the fight", path="id",
@@ -402,15 +407,22 @@ class Session:
     # -- undo and redo -----------------------------------------------------------------
     def undo(self, steps: int = 1) -> None:
         """Take back the last ``steps`` inputs (an answer, dice, a GM edit), with the dice
-        the session rolled by itself after them."""
-        for _ in range(steps):
-            last = max((i for i, e in enumerate(self.entries) if not e.get("auto")),
-                       default=None)
+        the session rolled by itself after them. More steps than there are inputs is an
+        :class:`InputError` that changes nothing."""
+        entries = list(self.entries)
+        taken: list[list[dict[str, Any]]] = []
+        for done in range(steps):
+            last = max((i for i, e in enumerate(entries) if not e.get("auto")), default=None)
             if last is None:
-                raise InputError("nothing to undo", path="undo")
-            removed = self.entries[last:]
-            del self.entries[last:]
-            self.redo_stack.append(removed)
+                raise InputError("nothing to undo" if not done else
+                                 f"only {done} step(s) to undo", path="undo",
+                                 allowed=f"undo 1 to {done}" if done else "a decision first")
+            taken.append(entries[last:])
+            del entries[last:]
+        if not taken:
+            return
+        self.entries = entries
+        self.redo_stack.extend(taken)
         self._refold()
 
     def redo(self, steps: int = 1) -> None:
@@ -452,7 +464,18 @@ class Session:
         setup = setup_from_scenario(scenario, int(header.get("max_rounds") or 0) or None)
         self = cls.__new__(cls)
         self.scenario, self.setup = scenario, setup
+        if header.get("system") != scenario.system.id:
+            raise InputError("the system does not match the scenario's", file=file,
+                             path="record 1.system", allowed=repr(scenario.system.id))
         self.controllers = {str(k): str(v) for k, v in dict(header["controllers"]).items()}
+        for cid, name in self.controllers.items():
+            fits = name in (PERSON, "policy") if cid == "gm" else (
+                cid in scenario.roster and (name == PERSON or name in POLICIES))
+            if not fits:
+                raise InputError(f"a controller {cid}: {name!r} that does not fit the "
+                                 "scenario", file=file, path=f"record 1.controllers.{cid}",
+                                 allowed=", ".join([PERSON, *POLICIES]) + " for a "
+                                 "combatant of the scenario; gm: person or policy")
         self.seed, self.roll_all = int(header["seed"]), bool(header.get("roll_all"))
         self.odds = True
         self.redo_stack = []
@@ -477,6 +500,35 @@ class Session:
 
 
 def _number(value: Any) -> Any:
-    if isinstance(value, str) and value.strip().lstrip("-").isdigit():
+    digits = value.strip().removeprefix("-") if isinstance(value, str) else ""
+    if digits.isascii() and digits.isdigit() and len(digits) <= 30:  # "--5", 5,000 digits: text
         return int(value)
     return value
+
+
+def _kind(value: Any) -> str:
+    return {list: "a list", str: "text", dict: "a mapping", type(None): "nothing"}.get(
+        type(value), f"a {type(value).__name__}")
+
+
+GM_EVENTS = ("Changed", "CombatantAdded", "CombatantRemoved", "FightEnded")
+
+
+def _check_gm(state: FightState, event: Event) -> None:
+    """A GM edit read back (from the session's inputs or a log) is held to the same checks
+    as one made at the table: a known combatant, a field that can be set by hand, a value
+    of that field's type."""
+    if event.type not in GM_EVENTS:
+        raise InputError(f"a {event.type} event is not a GM edit", path="event.type",
+                         allowed=", ".join(GM_EVENTS))
+    if isinstance(event, Changed | CombatantRemoved):
+        cid = event.target if isinstance(event, Changed) else event.combatant
+        if cid not in state.roster:
+            raise InputError(f"no combatant with id {cid!r}", path="event",
+                             allowed=", ".join(state.roster))
+    if isinstance(event, Changed):
+        now = state.roster[event.target].state
+        if hand_value(type(now), event.field, event.after, strict=True) != event.after:
+            raise InputError(f"{shown(event.after)} does not fit {event.field}",
+                             path="event.after",
+                             allowed=hint_words(field_hints(type(now))[event.field]))

@@ -12,13 +12,95 @@ and replays the session from its inputs; damage names the line.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any, Literal
 
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+
+from fracas.core.scenario import validation_error
 from fracas.encounter.log import LogWriter, read_log
-from fracas.encounter.session import Session
+from fracas.encounter.session import SESSION_VERSION, Session
 from fracas.errors import InputError
 
 KIND = "session"
+MAX_SEED = 2**128 - 1  # numpy's PCG64 seeds
+MAX_COUNT = 2**62  # rolls drawn, inputs kept: far beyond any session
+
+
+class _Record(BaseModel):
+    """One record's data, of exactly the types fracas writes (no text read as a number),
+    with no key fracas does not write."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+
+class SessionHeader(_Record):
+    """The first line: what the session was started with."""
+
+    type: Literal["LiveSession"]
+    version: Literal[1]
+    seed: int = Field(ge=0, le=MAX_SEED)
+    system: str
+    scenario: dict[str, Any]
+    file: str | None
+    controllers: dict[str, str]
+    max_rounds: int | None = Field(ge=1, le=100_000)
+    roll_all: bool
+    drawn: int = Field(ge=0, le=MAX_COUNT)
+
+
+class DiceInput(_Record):
+    """Dice: typed at the table (``dice``), or drawn by the session (``rolled``: which
+    draw; ``auto`` when the session rolled it by itself)."""
+
+    kind: Literal["dice"]
+    by: str | None = None
+    dice: list[Annotated[int, Field(ge=-MAX_COUNT, le=MAX_COUNT)]
+               | Annotated[str, Field(max_length=100)]] | None = Field(
+        None, min_length=1, max_length=10_000)
+    rolled: int | None = Field(None, ge=0, le=MAX_COUNT)
+    auto: Literal[True] | None = None
+
+    @model_validator(mode="after")
+    def _one_of(self) -> DiceInput:
+        if (self.dice is None) == (self.rolled is None):
+            raise ValueError("a dice input holds either dice (typed) or rolled (drawn)")
+        if self.auto and self.rolled is None:
+            raise ValueError("auto goes with rolled")
+        return self
+
+
+class AnswerInput(_Record):
+    kind: Literal["answer"]
+    decision: str
+    option: str
+    by: str
+
+
+class GmInput(_Record):
+    kind: Literal["gm"]
+    event: dict[str, Any]
+    by: str
+
+
+class CutRecord(_Record):
+    """Inputs taken back: keep the first ``length``; ``drawn`` rolls were drawn so far."""
+
+    length: int = Field(ge=0, le=MAX_COUNT)
+    drawn: int = Field(ge=0, le=MAX_COUNT)
+
+
+class CloseRecord(_Record):
+    pass
+
+
+INPUTS: dict[str, type[_Record]] = {"dice": DiceInput, "answer": AnswerInput, "gm": GmInput}
+
+
+def _valid(model: type[_Record], data: Any, file: str, seq: int) -> _Record:
+    try:
+        return model.model_validate(data)
+    except ValidationError as err:
+        raise validation_error(err, file, f"line {seq}", model) from None
 
 
 class SessionLog:
@@ -67,21 +149,36 @@ def load_session(path: Path | str) -> Session:
 
 def _session(records: Any, file: str) -> tuple[Session, list[dict[str, Any]]]:
     header, *rest = records
+    head = _valid(SessionHeader, header.data, file, header.seq)
+    assert isinstance(head, SessionHeader) and head.version == SESSION_VERSION
     entries: list[dict[str, Any]] = []
-    drawn = 0
+    drawn = head.drawn
     for record in rest:
         data = record.data
         if record.kind == "input":
+            kind = data.get("kind")
+            if not isinstance(kind, str) or kind not in INPUTS:
+                raise InputError(f"an input of kind {kind!r}", file=file,
+                                 path=f"line {record.seq}.kind", allowed=", ".join(INPUTS))
+            entry = _valid(INPUTS[kind], data, file, record.seq)
+            if isinstance(entry, DiceInput) and entry.rolled is not None:
+                drawn = max(drawn, entry.rolled + 1)
             entries.append(dict(data))
-            if "rolled" in data:
-                drawn = max(drawn, int(data["rolled"]) + 1)
-        elif record.kind == "cut" and isinstance(data.get("length"), int):
-            del entries[data["length"]:]
-            drawn = max(drawn, int(data.get("drawn", 0)))
-        elif record.kind != "close":
+        elif record.kind == "cut":
+            cut = _valid(CutRecord, data, file, record.seq)
+            assert isinstance(cut, CutRecord)
+            if cut.length > len(entries):
+                raise InputError(f"a cut to {cut.length} input(s) where the log holds "
+                                 f"{len(entries)}", file=file, path=f"line {record.seq}",
+                                 allowed=f"a length from 0 to {len(entries)}")
+            del entries[cut.length:]
+            drawn = max(drawn, cut.drawn)
+        elif record.kind == "close":
+            _valid(CloseRecord, data, file, record.seq)
+        else:
             raise InputError(f"unknown record kind {record.kind!r}", file=file,
                              path=f"line {record.seq}", allowed="input, cut")
-    head = {**header.data, "type": "LiveSession", "drawn": drawn}
-    session = Session.from_records([head, *({"type": "Input", **e} for e in entries)],
+    head_data = {**header.data, "drawn": drawn}
+    session = Session.from_records([head_data, *({"type": "Input", **e} for e in entries)],
                                    file=file)
     return session, entries

@@ -16,7 +16,7 @@ from pydantic import ValidationError
 from fracas.core.model import Roster
 from fracas.core.scenario import Scenario, ScenarioModel, read_yaml, validation_error
 from fracas.core.unknown import unknown_message
-from fracas.errors import FracasError, InputError
+from fracas.errors import InputError
 from fracas.registry import get_system
 
 
@@ -87,10 +87,26 @@ def scenario_from_mapping(data: Any, file: str | None = None, folder: Path | Non
         except InputError as err:
             raise err.located(file=file) from None
     scenario = Scenario(system, roster, action, dict(data), file, model.title, model.max_rounds)
+    _check_pins(scenario, file)
+    return scenario
+
+
+def _check_pins(scenario: Scenario, file: str | None) -> None:
+    """Pinned dice (``dice:``, or a system's own pins) are checked once, as the scenario is
+    read, whatever the command: they must be exactly the values the scenario's attack rolls
+    (each one a value its die can show)."""
+    from fracas.dice import ScriptedRoller
+
     try:
-        scenario.pins()
+        pins = scenario.pins()
     except InputError as err:
         raise err.located(file=file) from None
-    except FracasError:
-        raise
-    return scenario
+    if pins is None:
+        return
+    if scenario.attack is None:
+        raise InputError("pinned dice, but no attack to roll them for", file=file,
+                         path="dice", allowed="an attack: entry, or no pinned dice")
+    try:
+        ScriptedRoller(pins).run(scenario.system.resolve, scenario.attack, scenario.roster)
+    except InputError as err:
+        raise err.located(file=file, prefix=err.path or "dice") from None

@@ -31,7 +31,8 @@ def parse_entry(text: str) -> tuple[str, int, int, int]:
     name, sep, rest = text.partition("=")
     numbers = rest.split(":")
     if not sep or not name.strip() or not 1 <= len(numbers) <= 3 or not all(
-            n.strip().lstrip("-").isdigit() for n in numbers):
+            n.strip().removeprefix("-").isascii() and n.strip().removeprefix("-").isdigit()
+            and len(n.strip()) <= 30 for n in numbers):
         raise InputError(f"cannot read {text!r}", path="combatants",
                          allowed="name=initiative[:fitness[:spirit]], e.g. joe=12 or ann=12:5:4")
     values = [int(n) for n in numbers] + [0] * (3 - len(numbers))
