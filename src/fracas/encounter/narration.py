@@ -53,7 +53,8 @@ class Names:
         """``text`` with each id written as an owner (``a's cards``) put as the name: a
         die's label, where a one-letter id is also a word (``until a number card``)."""
         for cid, shown in self.names.items():
-            text = re.sub(rf"\b{re.escape(cid)}'s\b", lambda _, s=shown: f"{s}'s", text)
+            owner = f"{shown}'s".replace("\\", "\\\\")  # a replacement, not a pattern
+            text = re.sub(rf"\b{re.escape(cid)}'s\b", owner, text)
         return text
 
     def put(self, text: str) -> str:
