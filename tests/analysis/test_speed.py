@@ -119,14 +119,15 @@ def test_the_sampled_path_is_the_same_when_each_worker_plays_many_chunks(
 
 def test_auto_counts_work_and_reads_no_clock(monkeypatch: pytest.MonkeyPatch) -> None:
     """The same choice, note and kept fights twice, the second time with every clock
-    jumping by an hour at each reading: auto's path depends on the seed and n alone."""
+    jumping by an hour at each reading: auto's path depends on the seed and n alone (the
+    Genesys duel, where the sampled path pays)."""
     import itertools
     import time
 
     from fracas.analysis import paths
     from fracas.analysis.auto import choose
 
-    path = Path(__file__).parents[2] / "examples" / "contest" / "duel-fight.yaml"
+    path = Path(__file__).parents[2] / "examples" / "genesys" / "duel-fight.yaml"
     scenario = load_scenario(path)
     setup = setup_from_scenario(scenario)
     first = choose(setup, scenario.roster, 3, 1000)

@@ -78,15 +78,15 @@ def test_live_play_asks_the_reaction_after_the_weapon_card_with_accuracy_and_dam
     path.write_text(yaml.safe_dump({"system": "c22", "title": "a dagger against a blocker",
                                     "combatants": [ASH, BO]}))
     script = tmp_path / "moves.txt"
-    # initiative cards, Ash's attack, Ash's hand, the split, Bo's reaction (none), quit
-    script.write_text("4S\n4C\n1\nRJ,2H\n1\n1\nq\n")
+    # initiative cards, Ash's usual attack (a), Ash's hand, the split, Bo's reaction (none), quit
+    script.write_text("4S\n4C\na\nRJ,2H\n1\n1\nq\n")
     done = subprocess.run([sys.executable, "-m", "fracas", "play", str(path), "--seed", "1",
                            "--script", str(script), "--log", str(tmp_path / "log.jsonl")],
                           capture_output=True, text=True, timeout=300,
                           env={**os.environ, "COLUMNS": "200"})
     assert done.returncode == 0, done.stderr
     out = done.stdout
-    cards = out.index("a's next 2 cards")
+    cards = out.index("Ash's turn: the next 2 cards")
     split = out.index("which is the weapon card?")
     reaction = out.index("Bo's reaction to Ash's attack: a full hit, Accuracy 14 against "
                          "Avoidance 5, 4 damage before Armor")

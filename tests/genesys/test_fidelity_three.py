@@ -138,9 +138,9 @@ def _play_threat(tmp_path: Path, rules: dict[str, Any] | None) -> str:
     path = tmp_path / "fight.yaml"
     path.write_text(yaml.safe_dump({**FIGHT, "rules": rules or {}}, sort_keys=False))
     script = tmp_path / "moves.txt"
-    # initiative rolled (the thug first with Cool 3), the thug attacks: one success, two
-    # threat
-    script.write_text("r\nr\n1\n1s2h\n")
+    # initiative rolled (the thug first with Cool 3), the thug's usual attack (a): one
+    # success, two threat, as the table writes the symbols
+    script.write_text("r\nr\na\ns hh\n")
     done = _fracas("play", str(path), "--seed", "1", "--script", str(script), "--verbose")
     assert done.returncode == 0, done.stderr
     return done.stdout
@@ -155,7 +155,8 @@ def test_a_table_may_let_the_players_spend_an_npcs_threat(tmp_path: Path) -> Non
     # seed 004 · Step 5: "in some cases (such as checks made by NPCs) they may give the
     # players the option to spend these instead"
     out = _play_threat(tmp_path, {"npc_threat": "players"})
-    assert "? Hero (a player, spending the NPC's threat) spends 2 threat (hero)" in out
+    assert "? Thug rolled s hh → 1 net success, 2 net threat: a hit; Hero (a player, " \
+        "spending the NPC's threat) spends 2 threat" in out
 
 
 REPEATER = {"name": "repeater", "skill": "Ranged (Heavy)", "damage": 8, "crit": 5,

@@ -49,6 +49,14 @@ class Names:
     def __call__(self, cid: str) -> str:
         return self.names.get(cid, cid)
 
+    def possessive(self, text: str) -> str:
+        """``text`` with each id written as an owner (``a's cards``) put as the name: a
+        die's label, where a one-letter id is also a word (``until a number card``)."""
+        for cid, shown in self.names.items():
+            owner = f"{shown}'s".replace("\\", "\\\\")  # a replacement, not a pattern
+            text = re.sub(rf"\b{re.escape(cid)}'s\b", owner, text)
+        return text
+
     def put(self, text: str) -> str:
         """``text`` with every combatant id that is not inside a name written as the name."""
         if self._pattern is None:
