@@ -174,3 +174,23 @@ def test_report_of_an_attack_among_several_combatants_has_the_whole_fight(
     code, _, _ = run(monkeypatch, capsys, "report", str(EXAMPLES / "tristat" / "vampire.yaml"),
                      "-o", str(duel), "--quiet")
     assert code == 0 and "The whole fight" not in duel.read_text(encoding="utf-8")
+
+
+def test_advise_cuts_no_column_when_stdout_is_not_a_terminal() -> None:
+    import os
+    import subprocess
+    import sys
+
+    env = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES")}
+    path = str(EXAMPLES / "tristat" / "called_shot.yaml")
+    piped = subprocess.run([sys.executable, "-m", "fracas", "advise", path, "--top", "8"],
+                           capture_output=True, text=True, check=True, env=env).stdout
+    data = json.loads(subprocess.run([sys.executable, "-m", "fracas", "advise", path,
+                                      "--json"], capture_output=True, text=True, check=True,
+                                     env=env).stdout)
+    assert "…" not in piped
+    rows = [line for line in piped.splitlines() if "│" in line]
+    for i, option in enumerate(data["options"][:8], 1):
+        label = option["label"]
+        assert any(line.split("│")[0].strip() == str(i) and label in line for line in rows), \
+            label
