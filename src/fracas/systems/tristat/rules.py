@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Mapping
 from typing import Any, ClassVar
 
@@ -157,6 +158,17 @@ class Tristat(RuleSystem):
 
     def health(self, combatant: Combatant) -> tuple[int, int]:
         return combatant.state.health, combatant.state.max_health
+
+    def ranking_state(self, combatant: Combatant, health: bool = False) -> State:
+        """The policies rank options with no initiative (which no attack reads) and, unless
+        ``health``, Health as at full while above 0 (an attack checks only that); Energy,
+        conditions and this round's counts as they are."""
+        state = combatant.state
+        assert isinstance(state, State)
+        level = state.health if health or state.health <= 0 else state.max_health
+        if state.health == level and state.initiative is None and not state.roll_off:
+            return state
+        return dataclasses.replace(state, health=level, initiative=None, roll_off=0)
 
     def start_turn(self, roller: Roller, actor: str, roster: Roster) -> tuple[Event, ...]:
         return fight.start_turn(actor, roster)
