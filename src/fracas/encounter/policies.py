@@ -76,9 +76,11 @@ class Aggressive(Policy):
         attacks = [a for a in actions if a.offensive and a.target is not None]
         if not attacks:
             return actions[0]
-        order = {cid: i for i, cid in enumerate(roster)}
-        return min(attacks, key=lambda a: (*_health_left(system, roster, a.target or ""),
-                                           order[a.target or ""]))
+        targets = {a.target for a in attacks}
+        keys: dict[str | None, tuple[int, Fraction, int]] = {  # per target, not per option
+            cid: (*_health_left(system, roster, cid), i)
+            for i, cid in enumerate(roster) if cid in targets}
+        return min(attacks, key=lambda a: keys[a.target])
 
 
 _EXACT = [False]  # rank every option on the real state (the reference ranking)
