@@ -231,9 +231,15 @@ class RuleSystem(ABC):
         ``health``, health as at full, so the same matchup ranks once and the ranking is
         reused across states and fights. The policies keep the real health (``health``)
         once an attack could take its target out (see :meth:`out_at`), and break a tie on
-        the exact odds of the real state. Default: the state itself (every ranking
+        the odds with the real health kept. Default: the state itself (every ranking
         exact)."""
         return combatant.state
+
+    #: Whether the health a target has left can change an attack's expected damage (the
+    #: damage it loses stops at what it has): if not, the policies rank with health set
+    #: aside even when an attack could take the target out (a tie is still broken on the
+    #: real state, where the take-out chance weighs).
+    health_caps_damage: ClassVar[bool] = True
 
     def out_at(self, combatant: Combatant) -> int:
         """Hook: the health (as :meth:`health` counts it) at or below which a combatant is

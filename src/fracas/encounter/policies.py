@@ -16,9 +16,11 @@
 *ranking state* (:meth:`~fracas.core.system.RuleSystem.ranking_state`: what changes the
 ranking, e.g. health set aside), so a matchup's ranking is computed once and found again
 in later states and fights (:func:`~fracas.odds.cache.cached_odds` keys it by the sheets
-and those states). Options tied there on expected damage are ranked again on the exact
-odds of the real state, expected damage then the chance to take the target out, so the
-take-out chance weighs where health matters. With ``exact_ranking(True)`` every option is
+and those states). Once an attack could take its target out (where health caps damage,
+:attr:`~fracas.core.system.RuleSystem.health_caps_damage`), and for options tied on
+expected damage, the options are ranked again with the real health kept, expected damage
+then the chance to take the target out, so the take-out chance weighs where health
+matters. With ``exact_ranking(True)`` every option is
 ranked on the real state (the reference: tests/encounter/test_policy_ranking.py compares
 the two on every example fight).
 """
@@ -140,13 +142,16 @@ def _best(system: RuleSystem, options: list[Action], roster: Roster, most: bool)
     tied = [a for a, d in zip(options, damage, strict=True) if sign * d == top]
     if len(tied) == 1:
         return tied[0]
-    return min(tied, key=lambda a: tuple(sign * x for x in _odds_key(system, a, roster)))
+    real = ranking_roster(system, roster, health=True)
+    return min(tied, key=lambda a: tuple(sign * x for x in _odds_key(system, a, real)))
 
 
 def _in_reach(system: RuleSystem, options: list[Action], views: list[AttackOdds],
               roster: Roster) -> bool:
     """Could one of these attacks, at its most damage, take its target out (so that the
-    target's health weighs in the ranking)?"""
+    target's health weighs in the ranking)? Never where health does not cap damage."""
+    if not system.health_caps_damage:
+        return False
     for action, odds in zip(options, views, strict=True):
         if action.target is None:
             continue
