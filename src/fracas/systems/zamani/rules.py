@@ -3,7 +3,6 @@ initiative countdown with extra segments, guard, focus, sacrifice and surprise."
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Mapping
 from functools import cached_property
 from pathlib import Path
@@ -206,14 +205,6 @@ class Zamani(RuleSystem):
 
     def out_at(self, combatant: Combatant) -> int:
         return int(self.defaults.out_at)
-
-    def ranking_state(self, combatant: Combatant, health: bool = False) -> Any:
-        """The policies rank options, unless ``health``, with wounds as at full (an attack
-        reads them only to tell whether the target is out); everything else as it is."""
-        state = combatant.state
-        if health or state.wounds == state.max_wounds:
-            return state
-        return dataclasses.replace(state, wounds=state.max_wounds)
 
     def is_active(self, combatant: Combatant) -> bool:
         return bool(combatant.state.wounds > self.defaults.out_at
