@@ -120,3 +120,21 @@ def test_targets_and_spreads() -> None:
     assert _spread(0, 8, 3) == [2, 4, 6]
     assert _spread(2, 4, 3) == [3]
     assert _spread(0, 100, 3) == [25, 50, 75]
+
+
+def test_a_dask_cluster_of_two_workers_gives_the_same_answer_as_one_process() -> None:
+    import distributed
+
+    from fracas.analysis.balance import run_balance
+    from fracas.analysis.sweep import SweepSpec, parse_vary
+
+    spec = SweepSpec(read_yaml(DUEL), str(DUEL), (parse_vary(f"{PATH}=1..4"),),
+                     "win_probability", side="blades", max_states=10, fights=150)
+    target = parse_target("blades=0.5")
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                  dashboard_address=":0") as cluster:
+        on_dask = run_balance(spec, target, scheduler=cluster.scheduler_address)
+    local = run_balance(spec, target, jobs=1)
+    assert on_dask.engine == "dask" and local.engine == "local"
+    assert {**on_dask.to_json(), "engine": "local"} == local.to_json()
+    assert all(p["method"] == "simulated (150)" for p in local.points)
