@@ -4,6 +4,7 @@ report; bad input exits 2 with a message."""
 from __future__ import annotations
 
 import json
+import re
 from fractions import Fraction
 from pathlib import Path
 
@@ -129,3 +130,67 @@ def test_report_refuses_more_fights_than_fit_naming_n(monkeypatch: pytest.Monkey
     assert code == 2 and out == "" and not (tmp_path / "r.html").exists()
     assert err == ("fracas: error: -n: 1,000,000,000,000 fights are too many (allowed: at "
                    "most 10,000,000 (run more in parts with other seeds))\n")
+
+
+EXACT_SPAN = re.compile(r'<span class="exact" title="([^"]+)" data-exact="([^"]+)">([^<]+)'
+                        r"</span>")
+
+
+def test_report_shows_decimals_with_the_exact_fraction_in_a_tooltip_and_json(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+        tmp_path: Path) -> None:
+    path = EXAMPLES / "tristat" / "duel-fight.yaml"
+    page = tmp_path / "duel.html"
+    code, _, _ = run(monkeypatch, capsys, "report", str(path), "-o", str(page), "--quiet")
+    assert code == 0
+    text = page.read_text(encoding="utf-8")
+    spans = EXACT_SPAN.findall(text)
+    assert len(spans) == 3  # blades, fists, round limit
+    for title, data, shown in spans:
+        assert title == data and len(shown) <= 16
+        assert float(shown) == pytest.approx(float(Fraction(title)), rel=1e-9)
+    assert max(len(title) for title, _, _ in spans) > 100  # the 180-digit fractions, hidden
+    block = re.search(r'<script type="application/json" class="fracas-exact" '
+                      r'data-section="fight">(.*?)</script>', text)
+    assert block is not None
+    scenario = load_scenario(path)
+    duel = duel_odds(setup_from_scenario(scenario), scenario.roster, 10_000)
+    assert json.loads(block.group(1))["outcomes"] == duel.to_json()["outcomes"]
+    assert [t for t, _, _ in spans] == [v["exact"] for v in duel.to_json()["outcomes"].values()]
+
+
+def test_report_of_an_attack_among_several_combatants_has_the_whole_fight(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+        tmp_path: Path) -> None:
+    page = tmp_path / "tony.html"
+    code, _, _ = run(monkeypatch, capsys, "report", str(EXAMPLES / "contest" / "tony.yaml"),
+                     "-o", str(page), "--quiet", "--max-states", "50", "-n", "200")
+    assert code == 0
+    text = page.read_text(encoding="utf-8")
+    assert "Exact odds" in text and "The attacker's options" in text
+    assert "The whole fight" in text and "fight of all 3 combatants" in text
+    assert "Simulated fights" in text and "200 fights were simulated" in text
+    duel = tmp_path / "vampire.html"  # two combatants: the attack is the whole story
+    code, _, _ = run(monkeypatch, capsys, "report", str(EXAMPLES / "tristat" / "vampire.yaml"),
+                     "-o", str(duel), "--quiet")
+    assert code == 0 and "The whole fight" not in duel.read_text(encoding="utf-8")
+
+
+def test_advise_cuts_no_column_when_stdout_is_not_a_terminal() -> None:
+    import os
+    import subprocess
+    import sys
+
+    env = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES")}
+    path = str(EXAMPLES / "tristat" / "called_shot.yaml")
+    piped = subprocess.run([sys.executable, "-m", "fracas", "advise", path, "--top", "8"],
+                           capture_output=True, text=True, check=True, env=env).stdout
+    data = json.loads(subprocess.run([sys.executable, "-m", "fracas", "advise", path,
+                                      "--json"], capture_output=True, text=True, check=True,
+                                     env=env).stdout)
+    assert "…" not in piped
+    rows = [line for line in piped.splitlines() if "│" in line]
+    for i, option in enumerate(data["options"][:8], 1):
+        label = option["label"]
+        assert any(line.split("│")[0].strip() == str(i) and label in line for line in rows), \
+            label

@@ -117,7 +117,16 @@ def duel_odds(setup: FightSetup, roster: Roster, max_states: int = MAX_STATES,
               progress: Progress | None = None, max_seconds: float | None = None
               ) -> DuelOdds:
     """The exact chance of each side winning the fight, and of each number of rounds
-    (:class:`InputError` past ``max_states`` states, or ``max_seconds`` if given)."""
+    (:class:`InputError` past ``max_states`` states, or ``max_seconds`` if given). The
+    policies rank every option on the real state here (never through ranking states)."""
+    from fracas.encounter.policies import exact_rankings
+
+    with exact_rankings():
+        return _duel_odds(setup, roster, max_states, progress, max_seconds)
+
+
+def _duel_odds(setup: FightSetup, roster: Roster, max_states: int,
+               progress: Progress | None, max_seconds: float | None) -> DuelOdds:
     began = time.perf_counter()
     chain = FightChain(setup, roster, tuple(roster), max_states=max_states)
     rows: dict[int, list[tuple[int, int, int]]] = {}

@@ -283,3 +283,38 @@ def sweep_figure(result: Any, title: str) -> Figure:
         fig.colorbar(image, ax=list(grid), label=metric, shrink=0.9)
     fig.suptitle(title, fontsize=11)
     return fig
+
+
+@_plain_text
+def balance_figure(result: Any, title: str) -> Figure:
+    """The win chance at each value a balance tried (95 % bars where simulated), the
+    target as a dashed line and the chosen value ringed."""
+    fig = Figure(figsize=(7, 4.2))
+    ax = fig.subplots()
+    xs = [result.value_of(p) for p in result.points]
+    ys = [float(p["value"]) for p in result.points]
+    ax.plot(xs, ys, "o-", color=COLOURS[0], linewidth=2, label=f"{result.target.side} wins")
+    bars = [(x, y, p["ci95"]) for x, y, p in zip(xs, ys, result.points, strict=True)
+            if p.get("ci95")]
+    if bars:
+        ax.errorbar([b[0] for b in bars], [b[1] for b in bars],
+                    yerr=[[b[1] - b[2][0] for b in bars], [b[2][1] - b[1] for b in bars]],
+                    fmt="none", ecolor=COLOURS[0], alpha=0.6, capsize=3,
+                    label="95% interval")
+    ax.axhline(result.target.chance, color=COLOURS[1], linestyle="--", linewidth=1.2,
+               label=f"target {_pct(result.target.chance)}")
+    best = result.best
+    ax.plot([result.value_of(best)], [float(best["value"])], "o", markersize=14,
+            markerfacecolor="none", markeredgecolor=COLOURS[1], markeredgewidth=2,
+            label=f"closest: {result.value_of(best)} ({_pct(best['value'])})")
+    from matplotlib.ticker import MaxNLocator
+
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+    ax.set_xlabel(result.vary.path)
+    ax.set_ylabel(f"chance that {result.target.side} wins")
+    ax.set_ylim(-0.02, 1.02)
+    ax.set_title(title, fontsize=11)
+    ax.legend(frameon=False, fontsize=9)
+    _style(ax)
+    fig.tight_layout()
+    return fig

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import base64
 import html
+import json
 from datetime import date
 from typing import Any, Protocol
 
@@ -67,6 +68,22 @@ def _pct(p: Any) -> str:
     return "&lt;0.01%" if 0 < value < 0.01 else f"{value:.2f}%"
 
 
+def _exact(p: Any) -> str:
+    """An exact figure as a decimal, its fraction in the tooltip (a fraction of 180 digits
+    would stretch the page; the page's JSON block keeps every one too)."""
+    fraction = fraction_text(p)
+    shown = fraction if len(fraction) <= 12 else f"{float(p):.10g}"
+    return (f'<span class="exact" title="{html.escape(fraction)}" '
+            f'data-exact="{html.escape(fraction)}">{shown}</span>')
+
+
+def _json_block(name: str, data: Any) -> str:
+    """The section's exact figures as JSON in the page (for a tool; not shown)."""
+    text = json.dumps(data, ensure_ascii=False).replace("</", "<\\/")
+    return (f'<script type="application/json" class="fracas-exact" data-section="{name}">'
+            f"{text}</script>")
+
+
 def _img(fig: Any, alt: str) -> str:
     data = base64.b64encode(plots.to_bytes(fig, "png")).decode("ascii")
     return f'<img alt="{html.escape(alt)}" src="data:image/png;base64,{data}">'
@@ -82,21 +99,20 @@ def _table(head: list[str], rows: list[list[str]], marks: set[int] | None = None
 
 
 def _odds_section(odds: AttackOdds, title: str) -> str:
-    rows = [[html.escape(k), _pct(p), f'<span class="exact">{fraction_text(p)}</span>']
+    rows = [[html.escape(k), _pct(p), _exact(p)]
             for k, p in odds.outcomes.items()]
-    rows.append(["<b>any hit</b>", _pct(odds.p_hit), fraction_text(odds.p_hit)])
-    rows.append(["<b>target taken out</b>", _pct(odds.p_taken_out),
-                 fraction_text(odds.p_taken_out)])
+    rows.append(["<b>any hit</b>", _pct(odds.p_hit), _exact(odds.p_hit)])
+    rows.append(["<b>target taken out</b>", _pct(odds.p_taken_out), _exact(odds.p_taken_out)])
     damage = [[str(k), _pct(p), _pct(odds.damage.sf(k)),
-               f'<span class="exact">{fraction_text(p)}</span>']
+               _exact(p)]
               for k, p in odds.damage.probabilities().items()]
     e = odds.expected_damage
     return "".join([
         "<h2>Exact odds</h2>",
         _table(["result", "probability", "exact"], rows),
-        f"<p><b>Expected damage: {float(e):.3f}</b> <span class='exact'>({fraction_text(e)})"
-        "</span></p>",
+        f"<p><b>Expected damage: {float(e):.3f}</b> ({_exact(e)})</p>",
         _img(plots.odds_figure(odds, title), "damage distribution"),
+        _json_block("odds", odds.to_json()),
         "<details><summary>Damage table</summary>",
         _table(["damage", "probability", "at least", "exact"], damage), "</details>"])
 
@@ -150,7 +166,7 @@ def _fight_section(scenario: Scenario, max_states: int, fights: int, seed: int,
     except InputError as err:
         duel, reason = None, err.message
     if duel is not None:
-        rows = [[html.escape(k), _pct(p), f'<span class="exact">{fraction_text(p)}</span>']
+        rows = [[html.escape(k), _pct(p), _exact(p)]
                 for k, p in duel.outcomes.items()]
         return "".join([
             "<h2>Exact fight odds</h2>",
@@ -158,7 +174,8 @@ def _fight_section(scenario: Scenario, max_states: int, fights: int, seed: int,
             f"({duel.transitions:,} transitions), round limit {duel.max_rounds}.</p>",
             _table(["outcome", "probability", "exact"], rows),
             f"<p><b>Mean rounds: {float(duel.mean_rounds()):.3f}</b></p>",
-            _img(plots.duel_figure(duel, title), "fight odds")])
+            _img(plots.duel_figure(duel, title), "fight odds"),
+            _json_block("fight", duel.to_json())])
     progress.stage("fights simulated", fights)
     played = simulate(setup, scenario.roster, fights, seed=seed, progress=progress.advance,
                       max_memory=max_memory)
@@ -211,7 +228,13 @@ def build_report(scenario: Scenario, top: int = 15, max_states: int = 200_000,
         if attack.target is not None:
             body.append(_advice_section(advise(scenario), top))
             progress.advance(1)
-    else:
+    if attack is not None and len(scenario.roster) > 2:  # the fight its combatants make
+        body.append("<h2>The whole fight</h2><p class='note'>Besides the attack above: the "
+                    f"fight of all {len(scenario.roster)} combatants, each by their own "
+                    "policy.</p>")
+        body.append(_fight_section(scenario, max_states, fights, seed, max_seconds,
+                                   max_memory, progress))
+    elif attack is None:
         body.append(_fight_section(scenario, max_states, fights, seed, max_seconds,
                                    max_memory, progress))
     body.append(f"<footer>fracas {VERSION} · {date.today().isoformat()} · every number is "

@@ -28,7 +28,7 @@ import math
 import os
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from concurrent.futures import FIRST_COMPLETED, Future, wait
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -359,6 +359,11 @@ class SweepResult:
 def _chunks(spec: SweepSpec, jobs: int) -> list[list[tuple[int, tuple[Any, ...]]]]:
     points = list(spec.points())
     most = 1 if spec.metric in FIGHT_METRICS else 32  # a fight point can take seconds
+    return _chunks_of(points, jobs, most)
+
+
+def _chunks_of(points: list[tuple[int, tuple[Any, ...]]], jobs: int, most: int = 32
+               ) -> list[list[tuple[int, tuple[Any, ...]]]]:
     size = max(1, min(most, len(points) // max(1, jobs * 8)))
     return [points[i:i + size] for i in range(0, len(points), size)]
 
@@ -366,8 +371,8 @@ def _chunks(spec: SweepSpec, jobs: int) -> list[list[tuple[int, tuple[Any, ...]]
 Progress = Callable[[int], None]
 
 
-def _local(spec: SweepSpec, chunks: list[Any], jobs: int, progress: Progress | None
-           ) -> list[dict[str, Any]]:
+def _local(spec: SweepSpec, chunks: list[Any], jobs: int, progress: Progress | None,
+           shared_pool: ProcessPoolExecutor | None = None) -> list[dict[str, Any]]:
     results: list[dict[str, Any]] = []
     if jobs <= 1 or len(chunks) == 1:
         for chunk in chunks:
@@ -375,7 +380,7 @@ def _local(spec: SweepSpec, chunks: list[Any], jobs: int, progress: Progress | N
             if progress:
                 progress(len(chunk))
         return results
-    pool = worker_pool(jobs)
+    pool = shared_pool or worker_pool(jobs)
     # at most two chunks per worker in flight: Ctrl-C then waits only for those
     waiting = iter(chunks)
     running: set[Future[list[dict[str, Any]]]] = set()
@@ -394,8 +399,14 @@ def _local(spec: SweepSpec, chunks: list[Any], jobs: int, progress: Progress | N
                 results += part
                 if progress:
                     progress(len(part))
+    except BaseException:
+        if shared_pool is not None:
+            for future in running:
+                future.cancel()
+        raise
     finally:
-        pool.shutdown(wait=True, cancel_futures=True)
+        if shared_pool is None:
+            pool.shutdown(wait=True, cancel_futures=True)
     return results
 
 
@@ -406,6 +417,23 @@ def _dask(spec: SweepSpec, chunks: list[Any], address: str, progress: Progress |
     parts = dask_map(address, evaluate_chunk, chunks, [len(c) for c in chunks], progress,
                      shared=spec, timeout=CONNECT_TIMEOUT)
     return [point for part in parts for point in part]
+
+
+def evaluate_points(spec: SweepSpec, points: Sequence[tuple[int, tuple[Any, ...]]],
+                    jobs: int, scheduler: str | None = None,
+                    progress: Progress | None = None,
+                    pool: ProcessPoolExecutor | None = None) -> list[dict[str, Any]]:
+    """The given points (index, values) of a started spec, in the order given: on local
+    processes (``pool`` if one is kept across calls) or on the Dask cluster at
+    ``scheduler``. Raises :class:`SweepOverBudget` past the spec's deadline."""
+    chunks = [[p] for p in points] if spec.metric in FIGHT_METRICS else _chunks_of(
+        list(points), jobs)
+    if scheduler:
+        done = _dask(spec, chunks, scheduler, progress)
+    else:
+        done = _local(spec, chunks, jobs, progress, pool)
+    order = {index: k for k, (index, _) in enumerate(points)}
+    return sorted(done, key=lambda p: order[int(p["index"])])
 
 
 def check(spec: SweepSpec) -> None:

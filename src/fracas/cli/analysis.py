@@ -91,7 +91,8 @@ def advise(
     from fracas.cli import render
     from fracas.cli.views import advice_view
 
-    render.make_console().print(advice_view(advice, title, top))
+    view = advice_view(advice, title, top)
+    render.fitting_console(view).print(view)
 
 
 # -- sweep ------------------------------------------------------------------------------------

@@ -329,10 +329,11 @@ def _load_commands() -> None:
     import fracas.cli.fights
     import fracas.cli.play  # noqa: F401  (registers play)
     from fracas.cli import analysis  # noqa: F401  (registers advise, sweep, report)
+    from fracas.cli import balance as _balance  # (registers balance)
     from fracas.cli import formats as _formats  # (registers schema)
     from fracas.cli import serve as _serve  # (registers serve)
 
-    del _formats, _serve
+    del _balance, _formats, _serve
 
 
 def _dash_pool(argv: list[str]) -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from fractions import Fraction
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from rich.console import Console, Group
 from rich.table import Table
@@ -104,3 +104,21 @@ def combatant_line(c: Combatant, current: int, maximum: int) -> Text:
 
 def make_console(stderr: bool = False) -> Console:
     return Console(stderr=stderr, highlight=False, soft_wrap=False)
+
+
+def fitting_console(*renderables: Any) -> Console:
+    """A console for ``renderables`` that cuts no column when stdout is not a terminal (a
+    pipe, a file): as wide as they need, unless ``COLUMNS`` says otherwise. On a terminal,
+    the terminal's width."""
+    import os
+
+    from rich.measure import Measurement
+
+    console = make_console()
+    if not console.is_terminal and not os.environ.get("COLUMNS"):
+        wide = console.options.update_width(1_000)
+        need = max((Measurement.get(console, wide, r).maximum
+                    for r in renderables), default=0)
+        console.width = max(console.width, need)
+    return console
+

@@ -243,6 +243,29 @@ class RuleSystem(ABC):
                                                               getattr(state, name)))
         raise NotImplementedError(f"{self.id} must implement health()")
 
+    def ranking_state(self, combatant: Combatant, health: bool = False) -> Any:
+        """Hook: the state in which the ``cautious`` and ``best-odds`` policies rank a
+        combatant's options: its state with what does not change their ranking set aside
+        (what no attack reads, such as an initiative place; a deck whole), and, unless
+        ``health``, health as at full, so the same matchup ranks once and the ranking is
+        reused across states and fights. The policies keep the real health (``health``)
+        once an attack could take its target out (see :meth:`out_at`), and break a tie on
+        the odds with the real health kept. Default: the state itself (every ranking
+        exact)."""
+        return combatant.state
+
+    #: Whether the health a target has left can change an attack's expected damage (the
+    #: damage it loses stops at what it has): if not, the policies rank with health set
+    #: aside even when an attack could take the target out (a tie is still broken on the
+    #: real state, where the take-out chance weighs).
+    health_caps_damage: ClassVar[bool] = True
+
+    def out_at(self, combatant: Combatant) -> int:
+        """Hook: the health (as :meth:`health` counts it) at or below which a combatant is
+        taken out; the policies rank on the real state once one attack's most damage could
+        bring the target there. Default: 0."""
+        return 0
+
     def start_turn(self, roller: Roller, actor: str, roster: Roster) -> tuple[Event, ...]:
         """Hook: effects that end or happen as ``actor``'s turn begins (default none).
 

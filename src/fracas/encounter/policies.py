@@ -11,11 +11,26 @@
 * ``best-odds``: the action with the highest exact expected damage (ties: the best
   chance to take the target out), and the reaction with the least; exact odds come
   from the same rule code, memoised.
+
+``cautious`` and ``best-odds`` rank options by exact odds computed in each combatant's
+*ranking state* (:meth:`~fracas.core.system.RuleSystem.ranking_state`: what changes the
+ranking, e.g. health set aside), so a matchup's ranking is computed once and found again
+in later states and fights (:func:`~fracas.odds.cache.cached_odds` keys it by the sheets
+and those states). Once an attack could take its target out (where health caps damage,
+:attr:`~fracas.core.system.RuleSystem.health_caps_damage`), and for options tied on
+expected damage, the options are ranked again with the real health kept, expected damage
+then the chance to take the target out, so the take-out chance weighs where health
+matters. With ``exact_ranking(True)`` every option is
+ranked on the real state (the reference: tests/encounter/test_policy_ranking.py compares
+the two on every example fight).
 """
 
 from __future__ import annotations
 
+import contextlib
+import dataclasses
 from abc import ABC, abstractmethod
+from collections.abc import Iterator
 from fractions import Fraction
 from typing import ClassVar
 
@@ -24,6 +39,7 @@ from fracas.core.system import RuleSystem
 from fracas.dice.distribution import Distribution
 from fracas.dice.rollers import Roller
 from fracas.dice.variables import Fixed
+from fracas.odds.attack import AttackOdds
 from fracas.odds.cache import cached_odds
 
 
@@ -62,16 +78,93 @@ class Aggressive(Policy):
         attacks = [a for a in actions if a.offensive and a.target is not None]
         if not attacks:
             return actions[0]
-        order = {cid: i for i, cid in enumerate(roster)}
-        return min(attacks, key=lambda a: (*_health_left(system, roster, a.target or ""),
-                                           order[a.target or ""]))
+        targets = {a.target for a in attacks}
+        keys: dict[str | None, tuple[int, Fraction, int]] = {  # per target, not per option
+            cid: (*_health_left(system, roster, cid), i)
+            for i, cid in enumerate(roster) if cid in targets}
+        return min(attacks, key=lambda a: keys[a.target])
+
+
+_EXACT = [False]  # rank every option on the real state (the reference ranking)
+
+
+def exact_ranking(on: bool) -> bool:
+    """Rank on the real state only (``True``) or through the ranking states (``False``,
+    the default); returns the previous setting."""
+    before = _EXACT[0]
+    _EXACT[0] = on
+    return before
+
+
+@contextlib.contextmanager
+def exact_rankings() -> Iterator[None]:
+    """Within: every option ranked on the real state (the exact fight odds use this, so
+    their figures never depend on the ranking states)."""
+    before = exact_ranking(True)
+    try:
+        yield
+    finally:
+        exact_ranking(before)
+
+
+def ranking_roster(system: RuleSystem, roster: Roster, health: bool = False) -> Roster:
+    """The roster with every combatant in its ranking state (with its real health, or
+    health as at full)."""
+    view = system.ranking_state
+    changed = [dataclasses.replace(c, state=ranked) for c in roster.values()
+               if (ranked := view(c, health)) is not c.state]
+    return roster.replace(*changed) if changed else roster
+
+
+def _odds_key(system: RuleSystem, action: Action, roster: Roster) -> tuple[Fraction, Fraction]:
+    odds = cached_odds(system, action, roster)
+    return odds.expected_damage, odds.p_taken_out
+
+
+def _best(system: RuleSystem, options: list[Action], roster: Roster, most: bool) -> Action:
+    """The option of most (or least) expected damage, then chance to take the target out;
+    the first such in order."""
+    sign = -1 if most else 1
+    if _EXACT[0]:
+        return min(options, key=lambda a: tuple(sign * x for x in
+                                                 _odds_key(system, a, roster)))
+    ranked = ranking_roster(system, roster)
+    if ranked is roster:
+        return min(options, key=lambda a: tuple(sign * x for x in
+                                                 _odds_key(system, a, roster)))
+    views = [cached_odds(system, a, ranked) for a in options]
+    if _in_reach(system, options, views, roster):  # health matters: kept as it is
+        real = ranking_roster(system, roster, health=True)
+        return min(options, key=lambda a: tuple(sign * x for x in
+                                                 _odds_key(system, a, real)))
+    damage = [odds.expected_damage for odds in views]
+    top = min(sign * d for d in damage)
+    tied = [a for a, d in zip(options, damage, strict=True) if sign * d == top]
+    if len(tied) == 1:
+        return tied[0]
+    real = ranking_roster(system, roster, health=True)
+    return min(tied, key=lambda a: tuple(sign * x for x in _odds_key(system, a, real)))
+
+
+def _in_reach(system: RuleSystem, options: list[Action], views: list[AttackOdds],
+              roster: Roster) -> bool:
+    """Could one of these attacks, at its most damage, take its target out (so that the
+    target's health weighs in the ranking)? Never where health does not cap damage."""
+    if not system.health_caps_damage:
+        return False
+    for action, odds in zip(options, views, strict=True):
+        if action.target is None:
+            continue
+        target = roster[action.target]
+        current, _ = system.health(target)
+        most = odds.damage.max()
+        if current - most <= system.out_at(target):
+            return True
+    return False
 
 
 def _least_damage(system: RuleSystem, variants: list[Action], roster: Roster) -> Action:
-    def harm(v: Action) -> tuple[Fraction, Fraction]:
-        odds = cached_odds(system, v, roster)
-        return odds.expected_damage, odds.p_taken_out
-    return min(variants, key=harm)
+    return _best(system, variants, roster, most=False)
 
 
 class Cautious(Aggressive):
@@ -111,10 +204,7 @@ class BestOdds(Policy):
         if not attacks:
             return actions[0]
 
-        def value(a: Action) -> tuple[Fraction, Fraction]:
-            odds = cached_odds(system, a, roster)
-            return odds.expected_damage, odds.p_taken_out
-        return max(attacks, key=value)
+        return _best(system, attacks, roster, most=True)
 
     def react(self, roller: Roller, system: RuleSystem, variants: list[Action],
               roster: Roster) -> Action:

@@ -6,6 +6,7 @@ and :mod:`.cards`, the grid in :mod:`.grid`.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping, Sequence
 from functools import cached_property
 from itertools import pairwise
@@ -71,6 +72,26 @@ class C22(RuleSystem):
         current = sheet.health if sheet.current_health is None else sheet.current_health
         return State(current, sheet.health, tuple(c.label for c in pile),
                      discard=tuple(sheet.discard), position=sheet.position)
+
+    def ranking_state(self, combatant: Combatant, health: bool = False) -> State:
+        """The policies rank options with the deck whole (as the sheet starts it), no
+        initiative card (which no attack reads) and, unless ``health``, Health as at full;
+        position, Avoidance bonus and conditions as they are."""
+        state = combatant.state
+        assert isinstance(state, State)
+        fresh = self._fresh.get(combatant.sheet)
+        if fresh is None:
+            fresh = self._fresh[combatant.sheet] = self.initial_state(combatant.sheet)
+        level = state.health if health else state.max_health
+        if (state.health, state.draw_pile, state.discard, state.initiative_card) == (
+                level, fresh.draw_pile, fresh.discard, None):
+            return state
+        return dataclasses.replace(state, health=level, draw_pile=fresh.draw_pile,
+                                   discard=fresh.discard, initiative_card=None)
+
+    @cached_property
+    def _fresh(self) -> dict[Any, State]:
+        return {}
 
     def check_sheet(self, sheet: Any) -> None:
         names = [w.name for w in sheet.weapons]

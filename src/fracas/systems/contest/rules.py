@@ -3,6 +3,7 @@ dodge / block / sponge / counter-attack, critical threats, armour DR and armour 
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping
 from functools import cached_property
 from typing import Any, ClassVar
@@ -73,6 +74,17 @@ class ContestSystem(RuleSystem):
     # -- combatants and actions ----------------------------------------------------------
     def initial_state(self, sheet: Any) -> State:
         return initial_state(sheet)
+
+    def ranking_state(self, combatant: Combatant, health: bool = False) -> State:
+        """The policies rank options with no initiative place (which no attack reads) and,
+        unless ``health``, hit points as at full; armour, conditions and dropped weapons as
+        they are."""
+        state = combatant.state
+        assert isinstance(state, State)
+        hp = state.hp if health else state.max_hp
+        if state.hp == hp and not state.initiative:
+            return state
+        return dataclasses.replace(state, hp=hp, initiative=0)
 
     def check_sheet(self, sheet: Any) -> None:
         assert isinstance(sheet, Sheet)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Mapping
 from typing import Any, ClassVar
 
@@ -157,6 +158,22 @@ class Tristat(RuleSystem):
 
     def health(self, combatant: Combatant) -> tuple[int, int]:
         return combatant.state.health, combatant.state.max_health
+
+    health_caps_damage = False  # Health goes on falling below 0: damage is never capped
+
+    def ranking_state(self, combatant: Combatant, health: bool = False) -> State:
+        """The policies rank options with no initiative (which no attack reads), Energy as
+        at full (an option on offer is affordable, and spending Energy changes no roll)
+        and, unless ``health``, Health as at full while above 0 (an attack checks only
+        that); conditions and this round's counts as they are."""
+        state = combatant.state
+        assert isinstance(state, State)
+        level = state.health if health or state.health <= 0 else state.max_health
+        if (state.health == level and state.energy == state.max_energy
+                and state.initiative is None and not state.roll_off):
+            return state
+        return dataclasses.replace(state, health=level, energy=state.max_energy,
+                                   initiative=None, roll_off=0)
 
     def start_turn(self, roller: Roller, actor: str, roster: Roster) -> tuple[Event, ...]:
         return fight.start_turn(actor, roster)

@@ -203,6 +203,9 @@ class Zamani(RuleSystem):
     def health(self, combatant: Combatant) -> tuple[int, int]:
         return combatant.state.wounds, combatant.state.max_wounds
 
+    def out_at(self, combatant: Combatant) -> int:
+        return int(self.defaults.out_at)
+
     def is_active(self, combatant: Combatant) -> bool:
         return bool(combatant.state.wounds > self.defaults.out_at
                     and "unconscious" not in combatant.state.conditions)
