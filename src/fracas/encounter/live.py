@@ -243,7 +243,7 @@ class LiveRoller:
         die = var.label
         if die.startswith(f"{who}'s "):  # a deck's cards, named by their owner's id
             die = "the " + die[len(who) + 3:]
-        die = Names(feed.names).possessive(die)
+        die = Names(feed.names).label(die)
         request = DiceRequest(die, who, what, dice_count(var), dice_allowed(var),
                               var.stream, needs, var.typed)
         raise Needed(Decision("dice", who, dice_prompt(request), dice=request))

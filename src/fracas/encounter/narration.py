@@ -49,13 +49,14 @@ class Names:
     def __call__(self, cid: str) -> str:
         return self.names.get(cid, cid)
 
-    def possessive(self, text: str) -> str:
-        """``text`` with each id written as an owner (``a's cards``) put as the name: a
-        die's label, where a one-letter id is also a word (``until a number card``)."""
+    def label(self, text: str) -> str:
+        """A die's label with its ids put as names, where a one-letter id is also a word
+        (``a's cards until a number card``): such an id only where it owns something."""
         for cid, shown in self.names.items():
-            owner = f"{shown}'s".replace("\\", "\\\\")  # a replacement, not a pattern
-            text = re.sub(rf"\b{re.escape(cid)}'s\b", owner, text)
-        return text
+            if len(cid) == 1:
+                owner = f"{shown}'s".replace("\\", "\\\\")  # a replacement, not a pattern
+                text = re.sub(rf"\b{re.escape(cid)}'s\b", owner, text)
+        return Names({i: n for i, n in self.names.items() if len(i) > 1}).put(text)
 
     def put(self, text: str) -> str:
         """``text`` with every combatant id that is not inside a name written as the name."""
