@@ -29,7 +29,8 @@ def as_scenario(path: Path, action: Action) -> Scenario:
     data["attack"] = {"attacker": action.actor, "defender": action.target,
                       "weapon": action.weapon, "action": action.kind,
                       "options": options_mapping(action)}
-    data.pop("dice", None)
+    data.pop("dice", None)  # pinned values fit the attack as written, not each option
+    data.pop("cards", None)
     return scenario_from_mapping(data, file=str(path))
 
 

@@ -31,7 +31,11 @@ DECIDING = [p for p in EXAMPLE_FIGHTS
 def test_every_choice_has_the_exact_rankings_value(path: Path) -> None:
     seen = compare(path, fights=6, seed=11)
     assert seen.differ == 0, seen.examples
-    if path.stem != "three-vs-three-fight":  # its cautious pair never has two options
+    # Genesys three-against-three: its cautious pair never has two options; c22's brawl:
+    # its cautious defenders choose a reaction once Accuracy and damage are known (seed 000,
+    # reaction_timing: known), a choice the rules make, not one ranked by the policy
+    if f"{path.parent.name}/{path.stem}" not in ("genesys/three-vs-three-fight",
+                                                 "c22/deck-brawl-fight"):
         assert seen.decisions > 0
 
 

@@ -76,6 +76,7 @@ def _heartbeat(tracker: Tracker) -> Iterator[None]:
         yield
     finally:
         stop.set()
+        thread.join()  # no line of this work after it ends (a next command's stderr)
 
 
 @contextmanager
