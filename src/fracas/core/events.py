@@ -34,6 +34,13 @@ class Event:
     rule: str
 
     kind: ClassVar[str] = "event"
+    #: What the event's numbers tell, for the one redaction step every view for a person
+    #: goes through (:mod:`fracas.encounter.redact`): ``public`` (what the whole table sees:
+    #: whose turn, the action declared, the dice shown), ``condition`` (a combatant's
+    #: condition, seen wherever its status is), ``private`` (private facts of the combatants
+    #: it concerns: health, defence totals, armour, sheet values). An event type is private
+    #: unless it says otherwise.
+    facts: ClassVar[str] = "private"
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -46,6 +53,15 @@ class Event:
     def text(self) -> str:
         """One line of plain text a GM can read."""
         return self.type
+
+    def fact_kind(self) -> str:
+        """``public``, ``condition`` or ``private`` (see :attr:`facts`) for this event."""
+        return self.facts
+
+    def public_text(self) -> str | None:
+        """The line without its private facts, for a viewer who may not see them; None
+        when nothing is left to show (the viewer then does not see the event)."""
+        return None
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready: ``type``, ``rule``, ``text`` and the event's own fields."""
@@ -114,9 +130,16 @@ class Rolled(Event):
     meaning: str = ""
 
     def text(self) -> str:
-        shown = self.value if not isinstance(self.value, tuple) else ", ".join(map(str, self.value))
         tail = f" ({self.meaning})" if self.meaning else ""
-        return f"{self.who} rolls {self.what}: {shown}{tail}"
+        return f"{self.public_text()}{tail}"
+
+    def fact_kind(self) -> str:
+        """The dice are on the table; what they mean may need a private number."""
+        return "private" if self.meaning else "public"
+
+    def public_text(self) -> str:
+        shown = self.value if not isinstance(self.value, tuple) else ", ".join(map(str, self.value))
+        return f"{self.who} rolls {self.what}: {shown}"
 
 
 @dataclass(frozen=True)
@@ -166,6 +189,13 @@ class Changed(Event):
     def text(self) -> str:
         return f"{self.target}: {self.field} {_show(self.before)} → {_show(self.after)}"
 
+    def fact_kind(self) -> str:
+        """A flag or a list of named conditions is a condition; a number is private."""
+        def named(v: Any) -> bool:
+            return isinstance(v, bool) or (isinstance(v, tuple) and all(
+                isinstance(x, str) for x in v))
+        return "condition" if named(self.before) and named(self.after) else "private"
+
 
 def _show(value: Any) -> str:
     if isinstance(value, tuple):
@@ -184,16 +214,25 @@ class Outcome(Event):
     damage: int
 
     def text(self) -> str:
+        hurt = f"; {self.target} loses {self.damage}" if self.damage and self.target else ""
+        return f"{self.public_text()}{hurt}"
+
+    def fact_kind(self) -> str:
+        """Hit or miss is seen by all; what the target lost tells of its health."""
+        return "private" if self.damage and self.target else "public"
+
+    def public_text(self) -> str:
         if not self.target:
             return f"{self.actor}: {self.outcome}"
-        hurt = f"; {self.target} loses {self.damage}" if self.damage else ""
-        return f"{self.actor} → {self.target}: {self.outcome}{hurt}"
+        return f"{self.actor} → {self.target}: {self.outcome}"
 
 
 @dataclass(frozen=True)
 class RoundStarted(Event):
     """A new round of the fight, with its turn order: ``slots`` holds each slot's
     (candidates, label, offensive, extra)."""
+
+    facts: ClassVar[str] = "public"
 
     round: int
     slots: tuple[tuple[Any, ...], ...]
@@ -210,6 +249,8 @@ class RoundStarted(Event):
 class TurnStarted(Event):
     """Somebody takes a slot of the round: their turn (or segment) begins."""
 
+    facts: ClassVar[str] = "public"
+
     actor: str
     slot: str
     slot_index: int
@@ -225,6 +266,8 @@ class SlotAdded(Event):
     The new slot is offensive when ``offensive``; a delayed slot keeps the current slot's
     ``extra``."""
 
+    facts: ClassVar[str] = "public"
+
     actor: str
     label: str
     after: int = 0
@@ -239,6 +282,8 @@ class SlotAdded(Event):
 class SlotPassed(Event):
     """A slot of the round goes by with nobody able to take it."""
 
+    facts: ClassVar[str] = "public"
+
     slot: str
     slot_index: int
     reason: str
@@ -250,6 +295,8 @@ class SlotPassed(Event):
 @dataclass(frozen=True)
 class ActionChosen(Event):
     """The action an actor takes (chosen by a person or a policy)."""
+
+    facts: ClassVar[str] = "public"
 
     actor: str
     action: str
@@ -267,6 +314,8 @@ class ActionChosen(Event):
 @dataclass(frozen=True)
 class FightEnded(Event):
     """The fight is over: a side won, or the round limit was reached."""
+
+    facts: ClassVar[str] = "public"
 
     winner: str
     rounds: int

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, fields, replace
-from typing import Any
+from typing import Any, ClassVar
 
 from fracas.core.events import Changed, Event, FightEnded, _frozen, event_from_dict
 from fracas.core.model import Roster
@@ -53,6 +53,8 @@ class CombatantAdded(Event):
     """The GM brings a combatant into the fight (its scenario entry); it joins the turn
     order from the next round."""
 
+    facts: ClassVar[str] = "public"
+
     entry: Any
 
     def text(self) -> str:
@@ -63,6 +65,8 @@ class CombatantAdded(Event):
 @dataclass(frozen=True)
 class CombatantRemoved(Event):
     """The GM takes a combatant out of the fight; its places in the turn order pass."""
+
+    facts: ClassVar[str] = "public"
 
     combatant: str
 

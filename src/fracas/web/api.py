@@ -13,11 +13,12 @@ from fastapi import APIRouter, Request
 from fastapi.responses import StreamingResponse
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from fracas.encounter.redact import event_lines
 from fracas.errors import InputError
 from fracas.web.auth import gm_id, role_for
 from fracas.web.live import stream
 from fracas.web.tracker import Role, list_examples, load_example
-from fracas.web.views import encounter_view
+from fracas.web.views import encounter_view, event_view, names_of, viewer_of
 
 router = APIRouter(prefix="/api")
 
@@ -182,9 +183,16 @@ def _changed(request: Request, eid: str, role: Role, version: int, events: Any
              ) -> dict[str, Any]:
     out = view(request, eid, role)
     if events is not None:
-        shown = {(e["text"], e["rule"]) for e in out["log"]}
-        out["new_events"] = [{"type": e.type, "text": e.text(), "rule": e.rule}
-                             for e in events if (e.text(), e.rule) in shown]
+        # the new events as the role sees them: the same redaction as the log's
+        wanted = list(events)
+        _, session, info = request.app.state.tracker.session(eid)
+        lines = event_lines(session.events, names_of(session), viewer_of(role, info.settings))
+        picked = []
+        for e, line in reversed(lines):  # the newest match of each new event
+            if e in wanted:
+                wanted.remove(e)
+                picked.append(event_view(e, line))
+        out["new_events"] = picked[::-1]
     return out
 
 
