@@ -190,10 +190,11 @@ class Changed(Event):
         return f"{self.target}: {self.field} {_show(self.before)} → {_show(self.after)}"
 
     def fact_kind(self) -> str:
-        """A flag or a list of named conditions is a condition; a number is private."""
+        """A flag or the list of named conditions is a condition; a number, a deck or
+        any other value is private."""
         def named(v: Any) -> bool:
-            return isinstance(v, bool) or (isinstance(v, tuple) and all(
-                isinstance(x, str) for x in v))
+            return isinstance(v, bool) or (self.field == "conditions" and isinstance(
+                v, tuple) and all(isinstance(x, str) for x in v))
         return "condition" if named(self.before) and named(self.after) else "private"
 
 
