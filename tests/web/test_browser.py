@@ -60,7 +60,6 @@ def create_as_gm(gm: Page, server: ServerProcess, example: str, side: str,
     assert re.fullmatch(re.escape(server.url) + r"/gm/[\w-]+", link)
     gm.click("#to-encounters")
     gm.select_option("#example", example)
-    gm.fill("#people", side)
     if roll_all:
         gm.check("input[name=roll_all]")
     gm.click("#create")

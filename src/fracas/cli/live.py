@@ -239,7 +239,9 @@ def run(file: Path | None, log: Path | None, resume: Path | None, seed: int | No
             raise InputError("give a fight file (or --resume LOG)", path="FILE",
                              allowed="a scenario YAML file")
         scenario = load_scenario(file)
-        people = dict.fromkeys(scenario.roster, "person")
+        # the GM decides for everybody no policy is named for, and spends threat and
+        # despair by hand (seed 004 · Step 5)
+        people = {**dict.fromkeys(scenario.roster, "person"), "gm": "person"}
         people.update(_controllers(control))
         session = Session.start(scenario, seed=seed, controllers=people, roll_all=roll_all)
         if log is not None:

@@ -28,6 +28,7 @@ from fracas.core.model import Roster
 from fracas.core.scenario import Scenario, scenario_from_mapping
 from fracas.dice.variables import Variable
 from fracas.encounter.engine import FightSetup, setup_from_scenario
+from fracas.encounter.gm import RULE_GM, ControllerSet
 from fracas.encounter.live import (
     PERSON,
     Decision,
@@ -42,9 +43,8 @@ from fracas.encounter.policies import POLICIES
 from fracas.encounter.state import FightState, slots_from_data, slots_to_data
 from fracas.errors import FracasError, InputError, ScriptError
 
-__all__ = ["Decision", "DiceRequest", "Option", "Session"]
+__all__ = ["RULE_GM", "Decision", "DiceRequest", "Option", "Session"]
 
-RULE_GM = "GM · at the table"
 SESSION_VERSION = 1
 
 
@@ -122,7 +122,8 @@ def fold_live(scenario: Scenario, events: Sequence[Event]) -> FightState:
 
 
 class Session:
-    """A fight in progress at the table (see the module docstring)."""
+    """A fight in progress at the table (see the module docstring); the GM's tools beyond
+    these are in :mod:`fracas.encounter.gm`."""
 
     def __init__(self, scenario: Scenario, setup: FightSetup, controllers: Mapping[str, str],
                  seed: int, roll_all: bool = False, odds: bool = True):
@@ -132,6 +133,7 @@ class Session:
         self.seed = seed
         self.roll_all = roll_all
         self.odds = odds
+        self.current = dict(self.controllers)  # as GM edits have changed them since
         self.entries: list[dict[str, Any]] = []
         self.drawn = 0  # how many "roll it"s the session has drawn (numbers are never reused)
         self.redo_stack: list[list[dict[str, Any]]] = []
@@ -173,7 +175,7 @@ class Session:
         return self.setup.system
 
     def is_person(self, cid: str) -> bool:
-        return self.controllers.get(cid) == PERSON
+        return self.current.get(cid) == PERSON
 
     def _auto(self, var: Variable[Any], who: str) -> bool:
         return self.roll_all
@@ -187,6 +189,7 @@ class Session:
     def _replay(self) -> None:
         """Fold the whole log: the state, the events, and what is asked now."""
         self.state = FightState(self.scenario.roster)
+        self.current = dict(self.controllers)
         self.events: list[Event] = []
         self.pending: Decision | None = None
         self._turn_start = 0  # where the pending turn's entries begin
@@ -213,7 +216,7 @@ class Session:
             chunk = self.entries[index:end]
             feed = self._feed(chunk)
             try:
-                result = run_turn(self.setup, self.state, feed, self.controllers)
+                result = run_turn(self.setup, self.state, feed, self.current)
             except Needed as need:
                 self.drawn = max(self.drawn, feed.next_roll)
                 if end != len(self.entries):
@@ -255,7 +258,7 @@ class Session:
         """A dice request naming who rolls, where a trial run of the turn can tell."""
         if decision.dice is None:
             return decision
-        who = whose_roll(self.setup, self._base, feed, self.controllers)
+        who = whose_roll(self.setup, self._base, feed, self.current)
         if who is None or who == decision.who:
             return decision
         name = self._base.roster[who].name
@@ -264,16 +267,21 @@ class Session:
         return replace(decision, who=who, prompt=prompt, dice=request)
 
     def _apply_gm(self, event: Event) -> None:
+        if isinstance(event, ControllerSet):
+            self.current[event.combatant] = event.controller
         self.state = self._base = apply_live(self.scenario, self.state, event)
         self.events.append(event)
         self._base_len = len(self.events)
 
     # -- answering ---------------------------------------------------------------------
     def decide(self, answer: Mapping[str, Any], *, by: str = "gm") -> tuple[Event, ...]:
-        """Answer the pending decision: ``{"option": "3"}``, ``{"dice": [3, 5]}`` or
-        ``{"roll": True}``. ``by`` is ``"gm"`` or the id of the answering combatant's
-        controller. Returns the events of the turns it finished. A wrong controller, an
-        illegal choice or bad dice raise :class:`InputError` and change nothing."""
+        """Answer the pending decision: ``{"option": "3"}``, ``{"dice": [3, 5]}``,
+        ``{"roll": True}``, ``{"skip": True}`` (the turn passes), or ``{"policy": name}``
+        (that policy answers this and every further question to the same combatant in
+        this turn; ``"turn": False`` for this question only). ``by`` is ``"gm"`` or the id
+        of the answering combatant's controller. Returns the events of the turns it
+        finished. A wrong controller, an illegal choice or bad dice raise
+        :class:`InputError` and change nothing."""
         pending = self.pending
         if pending is None:
             raise InputError("nothing to decide: the fight is over", path="decide",
@@ -283,11 +291,35 @@ class Session:
             raise InputError(f"{pending.prompt} is for {who} to answer, not {by}", path="by",
                              allowed=f"gm or {who}" if who != "gm" else "gm")
         entry = self._entry(pending, answer, by)
-        return self._add([entry])
+        if answer.get("policy") is None or not answer.get("turn", True):
+            return self._add([entry])
+        # "let fracas decide this turn": the policy answers every further question to the
+        # same combatant in this turn too (one undo step)
+        entry["group"] = group = len(self.entries)
+        start, cut = self._turn_start, len(self.events)
+        self._add([entry])
+        while (self.pending is not None and self.pending.who == pending.who
+               and self._turn_start == start):
+            more = self._entry(self.pending, answer, by)
+            more["group"] = group
+            self._add([more])
+        return tuple(self.events[cut:])
 
     def _entry(self, pending: Decision, answer: Mapping[str, Any], by: str) -> dict[str, Any]:
+        policy = answer.get("policy")
+        if policy is not None and str(policy) not in POLICIES:
+            raise InputError(f"unknown policy {policy!r}", path="policy",
+                             allowed=", ".join(POLICIES))
+        if answer.get("skip"):
+            if pending.kind != "action":
+                raise InputError(f"only a turn can be skipped, not: {pending.prompt}",
+                                 path="skip", allowed="skip at an action decision")
+            return {"kind": "answer", "decision": "action", "skip": True, "by": by}
+        if policy is not None and pending.kind != "dice":
+            return {"kind": "answer", "decision": pending.kind, "policy": str(policy),
+                    "by": by}
         if pending.kind == "dice":
-            if answer.get("roll"):
+            if answer.get("roll") or policy is not None:
                 self.drawn += 1
                 return {"kind": "dice", "rolled": self.drawn - 1, "by": by}
             values = answer.get("dice")
@@ -330,16 +362,20 @@ class Session:
         return tuple(self.events[cut:])
 
     # -- GM tools ----------------------------------------------------------------------
-    def _gm(self, event: Event) -> Event:
+    def _gm(self, event: Event, group: int | None = None) -> Event:
         """A GM edit: it goes into the log before the pending turn, which is then played
-        again from its start with the answers already given (those that still fit)."""
+        again from its start with the answers already given (those that still fit).
+        ``group``: edits made as one undo step share it."""
         start = self._turn_start
         pending_entries = [e for e in self.entries[start:] if not e.get("auto")]
         saved = (list(self.entries), self.state, list(self.events), self.pending, start,
                  self.drawn, self._base, self._base_len)
         try:
             del self.entries[start:]
-            self.entries.append({"kind": "gm", "event": event.to_dict(), "by": "gm"})
+            entry: dict[str, Any] = {"kind": "gm", "event": event.to_dict(), "by": "gm"}
+            if group is not None:
+                entry["group"] = group
+            self.entries.append(entry)
             self._replay()
         except (FracasError, ValueError) as err:
             (self.entries, self.state, self.events, self.pending, self._turn_start,
@@ -397,12 +433,22 @@ class Session:
     # -- undo and redo -----------------------------------------------------------------
     def undo(self, steps: int = 1) -> None:
         """Take back the last ``steps`` inputs (an answer, dice, a GM edit), with the dice
-        the session rolled by itself after them."""
+        the session rolled by itself after them; inputs made as one (a GM's free-form
+        action and its effects) are one step."""
         for _ in range(steps):
             last = max((i for i, e in enumerate(self.entries) if not e.get("auto")),
                        default=None)
             if last is None:
                 raise InputError("nothing to undo", path="undo")
+            group = self.entries[last].get("group")
+            if group is not None:  # back over the group (and the dice rolled inside it)
+                first = last
+                while first > 0 and (self.entries[first - 1].get("auto") or self.entries[
+                        first - 1].get("group") == group):
+                    first -= 1
+                while self.entries[first].get("auto"):
+                    first += 1
+                last = first
             removed = self.entries[last:]
             del self.entries[last:]
             self.redo_stack.append(removed)

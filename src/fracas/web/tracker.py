@@ -123,6 +123,9 @@ def check_controllers(controllers: Any, scenario: Scenario) -> dict[str, str]:
     allowed = "person, " + ", ".join(POLICIES)
     out = {}
     for cid, ctl in controllers.items():
+        if cid == "gm" and ctl in ("person", "policy"):  # threat and despair: by hand or not
+            out["gm"] = str(ctl)
+            continue
         if cid not in scenario.roster:
             raise InputError(f"no combatant {cid!r}", path=f"controllers.{cid}",
                              allowed=", ".join(scenario.roster))
@@ -155,8 +158,10 @@ class Tracker:
         if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
             raise InputError("the seed must be a whole number", path="seed",
                              allowed="a whole number")
-        session = Session.start(scenario, seed=seed, controllers=ctl or None,
-                                roll_all=roll_all)
+        # the GM decides for every combatant not given to a policy (a player takes theirs
+        # by invitation), and spends threat and despair by hand (seed 004 · Step 5)
+        people = {**dict.fromkeys(scenario.roster, "person"), "gm": "person", **ctl}
+        session = Session.start(scenario, seed=seed, controllers=people, roll_all=roll_all)
         records = session.to_records()
         name = title or scenario.title or f"{scenario.system.id} encounter"
         info = self.store.create_encounter(gm_id, name, scenario.system.id, dict(raw), chosen,

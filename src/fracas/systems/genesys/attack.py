@@ -313,7 +313,12 @@ def _settle(system: Any, action: Action, roster: Roster, result: PoolResult,
     if adv_left > 0 or tri_left:
         tr.add(Note("seed 004 · Step 4", f"unspent: {adv_left} advantage, {tri_left} triumph"))
     if chooser is not None:
-        gm_spend, h_policy = person_spends(chooser, "gm", "the GM", "threat", ctx, -advantage,
+        # the GM spends threat; at a table that lets them, the players spend an NPC's
+        h_who, h_name = "gm", "the GM"
+        if (system.defaults.npc_threat_by == "players" and attacker.sheet.adversary != "pc"
+                and target.sheet.adversary == "pc"):
+            h_who, h_name = t_id, target.name
+        gm_spend, h_policy = person_spends(chooser, h_who, h_name, "threat", ctx, -advantage,
                                            result.despairs, gm_spend, h_policy)
     gm, gm_notes, _, _, gm_chosen = spend_threat(ctx, -advantage, result.despairs,
                                                  gm_spend, h_policy)

@@ -218,6 +218,7 @@ class Defaults(_Frozen):
     prone_ranged_setback: StrictInt = Field(ge=0, le=5)
     fight_band: Band
     auto_fire: StrictBool
+    npc_threat_by: Literal["gm", "players"]
 
 
 __all__ = ["BANDS", "Characteristics", "Defaults", "Defense", "Options", "Sheet", "Weapon",
