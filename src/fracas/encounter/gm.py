@@ -13,7 +13,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from fracas.core.events import Changed, Event, TurnStarted
+from fracas.core.events import Changed, Event, SlotAdded, TurnStarted, _frozen
 from fracas.dice.notation import parse_dice
 from fracas.encounter.live import PERSON, roll_rng
 from fracas.encounter.policies import POLICIES
@@ -110,7 +110,17 @@ class ConditionCleared(Event):
         return f"{self.name} is no longer {self.condition}"
 
 
+@dataclass(frozen=True)
+class Joined(SlotAdded):
+    """A combatant brought in mid-round takes a place in this round's order (the others'
+    places and initiative stay as they are)."""
+
+    def text(self) -> str:
+        return f"{self.label} joins this round's order"
+
+
 NEEDS = ("at least", "at most")
+PLACES = ("next round", "after this turn", "end of round")
 
 
 def marks(events: Sequence[Event], round_now: int) -> dict[str, list[tuple[str, int | None]]]:
@@ -174,22 +184,24 @@ def free_action(session: Session, description: str, *, roll: str | None = None,
         raise InputError("describe the action", path="description", allowed="some text")
     plan = list(effects)
     group = len(session.entries)
-    before = len(session.events)
     saved = (list(session.entries), session.drawn)
     session.decide({"skip": True})
     last = max(i for i, e in enumerate(session.entries) if not e.get("auto"))
     session.entries[last]["group"] = group  # the answer the skip made
+    made = []
     try:
-        session._gm(GmAction(RULE_GM, actor, _who(session, actor), text[:500]), group)
+        made.append(session._gm(GmAction(RULE_GM, actor, _who(session, actor), text[:500]),
+                                group))
         if roll:
-            session._gm(_gm_roll(session, actor, roll, value, target, needs), group)
+            made.append(session._gm(_gm_roll(session, actor, roll, value, target, needs),
+                                    group))
         for i, effect in enumerate(plan):
-            session._gm(_effect(session, effect, f"effects[{i}]"), group)
+            made.append(session._gm(_effect(session, effect, f"effects[{i}]"), group))
     except InputError:
         session.entries, session.drawn = saved
         session._replay()
         raise
-    return tuple(session.events[before:])
+    return tuple(made)
 
 def _gm_roll(session: Session, actor: str, roll: str, value: int | None, target: int | None,
              needs: str) -> GmRoll:
@@ -297,3 +309,41 @@ def _whole(value: Any, where: str) -> int:
     if number < 0:
         raise InputError(f"{number} is negative", path=where, allowed="0 or more")
     return number
+
+
+def bring_in(session: Session, entry: Mapping[str, Any], place: str | int = "next round"
+             ) -> tuple[Event, ...]:
+    """Bring a combatant into the fight without disturbing the round: nobody's initiative is
+    rolled again. ``place``: ``next round`` (it joins the order by the system's rule when the
+    next round begins), ``after this turn``, ``end of round``, or a number: the place among
+    this round's slots still to come (1: right after the current turn). One undo step."""
+    from fracas.encounter.session import CombatantAdded
+
+    if place == "next round":
+        return (session.add_combatant(entry),)
+    left = len(session.state.slots) - session.state.next_slot  # slots after the current one
+    if place == "after this turn":
+        place = 1
+    elif place == "end of round":
+        place = left + 1
+    if isinstance(place, bool) or not isinstance(place, int) or not 1 <= place <= left + 1:
+        raise InputError(f"no place {place!r} in this round", path="place",
+                         allowed=", ".join(PLACES) + f", or a number from 1 to {left + 1}")
+    cid = str(entry.get("id", ""))
+    if cid in session.state.roster:
+        raise InputError(f"the id {cid!r} is already in the fight", path="id",
+                         allowed="a new id")
+    session.check_entry(entry)
+    group = len(session.entries)
+    # where the edits go (before the pending turn), the current slot is still to come
+    after = session.state.next_slot - session._base.next_slot + place - 1
+    saved = (list(session.entries), session.drawn)
+    name = str(entry.get("name") or cid)
+    try:
+        made = (session._gm(CombatantAdded(RULE_GM, _frozen(dict(entry))), group),
+                session._gm(Joined(RULE_GM, cid, name, after), group))
+    except InputError:
+        session.entries, session.drawn = saved
+        session._replay()
+        raise
+    return made

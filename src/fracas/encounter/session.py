@@ -367,7 +367,9 @@ class Session:
         again from its start with the answers already given (those that still fit).
         ``group``: edits made as one undo step share it."""
         start = self._turn_start
-        pending_entries = [e for e in self.entries[start:] if not e.get("auto")]
+        # the pending turn's inputs, dice the session rolled included: nothing already
+        # rolled is rolled again
+        pending_entries = list(self.entries[start:])
         saved = (list(self.entries), self.state, list(self.events), self.pending, start,
                  self.drawn, self._base, self._base_len)
         try:
@@ -409,12 +411,16 @@ class Session:
         if cid in self.state.roster:
             raise InputError(f"the id {cid!r} is already in the fight", path="id",
                              allowed="a new id")
+        self.check_entry(entry)
+        return self._gm(CombatantAdded(RULE_GM, _frozen(dict(entry))))
+
+    def check_entry(self, entry: Mapping[str, Any]) -> None:
+        """Check a combatant entry by the system's model (errors name the field)."""
         raw = dict(self.scenario.raw)
         raw["combatants"] = [dict(entry)]
         raw.pop("attack", None)
         raw.pop("dice", None)
-        scenario_from_mapping(raw)  # validates the entry (errors name the field)
-        return self._gm(CombatantAdded(RULE_GM, _frozen(dict(entry))))
+        scenario_from_mapping(raw)
 
     def remove_combatant(self, cid: str) -> Event:
         """Take a combatant out of the fight."""
