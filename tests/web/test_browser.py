@@ -71,8 +71,10 @@ def invite_player(gm: Page, name: str, combatant: str) -> str:
     gm.fill("#invite input[name=name]", name)
     gm.check(f"#invite input[value={combatant}]")
     gm.click("#invite button[type=submit]")
-    gm.wait_for_selector("#players code.invite")
-    return gm.locator("#players code.invite").first.inner_text()
+    gm.wait_for_selector("#players button.copy")
+    link = gm.locator("#players button.copy").first.get_attribute("data-copy") or ""
+    assert link and link not in gm.locator("body").inner_text()  # never shown in clear
+    return link
 
 
 def play(gm: Page, player: Page, api: httpx.Client, eid: str, typed_dice: bool

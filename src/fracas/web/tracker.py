@@ -246,6 +246,8 @@ class Tracker:
             if not role.is_gm and not role.controls(pending.who):
                 raise Forbidden(f"this decision belongs to {pending.who!r}, "
                                 "not to a combatant you control")
+            if not role.is_gm and answer.get("skip"):
+                raise Forbidden("only the GM may skip a turn")
             by = "gm" if role.is_gm else pending.who
             return session.decide(answer, by=by)
 

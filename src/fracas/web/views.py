@@ -15,6 +15,9 @@ from typing import Any
 from fracas.core.events import Event, _jsonable
 from fracas.core.model import Combatant
 from fracas.core.system import RuleSystem
+from fracas.encounter.gm import at_round_start, marks
+from fracas.encounter.live import PERSON
+from fracas.encounter.policies import POLICIES
 from fracas.encounter.redact import Names, Viewer, decision_view, event_lines
 from fracas.encounter.session import CombatantAdded, Session
 from fracas.web.tracker import Role
@@ -52,6 +55,22 @@ def names_of(session: Session) -> Names:
             names[str(entry.get("id"))] = str(entry.get("name") or entry.get("id"))
     names.update({cid: c.name for cid, c in session.state.roster.items()})
     return Names(names)
+
+
+def gm_tools(session: Session, players: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    """What the GM's tools offer now: the policies, whether GM-side initiative is asked,
+    whether a turn may be skipped or taken by a free-form action, the places to join."""
+    mine = {c for p in players for c in p.get("combatants", ())}
+    pending = session.pending
+    state = session.state
+    round_start = at_round_start(session)
+    return {
+        "policies": list(POLICIES),
+        "initiative": bool(round_start and pending is not None and pending.kind == "dice"
+                           and pending.who not in mine),
+        "turn": pending is not None and pending.kind == "action",
+        "places": len(state.slots) - state.next_slot + 1 if not round_start else 0,
+    }
 
 
 def viewer_of(role: Role, settings: Mapping[str, Any]) -> Viewer:
@@ -97,21 +116,28 @@ def encounter_view(eid: str, title: str, system: RuleSystem, session: Session, v
     hidden_ids = viewer.hidden
     others = viewer.others
 
+    held = marks(session.events, state.round)
     combatants = []
     for cid, c in roster.items():
         if cid in hidden_ids:
             continue
         mine = cid in role.combatants
         view = combatant_view(system, c, mine, viewer.mode(cid), state.actor)
+        if viewer.sees(cid, "condition"):  # the GM's own conditions, with rounds left
+            view["marks"] = [{"name": n, "left": left} for n, left in held.get(cid, [])]
         if role.is_gm:
             view["hidden"] = cid in settings.get("hidden", ())
+            view["controller"] = session.current.get(cid, PERSON)
         combatants.append(view)
 
     order = []
     for i, slot in enumerate(state.slots):
-        who = [roster[x].name for x in slot.candidates if x in roster and x not in hidden_ids]
-        if who:
-            order.append({"label": slot.label, "names": who, "done": i < state.next_slot})
+        ids = [x for x in slot.candidates if x in roster and x not in hidden_ids]
+        if ids:
+            order.append({"label": slot.label, "names": [roster[x].name for x in ids],
+                          "ids": ids, "done": i < state.next_slot - (state.actor is not None),
+                          "current": i == state.next_slot - 1 and state.actor is not None
+                          and not state.over})
 
     log = [event_view(e, line) for e, line in event_lines(session.events, names, viewer)]
 
@@ -134,4 +160,5 @@ def encounter_view(eid: str, title: str, system: RuleSystem, session: Session, v
         "order": order, "combatants": combatants, "pending": asked, "log": log,
         "settings": dict(settings) if role.is_gm else {"others": others},
         "players": list(players) if role.is_gm else [],
+        "gm": gm_tools(session, players) if role.is_gm else None,
     }
