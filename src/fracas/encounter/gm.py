@@ -321,6 +321,10 @@ def bring_in(session: Session, entry: Mapping[str, Any], place: str | int = "nex
 
     if place == "next round":
         return (session.add_combatant(entry),)
+    if session.state.round != session._base.round or not session._base.started:
+        raise InputError("this round's order is being set: the combatant can join at the "
+                         "next round, or at a place once the round's first turn is under way",
+                         path="place", allowed="next round")
     left = len(session.state.slots) - session.state.next_slot  # slots after the current one
     if place == "after this turn":
         place = 1

@@ -291,6 +291,7 @@ class Session:
             raise InputError(f"{pending.prompt} is for {who} to answer, not {by}", path="by",
                              allowed=f"gm or {who}" if who != "gm" else "gm")
         entry = self._entry(pending, answer, by)
+        entry["n"] = self._stamp()
         if answer.get("policy") is None or not answer.get("turn", True):
             return self._add([entry])
         # "let fracas decide this turn": the policy answers every further question to the
@@ -301,7 +302,7 @@ class Session:
         while (self.pending is not None and self.pending.who == pending.who
                and self._turn_start == start):
             more = self._entry(self.pending, answer, by)
-            more["group"] = group
+            more["group"], more["n"] = group, self._stamp()
             self._add([more])
         return tuple(self.events[cut:])
 
@@ -366,6 +367,21 @@ class Session:
         """A GM edit: it goes into the log before the pending turn, which is then played
         again from its start with the answers already given (those that still fit).
         ``group``: edits made as one undo step share it."""
+        entry: dict[str, Any] = {"kind": "gm", "event": event.to_dict(), "by": "gm",
+                                 "n": self._stamp()}
+        if group is not None:
+            entry["group"] = group
+        self._insert([entry])
+        self.redo_stack.clear()
+        return event
+
+    def _stamp(self) -> int:
+        """The number of the next input made (undo takes back the newest first)."""
+        return 1 + max((int(e.get("n", 0)) for e in self.entries), default=0)
+
+    def _insert(self, new: list[dict[str, Any]]) -> None:
+        """GM edits into the log before the pending turn, which is played again from its
+        start with the inputs already given (those that still fit)."""
         start = self._turn_start
         # the pending turn's inputs, dice the session rolled included: nothing already
         # rolled is rolled again
@@ -374,22 +390,22 @@ class Session:
                  self.drawn, self._base, self._base_len)
         try:
             del self.entries[start:]
-            entry: dict[str, Any] = {"kind": "gm", "event": event.to_dict(), "by": "gm"}
-            if group is not None:
-                entry["group"] = group
-            self.entries.append(entry)
+            self.entries.extend(new)
             self._replay()
         except (FracasError, ValueError) as err:
             (self.entries, self.state, self.events, self.pending, self._turn_start,
              self.drawn, self._base, self._base_len) = saved
             raise InputError(str(err), path="gm") from None
-        for entry in pending_entries:
-            try:
-                self._add([entry])
-            except InputError:
-                break
-        self.redo_stack.clear()
-        return event
+        try:  # all at once, so the dice rolled before are read where they were rolled
+            self._add(pending_entries)
+        except InputError:  # the edit changed the turn: keep the inputs that still fit
+            for entry in pending_entries:
+                if entry.get("auto"):
+                    continue
+                try:
+                    self._add([entry])
+                except InputError:
+                    break
 
     def adjust(self, combatant: str, field: str, value: Any) -> Event:
         """Set a state value by hand (health, armour HP, strain, a condition, a deck)."""
@@ -441,32 +457,44 @@ class Session:
         """Take back the last ``steps`` inputs (an answer, dice, a GM edit), with the dice
         the session rolled by itself after them; inputs made as one (a GM's free-form
         action and its effects) are one step."""
+        middle = False
         for _ in range(steps):
-            last = max((i for i, e in enumerate(self.entries) if not e.get("auto")),
-                       default=None)
-            if last is None:
+            made = [i for i, e in enumerate(self.entries) if not e.get("auto")]
+            if not made:
                 raise InputError("nothing to undo", path="undo")
+            last = max(made, key=lambda i: (int(self.entries[i].get("n", 0)), i))
             group = self.entries[last].get("group")
-            if group is not None:  # back over the group (and the dice rolled inside it)
-                first = last
-                while first > 0 and (self.entries[first - 1].get("auto") or self.entries[
-                        first - 1].get("group") == group):
-                    first -= 1
-                while self.entries[first].get("auto"):
-                    first += 1
-                last = first
-            removed = self.entries[last:]
-            del self.entries[last:]
-            self.redo_stack.append(removed)
-        self._refold()
+            members = [i for i in made if i == last or (
+                group is not None and self.entries[i].get("group") == group)]
+            first = min(members)
+            if all(self.entries[j].get("auto") or j in members
+                   for j in range(first, len(self.entries))):
+                removed = self.entries[first:]  # the newest input, at the log's end
+                del self.entries[first:]
+                self.redo_stack.append(removed)
+                continue
+            # a GM edit made before the pending turn's inputs: it alone is taken out
+            middle = True
+            self.redo_stack.append([{"kind": "reinsert",
+                                     "entries": [self.entries[i] for i in members]}])
+            for i in sorted(members, reverse=True):
+                del self.entries[i]
+        if middle:
+            self._replay()
+        else:
+            self._refold()
 
     def redo(self, steps: int = 1) -> None:
         """Put back the last ``steps`` inputs taken back by :meth:`undo`."""
         if steps > len(self.redo_stack):
             raise InputError(f"only {len(self.redo_stack)} step(s) to redo", path="redo")
         for _ in range(steps):
-            self.entries.extend(self.redo_stack.pop())
-        self._refold()
+            put = self.redo_stack.pop()
+            if put and put[0].get("kind") == "reinsert":
+                self._insert(list(put[0]["entries"]))
+            else:
+                self.entries.extend(put)
+                self._refold()
 
     def _refold(self) -> None:
         """After the log changed at its end: play the pending turn again from its start

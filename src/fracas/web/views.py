@@ -69,7 +69,8 @@ def gm_tools(session: Session, players: Sequence[Mapping[str, Any]]) -> dict[str
         "initiative": bool(round_start and pending is not None and pending.kind == "dice"
                            and pending.who not in mine),
         "turn": pending is not None and pending.kind == "action",
-        "places": len(state.slots) - state.next_slot + 1 if not round_start else 0,
+        "places": 0 if round_start or state.round != session._base.round
+        or not session._base.started else len(state.slots) - state.next_slot + 1,
     }
 
 
