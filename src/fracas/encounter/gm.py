@@ -160,9 +160,11 @@ def set_controller(session: Session, cid: str, controller: str) -> Event:
                          allowed=", ".join([PERSON, *POLICIES]))
     return session._gm(ControllerSet(RULE_GM, cid, name, controller))
 
+
 def skip_turn(session: Session) -> tuple[Event, ...]:
     """The acting combatant's turn passes (at its action decision)."""
     return session.decide({"skip": True})
+
 
 def free_action(session: Session, description: str, *, roll: str | None = None,
                 value: int | None = None, target: int | None = None,
@@ -185,6 +187,7 @@ def free_action(session: Session, description: str, *, roll: str | None = None,
     plan = list(effects)
     group = len(session.entries)
     saved = (list(session.entries), session.drawn)
+    round_now = session.state.round  # the round the action is taken in
     session.decide({"skip": True})
     last = max(i for i, e in enumerate(session.entries) if not e.get("auto"))
     session.entries[last]["group"] = group  # the answer the skip made
@@ -196,12 +199,13 @@ def free_action(session: Session, description: str, *, roll: str | None = None,
             made.append(session._gm(_gm_roll(session, actor, roll, value, target, needs),
                                     group))
         for i, effect in enumerate(plan):
-            made.append(session._gm(_effect(session, effect, f"effects[{i}]"), group))
+            made.append(session._gm(_effect(session, effect, f"effects[{i}]", round_now), group))
     except InputError:
         session.entries, session.drawn = saved
         session._replay()
         raise
     return tuple(made)
+
 
 def _gm_roll(session: Session, actor: str, roll: str, value: int | None, target: int | None,
              needs: str) -> GmRoll:
@@ -220,7 +224,9 @@ def _gm_roll(session: Session, actor: str, roll: str, value: int | None, target:
         value >= target if needs == "at least" else value <= target)
     return GmRoll(RULE_GM, _who(session, actor), roll, int(value), target, needs, success)
 
-def _effect(session: Session, effect: Mapping[str, Any], where: str) -> Event:
+
+def _effect(session: Session, effect: Mapping[str, Any], where: str, round_now: int
+            ) -> Event:
     if not isinstance(effect, Mapping):
         raise InputError("an effect is a mapping", path=where,
                          allowed="{damage: N, to: id}, {heal: N, to: id}, "
@@ -232,35 +238,42 @@ def _effect(session: Session, effect: Mapping[str, Any], where: str) -> Event:
         return _harm(session, cid, amount if "damage" in effect else -amount)
     if "condition" in effect:
         return _condition(session, cid, str(effect["condition"]),
-                               _whole(effect.get("rounds", 0), f"{where}.rounds"))
+                          _whole(effect.get("rounds", 0), f"{where}.rounds"), round_now)
     raise InputError("an effect is damage, heal or condition", path=where,
                      allowed="damage, heal, condition")
+
 
 def _harm(session: Session, cid: str, amount: int) -> Changed:
     c = session._base.roster[cid]  # where the edit goes: before the pending turn
     name, before, after = session.system.harm_by_hand(c, amount)
     return Changed(RULE_GM, cid, name, before, after)
 
-def _condition(session: Session, cid: str, condition: str, rounds: int) -> ConditionSet:
+
+def _condition(session: Session, cid: str, condition: str, rounds: int,
+               round_now: int | None = None) -> ConditionSet:
     condition = condition.strip()
     if not condition or rounds < 0:
         raise InputError("a condition needs a name and a duration of 0 or more rounds",
                          path="condition", allowed="a name; rounds 0 (until taken off) "
                                                    "or more")
     return ConditionSet(RULE_GM, cid, _who(session, cid), condition[:80], rounds,
-                        session._base.round)
+                        session.state.round if round_now is None else round_now)
+
 
 def damage(session: Session, cid: str, amount: int) -> Event:
     """Quick damage by hand (no soak or armour: the GM says how much is lost)."""
     return session._gm(_harm(session, cid, _whole(amount, "damage")))
 
+
 def heal(session: Session, cid: str, amount: int) -> Event:
     """Quick healing by hand, up to the combatant's maximum."""
     return session._gm(_harm(session, cid, -_whole(amount, "heal")))
 
+
 def set_condition(session: Session, cid: str, condition: str, rounds: int = 0) -> Event:
     """Put a condition on ``cid`` for ``rounds`` rounds (0: until taken off)."""
     return session._gm(_condition(session, cid, condition, _whole(rounds, "rounds")))
+
 
 def clear_condition(session: Session, cid: str, condition: str) -> Event:
     held = [name for name, _ in marks(session.events, session.state.round).get(cid, [])]
@@ -269,6 +282,7 @@ def clear_condition(session: Session, cid: str, condition: str) -> Event:
                          allowed=", ".join(held) or "none set")
     return session._gm(ConditionCleared(RULE_GM, cid, _who(session, cid), condition))
 
+
 def at_round_start(session: Session) -> bool:
     """Is the pending question asked before the round's first turn (initiative)?"""
     if session.pending is None:
@@ -276,6 +290,7 @@ def at_round_start(session: Session) -> bool:
     turn = session.events[session._base_len:]
     return not any(isinstance(e, TurnStarted) for e in turn) and (
         not session._base.started or session._base.next_slot >= len(session._base.slots))
+
 
 def roll_initiative(session: Session, players: Iterable[str] = ()) -> tuple[Event, ...]:
     """Roll every initiative die of the GM's side (everybody not in ``players``) now
@@ -295,7 +310,6 @@ def roll_initiative(session: Session, players: Iterable[str] = ()) -> tuple[Even
         last = max(i for i, e in enumerate(session.entries) if not e.get("auto"))
         session.entries[last]["group"] = group
     return tuple(session.events[before:])
-
 
 
 def _whole(value: Any, where: str) -> int:

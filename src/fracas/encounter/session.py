@@ -292,19 +292,25 @@ class Session:
                              allowed=f"gm or {who}" if who != "gm" else "gm")
         entry = self._entry(pending, answer, by)
         entry["n"] = self._stamp()
-        if answer.get("policy") is None or not answer.get("turn", True):
-            return self._add([entry])
-        # "let fracas decide this turn": the policy answers every further question to the
-        # same combatant in this turn too (one undo step)
-        entry["group"] = group = len(self.entries)
-        start, cut = self._turn_start, len(self.events)
+        cut = len(self.events)
+        if answer.get("policy") is not None and answer.get("turn", True):
+            # "let fracas decide this turn": the policy answers every further question to
+            # the same combatant in this turn too (one undo step)
+            entry["group"], entry["for"] = len(self.entries), pending.who
         self._add([entry])
-        while (self.pending is not None and self.pending.who == pending.who
-               and self._turn_start == start):
-            more = self._entry(self.pending, answer, by)
-            more["group"], more["n"] = group, self._stamp()
-            self._add([more])
+        self._delegated()
         return tuple(self.events[cut:])
+
+    def _delegated(self) -> None:
+        """Answer by policy what the GM let fracas decide for this turn."""
+        while self.pending is not None:
+            given = next((e for e in self.entries[self._turn_start:]
+                          if e.get("for") == self.pending.who and e.get("policy")), None)
+            if given is None:
+                return
+            more = self._entry(self.pending, {"policy": given["policy"]}, given["by"])
+            more["group"], more["n"] = given["group"], self._stamp()
+            self._add([more])
 
     def _entry(self, pending: Decision, answer: Mapping[str, Any], by: str) -> dict[str, Any]:
         policy = answer.get("policy")
@@ -406,6 +412,7 @@ class Session:
                     self._add([entry])
                 except InputError:
                     break
+        self._delegated()
 
     def adjust(self, combatant: str, field: str, value: Any) -> Event:
         """Set a state value by hand (health, armour HP, strain, a condition, a deck)."""
