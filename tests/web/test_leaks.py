@@ -112,12 +112,28 @@ def play(url: str, example: str, mine: str, hidden: str, mode: str
             tap.add(r.text)
             views = []
             gm_view = gm.view(eid)
+            side = next(c["side"] for c in gm_view["combatants"] if c["id"] == mine)
+            edited = False
             for _ in range(3000):
                 if gm_view["over"]:
                     break
                 seen = player_pages(player, eid, tap)
                 views.append(seen)
                 pending = gm_view["pending"]
+                if not edited and gm_view["round"] >= 1 and pending["who"] != mine:
+                    # the GM's hand: damage on a visible enemy, a condition on the hidden one
+                    enemy = next((c["id"] for c in gm_view["combatants"]
+                                  if c["id"] not in (mine, hidden) and c["side"] != side),
+                                 hidden)
+                    for path, body in (("harm", {"combatant": enemy, "damage": 1}),
+                                       ("conditions", {"combatant": hidden,
+                                                       "condition": "marked", "rounds": 3})):
+                        r = gm.post(f"/api/encounters/{eid}/{path}",
+                                    {"version": gm.view(eid)["version"], **body})
+                        assert r.status_code == 200, r.text
+                    edited = True
+                    gm_view = gm.view(eid)
+                    continue
                 if pending["who"] == mine:
                     assert seen["pending"]["mine"], seen["pending"]
                     r = player.decide(eid, seen["version"],
