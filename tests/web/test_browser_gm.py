@@ -14,20 +14,12 @@ import re
 from collections.abc import Iterator
 
 import pytest
-from playwright.sync_api import Browser, Page, sync_playwright
+from playwright.sync_api import Browser, Page
 
 from fracas.web.testing import ServerProcess
-from tests.web.test_browser import ARGS, CHROMIUM, shot, version
+from tests.web.test_browser import shot, version
 
 PHONE = {"width": 390, "height": 844}
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield b
-        b.close()
 
 
 @pytest.fixture(scope="module")
@@ -53,6 +45,18 @@ def click(page: Page, selector: str) -> None:
     before = version(page)
     page.locator(selector).first.click()
     moved(page, before)
+
+
+def to_gorrs_turn(gm: Page, player: Page, tool: str) -> None:
+    """Whoever is asked takes the first option until the GM is asked Gorr's action
+    (``tool`` shown)."""
+    for _ in range(40):
+        caught_up(gm, player)
+        if gm.locator(tool).count() and "Gorr" in gm.locator("#prompt").inner_text():
+            return
+        page = player if player.locator("#pending button.option").count() else gm
+        click(page, "#pending button.option")
+    raise AssertionError("Gorr's action was not asked")
 
 
 def above_the_fold(page: Page, selector: str) -> bool:
@@ -95,13 +99,7 @@ def test_the_gm_runs_the_enemy_and_the_player_sees_their_own(browser: Browser,
         click(gm, "#roll-initiative")
         assert gm.locator("#round").inner_text() == "round 1"
         # the GM decides for Gorr: fracas decides this turn
-        for _ in range(10):
-            caught_up(gm, player)
-            if gm.locator("#auto-turn").count() and "Gorr" in gm.locator(
-                    "#prompt").inner_text():
-                break
-            page = player if player.locator("#pending button.option").count() else gm
-            click(page, "#pending button.option")
+        to_gorrs_turn(gm, player, "#auto-turn")
         click(gm, "#auto-turn")
         caught_up(player, gm)
         # the player's phone: their character, then their decision, above the fold
@@ -129,13 +127,7 @@ def test_the_gm_runs_the_enemy_and_the_player_sees_their_own(browser: Browser,
         assert "dazed 2 rds" in player.locator("#order").inner_text()
         shot(player, "serve-player.png")
         # the fight goes on to the GM's next decision for Gorr: a free-form action
-        for _ in range(40):
-            caught_up(gm, player)
-            if gm.locator("#free-action").count() and "Gorr" in gm.locator(
-                    "#prompt").inner_text():
-                break
-            page = player if player.locator("#pending button.option").count() else gm
-            click(page, "#pending button.option")
+        to_gorrs_turn(gm, player, "#free-action")
         gm.click("#free summary")
         gm.fill("#free-action input[name=description]", "kicks the brazier over")
         gm.fill("#free-action input[name=roll]", "2d6")
