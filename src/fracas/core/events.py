@@ -63,6 +63,10 @@ class Event:
         when nothing is left to show (the viewer then does not see the event)."""
         return None
 
+    def rolled_by(self) -> str | None:
+        """Who made the roll this event records (a name or an id), or None: not a roll."""
+        return None
+
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready: ``type``, ``rule``, ``text`` and the event's own fields."""
         out: dict[str, Any] = {"type": self.type, "rule": self.rule, "text": self.text()}
@@ -132,6 +136,9 @@ class Rolled(Event):
     def text(self) -> str:
         tail = f" ({self.meaning})" if self.meaning else ""
         return f"{self.public_text()}{tail}"
+
+    def rolled_by(self) -> str:
+        return self.who
 
     def fact_kind(self) -> str:
         """The dice are on the table; what they mean may need a private number."""

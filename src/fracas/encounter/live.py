@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 
 from fracas.core.choices import Choice
-from fracas.core.events import Event, Rolled
+from fracas.core.events import Event
 from fracas.core.model import PASS, Action, Roster
 from fracas.core.system import RuleSystem
 from fracas.dice.rollers import Roller
@@ -451,8 +451,9 @@ def whose_roll(setup: FightSetup, state: FightState, feed: Feed,
         return None
     rolls = [s for s in trial.streams if s != "policy"]
     place = len([s for s in trial.streams[:len(feed.rolls)] if s != "policy"])
-    rolled = [e for e in result.events if isinstance(e, Rolled)]
+    rolled = [e for e in result.events if e.rolled_by() is not None]
     if len(rolled) != len(rolls) or place >= len(rolled):
         return None
-    names = {c.name: cid for cid, c in state.roster.items()}
-    return names.get(rolled[place].who)
+    names = {**{c.name: cid for cid, c in state.roster.items()}, **{
+        cid: cid for cid in state.roster}}
+    return names.get(str(rolled[place].rolled_by()))

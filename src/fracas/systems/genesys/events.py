@@ -37,6 +37,9 @@ class GenesysRolled(Event):
     despairs: int
     summary: str
 
+    def rolled_by(self) -> str:
+        return self.who
+
     def text(self) -> str:
         shown = f"{self.shown} → " if self.shown else ""
         return f"{self.who} rolls {self.pool}: {shown}{self.summary}"
