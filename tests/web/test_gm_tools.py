@@ -14,6 +14,7 @@ import httpx
 import pytest
 
 from fracas.web.testing import ServerProcess
+from fracas.web.tracker import load_example
 from tests.web.helpers import Client, invite, new_gm
 
 DUEL = "tristat/duel-fight.yaml"
@@ -193,3 +194,27 @@ def test_genesys_threat_and_shared_slots_are_decided_by_hand(gm: Client) -> None
         view = answer(gm, eid, view, body)
     assert "gm" in kinds.get("spend", set())  # the GM spent threat by hand
     assert "slot" in kinds
+
+
+def test_the_players_spend_an_npcs_threat_at_a_table_that_says_so(gm: Client) -> None:
+    """Seed 004 · Step 5: "in some cases (such as checks made by NPCs) they may give the
+    players the option to spend these instead" (table option npc_threat_by: players)."""
+    raw = load_example("genesys/three-vs-three-fight.yaml")
+    raw.setdefault("rules", {})["npc_threat_by"] = "players"
+    r = gm.post("/api/encounters", {"scenario": raw, "seed": 5, "roll_all": True})
+    assert r.status_code == 201, r.text
+    view = dict(r.json())
+    eid = view["id"]
+    pcs = {"kira", "tomas", "nia"}
+    spenders: dict[str, set[str]] = {"threat": set(), "advantage": set()}
+    for _ in range(600):
+        if view["over"]:
+            break
+        p = view["pending"]
+        d = p["decision"]
+        if d["kind"] == "spend":
+            spenders["threat" if " threat" in d["prompt"] else "advantage"].add(p["who"])
+        body = {"roll": True} if d["kind"] == "dice" else {"option": d["options"][0]["id"]}
+        view = answer(gm, eid, view, body)
+    # the NPCs' threat was spent by the PCs they attacked; the PCs' own threat by the GM
+    assert spenders["threat"] & pcs and "gm" in spenders["threat"]
