@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 from fracas.core.events import ActionChosen, Event, RoundStarted, TurnStarted
@@ -64,12 +64,32 @@ class Viewer:
         return "unseen" if cid in self.hidden else self.others
 
 
+_FIELDS: dict[str, tuple[str, ...]] = {}
+
+
+def _string_fields(event: Event) -> tuple[str, ...]:
+    """The fields of an event's type that may hold a combatant's id."""
+    kind = event.type
+    if kind not in _FIELDS:
+        _FIELDS[kind] = tuple(f.name for f in fields(event) if f.name != "rule")
+    return _FIELDS[kind]
+
+
 @dataclass
 class Names:
     """Every combatant a fight has known (id -> name), for finding who an event names."""
 
     names: dict[str, str]
     _patterns: dict[str, re.Pattern[str]] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        self._words: dict[str, set[str]] = {}
+        for cid, name in self.names.items():
+            for word in (cid, name):
+                self._words.setdefault(word, set()).add(cid)
+        alternation = "|".join(re.escape(w) for w in sorted(self._words, key=len, reverse=True))
+        self._any = re.compile(rf"(?<![\w])(?:the )?({alternation})(?![\w])") if alternation \
+            else None
 
     def pattern(self, cid: str) -> re.Pattern[str]:
         if cid not in self._patterns:
@@ -79,13 +99,15 @@ class Names:
                 + r")(?![\w])")
         return self._patterns[cid]
 
-    def named(self, event: Event) -> set[str]:
+    def named(self, event: Event, text: str | None = None) -> set[str]:
         """The combatants ``event`` names: an id in one of its fields, or a name or id in
         its text."""
-        values = {v for v in event.to_dict().values() if isinstance(v, str)}
-        text = event.text()
-        return {cid for cid in self.names
-                if cid in values or self.pattern(cid).search(text)}
+        found = {v for v in (getattr(event, f) for f in _string_fields(event))
+                 if isinstance(v, str) and v in self.names}
+        if self._any is not None:
+            for match in self._any.finditer(event.text() if text is None else text):
+                found |= self._words[match.group(1)]
+        return found
 
     def unseen(self, value: Any, hidden: Iterable[str]) -> Any:
         """``value`` with every hidden combatant's name and id replaced by "someone
@@ -101,12 +123,14 @@ class Names:
         return value
 
 
-def concerned(events: Sequence[Event], names: Names) -> list[set[str]]:
-    """For each event, the combatants whose private facts its numbers may tell (see the
-    module docstring)."""
+def event_lines(events: Sequence[Event], names: Names, viewer: Viewer
+                ) -> list[tuple[Event, str]]:
+    """The events ``viewer`` sees, each with the line they see."""
+    if viewer.gm:
+        return [(e, e.text()) for e in events]
+    out = []
     everyone = set(names.names)
     context: set[str] = everyone
-    out = []
     for event in events:
         if isinstance(event, RoundStarted):
             context = everyone
@@ -114,22 +138,12 @@ def concerned(events: Sequence[Event], names: Names) -> list[set[str]]:
             context = {event.actor}
         elif isinstance(event, ActionChosen):
             context = {event.actor, *([event.target] if event.target else [])}
-        named = names.named(event)
-        out.append(named or set(context))
-    return out
-
-
-def event_lines(events: Sequence[Event], names: Names, viewer: Viewer
-                ) -> list[tuple[Event, str]]:
-    """The events ``viewer`` sees, each with the line they see."""
-    if viewer.gm:
-        return [(e, e.text()) for e in events]
-    out = []
-    for event, who in zip(events, concerned(events, names), strict=True):
-        named = names.named(event)
+        text = event.text()
+        named = names.named(event, text)
+        who = named or context
         kind = event.fact_kind()
         if kind == "public" or all(viewer.sees(cid, kind) for cid in who):
-            line: str | None = event.text()
+            line: str | None = text
         else:
             line = event.public_text()
         if line is None:
