@@ -148,7 +148,9 @@ def _play_threat(tmp_path: Path, rules: dict[str, Any] | None) -> str:
 
 def test_the_gm_spends_an_npcs_threat_by_default(tmp_path: Path) -> None:
     out = _play_threat(tmp_path, None)
-    assert "the GM spends h on strain" in out and "spending the NPC's threat" not in out
+    # the GM is asked (by hand, the table default of fracas play)
+    assert "? Thug rolled s hh → 1 net success, 2 net threat: a hit; the GM spends 2 threat" \
+        in out and "spending the NPC's threat" not in out
 
 
 def test_a_table_may_let_the_players_spend_an_npcs_threat(tmp_path: Path) -> None:

@@ -110,8 +110,9 @@ def identifiers(played: Played) -> list[str]:
               for w in dict(entry.get("sheet", entry)).get("weapons") or []
               if isinstance(w, dict)}
     stripped = text
-    for name in sorted(names, key=len, reverse=True):
-        stripped = stripped.replace(name, " ")
+    for name in sorted(names, key=len, reverse=True):  # a name wrapped at a line end too
+        spaced = r"\s+".join(map(re.escape, name.split()))
+        stripped = re.sub(spaced, " ", stripped) if spaced else stripped
     for cid, c in roster.items():
         if cid != c.name:
             found += re.findall(rf"(?<![\w/.-]){re.escape(cid)}(?![\w/.-])", stripped)

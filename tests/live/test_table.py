@@ -173,7 +173,7 @@ def test_genesys_dice_at_the_real_command_win_over_command_keys(tmp_path: Path) 
     log = tmp_path / "fight.jsonl"
     done = _play("examples/genesys/duel-fight.yaml", "--seed", "3", "--control",
                  "gm=person", "--log", str(log),
-                 stdin="s\na\n\n/s\n2S 1A\nq\n")
+                 stdin="s\na\n1\n\n/s\n2S 1A\nq\n")  # Red takes NPC slot 1
     out = done.stdout
     assert done.returncode == 0, done.stderr
     assert "error" not in out, out
@@ -197,6 +197,7 @@ def test_the_session_takes_a_pools_symbols_however_they_are_sent(typed: object) 
     s = Session.start(scenario, seed=3, controllers=dict.fromkeys(scenario.roster, "person"))
     s.decide({"dice": "s"})
     s.decide({"dice": ""})  # a blank: nothing shown
+    s.decide({"option": "1"})  # Red takes NPC slot 1 (seed 004: any NPC may)
     s.decide({"option": "1"})  # Red attacks Blue
     assert s.pending is not None and s.pending.dice is not None
     assert s.pending.dice.typed == "symbols"

@@ -6,6 +6,8 @@ from typing import Any
 
 import httpx
 
+from fracas.web.tracker import load_example
+
 
 def answer_for(decision: dict[str, Any]) -> dict[str, Any]:
     """A legal answer to a decision: its first option, or let the server roll the dice."""
@@ -48,8 +50,12 @@ def new_gm(http: httpx.Client) -> Client:
 
 def new_encounter(gm: Client, example: str, people: list[str], seed: int = 1,
                   **extra: Any) -> dict[str, Any]:
+    """An encounter where ``people`` are decided by hand and fracas plays the others (the
+    server's default is the GM deciding for everybody)."""
+    ids = [c["id"] for c in load_example(example)["combatants"]]
+    controllers = {c: "person" if c in people else "aggressive" for c in ids}
     r = gm.post("/api/encounters", {"example": example, "seed": seed,
-                                    "controllers": {c: "person" for c in people}, **extra})
+                                    "controllers": controllers, **extra})
     assert r.status_code == 201, r.text
     return dict(r.json())
 

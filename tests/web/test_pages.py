@@ -40,7 +40,7 @@ def test_create_from_an_example_an_upload_and_typed_combatants(gm_browser: TestC
     http = gm_browser
     r = http.post("/gm/encounters", data={"source": "example",
                                           "example": "zamani/duel-fight.yaml",
-                                          "people": "river"})
+                                          "auto": "hill"})
     assert r.status_code == 200 and "Sword against spear" in r.text  # followed to /e/<id>
     with open("examples/contest/duel-fight.yaml", "rb") as f:
         r = http.post("/gm/encounters", data={"source": "file", "title": "Uploaded"},

@@ -20,6 +20,7 @@ from rich.rule import Rule
 from rich.table import Table
 from rich.text import Text
 
+from fracas.cli import gm as gm_commands
 from fracas.cli import render
 from fracas.cli.menus import Composer, dice_words, esc, show_menu, show_options
 from fracas.core.events import (
@@ -30,8 +31,10 @@ from fracas.core.events import (
     TurnStarted,
 )
 from fracas.core.nesting import MAX_DEPTH, json_depth
+from fracas.encounter.gm import CombatantAdded
+from fracas.encounter.gm import marks as gm_marks
 from fracas.encounter.narration import Names, is_brief, say
-from fracas.encounter.session import RULE_GM, CombatantAdded, Session
+from fracas.encounter.session import RULE_GM, Session
 from fracas.encounter.session_log import SessionLog
 from fracas.errors import InputError
 from fracas.registry.scenarios import load_scenario
@@ -75,13 +78,16 @@ def order_view(session: Session) -> Table:
             current = [c for c in slot.candidates if c == state.actor] or list(slot.candidates)
             placed = [c for c in placed if c not in current] + current
     rest = [cid for cid in state.roster if cid not in placed]
+    marks = gm_marks(session.events, state.round)
     for cid in [*placed, *rest]:
         c = state.roster[cid]
         current, maximum = system.health(c)
-        who = "person" if session.is_person(cid) else session.controllers.get(cid, "")
+        who = "by hand" if session.is_person(cid) else session.current.get(cid, "")
         mark = "▶" if cid == state.actor and not state.over else " "
+        held = ", ".join(f"{n} ({left} rd)" if left else n for n, left in marks.get(cid, []))
         table.add_row(mark, c.name, f"[dim]{c.side}[/]", render.health_bar(current, maximum),
-                      "" if system.is_active(c) else "[red]out[/]", f"[dim]{who}[/]")
+                      "" if system.is_active(c) else "[red]out[/]", f"[dim]{who}[/]",
+                      escape(held))
     return table
 
 
@@ -222,7 +228,7 @@ def _command(session: Session, line: str, console: Console
     if head in ("q", "quit"):
         return "quit"
     if head in ("?", "h", "help"):
-        console.print(HELP, highlight=False, markup=False)
+        console.print(HELP + "\n" + gm_commands.HELP, highlight=False, markup=False)
         return None
     if head == "e":
         console.print(Rule("[dim]the last turn in full[/]"))
@@ -248,6 +254,9 @@ def _command(session: Session, line: str, console: Console
 
 
 def _gm(session: Session, words: list[str], line: str) -> tuple[Event, ...]:
+    done = gm_commands.command(session, words, line)
+    if done is not None:
+        return done
     what = words[0].lower() if words else ""
     if what == "set" and len(words) >= 4:
         return (session.adjust(words[1], words[2], " ".join(words[3:])),)
@@ -269,7 +278,8 @@ def _gm(session: Session, words: list[str], line: str) -> tuple[Event, ...]:
         return (session.add_combatant(entry),)
     raise InputError(f"unknown GM command {line.strip()!r}", path="gm",
                      allowed="gm set ID FIELD VALUE, gm remove ID, gm add {JSON}, "
-                             "gm end REASON")
+                             "gm end REASON, gm auto, gm skip, gm do, gm init, gm hurt, "
+                             "gm heal, gm cond, gm join (? for help)")
 
 
 def _controllers(values: list[str] | None) -> dict[str, str]:
@@ -299,7 +309,9 @@ def run(file: Path | None, log: Path | None, resume: Path | None, seed: int | No
             raise InputError("give a fight file (or --resume LOG)", path="FILE",
                              allowed="a scenario YAML file")
         scenario = load_scenario(file)
-        people = dict.fromkeys(scenario.roster, "person")
+        # the GM decides for everybody no policy is named for, and spends threat and
+        # despair by hand (seed 004 · Step 5)
+        people = {**dict.fromkeys(scenario.roster, "person"), "gm": "person"}
         people.update(_controllers(control))
         session = Session.start(scenario, seed=seed, controllers=people, roll_all=roll_all)
         if log is not None:

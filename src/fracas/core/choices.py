@@ -25,13 +25,16 @@ from fracas.dice.rollers import Roller
 @dataclass(frozen=True)
 class Choice:
     """A choice asked mid-resolution: its kind (``spend``, ``split``, ...), whose it is
-    (a combatant id, or ``gm``), a prompt, the options' labels and the default's index."""
+    (a combatant id, or ``gm``), a prompt, the options' labels and the default's index.
+    ``among``: when several combatants may answer (which PC takes a Genesys PC slot), their
+    ids; the first a person controls is asked."""
 
     kind: str
     who: str
     prompt: str
     options: tuple[str, ...]
     default: int = 0
+    among: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         if not self.options or not 0 <= self.default < len(self.options):

@@ -34,6 +34,13 @@ class Event:
     rule: str
 
     kind: ClassVar[str] = "event"
+    #: What the event's numbers tell, for the one redaction step every view for a person
+    #: goes through (:mod:`fracas.encounter.redact`): ``public`` (what the whole table sees:
+    #: whose turn, the action declared, the dice shown), ``condition`` (a combatant's
+    #: condition, seen wherever its status is), ``private`` (private facts of the combatants
+    #: it concerns: health, defence totals, armour, sheet values). An event type is private
+    #: unless it says otherwise.
+    facts: ClassVar[str] = "private"
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -46,6 +53,19 @@ class Event:
     def text(self) -> str:
         """One line of plain text a GM can read."""
         return self.type
+
+    def fact_kind(self) -> str:
+        """``public``, ``condition`` or ``private`` (see :attr:`facts`) for this event."""
+        return self.facts
+
+    def public_text(self) -> str | None:
+        """The line without its private facts, for a viewer who may not see them; None
+        when nothing is left to show (the viewer then does not see the event)."""
+        return None
+
+    def rolled_by(self) -> str | None:
+        """Who made the roll this event records (a name or an id), or None: not a roll."""
+        return None
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready: ``type``, ``rule``, ``text`` and the event's own fields."""
@@ -116,9 +136,19 @@ class Rolled(Event):
     meaning: str = ""
 
     def text(self) -> str:
-        shown = self.value if not isinstance(self.value, tuple) else ", ".join(map(str, self.value))
         tail = f" ({self.meaning})" if self.meaning else ""
-        return f"{self.who} rolls {self.what}: {shown}{tail}"
+        return f"{self.public_text()}{tail}"
+
+    def rolled_by(self) -> str:
+        return self.who
+
+    def fact_kind(self) -> str:
+        """The dice are on the table; what they mean may need a private number."""
+        return "private" if self.meaning else "public"
+
+    def public_text(self) -> str:
+        shown = self.value if not isinstance(self.value, tuple) else ", ".join(map(str, self.value))
+        return f"{self.who} rolls {self.what}: {shown}"
 
 
 @dataclass(frozen=True)
@@ -168,6 +198,14 @@ class Changed(Event):
     def text(self) -> str:
         return f"{self.target}: {self.field} {_show(self.before)} → {_show(self.after)}"
 
+    def fact_kind(self) -> str:
+        """A flag or the list of named conditions is a condition; a number, a deck or
+        any other value is private."""
+        def named(v: Any) -> bool:
+            return isinstance(v, bool) or (self.field == "conditions" and isinstance(
+                v, tuple) and all(isinstance(x, str) for x in v))
+        return "condition" if named(self.before) and named(self.after) else "private"
+
 
 def _show(value: Any) -> str:
     if isinstance(value, tuple):
@@ -186,16 +224,25 @@ class Outcome(Event):
     damage: int
 
     def text(self) -> str:
+        hurt = f"; {self.target} loses {self.damage}" if self.damage and self.target else ""
+        return f"{self.public_text()}{hurt}"
+
+    def fact_kind(self) -> str:
+        """Hit or miss is seen by all; what the target lost tells of its health."""
+        return "private" if self.damage and self.target else "public"
+
+    def public_text(self) -> str:
         if not self.target:
             return f"{self.actor}: {self.outcome}"
-        hurt = f"; {self.target} loses {self.damage}" if self.damage else ""
-        return f"{self.actor} → {self.target}: {self.outcome}{hurt}"
+        return f"{self.actor} → {self.target}: {self.outcome}"
 
 
 @dataclass(frozen=True)
 class RoundStarted(Event):
     """A new round of the fight, with its turn order: ``slots`` holds each slot's
     (candidates, label, offensive, extra)."""
+
+    facts: ClassVar[str] = "public"
 
     round: int
     slots: tuple[tuple[Any, ...], ...]
@@ -212,6 +259,8 @@ class RoundStarted(Event):
 class TurnStarted(Event):
     """Somebody takes a slot of the round: their turn (or segment) begins."""
 
+    facts: ClassVar[str] = "public"
+
     actor: str
     slot: str
     slot_index: int
@@ -227,6 +276,8 @@ class SlotAdded(Event):
     The new slot is offensive when ``offensive``; a delayed slot keeps the current slot's
     ``extra``."""
 
+    facts: ClassVar[str] = "public"
+
     actor: str
     label: str
     after: int = 0
@@ -241,6 +292,8 @@ class SlotAdded(Event):
 class SlotPassed(Event):
     """A slot of the round goes by with nobody able to take it."""
 
+    facts: ClassVar[str] = "public"
+
     slot: str
     slot_index: int
     reason: str
@@ -252,6 +305,8 @@ class SlotPassed(Event):
 @dataclass(frozen=True)
 class ActionChosen(Event):
     """The action an actor takes (chosen by a person or a policy)."""
+
+    facts: ClassVar[str] = "public"
 
     actor: str
     action: str
@@ -270,6 +325,8 @@ class ActionChosen(Event):
 @dataclass(frozen=True)
 class FightEnded(Event):
     """The fight is over: a side won, or the round limit was reached."""
+
+    facts: ClassVar[str] = "public"
 
     winner: str
     rounds: int

@@ -123,6 +123,11 @@ def apply_events(roster: Roster, events: Iterable[Event]) -> Roster:
 #: offer ``Action(actor, kind=DELAY, offensive=False)`` among their actions.
 DELAY = "delay"
 
+#: The kind of an action that does nothing: the turn passes (the GM skips it, or takes a
+#: free-form action described and applied by hand). Never offered by a system; the fight
+#: loop resolves nothing for it.
+PASS = "pass"
+
 
 @dataclass(frozen=True)
 class Action:

@@ -265,6 +265,18 @@ class RuleSystem(ABC):
         taken out; the policies rank on the real state once one attack's most damage could
         bring the target there. Default: 0."""
         return 0
+    def harm_by_hand(self, combatant: Combatant, amount: int) -> tuple[str, Any, Any]:
+        """Hook: the state field a GM's damage (``amount`` > 0) or healing (< 0) given by
+        hand changes, with its value before and after (no soak, armour or other rule: the
+        GM says what is lost; healing stops at the maximum). Default: the health bar's
+        own field, counting down."""
+        state = combatant.state
+        _, maximum = self.health(combatant)
+        for name in ("health", "hp", "wounds_left", "wounds"):
+            if hasattr(state, name):
+                return name, getattr(state, name), counted_down(getattr(state, name),
+                                                                amount, maximum)
+        raise NotImplementedError(f"{self.id} must implement harm_by_hand()")
 
     def start_turn(self, roller: Roller, actor: str, roster: Roster) -> tuple[Event, ...]:
         """Hook: effects that end or happen as ``actor``'s turn begins (default none).
@@ -310,6 +322,14 @@ class RuleSystem(ABC):
             cached = hash((type(self), repr(sorted(self._overrides.items()))))
             self.__dict__["_hash"] = cached
         return cached
+
+
+def counted_down(before: int, amount: int, maximum: int) -> int:
+    """A value that counts down as harm is taken (health): ``amount`` of damage (> 0) or
+    healing (< 0), healing stopping at ``maximum`` (never lowering the value)."""
+    if amount >= 0:
+        return before - amount
+    return max(before, min(maximum, before - amount))
 
 
 def _deep_merge(base: Mapping[str, Any], overrides: Mapping[str, Any]) -> dict[str, Any]:

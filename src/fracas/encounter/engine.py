@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from fracas.core.choices import Choice, ask
 from fracas.core.events import (
     ActionChosen,
     Changed,
@@ -29,7 +30,7 @@ from fracas.core.events import (
     SlotPassed,
     TurnStarted,
 )
-from fracas.core.model import DELAY, Action, Roster, Slot
+from fracas.core.model import DELAY, PASS, Action, Roster, Slot
 from fracas.core.scenario import Scenario
 from fracas.core.system import RuleSystem
 from fracas.dice.rollers import RandomRoller, Roller, ScriptedRoller
@@ -176,6 +177,8 @@ def step(roller: Roller, setup: FightSetup, state: FightState, lean: bool = Fals
         if action.kind == DELAY:
             slot = state.slots[state.next_slot - 1]
             emit([SlotAdded(RULE_FIGHT, actor, f"{slot.label} (delayed)", 1, slot.offensive)])
+        elif action.kind == PASS:
+            return  # the turn passes: nothing to resolve
         elif lean:
             emit(roller.resolve(_effects, system, action, state.roster))
         else:
@@ -244,6 +247,11 @@ def step(roller: Roller, setup: FightSetup, state: FightState, lean: bool = Fals
             emit([SlotPassed(RULE_FIGHT, slot.label, index, "nobody able to act")])
             continue
         actor = takers[0]
+        if len(takers) > 1:  # any of them may take the slot: their controllers choose
+            names = tuple(state.roster[c].name for c in takers)
+            actor = takers[ask(roller, Choice(
+                "slot", takers[0], f"Who takes {slot.label or 'this slot'}?", names,
+                among=tuple(takers)))]
         # a turn spans all of the actor's slots in a round: it begins at the first of them
         begins = actor not in state.acted
         emit([TurnStarted(RULE_FIGHT, actor, slot.label, index)])

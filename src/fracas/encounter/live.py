@@ -17,8 +17,8 @@ from typing import Any
 import numpy as np
 
 from fracas.core.choices import Choice
-from fracas.core.events import Event, Rolled
-from fracas.core.model import Action, Roster
+from fracas.core.events import Event
+from fracas.core.model import PASS, Action, Roster
 from fracas.core.system import RuleSystem
 from fracas.core.words import plain
 from fracas.dice.rollers import Roller
@@ -35,7 +35,7 @@ from fracas.encounter.decisions import (
 from fracas.encounter.engine import FightSetup, step
 from fracas.encounter.labels import action_words, reaction_words
 from fracas.encounter.narration import Names
-from fracas.encounter.policies import Policy
+from fracas.encounter.policies import POLICIES, Policy
 from fracas.encounter.state import FightState
 from fracas.errors import FracasError, InputError, ScriptError
 
@@ -157,10 +157,20 @@ class Feed:
         return self.actor != "gm" and not self.person(self.actor) and (
             self.target is None or not self.person(self.target))
 
-    def answer(self, kind: str, count: int, ask: Callable[[], Decision]) -> int:
+    def skipping(self) -> bool:
+        """Is the next answer the GM's "skip this turn" (taken if so)?"""
+        if self.used_answers < len(self.answers) and self.answers[self.used_answers].get(
+                "skip") and self.answers[self.used_answers].get("decision") == "action":
+            self.used_answers += 1
+            return True
+        return False
+
+    def answer(self, kind: str, count: int, ask: Callable[[], Decision],
+               auto: Callable[[str], int] | None = None) -> int:
         """The index of the option given for a ``kind`` decision of ``count`` options, or
         raise :class:`Needed` with the decision ``ask`` builds (odds are only computed
-        when the question is really asked)."""
+        when the question is really asked). An answer ``{"policy": name}`` lets that
+        policy choose (``auto``; the rules' default where there is none)."""
         if self.used_answers >= len(self.answers):
             if self.trial is not None:
                 return 0
@@ -170,6 +180,9 @@ class Feed:
             raise InputError(f"answer {self.used_answers + 1} is for a {entry.get('decision')}"
                              f" decision, but the rules ask for a {kind}",
                              path="answers", allowed=kind)
+        if entry.get("policy") is not None:
+            self.used_answers += 1
+            return auto(str(entry["policy"])) if auto is not None else 0
         option = str(entry.get("option"))
         ids = [str(i + 1) for i in range(count)]
         if option not in ids:
@@ -254,12 +267,13 @@ class LiveRoller:
     def choose(self, choice: Choice) -> int:
         """A mid-resolution choice (see :mod:`fracas.core.choices`): a person-controlled
         combatant answers, anybody else takes the rules' default."""
-        if not self.feed.person(choice.who):
+        who = next((c for c in choice.among if self.feed.person(c)), choice.who)
+        if not self.feed.person(who):
             return choice.default
         options = tuple(Option(str(i + 1), plain(label))
                         for i, label in enumerate(choice.options))
         return self.feed.answer(choice.kind, len(options), lambda: Decision(
-            choice.kind, choice.who, choice.prompt, options))
+            choice.kind, who, choice.prompt, options), lambda name: choice.default)
 
 
 def dice_prompt(request: DiceRequest) -> str:
@@ -294,7 +308,13 @@ class Person(Policy):
                 Option(str(i + 1), label(a), _later(system, a, roster) if self.feed.odds
                        else None)
                 for i, a in enumerate(actions)), menu=menu)
-        action = actions[self.feed.answer("action", len(actions), ask)]
+        if self.feed.skipping():
+            return Action(actor, kind=PASS, offensive=False)
+
+        def auto(policy: str) -> int:
+            return actions.index(POLICIES[policy].choose(roller, system, actor, actions,
+                                                         roster))
+        action = actions[self.feed.answer("action", len(actions), ask, auto)]
         self.feed.about(actor, f"{name}'s {_lower(label(action))}", action.target)
         return action
 
@@ -310,7 +330,10 @@ class Person(Policy):
                 Option(str(i + 1), reaction_words(v, variants[0], words, variants),
                        _later(system, v, roster) if self.feed.odds else None)
                 for i, v in enumerate(variants)))
-        return variants[self.feed.answer("reaction", len(variants), ask)]
+
+        def auto(policy: str) -> int:
+            return variants.index(POLICIES[policy].react(roller, system, variants, roster))
+        return variants[self.feed.answer("reaction", len(variants), ask, auto)]
 
 
 class _Watch(Policy):
@@ -356,8 +379,6 @@ def run_turn(setup: FightSetup, state: FightState, feed: Feed,
              controllers: Mapping[str, str]) -> TurnResult:
     """Run one turn from ``state`` with the feed's inputs; raises :class:`Needed` when an
     answer is missing (and ``InputError`` when an input does not fit the rules)."""
-    from fracas.encounter.policies import POLICIES
-
     feed.actor = "gm"
     feed.context = (f"initiative for round {state.round + 1}"
                     if state.next_slot >= len(state.slots) else "the turn")
@@ -386,8 +407,9 @@ def whose_roll(setup: FightSetup, state: FightState, feed: Feed,
         return None
     rolls = [s for s in trial.streams if s != "policy"]
     place = len([s for s in trial.streams[:len(feed.rolls)] if s != "policy"])
-    rolled = [e for e in result.events if isinstance(e, Rolled)]
+    rolled = [e for e in result.events if e.rolled_by() is not None]
     if len(rolled) != len(rolls) or place >= len(rolled):
         return None
-    names = {c.name: cid for cid, c in state.roster.items()}
-    return names.get(rolled[place].who)
+    names = {**{c.name: cid for cid, c in state.roster.items()}, **{
+        cid: cid for cid in state.roster}}
+    return names.get(str(rolled[place].rolled_by()))

@@ -20,7 +20,7 @@ redo, saving and resuming are replaying it (see :mod:`fracas.encounter.live`).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, fields, replace
+from dataclasses import fields, replace
 from typing import Any
 
 from fracas.core.events import (
@@ -36,6 +36,7 @@ from fracas.core.scenario import Scenario
 from fracas.dice.variables import Variable
 from fracas.encounter.decisions import Decision, DiceRequest, Needed, Option
 from fracas.encounter.engine import FightSetup, setup_from_scenario
+from fracas.encounter.gm import RULE_GM, CombatantAdded, CombatantRemoved, ControllerSet
 from fracas.encounter.hand import field_hints, hand_value, hint_words, shown
 from fracas.encounter.live import PERSON, Feed, dice_prompt, run_turn, whose_roll
 from fracas.encounter.policies import POLICIES
@@ -43,32 +44,9 @@ from fracas.encounter.state import FightState, slots_from_data, slots_to_data
 from fracas.errors import FracasError, InputError, ScriptError
 from fracas.registry.scenarios import scenario_from_mapping
 
-__all__ = ["Decision", "DiceRequest", "Option", "Session"]
+__all__ = ["RULE_GM", "Decision", "DiceRequest", "Option", "Session"]
 
-RULE_GM = "GM · at the table"
 SESSION_VERSION = 1
-
-
-@dataclass(frozen=True)
-class CombatantAdded(Event):
-    """The GM brings a combatant into the fight (its scenario entry); it joins the turn
-    order from the next round."""
-
-    entry: Any
-
-    def text(self) -> str:
-        entry = dict(self.entry)
-        return f"{entry.get('name') or entry.get('id')} joins the fight ({entry.get('side')})"
-
-
-@dataclass(frozen=True)
-class CombatantRemoved(Event):
-    """The GM takes a combatant out of the fight; its places in the turn order pass."""
-
-    combatant: str
-
-    def text(self) -> str:
-        return f"{self.combatant} leaves the fight"
 
 
 def _entry_mapping(entry: Any) -> dict[str, Any]:
@@ -119,7 +97,8 @@ def fold_live(scenario: Scenario, events: Sequence[Event]) -> FightState:
 
 
 class Session:
-    """A fight in progress at the table (see the module docstring)."""
+    """A fight in progress at the table (see the module docstring); the GM's tools beyond
+    these are in :mod:`fracas.encounter.gm`."""
 
     def __init__(self, scenario: Scenario, setup: FightSetup, controllers: Mapping[str, str],
                  seed: int, roll_all: bool = False, odds: bool = True):
@@ -129,6 +108,7 @@ class Session:
         self.seed = seed
         self.roll_all = roll_all
         self.odds = odds
+        self.current = dict(self.controllers)  # as GM edits have changed them since
         self.entries: list[dict[str, Any]] = []
         self.drawn = 0  # how many "roll it"s the session has drawn (numbers are never reused)
         self.redo_stack: list[list[dict[str, Any]]] = []
@@ -170,7 +150,7 @@ class Session:
         return self.setup.system
 
     def is_person(self, cid: str) -> bool:
-        return self.controllers.get(cid) == PERSON
+        return self.current.get(cid) == PERSON
 
     def _auto(self, var: Variable[Any], who: str) -> bool:
         return self.roll_all
@@ -186,6 +166,7 @@ class Session:
     def _replay(self) -> None:
         """Fold the whole log: the state, the events, and what is asked now."""
         self.state = FightState(self.scenario.roster)
+        self.current = dict(self.controllers)
         self.events: list[Event] = []
         self.pending: Decision | None = None
         self._turn_start = 0  # where the pending turn's entries begin
@@ -212,7 +193,7 @@ class Session:
             chunk = self.entries[index:end]
             feed = self._feed(chunk)
             try:
-                result = run_turn(self.setup, self.state, feed, self.controllers)
+                result = run_turn(self.setup, self.state, feed, self.current)
             except Needed as need:
                 self.drawn = max(self.drawn, feed.next_roll)
                 if end != len(self.entries):
@@ -254,7 +235,7 @@ class Session:
         """A dice request naming who rolls, where a trial run of the turn can tell."""
         if decision.dice is None:
             return decision
-        who = whose_roll(self.setup, self._base, feed, self.controllers)
+        who = whose_roll(self.setup, self._base, feed, self.current)
         if who is None or who == decision.who:
             return decision
         name = self._base.roster[who].name
@@ -263,6 +244,8 @@ class Session:
 
     def _apply_gm(self, event: Event) -> None:
         _check_gm(self.state, event)
+        if isinstance(event, ControllerSet):
+            self.current[event.combatant] = event.controller
         self.state = self._base = apply_live(self.scenario, self.state, event)
         self.events.append(event)
         self._base_len = len(self.events)
@@ -270,10 +253,13 @@ class Session:
     # -- answering ---------------------------------------------------------------------
     def decide(self, answer: Mapping[str, Any], *, by: str = "gm") -> tuple[Event, ...]:
         """Answer the pending decision: ``{"option": "3"}``, ``{"dice": [3, 5]}`` (Genesys
-        symbols as one text for the whole pool: ``{"dice": "ss a t"}``, ``""`` for none) or
-        ``{"roll": True}``. ``by`` is ``"gm"`` or the id of the answering combatant's
-        controller. Returns the events of the turns it finished. A wrong controller, an
-        illegal choice or bad dice raise :class:`InputError` and change nothing."""
+        symbols as one text for the whole pool: ``{"dice": "ss a t"}``, ``""`` for none),
+        ``{"roll": True}``, ``{"skip": True}`` (the turn passes), or ``{"policy": name}``
+        (that policy answers this and every further question to the same combatant in
+        this turn; ``"turn": False`` for this question only). ``by`` is ``"gm"`` or the id
+        of the answering combatant's controller. Returns the events of the turns it
+        finished. A wrong controller, an illegal choice or bad dice raise
+        :class:`InputError` and change nothing."""
         pending = self.pending
         if pending is None:
             raise InputError("nothing to decide: the fight is over", path="decide",
@@ -283,11 +269,42 @@ class Session:
             raise InputError(f"{pending.prompt} is for {who} to answer, not {by}", path="by",
                              allowed=f"gm or {who}" if who != "gm" else "gm")
         entry = self._entry(pending, answer, by)
-        return self._add([entry])
+        entry["n"] = self._stamp()
+        cut = len(self.events)
+        if answer.get("policy") is not None and answer.get("turn", True):
+            # "let fracas decide this turn": the policy answers every further question to
+            # the same combatant in this turn too (one undo step)
+            entry["group"], entry["for"] = len(self.entries), pending.who
+        self._add([entry])
+        self._delegated()
+        return tuple(self.events[cut:])
+
+    def _delegated(self) -> None:
+        """Answer by policy what the GM let fracas decide for this turn."""
+        while self.pending is not None:
+            given = next((e for e in self.entries[self._turn_start:]
+                          if e.get("for") == self.pending.who and e.get("policy")), None)
+            if given is None:
+                return
+            more = self._entry(self.pending, {"policy": given["policy"]}, given["by"])
+            more["group"], more["n"] = given["group"], self._stamp()
+            self._add([more])
 
     def _entry(self, pending: Decision, answer: Mapping[str, Any], by: str) -> dict[str, Any]:
+        policy = answer.get("policy")
+        if policy is not None and str(policy) not in POLICIES:
+            raise InputError(f"unknown policy {policy!r}", path="policy",
+                             allowed=", ".join(POLICIES))
+        if answer.get("skip"):
+            if pending.kind != "action":
+                raise InputError(f"only a turn can be skipped, not: {pending.prompt}",
+                                 path="skip", allowed="skip at an action decision")
+            return {"kind": "answer", "decision": "action", "skip": True, "by": by}
+        if policy is not None and pending.kind != "dice":
+            return {"kind": "answer", "decision": pending.kind, "policy": str(policy),
+                    "by": by}
         if pending.kind == "dice":
-            if answer.get("roll"):
+            if answer.get("roll") or policy is not None:
                 self.drawn += 1
                 return {"kind": "dice", "rolled": self.drawn - 1, "by": by}
             values = answer.get("dice")
@@ -336,28 +353,50 @@ class Session:
         return tuple(self.events[cut:])
 
     # -- GM tools ----------------------------------------------------------------------
-    def _gm(self, event: Event) -> Event:
+    def _gm(self, event: Event, group: int | None = None) -> Event:
         """A GM edit: it goes into the log before the pending turn, which is then played
-        again from its start with the answers already given (those that still fit)."""
+        again from its start with the answers already given (those that still fit).
+        ``group``: edits made as one undo step share it."""
+        entry: dict[str, Any] = {"kind": "gm", "event": event.to_dict(), "by": "gm",
+                                 "n": self._stamp()}
+        if group is not None:
+            entry["group"] = group
+        self._insert([entry])
+        self.redo_stack.clear()
+        return event
+
+    def _stamp(self) -> int:
+        """The number of the next input made (undo takes back the newest first)."""
+        return 1 + max((int(e.get("n", 0)) for e in self.entries), default=0)
+
+    def _insert(self, new: list[dict[str, Any]]) -> None:
+        """GM edits into the log before the pending turn, which is played again from its
+        start with the inputs already given (those that still fit)."""
         start = self._turn_start
-        pending_entries = [e for e in self.entries[start:] if not e.get("auto")]
+        # the pending turn's inputs, dice the session rolled included: nothing already
+        # rolled is rolled again
+        pending_entries = list(self.entries[start:])
         saved = (list(self.entries), self.state, list(self.events), self.pending, start,
                  self.drawn, self._base, self._base_len)
         try:
             del self.entries[start:]
-            self.entries.append({"kind": "gm", "event": event.to_dict(), "by": "gm"})
+            self.entries.extend(new)
             self._replay()
         except (FracasError, ValueError) as err:
             (self.entries, self.state, self.events, self.pending, self._turn_start,
              self.drawn, self._base, self._base_len) = saved
             raise InputError(str(err), path="gm") from None
-        for entry in pending_entries:
-            try:
-                self._add([entry])
-            except InputError:
-                break
-        self.redo_stack.clear()
-        return event
+        try:  # all at once, so the dice rolled before are read where they were rolled
+            self._add(pending_entries)
+        except InputError:  # the edit changed the turn: keep the inputs that still fit
+            for entry in pending_entries:
+                if entry.get("auto"):
+                    continue
+                try:
+                    self._add([entry])
+                except InputError:
+                    break
+        self._delegated()
 
     def adjust(self, combatant: str, field: str, value: Any) -> Event:
         """Set a state value by hand (health, armour HP, strain, a condition, a deck)."""
@@ -383,12 +422,16 @@ class Session:
         if cid in self.state.roster:
             raise InputError(f"the id {cid!r} is already in the fight", path="id",
                              allowed="a new id")
+        self.check_entry(entry)
+        return self._gm(CombatantAdded(RULE_GM, _frozen(dict(entry))))
+
+    def check_entry(self, entry: Mapping[str, Any]) -> None:
+        """Check a combatant entry by the system's model (errors name the field)."""
         raw = dict(self.scenario.raw)
         raw["combatants"] = [dict(entry)]
         raw.pop("attack", None)
         raw.pop("dice", None)
-        scenario_from_mapping(raw)  # validates the entry (errors name the field)
-        return self._gm(CombatantAdded(RULE_GM, _frozen(dict(entry))))
+        scenario_from_mapping(raw)
 
     def remove_combatant(self, cid: str) -> Event:
         """Take a combatant out of the fight."""
@@ -407,31 +450,52 @@ class Session:
     # -- undo and redo -----------------------------------------------------------------
     def undo(self, steps: int = 1) -> None:
         """Take back the last ``steps`` inputs (an answer, dice, a GM edit), with the dice
-        the session rolled by itself after them. More steps than there are inputs is an
+        the session rolled by itself after them; inputs made as one (a GM's free-form
+        action and its effects) are one step. More steps than there are inputs is an
         :class:`InputError` that changes nothing."""
         entries = list(self.entries)
         taken: list[list[dict[str, Any]]] = []
+        middle = False
         for done in range(steps):
-            last = max((i for i, e in enumerate(entries) if not e.get("auto")), default=None)
-            if last is None:
+            made = [i for i, e in enumerate(entries) if not e.get("auto")]
+            if not made:
                 raise InputError("nothing to undo" if not done else
                                  f"only {done} step(s) to undo", path="undo",
                                  allowed=f"undo 1 to {done}" if done else "a decision first")
-            taken.append(entries[last:])
-            del entries[last:]
+            last = max(made, key=lambda i: (int(entries[i].get("n", 0)), i))
+            group = entries[last].get("group")
+            members = [i for i in made if i == last or (
+                group is not None and entries[i].get("group") == group)]
+            first = min(members)
+            if all(entries[j].get("auto") or j in members for j in range(first, len(entries))):
+                taken.append(entries[first:])  # the newest input, at the log's end
+                del entries[first:]
+                continue
+            # a GM edit made before the pending turn's inputs: it alone is taken out
+            middle = True
+            taken.append([{"kind": "reinsert", "entries": [entries[i] for i in members]}])
+            for i in sorted(members, reverse=True):
+                del entries[i]
         if not taken:
             return
         self.entries = entries
         self.redo_stack.extend(taken)
-        self._refold()
+        if middle:
+            self._replay()
+        else:
+            self._refold()
 
     def redo(self, steps: int = 1) -> None:
         """Put back the last ``steps`` inputs taken back by :meth:`undo`."""
         if steps > len(self.redo_stack):
             raise InputError(f"only {len(self.redo_stack)} step(s) to redo", path="redo")
         for _ in range(steps):
-            self.entries.extend(self.redo_stack.pop())
-        self._refold()
+            put = self.redo_stack.pop()
+            if put and put[0].get("kind") == "reinsert":
+                self._insert(list(put[0]["entries"]))
+            else:
+                self.entries.extend(put)
+                self._refold()
 
     def _refold(self) -> None:
         """After the log changed at its end: play the pending turn again from its start
@@ -511,7 +575,8 @@ def _kind(value: Any) -> str:
         type(value), f"a {type(value).__name__}")
 
 
-GM_EVENTS = ("Changed", "CombatantAdded", "CombatantRemoved", "FightEnded")
+GM_EVENTS = ("Changed", "CombatantAdded", "CombatantRemoved", "FightEnded", "ControllerSet",
+             "GmAction", "GmRoll", "ConditionSet", "ConditionCleared", "Joined")
 
 
 def _check_gm(state: FightState, event: Event) -> None:
@@ -521,8 +586,10 @@ def _check_gm(state: FightState, event: Event) -> None:
     if event.type not in GM_EVENTS:
         raise InputError(f"a {event.type} event is not a GM edit", path="event.type",
                          allowed=", ".join(GM_EVENTS))
-    if isinstance(event, Changed | CombatantRemoved):
-        cid = event.target if isinstance(event, Changed) else event.combatant
+    named = {"Changed": "target", "CombatantRemoved": "combatant", "ControllerSet": "combatant",
+             "GmAction": "actor", "ConditionSet": "combatant", "ConditionCleared": "combatant"}
+    if event.type in named:
+        cid = getattr(event, named[event.type])
         if cid not in state.roster:
             raise InputError(f"no combatant with id {cid!r}", path="event",
                              allowed=", ".join(state.roster))

@@ -33,6 +33,15 @@ class _Record(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)
 
 
+class _Input(_Record):
+    """What every input may carry: ``n``, the order it was made in (undo takes back the
+    newest first, even a GM edit placed before the pending turn's inputs), and ``group``,
+    shared by inputs made as one undo step (a free-form action and its effects)."""
+
+    n: int | None = Field(None, ge=0, le=MAX_COUNT)
+    group: int | None = Field(None, ge=0, le=MAX_COUNT)
+
+
 class SessionHeader(_Record):
     """The first line: what the session was started with."""
 
@@ -48,7 +57,7 @@ class SessionHeader(_Record):
     drawn: int = Field(ge=0, le=MAX_COUNT)
 
 
-class DiceInput(_Record):
+class DiceInput(_Input):
     """Dice: typed at the table (``dice``), or drawn by the session (``rolled``: which
     draw; ``auto`` when the session rolled it by itself)."""
 
@@ -69,14 +78,27 @@ class DiceInput(_Record):
         return self
 
 
-class AnswerInput(_Record):
+class AnswerInput(_Input):
+    """An answer: an ``option`` chosen; ``skip`` (the turn passes); or ``policy`` (fracas
+    decides: this question, or with ``for`` every question to that combatant in the turn)."""
+
     kind: Literal["answer"]
     decision: str
-    option: str
+    option: str | None = None
+    skip: Literal[True] | None = None
+    policy: str | None = None
     by: str
+    for_: str | None = Field(None, alias="for")
+
+    @model_validator(mode="after")
+    def _one_of(self) -> AnswerInput:
+        given = [x for x in (self.option, self.skip, self.policy) if x is not None]
+        if len(given) != 1:
+            raise ValueError("an answer holds one of option, skip or policy")
+        return self
 
 
-class GmInput(_Record):
+class GmInput(_Input):
     kind: Literal["gm"]
     event: dict[str, Any]
     by: str

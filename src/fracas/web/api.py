@@ -13,12 +13,13 @@ from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, StreamingResponse
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from fracas.encounter.redact import event_lines
 from fracas.errors import InputError
 from fracas.web.auth import gm_id, role_for
 from fracas.web.live import stream
 from fracas.web.store import Memory
 from fracas.web.tracker import MAX_SEED, Role, list_examples, load_example, plain_text
-from fracas.web.views import encounter_view
+from fracas.web.views import encounter_view, event_view, gm_tools, names_of, viewer_of
 
 router = APIRouter(prefix="/api")
 
@@ -64,12 +65,18 @@ class NewEncounter(Strict):
 
 
 class Reply(Strict):
-    """An answer to the pending decision: one of ``option``, ``dice`` or ``roll``."""
+    """An answer to the pending decision: one of ``option``, ``dice`` or ``roll``; or the
+    GM's ``skip`` (the turn passes) or ``policy`` (fracas decides: this turn, or with
+    ``turn`` false this question only)."""
 
     option: int | str | None = Field(None, description="the id of the chosen option")
     dice: list[int | str] | str | None = Field(
         None, description='the values rolled: [3, 5] or "3, 5"')
     roll: bool | None = Field(None, description="true: the server rolls the dice")
+    skip: bool | None = Field(None, description="true: the acting combatant's turn passes")
+    policy: str | None = Field(None, max_length=40,
+                               description="a policy's name: fracas decides this turn")
+    turn: bool | None = Field(None, description="with policy: false for this question only")
 
     @field_validator("option", mode="before")
     @classmethod
@@ -206,6 +213,8 @@ def view(request: Request, eid: str, role: Role) -> dict[str, Any]:
         out["players"] = [{"name": p.name, "combatants": list(p.combatants),
                            "invite": f"{base}/join/{p.key}"}
                           for p in tracker.store.players_of(eid)]
+        # the GM's tools depend on who the players hold, which no version counts
+        out["gm"] = gm_tools(session, out["players"])
     return out
 
 
@@ -263,9 +272,16 @@ def _changed(request: Request, eid: str, role: Role, version: int, events: Any
              ) -> dict[str, Any]:
     out = view(request, eid, role)
     if events is not None:
-        shown = {(e["text"], e["rule"]) for e in out["log"]}
-        out["new_events"] = [{"type": e.type, "text": e.text(), "rule": e.rule}
-                             for e in events if (e.text(), e.rule) in shown]
+        # the new events as the role sees them: the same redaction as the log's
+        wanted = list(events)
+        _, session, info = request.app.state.tracker.session(eid)
+        lines = event_lines(session.events, names_of(session), viewer_of(role, info.settings))
+        picked = []
+        for e, line in reversed(lines):  # the newest match of each new event
+            if e in wanted:
+                wanted.remove(e)
+                picked.append(event_view(e, line))
+        out["new_events"] = picked[::-1]
     return out
 
 

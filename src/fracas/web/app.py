@@ -20,7 +20,7 @@ from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from fracas.errors import FracasError, InputError, format_loc
-from fracas.web import api, pages
+from fracas.web import api, gm_api, pages
 from fracas.web.auth import Unauthorized
 from fracas.web.live import Hub, Listener
 from fracas.web.store import Conflict, Memory, NotFound, Store
@@ -173,6 +173,7 @@ def create_app(db_url: str) -> FastAPI:
         app.add_exception_handler(kind, handler)
 
     app.include_router(api.router)
+    app.include_router(gm_api.router)
     app.include_router(pages.router)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     app.add_middleware(BodyLimit, limit=MAX_BODY)

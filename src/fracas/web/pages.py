@@ -14,6 +14,7 @@ from fastapi import APIRouter, Form, Request, UploadFile
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 
+from fracas.encounter.policies import DEFAULT_POLICY
 from fracas.errors import InputError
 from fracas.registry import systems
 from fracas.web.api import view, yaml_text
@@ -128,14 +129,14 @@ def form_seed(text: str) -> int | None:
 async def create(request: Request, source: str = Form("example"), example: str = Form(""),
                  file: UploadFile | None = None, system: str = Form(""),
                  combatants: str = Form(""), title: str = Form(""),
-                 people: str = Form(""), seed: str = Form(""),
+                 auto: str = Form(""), seed: str = Form(""),
                  roll_all: str = Form("")) -> Response:
     """Create an encounter from an example, an uploaded file or combatants typed in."""
     import asyncio
 
     tracker = request.app.state.tracker
     form = {"source": source, "example": example, "system": system, "combatants": combatants,
-            "title": title, "people": people, "seed": seed, "roll_all": roll_all}
+            "title": title, "auto": auto, "seed": seed, "roll_all": roll_all}
     try:
         gid = await asyncio.to_thread(gm_id, tracker.store, request)
         name: str | None
@@ -157,10 +158,12 @@ async def create(request: Request, source: str = Form("example"), example: str =
         else:
             raise InputError(f"unknown source {source!r}", path="source",
                              allowed="example, file, build")
-        sides = [s.strip() for s in people.split(",") if s.strip()]
+        # the GM decides for everybody a player does not, except the sides fracas plays
+        sides = [s.strip() for s in auto.split(",") if s.strip()]
         controllers = None
         if sides and isinstance(raw, dict) and isinstance(raw.get("combatants"), list):
-            controllers = {c["id"]: "person" for c in raw["combatants"]
+            controllers = {c["id"]: str(c.get("policy") or DEFAULT_POLICY)
+                           for c in raw["combatants"]
                            if isinstance(c, dict) and isinstance(c.get("id"), str)
                            and c.get("side") in sides}
         info = await asyncio.to_thread(

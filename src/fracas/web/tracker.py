@@ -141,6 +141,9 @@ def check_controllers(controllers: Any, scenario: Scenario) -> dict[str, str]:
     allowed = "person, " + ", ".join(POLICIES)
     out = {}
     for cid, ctl in controllers.items():
+        if cid == "gm" and ctl in ("person", "policy"):  # threat and despair: by hand or not
+            out["gm"] = str(ctl)
+            continue
         if cid not in scenario.roster:
             raise InputError(f"no combatant {cid!r}", path=f"controllers.{cid}",
                              allowed=", ".join(scenario.roster))
@@ -235,8 +238,10 @@ class Tracker:
                                  or not 0 <= seed <= MAX_SEED):
             raise InputError(f"the seed must be a whole number from 0 to {MAX_SEED}",
                              path="seed", allowed=f"a whole number from 0 to {MAX_SEED}")
-        session = Session.start(scenario, seed=seed, controllers=ctl or None,
-                                roll_all=roll_all)
+        # the GM decides for every combatant not given to a policy (a player takes theirs
+        # by invitation), and spends threat and despair by hand (seed 004 · Step 5)
+        people = {**dict.fromkeys(scenario.roster, "person"), "gm": "person", **ctl}
+        session = Session.start(scenario, seed=seed, controllers=people, roll_all=roll_all)
         records = session.to_records()
         name = plain_text(title or scenario.title or f"{scenario.system.id} encounter",
                           "title")
@@ -330,6 +335,8 @@ class Tracker:
             if not role.is_gm and not role.controls(pending.who):
                 raise Forbidden(f"this decision belongs to {pending.who!r}, "
                                 "not to a combatant you control")
+            if not role.is_gm and answer.get("skip"):
+                raise Forbidden("only the GM may skip a turn")
             by = "gm" if role.is_gm else pending.who
             return session.decide(answer, by=by)
 

@@ -9,13 +9,16 @@ listed in ``hidden`` are left out everywhere (order, roster, log, prompts) until
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from fracas.core.events import Changed, Event, _jsonable
+from fracas.core.events import Event, _jsonable
 from fracas.core.model import Combatant
 from fracas.core.system import RuleSystem
+from fracas.encounter.gm import CombatantAdded, at_round_start, marks
+from fracas.encounter.live import PERSON
+from fracas.encounter.policies import POLICIES
+from fracas.encounter.redact import Names, Viewer, decision_view, event_lines
 from fracas.encounter.session import Session
 from fracas.web.tracker import Role
 
@@ -43,30 +46,36 @@ def conditions(c: Combatant) -> list[str]:
     return out
 
 
-def _mentions(event: Event, hidden: Sequence[Combatant]) -> bool:
-    if not hidden:
-        return False
-    data = event.to_dict()
-    values = {v for v in data.values() if isinstance(v, str)}
-    text = event.text()
-    return any(c.id in values or c.name in text or c.id in text for c in hidden)
+def names_of(session: Session) -> Names:
+    """Every combatant the fight has known, by id (those added and removed included)."""
+    names = {cid: c.name for cid, c in session.scenario.roster.items()}
+    for event in session.events:
+        if isinstance(event, CombatantAdded):
+            entry = dict(event.entry)
+            names[str(entry.get("id"))] = str(entry.get("name") or entry.get("id"))
+    names.update({cid: c.name for cid, c in session.state.roster.items()})
+    return Names(names)
 
 
-UNSEEN = "someone unseen"
+def gm_tools(session: Session, players: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    """What the GM's tools offer now: the policies, whether GM-side initiative is asked,
+    whether a turn may be skipped or taken by a free-form action, the places to join."""
+    mine = {c for p in players for c in p.get("combatants", ())}
+    pending = session.pending
+    state = session.state
+    round_start = at_round_start(session)
+    return {
+        "policies": list(POLICIES),
+        "initiative": bool(round_start and pending is not None and pending.kind == "dice"
+                           and pending.who not in mine),
+        "turn": pending is not None and pending.kind == "action",
+        "places": 0 if round_start or state.round != session._base.round
+        or not session._base.started else len(state.slots) - state.next_slot + 1,
+    }
 
 
-def _unseen(value: Any, hidden: Sequence[Combatant]) -> Any:
-    """``value`` with every hidden combatant's name and id replaced by "someone unseen"."""
-    if isinstance(value, str):
-        for c in hidden:
-            value = re.sub(rf"\b(the )?{re.escape(c.name)}\b", UNSEEN, value)
-            value = re.sub(rf"\b{re.escape(c.id)}\b", UNSEEN, value)
-        return value
-    if isinstance(value, dict):
-        return {k: _unseen(v, hidden) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_unseen(v, hidden) for v in value]
-    return value
+def viewer_of(role: Role, settings: Mapping[str, Any]) -> Viewer:
+    return Viewer() if role.is_gm else Viewer.player(role.combatants, settings)
 
 
 def combatant_view(system: RuleSystem, c: Combatant, mine: bool, mode: str,
@@ -93,8 +102,8 @@ def combatant_view(system: RuleSystem, c: Combatant, mine: bool, mode: str,
     return out
 
 
-def event_view(event: Event) -> dict[str, Any]:
-    return {"type": event.type, "text": event.text(), "rule": event.rule}
+def event_view(event: Event, line: str) -> dict[str, Any]:
+    return {"type": event.type, "text": line, "rule": event.rule}
 
 
 def encounter_view(eid: str, title: str, system: RuleSystem, session: Session, version: int,
@@ -103,37 +112,35 @@ def encounter_view(eid: str, title: str, system: RuleSystem, session: Session, v
     """Everything ``role`` may see of the encounter, as JSON-able data."""
     state = session.state
     roster = state.roster
-    hidden_ids = set() if role.is_gm else {h for h in settings.get("hidden", ())
-                                          if h not in role.combatants}
-    hidden = [roster[h] for h in hidden_ids if h in roster]
-    others = str(settings.get("others", "bar"))
+    viewer = viewer_of(role, settings)
+    names = names_of(session)
+    hidden_ids = viewer.hidden
+    others = viewer.others
 
+    held = marks(session.events, state.round)
     combatants = []
     for cid, c in roster.items():
         if cid in hidden_ids:
             continue
         mine = cid in role.combatants
-        mode = "full" if role.is_gm or mine else others
-        view = combatant_view(system, c, mine, mode, state.actor)
+        view = combatant_view(system, c, mine, viewer.mode(cid), state.actor)
+        if viewer.sees(cid, "condition"):  # the GM's own conditions, with rounds left
+            view["marks"] = [{"name": n, "left": left} for n, left in held.get(cid, [])]
         if role.is_gm:
             view["hidden"] = cid in settings.get("hidden", ())
+            view["controller"] = session.current.get(cid, PERSON)
         combatants.append(view)
 
     order = []
     for i, slot in enumerate(state.slots):
-        who = [roster[x].name for x in slot.candidates if x in roster and x not in hidden_ids]
-        if who:
-            order.append({"label": slot.label, "names": who, "done": i < state.next_slot})
+        ids = [x for x in slot.candidates if x in roster and x not in hidden_ids]
+        if ids:
+            order.append({"label": slot.label, "names": [roster[x].name for x in ids],
+                          "ids": ids, "done": i < state.next_slot - (state.actor is not None),
+                          "current": i == state.next_slot - 1 and state.actor is not None
+                          and not state.over})
 
-    log = []
-    for event in session.events:
-        if not role.is_gm:
-            if _mentions(event, hidden):
-                continue
-            if (isinstance(event, Changed) and others != "exact"
-                    and event.target not in role.combatants):
-                continue
-        log.append(event_view(event))
+    log = [event_view(e, line) for e, line in event_lines(session.events, names, viewer)]
 
     pending = session.pending
     asked: dict[str, Any] | None = None
@@ -141,9 +148,7 @@ def encounter_view(eid: str, title: str, system: RuleSystem, session: Session, v
         mine = role.is_gm or role.controls(pending.who)
         visible_who = pending.who if pending.who not in hidden_ids else "gm"
         who_name = (roster[visible_who].name if visible_who in roster else "the GM")
-        decision = pending.to_dict() if mine else None
-        if decision is not None and hidden:
-            decision = _unseen(decision, hidden)
+        decision = decision_view(pending.to_dict(), names, viewer) if mine else None
         asked = {"who": visible_who, "who_name": who_name, "mine": mine,
                  "kind": pending.kind if mine else None, "decision": decision}
     actor = state.actor if state.actor is not None and state.actor not in hidden_ids else None
@@ -156,4 +161,5 @@ def encounter_view(eid: str, title: str, system: RuleSystem, session: Session, v
         "order": order, "combatants": combatants, "pending": asked, "log": log,
         "settings": dict(settings) if role.is_gm else {"others": others},
         "players": list(players) if role.is_gm else [],
+        "gm": gm_tools(session, players) if role.is_gm else None,
     }

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import ClassVar
 
 from fracas.core.events import Event
 
@@ -55,6 +56,8 @@ def _cards(cards: tuple[str, ...]) -> str:
 @dataclass(frozen=True)
 class C22Drew(Event):
     """Somebody drew cards from the top of their deck."""
+
+    facts: ClassVar[str] = "public"
 
     who: str
     cards: tuple[str, ...]
@@ -109,6 +112,8 @@ class C22Reduced(Event):
 class C22Moved(Event):
     """A move along a path of spaces: where it went, what it cost, where it stopped."""
 
+    facts: ClassVar[str] = "public"
+
     who: str
     path: tuple[tuple[int, int], ...]
     spaces: int
@@ -127,6 +132,8 @@ class C22Moved(Event):
 @dataclass(frozen=True)
 class C22Initiative(Event):
     """A round's turn order from the initiative cards, with how ties were broken."""
+
+    facts: ClassVar[str] = "public"
 
     order: tuple[str, ...]
     cards: tuple[str, ...]

@@ -307,8 +307,9 @@ def _settle(system: Any, action: Action, roster: Roster, result: PoolResult,
     a_policy = opts.advantage_policy or system.defaults.advantage_policy
     h_policy = opts.threat_policy or system.defaults.threat_policy
     spend, gm_spend = opts.spend, opts.gm_spend
-    shown = (f"{attacker.name} rolled {result.symbols or 'blanks'} → {result.describe()}: "
-             f"{'a hit' if hit else 'a miss'}")
+    faces = "" if result.symbols is None else (  # None: drawn by fracas, no faces kept
+        f"{result.symbols if result.symbols.strip('- ') else 'blanks'} → ")
+    shown = f"{attacker.name} rolled {faces}{result.describe()}: {'a hit' if hit else 'a miss'}"
     if chooser is not None:  # a live session: people may spend by hand
         spend, a_policy = person_spends(chooser, a_id, attacker.name, "advantage", ctx,
                                         advantage, result.triumphs, spend, a_policy, shown)

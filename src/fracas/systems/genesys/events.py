@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import ClassVar
 
 from fracas.core.events import Event
 
@@ -25,6 +26,8 @@ class GenesysPoolStep(Event):
 class GenesysRolled(Event):
     """A pool was rolled; its symbols cancelled (seed 004 · Step 3)."""
 
+    facts: ClassVar[str] = "public"
+
     who: str
     pool: str
     shown: str
@@ -34,6 +37,9 @@ class GenesysRolled(Event):
     despairs: int
     summary: str
 
+    def rolled_by(self) -> str:
+        return self.who
+
     def text(self) -> str:
         shown = f"{self.shown} → " if self.shown else ""
         return f"{self.who} rolls {self.pool}: {shown}{self.summary}"
@@ -42,6 +48,8 @@ class GenesysRolled(Event):
 @dataclass(frozen=True)
 class GenesysSpent(Event):
     """Advantage/triumph or threat/despair spent on an option (seed 004 · Steps 4-5)."""
+
+    facts: ClassVar[str] = "public"
 
     who: str
     cost: str

@@ -232,6 +232,11 @@ class Genesys(RuleSystem):
         top = group_threshold(sheet)
         return max(0, top - combatant.state.wounds), top
 
+    def harm_by_hand(self, combatant: Combatant, amount: int) -> tuple[str, Any, Any]:
+        """Wounds count up (seed 004 · Step 6); healing takes them off, down to none."""
+        before = combatant.state.wounds
+        return "wounds", before, max(0, before + amount) if amount < 0 else before + amount
+
     def start_turn(self, roller: Roller, actor: str, roster: Roster) -> tuple[Any, ...]:
         return fight.start_turn(self, roller, actor, roster)
 

@@ -4,7 +4,7 @@ state changes as :class:`~fracas.core.events.Changed` events."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 from fracas.core.events import Changed, Event
 from fracas.core.model import Roster
@@ -192,6 +192,8 @@ class ZamaniTieBreak(Event):
 @dataclass(frozen=True)
 class ZamaniCountdown(Event):
     """The countdown of a round: who acts on each segment, in order."""
+
+    facts: ClassVar[str] = "public"
 
     round: int
     segments: tuple[tuple[int, tuple[str, ...]], ...]

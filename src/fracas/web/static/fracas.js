@@ -54,22 +54,87 @@
     }).catch(function (err) { showError(err.message); });
   }
 
+  function copy(el) {
+    // the invite link is never shown: it goes to the clipboard only
+    var text = el.dataset.copy;
+    var done = function () { el.textContent = "Copied"; setTimeout(function () {
+      el.textContent = "Copy invite link"; }, 1500); };
+    if (navigator.clipboard && window.isSecureContext) {
+      navigator.clipboard.writeText(text).then(done, function () { showError("could not copy"); });
+      return;
+    }
+    var box = document.createElement("textarea");
+    box.value = text;
+    box.style.position = "fixed"; box.style.opacity = "0";
+    document.body.appendChild(box);
+    box.select();
+    try { document.execCommand("copy"); done(); } catch (e) { showError("could not copy"); }
+    document.body.removeChild(box);
+  }
+
   document.addEventListener("click", function (ev) {
-    var el = ev.target.closest("[data-answer], [data-post]");
+    var el = ev.target.closest("[data-answer], [data-post], [data-gm], [data-policy], [data-copy]");
     if (!el) { return; }
     ev.preventDefault();
-    if (el.dataset.answer) {
+    if (el.dataset.copy) {
+      copy(el);
+    } else if (el.dataset.answer) {
       send("decisions", {answer: JSON.parse(el.dataset.answer)});
+    } else if (el.dataset.policy) {
+      var policy = document.getElementById("policy").value;
+      if (el.dataset.policy === "turn") {
+        send("decisions", {answer: {policy: policy}});
+      } else {
+        send("controllers", {combatant: el.dataset.who, controller: policy});
+      }
+    } else if (el.dataset.gm) {
+      send(el.dataset.gm, {});
     } else {
       send(el.dataset.post, el.dataset.post === "end" ? {} : {steps: 1});
     }
   });
 
+  document.addEventListener("change", function (ev) {
+    var el = ev.target;
+    if (el.dataset && el.dataset.controller) {
+      send("controllers", {combatant: el.dataset.controller, controller: el.value});
+    }
+  });
+
+  function whole(value) {
+    var text = String(value || "").trim();
+    return text === "" ? null : parseInt(text, 10);
+  }
+
   document.addEventListener("submit", function (ev) {
     var form = ev.target;
     ev.preventDefault();
-    var data = new FormData(form);
-    if (form.dataset.dice) {
+    var data = new FormData(form, ev.submitter);
+    if (form.dataset.harm) {
+      var amount = whole(data.get("amount")) || 0;
+      var body = {combatant: form.dataset.harm};
+      body[data.get("kind") === "heal" ? "heal" : "damage"] = amount;
+      send("harm", body);
+    } else if (form.dataset.free) {
+      var effects = [];
+      var to = data.get("to");
+      if (whole(data.get("damage"))) { effects.push({damage: whole(data.get("damage")), to: to}); }
+      if (whole(data.get("heal"))) { effects.push({heal: whole(data.get("heal")), to: to}); }
+      if (String(data.get("condition") || "").trim()) {
+        effects.push({condition: String(data.get("condition")).trim(), to: to,
+                      rounds: whole(data.get("rounds")) || 0});
+      }
+      var roll = String(data.get("roll") || "").trim();
+      send("free-action", {description: String(data.get("description") || ""),
+                           roll: roll || null, value: roll ? whole(data.get("value")) : null,
+                           target: roll ? whole(data.get("target")) : null,
+                           needs: data.get("needs") || "at least", effects: effects});
+    } else if (form.dataset.form === "condition") {
+      send("conditions", {combatant: data.get("combatant"), condition: data.get("condition"),
+                          rounds: whole(data.get("rounds")) || 0, clear: !!data.get("clear")});
+    } else if (form.dataset.form === "join") {
+      send("join", {entry_yaml: String(data.get("entry") || ""), place: data.get("place")});
+    } else if (form.dataset.dice) {
       var values = String(data.get("dice") || "").split(/[\s,]+/).filter(Boolean).map(function (x) {
         return /^-?\d+$/.test(x) ? parseInt(x, 10) : x;
       });

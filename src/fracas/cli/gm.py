@@ -1,0 +1,117 @@
+"""The GM's commands of ``fracas play`` (each one line, after ``gm``): who decides, a
+skipped turn, a free-form action, all initiative at once, damage, healing, conditions,
+a combatant joining at a chosen place. Each is logged and taken back by ``u``."""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from fracas.core.events import Event
+from fracas.encounter import gm
+from fracas.encounter.policies import DEFAULT_POLICY
+from fracas.encounter.session import Session
+from fracas.errors import InputError
+
+HELP = """\
+  gm auto [POLICY]       fracas decides this turn (default policy: aggressive)
+  gm auto ID POLICY      fracas decides for ID from now on;  gm hand ID: by hand again
+  gm skip                the acting combatant's turn passes
+  gm do TEXT [| roll 2d6 [vs|under] N] [| damage ID N] [| heal ID N] [| cond ID NAME [ROUNDS]]
+                         a free-form action: the turn passes with it, effects by hand
+  gm init [ID,ID]        roll every initiative die asked now (but those IDs': players')
+  gm hurt ID N / gm heal ID N          damage or heal by hand (no soak, no armour)
+  gm cond ID NAME [ROUNDS] / gm uncond ID NAME   a condition (for ROUNDS rounds)
+  gm join next|now|end|N {JSON}        bring in a combatant: next round, after this turn,
+                                       at the round's end, or at place N of the rest"""
+
+PLACES = {"next": "next round", "now": "after this turn", "end": "end of round"}
+
+
+def _number(text: str, what: str) -> int:
+    if not text.isdigit():
+        raise InputError(f"{text!r} is not a whole number", path=what, allowed="0, 1, 2, ...")
+    return int(text)
+
+
+def _effect(part: str) -> tuple[str, dict[str, Any]]:
+    """One ``|`` part of ``gm do``: ``roll ...`` or an effect."""
+    words = part.split()
+    head = words[0].lower() if words else ""
+    if head == "roll" and len(words) in (2, 4):
+        roll: dict[str, Any] = {"roll": words[1]}
+        if len(words) == 4:
+            if words[2] not in ("vs", "under"):
+                raise InputError(f"{words[2]!r}: say vs (at least) or under (at most)",
+                                 path="gm do", allowed="roll 2d6 vs 8, roll 2d6 under 8")
+            roll["target"] = _number(words[3], "target")
+            roll["needs"] = "at least" if words[2] == "vs" else "at most"
+        return "roll", roll
+    if head in ("damage", "heal") and len(words) == 3:
+        return "effect", {head: _number(words[2], head), "to": words[1]}
+    if head == "cond" and len(words) >= 3:
+        timed = len(words) >= 4 and words[-1].isdigit()
+        name = " ".join(words[2:-1] if timed else words[2:])
+        return "effect", {"condition": name, "to": words[1],
+                          "rounds": int(words[-1]) if timed else 0}
+    raise InputError(f"not a roll or an effect: {part.strip()!r}", path="gm do",
+                     allowed="roll 2d6 [vs|under N], damage ID N, heal ID N, "
+                             "cond ID NAME [ROUNDS]")
+
+
+def command(session: Session, words: list[str], line: str) -> tuple[Event, ...] | None:
+    """Carry out a GM command of this module (None: not one of them)."""
+    what = words[0].lower() if words else ""
+    rest = words[1:]
+    if what == "auto" and len(rest) <= 1:
+        policy = rest[0] if rest else DEFAULT_POLICY
+        return session.decide({"policy": policy})
+    if what == "auto" and len(rest) == 2:
+        return (gm.set_controller(session, rest[0], rest[1]),)
+    if what == "hand" and len(rest) == 1:
+        return (gm.set_controller(session, rest[0], "person"),)
+    if what == "skip" and not rest:
+        return session.decide({"skip": True})
+    if what == "init":
+        players = rest[0].split(",") if rest else []
+        return gm.roll_initiative(session, players)
+    if what in ("hurt", "heal") and len(rest) == 2:
+        amount = _number(rest[1], what)
+        act = gm.damage if what == "hurt" else gm.heal
+        return (act(session, rest[0], amount),)
+    if what == "cond" and len(rest) >= 2:
+        rounds = _number(rest[-1], "rounds") if len(rest) >= 3 and rest[-1].isdigit() else 0
+        name = " ".join(rest[1:-1] if len(rest) >= 3 and rest[-1].isdigit() else rest[1:])
+        return (gm.set_condition(session, rest[0], name, rounds),)
+    if what == "uncond" and len(rest) >= 2:
+        return (gm.clear_condition(session, rest[0], " ".join(rest[1:])),)
+    if what == "do" and rest:
+        text = line.split("do", 1)[1]
+        description, *parts = text.split("|")
+        roll: dict[str, Any] = {}
+        effects = []
+        for part in parts:
+            kind, value = _effect(part)
+            if kind == "roll":
+                roll = value
+            else:
+                effects.append(value)
+        return gm.free_action(session, description.strip(), effects=effects, **roll)
+    if what == "join" and len(rest) >= 2:
+        where = rest[0].lower()
+        place: str | int = int(where) if where.isdigit() else PLACES.get(where, where)
+        if place not in PLACES.values() and not isinstance(place, int):
+            raise InputError(f"unknown place {where!r}", path="gm join",
+                             allowed="next, now, end or a number")
+        text = re.split(r"\s+", line.split("join", 1)[1].strip(), maxsplit=1)[1]
+        try:
+            entry = json.loads(text)
+        except json.JSONDecodeError as err:
+            raise InputError(f"not JSON: {err.msg}", path="gm join",
+                             allowed='a scenario entry: {"id": ..., "side": ...}') from None
+        if not isinstance(entry, dict):
+            raise InputError("a combatant is a mapping", path="gm join",
+                             allowed='{"id": ..., "side": ..., ...}')
+        return gm.bring_in(session, entry, place)
+    return None

@@ -1,0 +1,152 @@
+"""The GM's tracker at a glance, in Debian's headless Chromium (Playwright): the GM runs a
+fight for the enemy and a player joins from a phone. The GM copies the invite (never shown
+in clear), rolls every GM-side initiative with one click, lets fracas decide a turn, deals
+quick damage, puts a condition with its duration beside a name in the turn order, and
+takes a free-form action; the player's phone shows their own character and their decision
+above the fold, and nothing of the enemy's numbers.
+
+With ``FRACAS_SCREENSHOTS=<dir>`` the test also saves the screenshots of docs/serve.md.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+import pytest
+from playwright.sync_api import Browser, Page
+
+from fracas.web.testing import ServerProcess
+from tests.web.test_browser import shot, version
+
+PHONE = {"width": 390, "height": 844}
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    db = tmp_path_factory.mktemp("browser-gm") / "t.sqlite3"
+    s = ServerProcess(f"sqlite:///{db}").start()
+    yield s
+    s.stop()
+
+
+def moved(page: Page, before: int) -> None:
+    """Wait until the page shows a version after ``before`` (the click was committed)."""
+    page.wait_for_function("v => +document.querySelector('#tracker').dataset.version > v",
+                           arg=before, timeout=15000)
+
+
+def caught_up(page: Page, other: Page) -> None:
+    page.wait_for_function("v => +document.querySelector('#tracker').dataset.version >= v",
+                           arg=version(other), timeout=15000)
+
+
+def click(page: Page, selector: str) -> None:
+    before = version(page)
+    page.locator(selector).first.click()
+    moved(page, before)
+
+
+def to_gorrs_turn(gm: Page, player: Page, tool: str) -> None:
+    """Whoever is asked takes the first option until the GM is asked Gorr's action
+    (``tool`` shown)."""
+    for _ in range(40):
+        caught_up(gm, player)
+        if gm.locator(tool).count() and "Gorr" in gm.locator("#prompt").inner_text():
+            return
+        page = player if player.locator("#pending button.option").count() else gm
+        click(page, "#pending button.option")
+    raise AssertionError("Gorr's action was not asked")
+
+
+def above_the_fold(page: Page, selector: str) -> bool:
+    box = page.locator(selector).first.bounding_box()
+    return box is not None and box["y"] >= 0 and box["y"] + min(box["height"], 60) <= PHONE[
+        "height"]
+
+
+def test_the_gm_runs_the_enemy_and_the_player_sees_their_own(browser: Browser,
+                                                              server: ServerProcess) -> None:
+    desk = browser.new_context(viewport={"width": 1280, "height": 1000})
+    phone = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True,
+                                device_scale_factor=2)
+    try:
+        gm = desk.new_page()
+        gm.goto(server.url + "/")
+        gm.click("#start")
+        gm.click("#to-encounters")
+        gm.select_option("#example", "tristat/duel-fight.yaml")
+        gm.click("#create")
+        gm.wait_for_url(re.compile(r".*/e/\w+$"))
+        # the invite: behind a copy button, never printed
+        gm.fill("#invite input[name=name]", "Pat")
+        gm.check("#invite input[value=rin]")
+        gm.click("#invite button[type=submit]")
+        gm.wait_for_selector("#players button.copy")
+        link = gm.locator("#players button.copy").get_attribute("data-copy") or ""
+        assert "/join/" in link and link not in gm.locator("body").inner_text()
+        gm.locator("#players button.copy").click()
+        gm.wait_for_function("() => document.querySelector('#players button.copy')"
+                             ".textContent === 'Copied'")
+        player = phone.new_page()
+        player.goto(link)
+        # Rin's initiative is the player's to roll; Gorr's is the GM's, all at once
+        player.wait_for_selector("#pending button.roll")
+        assert gm.locator("#roll-initiative").count() == 0
+        click(player, "#pending button.roll")
+        caught_up(gm, player)
+        gm.wait_for_selector("#roll-initiative")
+        click(gm, "#roll-initiative")
+        assert gm.locator("#round").inner_text() == "round 1"
+        # the GM decides for Gorr: fracas decides this turn
+        to_gorrs_turn(gm, player, "#auto-turn")
+        click(gm, "#auto-turn")
+        caught_up(player, gm)
+        # the player's phone: their character, then their decision, above the fold
+        player.wait_for_selector("#pending #prompt")
+        assert above_the_fold(player, "#yours") and above_the_fold(player, "#prompt")
+        assert above_the_fold(player, "#pending button.option")
+        assert player.locator("#yours").bounding_box()["y"] < player.locator(  # type: ignore[index]
+            "#pending").bounding_box()["y"]  # type: ignore[index]
+        assert player.locator("#c-gorr .numbers").count() == 0  # bar only: no numbers
+        assert "takes out" not in player.content()
+        # quick damage on Gorr, and a condition for two rounds beside his name
+        gm.fill("#c-gorr form.quick input[name=amount]", "5")
+        before = version(gm)
+        gm.locator("#c-gorr button.hurt").click()
+        moved(gm, before)
+        assert gm.locator("#c-gorr .numbers").inner_text() == "55/60"
+        gm.select_option("#condition select[name=combatant]", "gorr")
+        gm.fill("#condition input[name=condition]", "dazed")
+        gm.fill("#condition input[name=rounds]", "2")
+        before = version(gm)
+        gm.click("#condition button[type=submit]")
+        moved(gm, before)
+        assert "dazed 2 rds" in gm.locator("#order").inner_text()
+        caught_up(player, gm)
+        assert "dazed 2 rds" in player.locator("#order").inner_text()
+        shot(player, "serve-player.png")
+        # the fight goes on to the GM's next decision for Gorr: a free-form action
+        to_gorrs_turn(gm, player, "#free-action")
+        gm.click("#free summary")
+        gm.fill("#free-action input[name=description]", "kicks the brazier over")
+        gm.fill("#free-action input[name=roll]", "2d6")
+        gm.fill("#free-action input[name=target]", "7")
+        gm.select_option("#free-action select[name=to]", "rin")
+        gm.fill("#free-action input[name=damage]", "2")
+        shot(gm, "serve-gm-free.png")
+        before = version(gm)
+        gm.click("#free-action button[type=submit]")
+        moved(gm, before)
+        log = gm.locator("#log").inner_text()
+        assert "Gorr: kicks the brazier over" in log and "Gorr rolls 2d6:" in log
+        assert gm.locator("#order li.current").count() == 1
+        shot(gm, "serve-gm.png")
+        caught_up(player, gm)
+        assert "kicks the brazier over" in player.locator("#log").inner_text()
+        # undo takes the whole free-form action back
+        click(gm, "#undo")
+        assert "kicks the brazier over" not in gm.locator("#log").inner_text()
+    finally:
+        desk.close()
+        phone.close()
