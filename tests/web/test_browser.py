@@ -1,7 +1,7 @@
 """Playwright drives Debian's headless Chromium: the GM creates an encounter, a player joins
 from a second browser context (a phone-sized one), and both play a whole fight to its end,
-each screen following live (no reload). Two systems: Tri-Stat (dice typed in and rolled)
-and Genesys (the server rolls, people choose).
+each screen following live (no reload). Every system: Tri-Stat (dice typed in and rolled), Genesys,
+c22, contest and Zamani (the server rolls, people choose).
 
 With ``FRACAS_SCREENSHOTS=<dir>`` the test also saves the screenshots of docs/serve.md.
 """
@@ -107,6 +107,9 @@ def play(gm: Page, player: Page, api: httpx.Client, eid: str, typed_dice: bool
 @pytest.mark.parametrize(("example", "side", "combatant", "roll_all"), [
     ("tristat/duel-fight.yaml", "blades", "rin", False),
     ("genesys/duel-fight.yaml", "port", "red", True),
+    ("c22/duel-fight.yaml", "crew", "mara", True),
+    ("contest/duel-fight.yaml", "watch", "rosa", True),
+    ("zamani/duel-fight.yaml", "river", "kofi", True),
 ])
 def test_gm_and_player_play_a_whole_fight_in_two_browsers(
         browser: Browser, server: ServerProcess, example: str, side: str, combatant: str,

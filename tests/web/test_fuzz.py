@@ -10,6 +10,7 @@ SQLite and on PostgreSQL, each followed by the views and a decision, which must 
 from __future__ import annotations
 
 import itertools
+import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -162,7 +163,13 @@ def table(db_url: str) -> Iterator[dict[str, Any]]:
         yield {"http": http, "gm": gm, "player": player, "eid": eid}
 
 
+HIDDEN = {"others": "hidden", "hidden": ["gorr"]}  # Gorr is hidden from the players
+GORR = re.compile(r"gorr", re.IGNORECASE)
+
+
 def test_hostile_requests_never_give_a_5xx(table: dict[str, Any]) -> None:
+    """No 5xx, and (issue 26, item 14) nothing the player receives, an error message
+    included, names the combatant hidden from the players."""
     http, gm, player, eid = table["http"], table["gm"], table["player"], table["eid"]
     seen: list[int] = []
 
@@ -172,6 +179,7 @@ def test_hostile_requests_never_give_a_5xx(table: dict[str, Any]) -> None:
     def attack(sent: tuple[str, str, Any, bool]) -> None:
         method, path, body, as_player = sent
         who = player if as_player else gm
+        assert gm.put(f"/api/encounters/{eid}/settings", HIDDEN).status_code == 200
         version = gm.view(eid)["version"]
         if path:
             body = {"version": version, **body} if path != "settings" else body
@@ -181,10 +189,15 @@ def test_hostile_requests_never_give_a_5xx(table: dict[str, Any]) -> None:
         r = http.request(method, url, json=body, headers=who.headers)
         seen.append(r.status_code)
         assert r.status_code < 500, (url, body, r.text)
+        if as_player:
+            assert not GORR.search(r.text), (url, body, r.text)
         # whatever was accepted, the views and the next decision still work
         for viewer in (gm, player):
             v = viewer.get(f"/api/encounters/{eid}")
             assert v.status_code == 200, v.text
+        if gm.put(f"/api/encounters/{eid}/settings", HIDDEN).status_code == 200:
+            shown = player.get(f"/api/encounters/{eid}").text
+            assert not GORR.search(shown), shown[:2000]
         view = gm.view(eid)
         if not view["over"]:
             r = gm.decide(eid, view["version"], answer_for(view["pending"]["decision"]))

@@ -333,10 +333,13 @@ class Tracker:
                 raise InputError("the fight is over: there is no decision to make",
                                  path="answer")
             if not role.is_gm and not role.controls(pending.who):
-                raise Forbidden(f"this decision belongs to {pending.who!r}, "
-                                "not to a combatant you control")
+                # no name: the combatant asked may be one hidden from the players
+                raise Forbidden("this decision is not yours: it is for a combatant you do "
+                                "not control")
             if not role.is_gm and answer.get("skip"):
                 raise Forbidden("only the GM may skip a turn")
+            if not role.is_gm and answer.get("policy") is not None:
+                raise Forbidden("only the GM may let fracas decide")
             by = "gm" if role.is_gm else pending.who
             return session.decide(answer, by=by)
 
