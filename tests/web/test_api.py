@@ -65,7 +65,9 @@ def test_player_answers_only_for_their_own_combatants(http: TestClient) -> None:
     assert theirs["pending"]["mine"] is False and theirs["pending"]["decision"] is None
     decision = owner.view(eid)["pending"]["decision"]
     r = other.decide(eid, view["version"], answer_for(decision))
-    assert r.status_code == 403 and who in r.json()["error"]
+    # refused without naming whose decision it is (it may be a combatant hidden from them)
+    assert r.status_code == 403 and "not yours" in r.json()["error"]
+    assert who not in r.json()["error"]
     assert gm.view(eid)["version"] == view["version"]  # nothing was written
     r = owner.decide(eid, view["version"], answer_for(decision))
     assert r.status_code == 200, r.text
@@ -108,7 +110,7 @@ def test_only_the_gm_may_undo_edit_or_change_settings(http: TestClient) -> None:
     assert gorr["health"]["current"] == 7
     edit = r.json()["new_events"]
     assert len(edit) == 1 and edit[0]["rule"] == "GM · at the table"
-    assert edit[0]["text"].startswith("gorr: health") and edit[0] in r.json()["log"]
+    assert edit[0]["text"].startswith("Gorr: health") and edit[0] in r.json()["log"]
 
 
 def test_the_same_decision_sent_twice_at_once_one_wins_one_conflicts(http: TestClient) -> None:

@@ -66,11 +66,12 @@ def invite_player(gm: Page, name: str, combatant: str) -> str:
     return link
 
 
-def play(gm: Page, player: Page, api: httpx.Client, eid: str, typed_dice: bool
-         ) -> dict[str, int]:
-    """Click through the fight: whoever is asked answers (first option, or the dice);
-    how many answers each screen gave."""
-    clicks = {"gm": 0, "player": 0, "typed": 0}
+def play(gm: Page, player: Page, api: httpx.Client, eid: str, typed_dice: bool,
+         chosen: list[str]) -> dict[str, int]:
+    """Click through the fight: whoever is asked answers (first option, or the dice; now
+    and then an action composed step by step, its label kept in ``chosen``); how many
+    answers each screen gave."""
+    clicks = {"gm": 0, "player": 0, "typed": 0, "composed": 0}
     typed = False
     deadline = time.monotonic() + 240
     while time.monotonic() < deadline:
@@ -95,7 +96,20 @@ def play(gm: Page, player: Page, api: httpx.Client, eid: str, typed_dice: bool
                 clicks["player"] += 1
                 clicks["typed"] += 1
                 continue
-        asked.locator("#pending button.option").first.click()
+        if asked.locator("#compose").count() and not clicks["composed"] % 7:
+            # the action step by step: an entry of the first step, then Go with the action
+            # composed (its label and odds shown above the next step)
+            before = asked.locator("#compose").inner_text()
+            asked.locator("#compose button.step-entry:not(.back):not(.more)").last.click()
+            asked.wait_for_selector("#compose #back")  # a step taken: it can be taken back
+            assert asked.locator("#compose").inner_text() != before
+            chosen.append(asked.locator("#composed").inner_text())
+            clicks["composed"] += 1
+            asked.locator("#go").click()
+        else:
+            if asked.locator("#compose").count():
+                clicks["composed"] += 1
+            asked.locator("#pending button.option").first.click()
         clicks["player" if asked is player else "gm"] += 1
         # the click's request is under way: wait until it is committed before looking again
         asked.wait_for_function(
@@ -146,8 +160,9 @@ def test_gm_and_player_play_a_whole_fight_in_two_browsers(
                 "id => { const f = document.querySelector('#c-' + id + ' .fill');"
                 " return f && parseFloat(f.style.width) < 10; }", arg=enemy["id"])
             assert player.locator(f"#c-{enemy['id']} .numbers").count() == 0
-        clicks = play(gm, player, api, eid, typed_dice=not roll_all)
-        assert clicks["player"] >= 1, clicks
+        chosen: list[str] = []
+        clicks = play(gm, player, api, eid, typed_dice=not roll_all, chosen=chosen)
+        assert clicks["player"] >= 1 and clicks["composed"] >= 1, clicks
         if not roll_all:
             assert clicks["gm"] >= 1, clicks  # the GM rolls for the policy's combatant
             assert clicks["typed"] == 1, clicks  # the player typed their own dice once
@@ -157,6 +172,8 @@ def test_gm_and_player_play_a_whole_fight_in_two_browsers(
             assert page.evaluate("window.__loaded_once") is True  # never reloaded
         final = api.get(f"/api/encounters/{eid}").json()
         assert final["over"] and final["log"][-1]["type"] == "FightEnded"
+        told = " ".join(str(e.get("text", "")) for e in final["log"]).lower()
+        assert chosen and all(label.lower() in told for label in chosen), (chosen, told[:500])
         if SHOTS and example.startswith("genesys"):
             shot(player, "serve-player-end.png")
         api.close()

@@ -13,6 +13,7 @@ import httpx
 from fracas.encounter.session import Session
 from fracas.web.store import Store
 from fracas.web.testing import ServerProcess
+from fracas.web.views import names_of, teller
 from tests.web.helpers import Client, answer_for, invite, new_encounter, new_gm
 
 DUEL = "tristat/duel-fight.yaml"
@@ -58,7 +59,9 @@ def test_sigkill_mid_fight_keeps_every_committed_decision(db_url: str) -> None:
     store.close()
     assert last["version"] <= version <= last["version"] + 1
     session = Session.from_records(records)
-    texts = [e.text() for e in session.events]
+    names = names_of(session)  # each line in the table's words, as the views tell it
+    tell = teller(session, names)
+    texts = [tell(e) for e in session.events]
     acked_texts = [e["text"] for e in last["log"]]
     assert texts[:len(acked_texts)] == acked_texts
     # a restarted server serves the same fight and carries on from it

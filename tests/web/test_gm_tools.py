@@ -107,7 +107,8 @@ def test_skip_free_action_harm_and_conditions(gm: Client) -> None:
     actor = view["pending"]["who"]
     view = post(gm, eid, "skip", view, {})
     last = [e["text"] for e in view["log"] if e["type"] == "ActionChosen"][-1]
-    assert last.startswith(f"{actor}: pass")
+    acting = next(c["name"] for c in view["combatants"] if c["id"] == actor)
+    assert last.startswith(f"{acting}: Pass")
     view = until(gm, eid, view, "action")
     actor, other = view["pending"]["who"], ({"rin", "gorr"} - {view["pending"]["who"]}).pop()
     health = {c["id"]: c["health"]["current"] for c in view["combatants"]}

@@ -33,7 +33,9 @@ FIGHTS = [
     ("tristat/alley-fight.yaml", "joe", "thrall"),
     ("zamani/river-ambush-fight.yaml", "kofi", "obi"),
 ]
-CONDITION = re.compile(r": (\w+ (True|False) → (True|False)|conditions \[.*\] → \[.*\])$")
+# a flag or the conditions, as the table's words tell them ("Gorr: total defence no → yes",
+# "the vampire: conditions none → unconscious")
+CONDITION = re.compile(r": ([\w ]+ (yes|no) → (yes|no)|conditions .* → .*)$")
 MODES = ["exact", "bar", "status", "hidden"]
 # event types whose lines the whole table sees (or a public part of them)
 PUBLIC = {"RoundStarted", "TurnStarted", "ActionChosen", "SlotAdded", "SlotPassed",

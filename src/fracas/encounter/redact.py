@@ -19,7 +19,7 @@ not theirs to see.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from typing import Any
 
@@ -123,11 +123,12 @@ class Names:
         return value
 
 
-def event_lines(events: Sequence[Event], names: Names, viewer: Viewer
-                ) -> list[tuple[Event, str]]:
-    """The events ``viewer`` sees, each with the line they see."""
+def event_lines(events: Sequence[Event], names: Names, viewer: Viewer,
+                say: Callable[[Event], str] | None = None) -> list[tuple[Event, str]]:
+    """The events ``viewer`` sees, each with the line they see: ``say``'s (the table's
+    words, see :func:`fracas.encounter.narration.say`), else the event's own text."""
     if viewer.gm:
-        return [(e, e.text()) for e in events]
+        return [(e, say(e) if say else e.text()) for e in events]
     out = []
     everyone = set(names.names)
     context: set[str] = everyone
@@ -139,11 +140,12 @@ def event_lines(events: Sequence[Event], names: Names, viewer: Viewer
         elif isinstance(event, ActionChosen):
             context = {event.actor, *([event.target] if event.target else [])}
         text = event.text()
-        named = names.named(event, text)
+        said = say(event) if say else text
+        named = names.named(event, text) | names.named(event, said)
         who = named or context
         kind = event.fact_kind()
         if kind == "public" or all(viewer.sees(cid, kind) for cid in who):
-            line: str | None = text
+            line: str | None = said
         else:
             line = event.public_text()
         if line is None:

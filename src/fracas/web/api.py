@@ -19,7 +19,14 @@ from fracas.web.auth import gm_id, role_for
 from fracas.web.live import stream
 from fracas.web.store import Memory
 from fracas.web.tracker import MAX_SEED, Role, list_examples, load_example, plain_text
-from fracas.web.views import encounter_view, event_view, gm_tools, names_of, viewer_of
+from fracas.web.views import (
+    encounter_view,
+    event_view,
+    gm_tools,
+    names_of,
+    teller,
+    viewer_of,
+)
 
 router = APIRouter(prefix="/api")
 
@@ -275,7 +282,9 @@ def _changed(request: Request, eid: str, role: Role, version: int, events: Any
         # the new events as the role sees them: the same redaction as the log's
         wanted = list(events)
         _, session, info = request.app.state.tracker.session(eid)
-        lines = event_lines(session.events, names_of(session), viewer_of(role, info.settings))
+        names = names_of(session)
+        lines = event_lines(session.events, names, viewer_of(role, info.settings),
+                            teller(session, names))
         picked = []
         for e, line in reversed(lines):  # the newest match of each new event
             if e in wanted:

@@ -19,6 +19,7 @@ from fracas.errors import InputError
 from fracas.registry import systems
 from fracas.web.api import view, yaml_text
 from fracas.web.auth import GM_COOKIE, Unauthorized, gm_id, player_cookie, role_for
+from fracas.web.compose import composed
 from fracas.web.tracker import MAX_SEED, list_examples, load_example
 
 router = APIRouter()
@@ -178,10 +179,13 @@ async def create(request: Request, source: str = Form("example"), example: str =
 @router.get("/e/{eid}", response_class=HTMLResponse)
 def encounter_page(request: Request, eid: str) -> HTMLResponse:
     role = role_for(request.app.state.tracker.store, request, eid)
-    return render("encounter.html", v=view(request, eid, role))
+    v = view(request, eid, role)
+    return render("encounter.html", v=v, compose=composed(request, eid, role, v, ""))
 
 
 @router.get("/e/{eid}/panel", response_class=HTMLResponse)
-def panel(request: Request, eid: str) -> HTMLResponse:
+def panel(request: Request, eid: str, draft: str = "") -> HTMLResponse:
+    """The panel; an action decision drawn at the step ``draft`` is at (see web.compose)."""
     role = role_for(request.app.state.tracker.store, request, eid)
-    return render("panel.html", v=view(request, eid, role))
+    v = view(request, eid, role)
+    return render("panel.html", v=v, compose=composed(request, eid, role, v, draft))

@@ -9,12 +9,13 @@ listed in ``hidden`` are left out everywhere (order, roster, log, prompts) until
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from fracas.core.events import Event, _jsonable
 from fracas.core.model import Combatant
 from fracas.core.system import RuleSystem
+from fracas.encounter import narration
 from fracas.encounter.gm import CombatantAdded, at_round_start, marks
 from fracas.encounter.live import PERSON
 from fracas.encounter.policies import POLICIES
@@ -55,6 +56,14 @@ def names_of(session: Session) -> Names:
             names[str(entry.get("id"))] = str(entry.get("name") or entry.get("id"))
     names.update({cid: c.name for cid, c in session.state.roster.items()})
     return Names(names)
+
+
+def teller(session: Session, names: Names) -> Callable[[Event], str]:
+    """Each event's line in the table's words (names from the sheets, labels from the
+    system's data pack), as the terminal tells it."""
+    shown = narration.Names(names.names)
+    words = session.system.words
+    return lambda event: narration.say(event, shown, words)
 
 
 def gm_tools(session: Session, players: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
@@ -140,7 +149,8 @@ def encounter_view(eid: str, title: str, system: RuleSystem, session: Session, v
                           "current": i == state.next_slot - 1 and state.actor is not None
                           and not state.over})
 
-    log = [event_view(e, line) for e, line in event_lines(session.events, names, viewer)]
+    log = [event_view(e, line) for e, line in event_lines(session.events, names, viewer,
+                                                           teller(session, names))]
 
     pending = session.pending
     asked: dict[str, Any] | None = None

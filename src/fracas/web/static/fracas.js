@@ -22,8 +22,13 @@
 
   // Swap in the panel only when it is newer (or when forced): a panel replaced under the
   // reader's finger would lose the button they are pressing.
+  // The steps of an action being composed (web.compose): the server draws the step this
+  // draft is at; a new version of the encounter starts from no steps again.
+  var draft = "";
+
   function refresh(force) {
-    return fetch("/e/" + eid + "/panel", {credentials: "same-origin"}).then(function (r) {
+    var url = "/e/" + eid + "/panel" + (draft ? "?draft=" + encodeURIComponent(draft) : "");
+    return fetch(url, {credentials: "same-origin"}).then(function (r) {
       if (!r.ok) { throw new Error("could not load the encounter (" + r.status + ")"); }
       return r.text();
     }).then(function (html) {
@@ -42,6 +47,7 @@
 
   function send(path, body, method) {
     body.version = version;
+    draft = "";
     showError("");
     return fetch(api + path, {
       method: method || "POST", credentials: "same-origin",
@@ -73,10 +79,13 @@
   }
 
   document.addEventListener("click", function (ev) {
-    var el = ev.target.closest("[data-answer], [data-post], [data-gm], [data-policy], [data-copy]");
+    var el = ev.target.closest("[data-answer], [data-post], [data-gm], [data-policy], [data-copy], [data-draft]");
     if (!el) { return; }
     ev.preventDefault();
-    if (el.dataset.copy) {
+    if (el.dataset.draft) {
+      draft = el.dataset.draft;
+      refresh(true);
+    } else if (el.dataset.copy) {
       copy(el);
     } else if (el.dataset.answer) {
       send("decisions", {answer: JSON.parse(el.dataset.answer)});
@@ -165,7 +174,7 @@
     var source = new EventSource(api + "stream");
     source.addEventListener("version", function (ev) {
       var v = JSON.parse(ev.data).version;
-      if (v > version) { refresh(); }
+      if (v > version) { draft = ""; refresh(); }
     });
     source.onerror = function () {
       source.close();
