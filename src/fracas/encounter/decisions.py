@@ -23,6 +23,7 @@ id (:meth:`ActionMenu.option_id`), so logs, undo and replay are unchanged.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -88,7 +89,16 @@ class Option:
             object.__setattr__(self, "given", self.given())
         return self.given if isinstance(self.given, Odds) else None
 
-    def to_dict(self) -> dict[str, Any]:
+    @property
+    def ready(self) -> bool:
+        """Whether the odds are known (computed, or none to compute)."""
+        return not callable(self.given)
+
+    def to_dict(self, wait: bool = True) -> dict[str, Any]:
+        """The option as data; ``wait=False``: odds not computed yet are left out and
+        marked ``odds_pending`` (a screen shows the choice at once, the odds after)."""
+        if not wait and not self.ready:
+            return {"id": self.id, "label": self.label, "odds": None, "odds_pending": True}
         return {"id": self.id, "label": self.label,
                 "odds": None if self.odds is None else self.odds.to_dict()}
 
@@ -129,9 +139,23 @@ class Decision:
     dice: DiceRequest | None = None
     menu: ActionMenu | None = None  # an action's options by step (see ActionMenu)
 
-    def to_dict(self) -> dict[str, Any]:
+    @property
+    def odds_ready(self) -> bool:
+        return all(o.ready for o in self.options)
+
+    def compute_odds(self) -> None:
+        """Work out every option's odds (kept on the option), in the background: an
+        option whose odds cannot be worked out is shown without them, never waited for."""
+        for option in self.options:
+            try:
+                _ = option.odds
+            except Exception:
+                logging.getLogger("fracas.odds").exception("odds of %r", option.label)
+                object.__setattr__(option, "given", None)
+
+    def to_dict(self, wait: bool = True) -> dict[str, Any]:
         return {"kind": self.kind, "who": self.who, "prompt": self.prompt,
-                "options": [o.to_dict() for o in self.options],
+                "options": [o.to_dict(wait) for o in self.options],
                 "dice": None if self.dice is None else self.dice.to_dict(),
                 "menu": None if self.menu is None else self.menu.to_dict()}
 

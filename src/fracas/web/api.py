@@ -213,7 +213,8 @@ def view(request: Request, eid: str, role: Role) -> dict[str, Any]:
     if out is None:
         out = encounter_view(eid, info.title, tracker.system(info), session, version, role,
                              info.settings, ())
-        views.put(key, out)
+        if not (out["pending"] or {}).get("odds_pending"):  # kept once the odds are in
+            views.put(key, out)
     out = dict(out)
     if role.is_gm:
         base = str(request.base_url).rstrip("/")

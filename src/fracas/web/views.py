@@ -10,12 +10,14 @@ listed in ``hidden`` are left out everywhere (order, roster, log, prompts) until
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from fracas.core.events import Event, _jsonable
 from fracas.core.model import Combatant
 from fracas.core.system import RuleSystem
 from fracas.encounter import narration
+from fracas.encounter.decisions import Decision
 from fracas.encounter.gm import CombatantAdded, at_round_start, marks
 from fracas.encounter.live import PERSON
 from fracas.encounter.policies import POLICIES
@@ -111,6 +113,15 @@ def combatant_view(system: RuleSystem, c: Combatant, mine: bool, mode: str,
     return out
 
 
+_ODDS = ThreadPoolExecutor(max_workers=1, thread_name_prefix="fracas-odds")
+
+
+def warm(decision: Decision) -> None:
+    """Work out a decision's odds in the background (one at a time: the newest asked
+    waits behind at most the one being worked out)."""
+    _ODDS.submit(decision.compute_odds)
+
+
 def event_view(event: Event, line: str) -> dict[str, Any]:
     return {"type": event.type, "text": line, "rule": event.rule}
 
@@ -158,9 +169,16 @@ def encounter_view(eid: str, title: str, system: RuleSystem, session: Session, v
         mine = role.is_gm or role.controls(pending.who)
         visible_who = pending.who if pending.who not in hidden_ids else "gm"
         who_name = (roster[visible_who].name if visible_who in roster else "the GM")
-        decision = decision_view(pending.to_dict(), names, viewer) if mine else None
+        # the choice is shown at once; odds not yet known are worked out in the background
+        # and fill in when the screen asks again (never holding the answer)
+        decision = decision_view(pending.to_dict(wait=False), names, viewer) if mine \
+            else None
+        waiting = mine and not pending.odds_ready
+        if waiting:
+            warm(pending)
         asked = {"who": visible_who, "who_name": who_name, "mine": mine,
-                 "kind": pending.kind if mine else None, "decision": decision}
+                 "kind": pending.kind if mine else None, "decision": decision,
+                 "odds_pending": waiting}
     actor = state.actor if state.actor is not None and state.actor not in hidden_ids else None
     actor_name = roster[actor].name if actor is not None and actor in roster else None
     return {

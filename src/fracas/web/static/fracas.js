@@ -26,7 +26,14 @@
   // draft is at; a new version of the encounter starts from no steps again.
   var draft = "";
 
-  function refresh(force) {
+  // Someone typing in a form or with a section opened: the odds wait, the form stays.
+  function busy() {
+    var el = document.activeElement;
+    return !!(panel.querySelector("details[open]") || (el && panel.contains(el) &&
+      /^(INPUT|SELECT|TEXTAREA)$/.test(el.tagName)));
+  }
+
+  function refresh(force, soft) {
     var url = "/e/" + eid + "/panel" + (draft ? "?draft=" + encodeURIComponent(draft) : "");
     return fetch(url, {credentials: "same-origin"}).then(function (r) {
       if (!r.ok) { throw new Error("could not load the encounter (" + r.status + ")"); }
@@ -36,11 +43,19 @@
       box.innerHTML = html;
       var fresh = box.querySelector(".panel");
       var v = parseInt(fresh.dataset.version, 10);
+      if (soft && v === version && busy()) {
+        setTimeout(function () { refresh(true, true); }, 1000);
+        return;
+      }
       if (v > version || (force && v >= version)) {
         version = v;
         root.dataset.version = String(v);
         panel.innerHTML = html;
         toNewest();
+      }
+      // the choice came before its odds: ask again shortly, the odds fill in
+      if (v === version && fresh.dataset.oddsPending) {
+        setTimeout(function () { refresh(true, true); }, 300);
       }
     }).catch(function (err) { showError(err.message); });
   }
