@@ -17,6 +17,7 @@ from typing import Any, cast
 
 from fracas.core.events import Compared, Event, Note, Outcome, Total
 from fracas.core.model import Action, Resolution, Roster
+from fracas.core.words import plain
 from fracas.dice.rollers import Roller, announce, summaries_only
 from fracas.systems.genesys import harm
 from fracas.systems.genesys import state as st
@@ -343,9 +344,9 @@ def _announce(tr: Tracker, who: str, bought: list[Spend], notes: list[str], smal
         if i == 0 and chosen:
             tr.add(Note(s.rule, f"{who} spends as the attack's options choose"))
         if i == chosen:
-            source = "the attack's options" if given else f"{DEFAULT} · {knob}"
+            source = "the attack's options" if given else f"{DEFAULT} · {plain(knob)}"
             rest = "the rest " if chosen else ""
-            tr.add(Note(s.rule, f"{who} spends {rest}by policy {policy} ({source})"))
+            tr.add(Note(s.rule, f"{who} spends {rest}by policy: {plain(policy)} ({source})"))
         tr.add(GenesysSpent(s.rule, who, s.cost(small, big), s.label, s.text))
     for n in notes:
         tr.add(Note(bought[0].rule if bought else "seed 004 · Steps 4-5", f"skipped: {n}"))
