@@ -224,7 +224,8 @@ def attack(
     console = render.make_console()
     title = scenario.title or file.name
     console.print(f"[bold]{title}[/] — {scenario.system.title}")
-    console.print(render.event_lines(result.events))
+    console.print(render.event_lines(result.events, say=render.teller(
+        apply_events(scenario.roster, result.events), scenario.system.words)))
     after = apply_events(scenario.roster, result.events)
     for cid in (scenario.attack.actor, scenario.attack.target):
         if cid is not None:

@@ -68,7 +68,8 @@ def run_demo(console: Console, examples: Path | None = None) -> None:
             pins = scenario.pins()
             roller = ScriptedRoller(pins) if pins is not None else RandomRoller(1)
             result = scenario.system.resolve(roller, scenario.attack, scenario.roster)
-            console.print(render.event_lines(result.events, rules=True))
+            console.print(render.event_lines(result.events, rules=True, say=render.teller(
+                scenario.roster, scenario.system.words)))
             odds = attack_odds(scenario.system, scenario.attack, scenario.roster)
             console.print(f"  Exact odds of this attack: hit {render.percent(odds.p_hit)}, "
                           f"expected damage {float(odds.expected_damage):.2f}, target taken out "

@@ -53,25 +53,27 @@ def narrate(console: Console, fight: Encounter, events: tuple[Event, ...],
     from rich.rule import Rule
     from rich.text import Text
 
+    from fracas.cli import render
     from fracas.core.events import FightEnded, RoundStarted
 
     state = state_before
+    tell = render.teller(state_before.roster, fight.setup.system.words)
     for e in events:
         state = state.apply(e)
         if isinstance(e, RoundStarted):
             console.print(Rule(f"[bold]Round {e.round}[/]"))
             console.print(_roster_view(fight, state))
-            console.print(f"[dim]{e.text()}[/]")
+            console.print(Text(tell(e), style="dim"), highlight=False)
             continue
         if isinstance(e, FightEnded):
             console.print(Rule("[bold]The end[/]"))
-            console.print(f"[bold]{e.text()}[/]")
+            console.print(Text(tell(e), style="bold"), highlight=False)
             console.print(_roster_view(fight, state))
             continue
         style = {"TurnStarted": "bold", "Outcome": "bold", "Changed": "yellow",
                  "ActionChosen": "magenta"}.get(e.type, "")
         indent = "" if e.type == "TurnStarted" else "  "
-        console.print(Text(indent + e.text(), style=style), highlight=False)
+        console.print(Text(indent + tell(e), style=style), highlight=False)
 
 
 def fight_json(fight: Encounter | Session) -> dict[str, Any]:

@@ -42,6 +42,15 @@ def event_lines(events: Iterable[Event], rules: bool = True,
     return Group(*lines)
 
 
+def teller(roster: Any, words: Any) -> Callable[[Event], str]:
+    """Each event's line in the table's words: names from the sheets, labels from the
+    system's data pack (as ``fracas play`` narrates it)."""
+    from fracas.encounter.narration import Names, say
+
+    names = Names({cid: c.name for cid, c in roster.items()})
+    return lambda event: say(event, names, words)
+
+
 def health_bar(current: int, maximum: int, width: int = 20) -> Text:
     maximum = max(maximum, 1)
     filled = max(0, min(width, round(width * current / maximum)))
