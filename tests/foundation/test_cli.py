@@ -75,7 +75,7 @@ def test_odds_json_contract(monkeypatch: pytest.MonkeyPatch,
 def test_text_output_narrates_events(monkeypatch: pytest.MonkeyPatch,
                                      capsys: pytest.CaptureFixture[str], toy_dir: Path) -> None:
     code, out, _ = run_main(monkeypatch, capsys, "attack", str(toy_dir / "duel.yaml"))
-    assert code == 0 and "ann rolls d20: 20" in out and "bob: hp 8 → 0" in out
+    assert code == 0 and "Ann rolls d20: 20" in out and "Bob: hp 8 → 0" in out
     code, out, _ = run_main(monkeypatch, capsys, "odds", str(toy_dir / "duel.yaml"))
     assert code == 0 and "Expected damage" in out
 

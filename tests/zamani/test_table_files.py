@@ -45,7 +45,7 @@ def test_a_table_beside_the_scenario_loads_from_any_directory(
     assert load_scenario(path).system.table.cells == (("C",),)
     result = CliRunner().invoke(app, ["attack", str(path), "--seed", "1"])
     assert result.exit_code == 0, result.output
-    assert "critical; dura loses 16" in result.output  # every hit is C on the GM table
+    assert "critical; Dura loses 16" in result.output  # every hit is C on the GM table
 
 
 @pytest.mark.parametrize("table", ["/etc/passwd.csv", "~/gm.csv", "../gm.csv",
