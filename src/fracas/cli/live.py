@@ -31,10 +31,9 @@ from fracas.core.events import (
     TurnStarted,
 )
 from fracas.core.nesting import MAX_DEPTH, json_depth
-from fracas.encounter.gm import CombatantAdded
 from fracas.encounter.gm import marks as gm_marks
 from fracas.encounter.narration import Names, is_brief, say
-from fracas.encounter.session import RULE_GM, Session
+from fracas.encounter.session import RULE_GM, Session, known_names
 from fracas.encounter.session_log import SessionLog
 from fracas.errors import InputError
 from fracas.registry.scenarios import load_scenario
@@ -93,13 +92,7 @@ def order_view(session: Session) -> Table:
 
 def names_of(session: Session) -> Names:
     """Every combatant's name by id (those who left the fight included)."""
-    names = {cid: c.name for cid, c in session.scenario.roster.items()}
-    for e in session.events:
-        if isinstance(e, CombatantAdded):
-            entry = dict(e.entry)
-            names[str(entry.get("id"))] = str(entry.get("name") or entry.get("id"))
-    names.update({cid: c.name for cid, c in session.state.roster.items()})
-    return Names(names)
+    return Names(known_names(session))
 
 
 def narrate(console: Console, events: tuple[Event, ...], verbose: bool,

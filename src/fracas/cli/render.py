@@ -43,12 +43,11 @@ def event_lines(events: Iterable[Event], rules: bool = True,
 
 
 def teller(roster: Any, words: Any) -> Callable[[Event], str]:
-    """Each event's line in the table's words: names from the sheets, labels from the
-    system's data pack (as ``fracas play`` narrates it)."""
-    from fracas.encounter.narration import Names, say
+    """Each event's line in the table's words (the roster's names), as ``fracas play``
+    narrates it."""
+    from fracas.encounter.narration import teller
 
-    names = Names({cid: c.name for cid, c in roster.items()})
-    return lambda event: say(event, names, words)
+    return teller({cid: c.name for cid, c in roster.items()}, words)
 
 
 def health_bar(current: int, maximum: int, width: int = 20) -> Text:

@@ -10,7 +10,7 @@ symbols were spent on, the outcome, the end, and every change the GM makes by ha
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from fracas.core.events import (
@@ -85,6 +85,13 @@ def _value(value: Any, words: Words) -> str:
         shown = [words.condition(v) if isinstance(v, str) else _value(v, words) for v in value]
         return ", ".join(shown) if shown else "none"
     return str(value)
+
+
+def teller(names: Mapping[str, str], words: Words) -> Callable[[Event], str]:
+    """Each event's line in the table's words (names by id, the system's words), for a
+    screen that prints events: the terminal's commands and the web tracker's log."""
+    shown = Names(names)
+    return lambda event: say(event, shown, words)
 
 
 def say(event: Event, names: Names, words: Words) -> str:

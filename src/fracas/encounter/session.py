@@ -68,6 +68,17 @@ def _thaw(value: Any) -> Any:
     return value
 
 
+def known_names(session: Session) -> dict[str, str]:
+    """Every combatant the fight has known, by id (those added and removed included)."""
+    names = {cid: c.name for cid, c in session.scenario.roster.items()}
+    for event in session.events:
+        if isinstance(event, CombatantAdded):
+            entry = dict(event.entry)
+            names[str(entry.get("id"))] = str(entry.get("name") or entry.get("id"))
+    names.update({cid: c.name for cid, c in session.state.roster.items()})
+    return names
+
+
 def apply_live(scenario: Scenario, state: FightState, event: Event) -> FightState:
     """The state after one event, GM edits included (a combatant added or removed)."""
     if isinstance(event, CombatantAdded):

@@ -18,11 +18,11 @@ from fracas.core.model import Combatant
 from fracas.core.system import RuleSystem
 from fracas.encounter import narration
 from fracas.encounter.decisions import Decision
-from fracas.encounter.gm import CombatantAdded, at_round_start, marks
+from fracas.encounter.gm import at_round_start, marks
 from fracas.encounter.live import PERSON
 from fracas.encounter.policies import POLICIES
 from fracas.encounter.redact import Names, Viewer, decision_view, event_lines
-from fracas.encounter.session import Session
+from fracas.encounter.session import Session, known_names
 from fracas.web.tracker import Role
 
 HEALTH_FIELDS = ("health", "hp", "wounds_left", "max_health", "max_hp", "max_wounds_left")
@@ -51,21 +51,12 @@ def conditions(c: Combatant) -> list[str]:
 
 def names_of(session: Session) -> Names:
     """Every combatant the fight has known, by id (those added and removed included)."""
-    names = {cid: c.name for cid, c in session.scenario.roster.items()}
-    for event in session.events:
-        if isinstance(event, CombatantAdded):
-            entry = dict(event.entry)
-            names[str(entry.get("id"))] = str(entry.get("name") or entry.get("id"))
-    names.update({cid: c.name for cid, c in session.state.roster.items()})
-    return Names(names)
+    return Names(known_names(session))
 
 
 def teller(session: Session, names: Names) -> Callable[[Event], str]:
-    """Each event's line in the table's words (names from the sheets, labels from the
-    system's data pack), as the terminal tells it."""
-    shown = narration.Names(names.names)
-    words = session.system.words
-    return lambda event: narration.say(event, shown, words)
+    """Each event's line in the table's words, as the terminal tells it."""
+    return narration.teller(names.names, session.system.words)
 
 
 def gm_tools(session: Session, players: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
