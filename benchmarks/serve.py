@@ -11,6 +11,7 @@ Run: .venv/bin/python benchmarks/serve.py [--tables 1 8 50] [--seconds 5] [--no-
 from __future__ import annotations
 
 import argparse
+import random
 import asyncio
 import contextlib
 import statistics
@@ -46,6 +47,7 @@ def answer_for(decision: dict[str, Any]) -> dict[str, Any]:
 
 
 THINK = [0.0]  # seconds a seat takes to decide (--think), not counted in the round trip
+PACE = random.Random(1)  # how long each answer takes around --think (the same every run)
 
 
 async def seat(http: httpx.AsyncClient, key: str, eid: str, person: str, is_gm: bool,
@@ -64,8 +66,8 @@ async def seat(http: httpx.AsyncClient, key: str, eid: str, person: str, is_gm: 
                 pending = view["pending"]
                 if (pending["who"] == person) == is_gm or not pending["mine"]:
                     break
-                if THINK[0]:
-                    await asyncio.sleep(THINK[0])
+                if THINK[0]:  # people differ: between half and one and a half times --think
+                    await asyncio.sleep(THINK[0] * PACE.uniform(0.5, 1.5))
                 began = time.perf_counter()
                 r = await http.post(f"/api/encounters/{eid}/decisions", headers=auth,
                                     json={"version": view["version"],
@@ -167,8 +169,10 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=5.0,
                         help="how long each configuration runs (default 5)")
     parser.add_argument("--think", type=float, default=0.0,
-                        help="seconds each seat takes before answering (default 0: as fast "
-                             "as the server allows; people take seconds)")
+                        help="seconds each seat takes before answering, on average: each "
+                             "answer takes between half and one and a half times this, as "
+                             "tables do not answer in step (default 0: as fast as the server "
+                             "allows; people take seconds)")
     parser.add_argument("--no-postgres", action="store_true")
     parser.add_argument("--one-process", action="store_true",
                         help="only one server process (e.g. for a version without --workers)")

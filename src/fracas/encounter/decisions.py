@@ -72,6 +72,20 @@ def action_odds(system: RuleSystem, action: Action, roster: Roster) -> Odds | No
 
 
 @dataclass(frozen=True)
+class LaterOdds:
+    """The odds of one action on a roster, worked out when called: what an option holds
+    until its odds are first read. Plain data, so that another process may work it out
+    (the tracker's odds worker)."""
+
+    system: RuleSystem
+    action: Action
+    roster: Roster
+
+    def __call__(self) -> Odds | None:
+        return action_odds(self.system, self.action, self.roster)
+
+
+@dataclass(frozen=True)
 class Option:
     """One choice on offer: its id (``"1"``, ``"2"``, ...), label and odds (None where
     there are none, e.g. a non-offensive action). The odds may be given as a function:

@@ -26,10 +26,9 @@ from fracas.dice.variables import Variable
 from fracas.encounter.decisions import (
     Decision,
     DiceRequest,
+    LaterOdds,
     Needed,
-    Odds,
     Option,
-    action_odds,
     build_menu,
 )
 from fracas.encounter.engine import FightSetup, step
@@ -354,9 +353,9 @@ class _Watch(Policy):
         return self.inner.react(roller, system, variants, roster)
 
 
-def _later(system: RuleSystem, action: Action, roster: Roster) -> Callable[[], Odds | None]:
+def _later(system: RuleSystem, action: Action, roster: Roster) -> LaterOdds:
     """The odds of ``action``, computed when first read."""
-    return lambda: action_odds(system, action, roster)
+    return LaterOdds(system, action, roster)
 
 
 def _lower(label: str) -> str:

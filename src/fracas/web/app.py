@@ -7,6 +7,7 @@ a stale version (409), a body over :data:`MAX_BODY` bytes (413), a malformed bod
 
 from __future__ import annotations
 
+import gc
 import os
 from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
 from contextlib import asynccontextmanager
@@ -23,6 +24,7 @@ from fracas.errors import FracasError, InputError, format_loc
 from fracas.web import api, gm_api, pages
 from fracas.web.auth import Unauthorized
 from fracas.web.live import Hub, Listener
+from fracas.web.odds import WORKER
 from fracas.web.store import Conflict, Memory, NotFound, Store
 from fracas.web.tracker import Forbidden, Tracker
 
@@ -117,6 +119,16 @@ def validation_message(err: RequestValidationError) -> tuple[int, str]:
 DB_VARIABLE = "FRACAS_SERVE_DB"
 
 
+def settle() -> None:
+    """Keep what start-up built out of the cycle collector's way: a full collection now,
+    then every object still alive (modules, rule systems, the app: a hundred thousand
+    and more) is moved where the collector never walks again. A busy server's full
+    collections then walk only what serving has built (they were pauses of up to 190 ms
+    at eight tables)."""
+    gc.collect()
+    gc.freeze()
+
+
 def from_environment() -> FastAPI:
     """The app on the database named by ``$FRACAS_SERVE_DB``: what each process of
     ``fracas serve --workers N`` runs."""
@@ -135,6 +147,8 @@ def create_app(db_url: str) -> FastAPI:
         listener = (Listener(db_url, hub, tracker.catch_up).start() if store.postgres
                     else None)
         app.state.listener = listener
+        WORKER.start()
+        settle()
         yield
         app.state.stopping = True
         if listener is not None:

@@ -10,19 +10,18 @@ listed in ``hidden`` are left out everywhere (order, roster, log, prompts) until
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from fracas.core.events import Event, _jsonable
 from fracas.core.model import Combatant
 from fracas.core.system import RuleSystem
 from fracas.encounter import narration
-from fracas.encounter.decisions import Decision
 from fracas.encounter.gm import at_round_start, marks
 from fracas.encounter.live import PERSON
 from fracas.encounter.policies import POLICIES
 from fracas.encounter.redact import Names, Viewer, decision_view, event_lines
 from fracas.encounter.session import Session, known_names
+from fracas.web.odds import WORKER
 from fracas.web.tracker import Role
 
 HEALTH_FIELDS = ("health", "hp", "wounds_left", "max_health", "max_hp", "max_wounds_left")
@@ -104,15 +103,6 @@ def combatant_view(system: RuleSystem, c: Combatant, mine: bool, mode: str,
     return out
 
 
-_ODDS = ThreadPoolExecutor(max_workers=1, thread_name_prefix="fracas-odds")
-
-
-def warm(decision: Decision) -> None:
-    """Work out a decision's odds in the background (one at a time: the newest asked
-    waits behind at most the one being worked out)."""
-    _ODDS.submit(decision.compute_odds)
-
-
 def event_view(event: Event, line: str) -> dict[str, Any]:
     return {"type": event.type, "text": line, "rule": event.rule}
 
@@ -166,7 +156,7 @@ def encounter_view(eid: str, title: str, system: RuleSystem, session: Session, v
             else None
         waiting = mine and not pending.odds_ready
         if waiting:
-            warm(pending)
+            WORKER.warm(eid, pending)
         asked = {"who": visible_who, "who_name": who_name, "mine": mine,
                  "kind": pending.kind if mine else None, "decision": decision,
                  "odds_pending": waiting}

@@ -1,0 +1,120 @@
+"""Issue 26, many tables: the screens' odds are worked out in a worker process of lower
+priority, so that the server's requests never share the interpreter lock with odds code
+and its heap (walked by the cycle collector) does not hold the odds' caches; start-up
+objects are frozen out of the collector's way."""
+
+from __future__ import annotations
+
+import gc
+import os
+import time
+from pathlib import Path
+
+from fastapi.testclient import TestClient
+
+from fracas.encounter.decisions import Decision, LaterOdds, action_odds
+from fracas.encounter.session import Session
+from fracas.odds import cache
+from fracas.registry.scenarios import load_scenario
+from fracas.web.app import create_app
+from fracas.web.odds import NICE, OddsWorker, work_out
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def first_action(example: str) -> Decision:
+    """The first action decision of an example fight (the first option taken before it)."""
+    scenario = load_scenario(ROOT / "examples" / example)
+    people = dict.fromkeys(scenario.roster, "person")
+    session = Session.start(scenario, seed=3, controllers=people, roll_all=True)
+    pending = session.pending
+    while pending is not None and pending.kind != "action":  # a slot taken, a die rolled
+        session.decide({"option": pending.options[0].id} if pending.options
+                       else {"roll": True}, by="gm")
+        pending = session.pending
+    assert pending is not None
+    return pending
+
+
+def wait_ready(decision: Decision, seconds: float = 60) -> None:
+    deadline = time.monotonic() + seconds
+    while not decision.odds_ready and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert decision.odds_ready, "the odds never came"
+
+
+def test_the_worker_gives_the_same_odds_as_working_them_out_here() -> None:
+    decision = first_action("tristat/duel-fight.yaml")
+    later = [o.given for o in decision.options if isinstance(o.given, LaterOdds)]
+    assert later, "an action's options carry their odds as plain data"
+    here = [action_odds(x.system, x.action, x.roster) for x in later]
+    worker = OddsWorker()
+    try:
+        before = len(cache._ODDS_CACHE)
+        worker.warm("e1", decision)
+        wait_ready(decision)
+        assert [o.odds for o in decision.options if o.odds is not None] == \
+            [x for x in here if x is not None]
+        # worked out in the other process: this one's odds cache did not grow
+        assert len(cache._ODDS_CACHE) == before
+    finally:
+        worker.close()
+
+
+def test_a_newer_decision_of_the_same_encounter_is_worked_out() -> None:
+    older = first_action("contest/duel-fight.yaml")
+    newer = first_action("tristat/duel-fight.yaml")
+    worker = OddsWorker()
+    try:
+        worker.warm("e1", older)
+        worker.warm("e1", older)  # asked again (a second screen): sent once
+        worker.warm("e1", newer)
+        wait_ready(newer)
+        assert any(o.odds is not None for o in newer.options)
+    finally:
+        worker.close()
+
+
+def test_a_worker_that_dies_is_replaced() -> None:
+    worker = OddsWorker()
+    try:
+        first = first_action("tristat/duel-fight.yaml")
+        worker.warm("e1", first)
+        wait_ready(first)
+        pool = worker._executor()
+        for process in list(pool._processes.values()):  # type: ignore[union-attr]
+            process.kill()
+            process.join(10)
+        second = first_action("genesys/duel-fight.yaml")
+        deadline = time.monotonic() + 60
+        while not second.odds_ready and time.monotonic() < deadline:
+            worker.warm("e2", second)  # the first try may meet the dead pool
+            time.sleep(0.1)
+        wait_ready(second)
+    finally:
+        worker.close()
+
+
+def test_the_worker_runs_at_a_lower_priority() -> None:
+    pool = OddsWorker()
+    try:
+        niceness = pool._executor().submit(os.nice, 0).result(timeout=60)
+        assert niceness >= min(19, os.nice(0) + NICE)
+    finally:
+        pool.close()
+
+
+def test_odds_that_fail_in_the_worker_leave_the_option_without_them() -> None:
+    decision = first_action("tristat/duel-fight.yaml")
+    later = next(o.given for o in decision.options if isinstance(o.given, LaterOdds))
+    broken = LaterOdds(later.system, later.action,
+                       {later.action.target: None})  # type: ignore[arg-type,dict-item]
+    assert later() is not None
+    assert work_out([broken, later]) == [None, later()]
+
+
+def test_a_started_server_freezes_what_start_up_built(tmp_path: Path) -> None:
+    gc.unfreeze()
+    with TestClient(create_app(f"sqlite:///{tmp_path / 't.sqlite3'}")):
+        assert gc.get_freeze_count() > 10_000
+    gc.unfreeze()
