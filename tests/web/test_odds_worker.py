@@ -5,8 +5,10 @@ objects are frozen out of the collector's way."""
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import os
+import signal
 import time
 from pathlib import Path
 
@@ -18,6 +20,7 @@ from fracas.odds import cache
 from fracas.registry.scenarios import load_scenario
 from fracas.web.app import create_app
 from fracas.web.odds import NICE, OddsWorker, work_out
+from fracas.web.testing import ServerProcess
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -118,3 +121,60 @@ def test_a_started_server_freezes_what_start_up_built(tmp_path: Path) -> None:
     with TestClient(create_app(f"sqlite:///{tmp_path / 't.sqlite3'}")):
         assert gc.get_freeze_count() > 10_000
     gc.unfreeze()
+
+
+def test_where_no_worker_can_start_the_server_works_the_odds_out_itself() -> None:
+    class NoProcesses(OddsWorker):
+        def _executor(self):  # type: ignore[no-untyped-def]
+            raise RuntimeError("no new processes here")
+
+    worker = NoProcesses()
+    decision = first_action("tristat/duel-fight.yaml")
+    worker.warm("e1", decision)
+    wait_ready(decision)
+    assert any(o.odds is not None for o in decision.options)
+
+
+def odds_workers(server_pid: int) -> list[int]:
+    """The server's odds worker processes (Linux's /proc: children running spawn_main)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            ppid = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
+            command = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode()
+        except (OSError, IndexError, ValueError):
+            continue
+        if ppid == server_pid and "spawn_main" in command:
+            found.append(int(entry.name))
+    return found
+
+
+def alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
+
+
+def test_the_worker_ends_when_its_server_is_killed(tmp_path: Path) -> None:
+    server = ServerProcess(f"sqlite:///{tmp_path / 't.sqlite3'}").start()
+    try:
+        assert server.proc is not None
+        deadline = time.monotonic() + 60
+        workers: list[int] = []
+        while not workers and time.monotonic() < deadline:  # started with the server
+            workers = odds_workers(server.proc.pid)
+            time.sleep(0.1)
+        assert workers, "no odds worker started"
+        os.kill(server.proc.pid, signal.SIGKILL)  # the server alone, as a crash would
+        server.proc.wait(10)
+        deadline = time.monotonic() + 30
+        while any(alive(w) for w in workers) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert not any(alive(w) for w in workers), "the odds worker outlived its server"
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            server.kill()

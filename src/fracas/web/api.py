@@ -201,12 +201,14 @@ def yaml_text(text: str, where: str) -> Any:
 VIEWS = 2048  # views of recent versions kept per app: (encounter, version, role) -> view
 
 
-def view(request: Request, eid: str, role: Role) -> dict[str, Any]:
-    """What ``role`` sees of the encounter now. A view is a function of the encounter's
+def view(request: Request, eid: str, role: Role, changed: bool = False) -> dict[str, Any]:
+    """What ``role`` sees of the encounter now (``changed``: the request has just made a
+    change, so the copy in memory is current). A view is a function of the encounter's
     version (settings count as a change) and the role, so a screen that asks again before
     anything changed is answered from memory; the GM's invite list is read each time."""
     tracker = request.app.state.tracker
-    version, session, info = tracker.session(eid)
+    version, session, info = (tracker.just_changed(eid) if changed
+                              else tracker.session(eid))
     views: Memory = request.app.state.views
     key = (eid, version, role)
     out = views.get(key)
@@ -278,11 +280,11 @@ def get_encounter(request: Request, eid: str) -> JSONResponse:
 
 def _changed(request: Request, eid: str, role: Role, version: int, events: Any
              ) -> dict[str, Any]:
-    out = view(request, eid, role)
+    out = view(request, eid, role, changed=True)
     if events is not None:
         # the new events as the role sees them: the same redaction as the log's
         wanted = list(events)
-        _, session, info = request.app.state.tracker.session(eid)
+        _, session, info = request.app.state.tracker.just_changed(eid)
         names = names_of(session)
         lines = event_lines(session.events, names, viewer_of(role, info.settings),
                             teller(session, names))

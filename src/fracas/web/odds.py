@@ -22,20 +22,31 @@ import logging
 import multiprocessing
 import os
 import threading
+import time
 from collections.abc import Sequence
-from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures import Future, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 
 from fracas.encounter.decisions import Decision, LaterOdds, Odds, Option
 
 NICE = 10  # how much lower the worker's priority is than the server's
+WATCH_SECONDS = 1.0  # how often the worker looks for its server
 log = logging.getLogger("fracas.odds")
 
 
-def _lower_priority() -> None:
-    """The worker's start: a lower scheduling priority (where the system allows it)."""
+def _worker_start() -> None:
+    """The worker's start: a lower scheduling priority (where the system allows it), and
+    a watch that ends the worker when the server is gone (killed, it cannot say so)."""
     with contextlib.suppress(OSError, AttributeError):
         os.nice(NICE)
+    server = os.getppid()
+
+    def watch() -> None:
+        while os.getppid() == server:
+            time.sleep(WATCH_SECONDS)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="fracas-odds-watch", daemon=True).start()
 
 
 def work_out(items: Sequence[LaterOdds]) -> list[Odds | None]:
@@ -58,44 +69,54 @@ class OddsWorker:
         self._pool: ProcessPoolExecutor | None = None
         self._lock = threading.Lock()
         self._newest: dict[str, tuple[Decision, Future[list[Odds | None]]]] = {}
+        self._here = ThreadPoolExecutor(max_workers=1, thread_name_prefix="fracas-odds")
 
     def _executor(self) -> ProcessPoolExecutor:
         if self._pool is None:
             self._pool = ProcessPoolExecutor(
                 max_workers=1, mp_context=multiprocessing.get_context("spawn"),
-                initializer=_lower_priority)
+                initializer=_worker_start)
         return self._pool
+
+    def _submit(self, items: Sequence[LaterOdds]) -> Future[list[Odds | None]]:
+        """Send work to the worker; a dead worker is replaced once."""
+        try:
+            return self._executor().submit(work_out, items)
+        except (BrokenProcessPool, RuntimeError):
+            self._pool = None
+            return self._executor().submit(work_out, items)
 
     def start(self) -> None:
         """Start the worker now (it takes a second to load), not at the first decision."""
-        with self._lock, contextlib.suppress(RuntimeError, BrokenProcessPool):
+        with self._lock, contextlib.suppress(RuntimeError, BrokenProcessPool, OSError):
             self._executor().submit(work_out, [])
 
     def warm(self, key: str, decision: Decision) -> None:
         """Work out ``decision``'s odds in the background (``key``: its encounter)."""
-        options = [o for o in decision.options if isinstance(o.given, LaterOdds)]
         with self._lock:
             newest = self._newest.get(key)
             if newest is not None:
                 if newest[0] is decision:
                     return  # already asked for
                 newest[1].cancel()  # no longer pending: dropped if not started
-            if not options:
-                self._newest.pop(key, None)
-                decision.compute_odds()  # nothing to send: whatever is left is cheap
+                del self._newest[key]
+            asked = [(o, o.given) for o in decision.options if isinstance(o.given, LaterOdds)]
+            if not asked:  # nothing to send (whatever is left is worked out here)
+                self._here.submit(decision.compute_odds)
                 return
-            items = [o.given for o in options if isinstance(o.given, LaterOdds)]
             try:
-                future = self._executor().submit(work_out, items)
-            except (BrokenProcessPool, RuntimeError):
-                self._pool = None  # the worker died: a new one, once
-                future = self._executor().submit(work_out, items)
+                future = self._submit([later for _, later in asked])
+            except (BrokenProcessPool, RuntimeError, OSError) as err:
+                # no worker can be started here: this process works them out instead
+                log.error("no odds worker (%s): the odds are worked out in the server", err)
+                self._here.submit(decision.compute_odds)
+                return
             self._newest[key] = (decision, future)
-        future.add_done_callback(lambda done: self._fill(key, decision, options, done))
+        future.add_done_callback(lambda done: self._fill(key, decision, asked, done))
 
-    def _fill(self, key: str, decision: Decision, options: Sequence[Option],
+    def _fill(self, key: str, decision: Decision, asked: Sequence[tuple[Option, LaterOdds]],
               done: Future[list[Odds | None]]) -> None:
-        """Keep the odds on their options (or none, if they could not be worked out)."""
+        """Keep the odds on their options (none where they could not be worked out)."""
         if done.cancelled():
             return
         error = done.exception()
@@ -104,9 +125,10 @@ class OddsWorker:
             if isinstance(error, BrokenProcessPool):
                 with self._lock:
                     self._pool = None
-        results = done.result() if error is None else [None] * len(options)
-        for option, odds in zip(options, results, strict=True):
-            object.__setattr__(option, "given", odds)
+        results = done.result() if error is None else [None] * len(asked)
+        for (option, later), odds in zip(asked, results, strict=True):
+            if option.given is later:  # not worked out meanwhile by another way
+                object.__setattr__(option, "given", odds)
         with self._lock:
             if self._newest.get(key, (None,))[0] is decision:
                 del self._newest[key]

@@ -22,7 +22,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import delete, func, select, text, update
+from sqlalchemy import Connection, bindparam, delete, func, insert, select, text, update
 from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import Session as DbSession
 from sqlalchemy.orm import sessionmaker
@@ -145,6 +145,14 @@ class Store:
         with lock, self.db() as db, db.begin():
             yield db
 
+    @contextlib.contextmanager
+    def write_rows(self) -> Iterator[Connection]:
+        """A write transaction on a plain connection (SQLAlchemy Core, no unit of work:
+        the hot paths, a decision's commit among them), queued like :meth:`write`."""
+        lock = contextlib.nullcontext() if self.postgres else self._writing
+        with lock, self.engine.begin() as conn:
+            yield conn
+
     def close(self) -> None:
         self.engine.dispose()
 
@@ -203,12 +211,13 @@ class Store:
         return int(known)
 
     def version(self, eid: str) -> int:
+        """The encounter's version: read before every answer, so a plain query."""
         _known_form(eid)
-        with self.db() as db:
-            v = db.scalar(select(EncounterRow.version).where(EncounterRow.id == eid))
-            if v is None:
-                raise NotFound(f"no encounter {eid!r}")
-            return int(v)
+        with self.engine.connect() as conn:
+            v = conn.execute(_VERSION, {"eid": eid}).scalar()
+        if v is None:
+            raise NotFound(f"no encounter {eid!r}")
+        return int(v)
 
     def versions(self, eids: Sequence[str]) -> dict[str, int]:
         """The versions of these encounters (those that exist), in one query."""
@@ -263,26 +272,29 @@ class Store:
         keep = 1 if header else 0
         while keep < min(len(old), len(new)) and old[keep] == new[keep]:
             keep += 1
-        with self.write() as db:
-            done = db.execute(update(EncounterRow)
-                              .where(EncounterRow.id == eid, EncounterRow.version == expected)
-                              .values(version=expected + 1, updated=now(),
-                                      redo=[[dict(e) for e in g] for g in redo]))
-            if getattr(done, "rowcount", 0) != 1:
+        with self.write_rows() as conn:
+            done = conn.execute(update(EncounterRow)
+                                .where(EncounterRow.id == eid,
+                                       EncounterRow.version == expected)
+                                .values(version=expected + 1, updated=now(),
+                                        redo=[[dict(e) for e in g] for g in redo]))
+            if done.rowcount != 1:
                 raise Conflict(f"the encounter has moved on since version {expected}")
             if keep < len(old):
-                db.execute(delete(RecordRow).where(RecordRow.encounter_id == eid,
-                                                   RecordRow.seq >= keep))
+                conn.execute(delete(RecordRow).where(RecordRow.encounter_id == eid,
+                                                     RecordRow.seq >= keep))
             if header:
-                db.execute(update(RecordRow)
-                           .where(RecordRow.encounter_id == eid, RecordRow.seq == 0)
-                           .values(data=dict(new[0]), note=note))
-            db.add_all(RecordRow(encounter_id=eid, seq=i, data=dict(new[i]), note=note)
-                       for i in range(keep, len(new)))
-            self._notify(db, eid, expected + 1)
+                conn.execute(update(RecordRow)
+                             .where(RecordRow.encounter_id == eid, RecordRow.seq == 0)
+                             .values(data=dict(new[0]), note=note))
+            if keep < len(new):
+                conn.execute(insert(RecordRow), [
+                    {"encounter_id": eid, "seq": i, "data": dict(new[i]), "note": note}
+                    for i in range(keep, len(new))])
+            self._notify(conn, eid, expected + 1)
         return expected + 1
 
-    def _notify(self, db: DbSession, eid: str, version: int) -> None:
+    def _notify(self, db: DbSession | Connection, eid: str, version: int) -> None:
         """On PostgreSQL: tell every server process listening, when this commits."""
         if self.postgres:
             db.execute(text("SELECT pg_notify(:channel, :payload)"),
@@ -323,7 +335,15 @@ class Store:
         return player
 
     def players_of(self, eid: str) -> list[PlayerInfo]:
-        with self.db() as db:
-            rows = db.scalars(select(PlayerRow).where(PlayerRow.encounter_id == eid)
-                              .order_by(PlayerRow.id))
-            return [_player(r) for r in rows]
+        """The encounter's invites (read for every view the GM asks for: a plain query)."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(_PLAYERS, {"eid": eid})
+            return [PlayerInfo(r.id, r.encounter_id, r.name, r.key, tuple(r.combatants))
+                    for r in rows]
+
+
+#: the queries asked most often, built once
+_VERSION = select(EncounterRow.version).where(EncounterRow.id == bindparam("eid"))
+_PLAYERS = (select(PlayerRow.id, PlayerRow.encounter_id, PlayerRow.name, PlayerRow.key,
+                   PlayerRow.combatants)
+            .where(PlayerRow.encounter_id == bindparam("eid")).order_by(PlayerRow.id))

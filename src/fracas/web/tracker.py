@@ -158,8 +158,11 @@ def caught_up(session: Session, had: list[dict[str, Any]], records: list[dict[st
               ) -> Session | None:
     """``session`` (at the records ``had``) brought to ``records`` when another server
     process only answered decisions since: its answers are given again here, which is
-    much cheaper than replaying the whole fight. None when that is not the case (an undo,
-    a hand edit) or the result is not exactly ``records`` (the caller then replays)."""
+    much cheaper than replaying the whole fight; unchanged when the records are (a change
+    of settings). None when that is not the case (an undo, a hand edit) or the result is
+    not exactly ``records`` (the caller then replays)."""
+    if records == had:
+        return session  # only the settings changed (or the invites)
     if len(records) <= len(had) or records[1:len(had)] != had[1:]:
         return None
     answers = []
@@ -291,6 +294,17 @@ class Tracker:
         entry = self._entry(eid)
         with entry.lock:
             session = self._fresh(eid, entry)
+            assert entry.info is not None
+            return entry.version, session, entry.info
+
+    def just_changed(self, eid: str) -> tuple[int, Session, EncounterInfo]:
+        """As :meth:`session`, for the request that has just committed a change: this
+        process's copy is that change's (or a newer one's), so the database is not asked
+        again (a change made through another process since shows with the next view)."""
+        entry = self._entry(eid)
+        with entry.lock:
+            session = (entry.session if entry.version >= 0 and entry.info is not None
+                       and entry.session is not None else self._fresh(eid, entry))
             assert entry.info is not None
             return entry.version, session, entry.info
 
