@@ -198,7 +198,8 @@ def yaml_text(text: str, where: str) -> Any:
         raise InputError(f"not valid YAML: {problem}", file=where, path=place) from None
 
 
-VIEWS = 2048  # views of recent versions kept per app: (encounter, version, role) -> view
+VIEWS = 2048  # views kept per app, the newest of each (encounter, role): few objects for
+# the cycle collector to walk, and an older version is not asked for again
 
 
 def view(request: Request, eid: str, role: Role, changed: bool = False) -> dict[str, Any]:
@@ -210,13 +211,14 @@ def view(request: Request, eid: str, role: Role, changed: bool = False) -> dict[
     version, session, info = (tracker.just_changed(eid) if changed
                               else tracker.session(eid))
     views: Memory = request.app.state.views
-    key = (eid, version, role)
-    out = views.get(key)
+    key = (eid, role)
+    kept = views.get(key)
+    out = kept[1] if kept is not None and kept[0] == version else None
     if out is None:
         out = encounter_view(eid, info.title, tracker.system(info), session, version, role,
                              info.settings, ())
         if not (out["pending"] or {}).get("odds_pending"):  # kept once the odds are in
-            views.put(key, out)
+            views.put(key, (version, out))
     out = dict(out)
     if role.is_gm:
         base = str(request.base_url).rstrip("/")

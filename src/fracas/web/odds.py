@@ -70,6 +70,7 @@ class OddsWorker:
         self._lock = threading.Lock()
         self._newest: dict[str, tuple[Decision, Future[list[Odds | None]]]] = {}
         self._here = ThreadPoolExecutor(max_workers=1, thread_name_prefix="fracas-odds")
+        self._cannot_start = False  # no worker could be started: odds are worked out here
 
     def _executor(self) -> ProcessPoolExecutor:
         if self._pool is None:
@@ -104,11 +105,16 @@ class OddsWorker:
             if not asked:  # nothing to send (whatever is left is worked out here)
                 self._here.submit(decision.compute_odds)
                 return
+            if self._cannot_start:
+                self._here.submit(decision.compute_odds)
+                return
             try:
                 future = self._submit([later for _, later in asked])
             except (BrokenProcessPool, RuntimeError, OSError) as err:
-                # no worker can be started here: this process works them out instead
-                log.error("no odds worker (%s): the odds are worked out in the server", err)
+                # no worker can be started here: this process works them out from now on
+                log.error("no odds worker (%s): the odds are worked out in the server",
+                          str(err).strip().splitlines()[0] if str(err).strip() else err)
+                self._cannot_start = True
                 self._here.submit(decision.compute_odds)
                 return
             self._newest[key] = (decision, future)

@@ -96,7 +96,8 @@ REMEMBERED = 10_000  # keys and owners kept in memory
 
 
 class Memory:
-    """A bounded map of facts that never change once in the database (thread-safe)."""
+    """A bounded map, the least recently used forgotten first (thread-safe): facts that
+    never change once in the database, or values kept with the version they are of."""
 
     def __init__(self, size: int = REMEMBERED) -> None:
         self._items: OrderedDict[Any, Any] = OrderedDict()

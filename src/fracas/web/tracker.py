@@ -23,7 +23,7 @@ from fracas.encounter.session import Session
 from fracas.errors import InputError
 from fracas.registry import get_system
 from fracas.registry.scenarios import scenario_from_mapping
-from fracas.web.store import Conflict, EncounterInfo, PlayerInfo, Store
+from fracas.web.store import Conflict, EncounterInfo, Memory, PlayerInfo, Store
 
 VISIBILITY = ("exact", "bar", "status", "hidden")
 DEFAULT_SETTINGS: dict[str, Any] = {"others": "bar", "hidden": []}
@@ -202,7 +202,7 @@ class Tracker:
         self._notify = notify or (lambda eid, version: None)
         self._cache: OrderedDict[str, _Entry] = OrderedDict()
         self._guard = threading.Lock()
-        self._systems: dict[str, Any] = {}
+        self._systems = Memory(CACHED)  # each encounter's rule system, with its overrides
         self._behind = ThreadPoolExecutor(max_workers=1, thread_name_prefix="fracas-catch-up")
 
     def catch_up(self, eid: str, version: int) -> None:
@@ -389,10 +389,8 @@ class Tracker:
 
     def system(self, info: EncounterInfo) -> Any:
         """The encounter's rule system (with its rule overrides), from its scenario."""
-        with self._guard:
-            cached = self._systems.get(info.id)
+        cached = self._systems.get(info.id)
         if cached is None:
             cached = scenario_from_mapping(info.scenario, folder=None).system
-            with self._guard:
-                self._systems[info.id] = cached
+            self._systems.put(info.id, cached)
         return cached
