@@ -8,6 +8,7 @@ import sys
 import threading
 from pathlib import Path
 
+import psycopg
 import pytest
 from sqlalchemy import inspect
 
@@ -90,3 +91,29 @@ def test_a_database_that_cannot_be_opened_is_a_clear_error(tmp_path: Path) -> No
     assert done.returncode == 2
     assert done.stderr.startswith("fracas: error: --db: cannot open the database 'nosuchdb://x'")
     assert "Traceback" not in done.stderr
+
+
+def test_connections_dropped_by_the_database_are_replaced_without_an_error(
+        pg_url: str) -> None:
+    """The queries asked with every answer do not ping each connection first (a round trip
+    each): a connection the database has dropped (a restart) is met, and asked again."""
+    store = Store(pg_url)
+    gid, _ = store.create_gm()
+    info = store.create_encounter(gid, "t", "tristat", {}, {}, [{"n": 0}])
+    store.add_player(info.id, "P", ["rin"])
+    assert store.version(info.id) == 1  # the pools hold connections now
+
+    def drop_every_connection() -> int:
+        with psycopg.connect(pg_url, autocommit=True) as admin:
+            return len(admin.execute(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                "WHERE datname = current_database() AND pid <> pg_backend_pid()").fetchall())
+
+    assert drop_every_connection() >= 1
+    assert store.version(info.id) == 1
+    drop_every_connection()
+    assert [p.name for p in store.players_of(info.id)] == ["P"]
+    drop_every_connection()
+    assert store.commit(info.id, 1, [{"n": 0}], [{"n": 0}, {"n": 1}]) == 2
+    assert store.records(info.id) == [{"n": 0}, {"n": 1}]
+    store.close()

@@ -18,12 +18,12 @@ import hashlib
 import secrets
 import threading
 from collections import OrderedDict
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from sqlalchemy import Connection, bindparam, delete, func, insert, select, text, update
-from sqlalchemy.exc import SQLAlchemyError
+from sqlalchemy.exc import DBAPIError, SQLAlchemyError
 from sqlalchemy.orm import Session as DbSession
 from sqlalchemy.orm import sessionmaker
 
@@ -34,6 +34,7 @@ from fracas.web.db import (
     PlayerRow,
     RecordRow,
     make_engine,
+    make_hot_engine,
     migrate,
     now,
 )
@@ -91,6 +92,7 @@ def _known_form(eid: str) -> None:
         raise NotFound(f"no encounter {eid[:40]!r}")
 
 
+T = TypeVar("T")
 CHANNEL = "fracas_versions"  # PostgreSQL's NOTIFY channel: "<encounter id> <version>"
 REMEMBERED = 10_000  # keys and owners kept in memory
 
@@ -126,6 +128,8 @@ class Store:
         try:
             self.engine = make_engine(url)
             migrate(self.engine)
+            self.hot = make_hot_engine(url, self.engine)
+            self._reads = self.hot.execution_options(isolation_level="AUTOCOMMIT")
         except (SQLAlchemyError, ImportError) as err:
             reason = str(getattr(err, "orig", None) or err).strip().splitlines()[0]
             raise InputError(f"cannot open the database {url!r}: {reason}", path="--db",
@@ -151,11 +155,12 @@ class Store:
         """A write transaction on a plain connection (SQLAlchemy Core, no unit of work:
         the hot paths, a decision's commit among them), queued like :meth:`write`."""
         lock = contextlib.nullcontext() if self.postgres else self._writing
-        with lock, self.engine.begin() as conn:
+        with lock, self.hot.begin() as conn:
             yield conn
 
     def close(self) -> None:
         self.engine.dispose()
+        self.hot.dispose()
 
     # -- game masters ----------------------------------------------------------------
     def create_gm(self) -> tuple[int, str]:
@@ -214,8 +219,12 @@ class Store:
     def version(self, eid: str) -> int:
         """The encounter's version: read before every answer, so a plain query."""
         _known_form(eid)
-        with self.engine.connect() as conn:
-            v = conn.execute(_VERSION, {"eid": eid}).scalar()
+
+        def read() -> Any:
+            with self._reads.connect() as conn:
+                return conn.execute(_VERSION, {"eid": eid}).scalar()
+
+        v = again_if_dropped(read)
         if v is None:
             raise NotFound(f"no encounter {eid!r}")
         return int(v)
@@ -273,26 +282,30 @@ class Store:
         keep = 1 if header else 0
         while keep < min(len(old), len(new)) and old[keep] == new[keep]:
             keep += 1
-        with self.write_rows() as conn:
-            done = conn.execute(update(EncounterRow)
-                                .where(EncounterRow.id == eid,
-                                       EncounterRow.version == expected)
-                                .values(version=expected + 1, updated=now(),
-                                        redo=[[dict(e) for e in g] for g in redo]))
-            if done.rowcount != 1:
-                raise Conflict(f"the encounter has moved on since version {expected}")
-            if keep < len(old):
-                conn.execute(delete(RecordRow).where(RecordRow.encounter_id == eid,
-                                                     RecordRow.seq >= keep))
-            if header:
-                conn.execute(update(RecordRow)
-                             .where(RecordRow.encounter_id == eid, RecordRow.seq == 0)
-                             .values(data=dict(new[0]), note=note))
-            if keep < len(new):
-                conn.execute(insert(RecordRow), [
-                    {"encounter_id": eid, "seq": i, "data": dict(new[i]), "note": note}
-                    for i in range(keep, len(new))])
-            self._notify(conn, eid, expected + 1)
+
+        def write() -> None:
+            with self.write_rows() as conn:
+                done = conn.execute(update(EncounterRow)
+                                    .where(EncounterRow.id == eid,
+                                           EncounterRow.version == expected)
+                                    .values(version=expected + 1, updated=now(),
+                                            redo=[[dict(e) for e in g] for g in redo]))
+                if done.rowcount != 1:
+                    raise Conflict(f"the encounter has moved on since version {expected}")
+                if keep < len(old):
+                    conn.execute(delete(RecordRow).where(RecordRow.encounter_id == eid,
+                                                         RecordRow.seq >= keep))
+                if header:
+                    conn.execute(update(RecordRow)
+                                 .where(RecordRow.encounter_id == eid, RecordRow.seq == 0)
+                                 .values(data=dict(new[0]), note=note))
+                if keep < len(new):
+                    conn.execute(insert(RecordRow), [
+                        {"encounter_id": eid, "seq": i, "data": dict(new[i]), "note": note}
+                        for i in range(keep, len(new))])
+                self._notify(conn, eid, expected + 1)
+
+        again_if_dropped(write)
         return expected + 1
 
     def _notify(self, db: DbSession | Connection, eid: str, version: int) -> None:
@@ -337,10 +350,26 @@ class Store:
 
     def players_of(self, eid: str) -> list[PlayerInfo]:
         """The encounter's invites (read for every view the GM asks for: a plain query)."""
-        with self.engine.connect() as conn:
-            rows = conn.execute(_PLAYERS, {"eid": eid})
-            return [PlayerInfo(r.id, r.encounter_id, r.name, r.key, tuple(r.combatants))
-                    for r in rows]
+        def read() -> list[PlayerInfo]:
+            with self._reads.connect() as conn:
+                rows = conn.execute(_PLAYERS, {"eid": eid})
+                return [PlayerInfo(r.id, r.encounter_id, r.name, r.key, tuple(r.combatants))
+                        for r in rows]
+
+        return again_if_dropped(read)
+
+
+def again_if_dropped(work: Callable[[], T]) -> T:
+    """``work()``, and once more if the database connection it used had been dropped (a
+    database restart, an idle connection cut by the network): the pool is refilled by then.
+    A change that met a dropped connection at its COMMIT may have been kept: asked again,
+    it is then a :class:`Conflict` (the version moved on), never a second copy."""
+    try:
+        return work()
+    except DBAPIError as err:
+        if not err.connection_invalidated:
+            raise
+    return work()
 
 
 #: the queries asked most often, built once
