@@ -1,7 +1,7 @@
 """Load on the web tracker: 1, 8 and 50 tables at once, each a GM and a player playing fight
 after fight over HTTP as the page does (each screen follows the live stream and fetches its
-view when the version changes, then answers if the decision is its own), on loopback only
-and for a bounded time. Measures a decision's round trip (the POST) and prints p50/p99 side
+view when the stream names a version newer than the one it shows, then answers if the
+decision is its own), on loopback only and for a bounded time. Measures a decision's round trip (the POST) and prints p50/p99 side
 by side for SQLite (one process) and a throwaway PostgreSQL with 1 and 2 processes
 (``fracas serve --workers 2``).
 
@@ -14,6 +14,7 @@ import argparse
 import random
 import asyncio
 import contextlib
+import json
 import statistics
 import tempfile
 import time
@@ -55,11 +56,15 @@ async def seat(http: httpx.AsyncClient, key: str, eid: str, person: str, is_gm: 
     """One screen: follow the stream; on each new version fetch the view and answer while
     the pending decision is this seat's (the GM's: every one but the player's)."""
     auth = {"Authorization": f"Bearer {key}"}
+    known = -1  # the version this screen shows
     async with http.stream("GET", f"/api/encounters/{eid}/stream", headers=auth) as events:
         async for line in events.aiter_lines():
             if not line.startswith("data:"):
                 continue
+            if json.loads(line[5:]).get("version", known + 1) <= known:
+                continue  # as the page: a version it already shows (its own answer's)
             view = (await http.get(f"/api/encounters/{eid}", headers=auth)).json()
+            known = view["version"]
             while time.monotonic() < stop:
                 if view["over"]:
                     return
@@ -76,9 +81,11 @@ async def seat(http: httpx.AsyncClient, key: str, eid: str, person: str, is_gm: 
                 if r.status_code == 200:
                     tally.latencies.append(took)
                     view = r.json()
+                    known = view["version"]
                 elif r.status_code == 409:
                     tally.conflicts += 1
                     view = (await http.get(f"/api/encounters/{eid}", headers=auth)).json()
+                    known = view["version"]
                 else:
                     tally.errors += 1
                     return
