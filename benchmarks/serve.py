@@ -1,9 +1,10 @@
 """Load on the web tracker: 1, 8 and 50 tables at once, each a GM and a player playing fight
 after fight over HTTP as the page does (each screen follows the live stream and fetches its
 view when the stream names a version newer than the one it shows, then answers if the
-decision is its own), on loopback only and for a bounded time. Measures a decision's round trip (the POST) and prints p50/p99 side
-by side for SQLite (one process) and a throwaway PostgreSQL with 1 and 2 processes
-(``fracas serve --workers 2``).
+decision is its own), on loopback only and for a bounded time. Measures a decision's round
+trip (the POST) and prints p50/p99 side by side for SQLite (one process) and a throwaway
+PostgreSQL with 1 and 2 processes (``fracas serve --workers 2``); with ``--think``, also how
+long a screen waits for the odds of its decision (asked again as the page does).
 
 Run: .venv/bin/python benchmarks/serve.py [--tables 1 8 50] [--seconds 5] [--no-postgres]
 """
@@ -11,10 +12,10 @@ Run: .venv/bin/python benchmarks/serve.py [--tables 1 8 50] [--seconds 5] [--no-
 from __future__ import annotations
 
 import argparse
-import random
 import asyncio
 import contextlib
 import json
+import random
 import statistics
 import tempfile
 import time
@@ -38,6 +39,8 @@ class Tally:
     conflicts: int = 0
     errors: int = 0
     fights: int = 0
+    odds: list[float] = field(default_factory=list)  # seconds until a screen's odds came
+    odds_late: int = 0  # answers given before their odds came
 
 
 def answer_for(decision: dict[str, Any]) -> dict[str, Any]:
@@ -49,6 +52,32 @@ def answer_for(decision: dict[str, Any]) -> dict[str, Any]:
 
 THINK = [0.0]  # seconds a seat takes to decide (--think), not counted in the round trip
 PACE = random.Random(1)  # how long each answer takes around --think (the same every run)
+
+
+ODDS_POLL = 0.3  # while a screen's odds are pending it asks again after this, as the page
+
+
+async def think(http: httpx.AsyncClient, auth: dict[str, str], eid: str,
+                view: dict[str, Any], tally: Tally) -> dict[str, Any]:
+    """The time a person takes to decide; meanwhile, as the page does, the screen asks for
+    its view again every :data:`ODDS_POLL` seconds while the odds are pending, and notes
+    when they arrive (or that they had not by the time the person answered)."""
+    ends = time.monotonic() + THINK[0] * PACE.uniform(0.5, 1.5)
+    began = time.monotonic()
+    waiting = view["pending"].get("odds_pending")
+    while time.monotonic() < ends:
+        await asyncio.sleep(min(ODDS_POLL, max(0.0, ends - time.monotonic())))
+        if waiting and time.monotonic() < ends:
+            fresh = (await http.get(f"/api/encounters/{eid}", headers=auth)).json()
+            if fresh["version"] != view["version"]:
+                return view  # moved on meanwhile: the answer will say so (409)
+            view = fresh
+            if not view["pending"].get("odds_pending"):
+                tally.odds.append(time.monotonic() - began)
+                waiting = False
+    if waiting:
+        tally.odds_late += 1
+    return view
 
 
 async def seat(http: httpx.AsyncClient, key: str, eid: str, person: str, is_gm: bool,
@@ -72,7 +101,8 @@ async def seat(http: httpx.AsyncClient, key: str, eid: str, person: str, is_gm: 
                 if (pending["who"] == person) == is_gm or not pending["mine"]:
                     break
                 if THINK[0]:  # people differ: between half and one and a half times --think
-                    await asyncio.sleep(THINK[0] * PACE.uniform(0.5, 1.5))
+                    view = await think(http, auth, eid, view, tally)
+                    pending = view["pending"]
                 began = time.perf_counter()
                 r = await http.post(f"/api/encounters/{eid}/decisions", headers=auth,
                                     json={"version": view["version"],
@@ -151,9 +181,18 @@ class Result:
     p99: float
     conflicts: int
     errors: int
+    odds: list[float]  # seconds until each screen's pending odds came
+    odds_late: int  # answers given before their odds came
 
     def cell(self) -> str:
         return f"{self.p50:6.1f} / {self.p99:6.1f} ms  {self.rate:5.0f}/s"
+
+    def odds_cell(self) -> str:
+        if not self.odds and not self.odds_late:
+            return "no odds awaited"
+        came = sorted(self.odds)
+        p99 = f"{came[min(len(came) - 1, int(0.99 * len(came)))]:.1f} s" if came else "-"
+        return f"p99 {p99}, {self.odds_late} of {len(came) + self.odds_late} late"
 
 
 def run(db: str, tables: int, seconds: float, workers: int) -> Result | None:
@@ -167,7 +206,7 @@ def run(db: str, tables: int, seconds: float, workers: int) -> Result | None:
         return None
     return Result(len(lat) / elapsed, statistics.median(lat) * 1000,
                   lat[min(len(lat) - 1, int(0.99 * len(lat)))] * 1000,
-                  tally.conflicts, tally.errors)
+                  tally.conflicts, tally.errors, tally.odds, tally.odds_late)
 
 
 def main() -> None:
@@ -211,6 +250,13 @@ def main() -> None:
         cells = [results[(n, c)] for c in columns]
         print(f"{n:>6}  " + "  ".join(f"{r.cell() if r else 'no decision made':<31}"
                                       for r in cells))
+    if args.think:
+        print(f"odds of a decision, from the screen that shows it pending to the screen that "
+              f"shows them (asked every {ODDS_POLL:g} s as the page does; late: answered "
+              "first)")
+        for n in args.tables:
+            cells = [results[(n, c)] for c in columns]
+            print(f"{n:>6}  " + "  ".join(f"{r.odds_cell() if r else '':<31}" for r in cells))
     trouble = [(n, c, r) for (n, c), r in results.items() if r and (r.errors or r.conflicts)]
     for n, c, r in trouble:
         print(f"  {n} tables, {c}: {r.conflicts} conflicts, {r.errors} errors")
