@@ -118,7 +118,9 @@ def test_odds_that_fail_in_the_worker_leave_the_option_without_them() -> None:
 
 def test_a_started_server_freezes_what_start_up_built(tmp_path: Path) -> None:
     gc.unfreeze()
-    with TestClient(create_app(f"sqlite:///{tmp_path / 't.sqlite3'}")):
+    with TestClient(create_app(f"sqlite:///{tmp_path / 'a.sqlite3'}")):
+        assert gc.get_freeze_count() == 0  # an app inside another program: left alone
+    with TestClient(create_app(f"sqlite:///{tmp_path / 't.sqlite3'}", serving=True)):
         assert gc.get_freeze_count() > 10_000
     gc.unfreeze()
 

@@ -65,7 +65,7 @@ def serve(
                              "--db postgresql://user:password@host:port/dbname")
     base = f"http://{host}:{port}"
     if workers == 1:
-        web = create_app(db)
+        web = create_app(db, serving=True)
     else:
         Store(db).close()  # migrated once, before the processes start
     if example is not None:

@@ -132,11 +132,13 @@ def settle() -> None:
 def from_environment() -> FastAPI:
     """The app on the database named by ``$FRACAS_SERVE_DB``: what each process of
     ``fracas serve --workers N`` runs."""
-    return create_app(os.environ[DB_VARIABLE])
+    return create_app(os.environ[DB_VARIABLE], serving=True)
 
 
-def create_app(db_url: str) -> FastAPI:
-    """The tracker's app on the database at ``db_url`` (migrated to the newest schema)."""
+def create_app(db_url: str, *, serving: bool = False) -> FastAPI:
+    """The tracker's app on the database at ``db_url`` (migrated to the newest schema);
+    ``serving``: the process is a server of its own (``fracas serve``), whose start-up
+    objects are then frozen out of the cycle collector's way (:func:`settle`)."""
     store = Store(db_url)
     hub = Hub()
 
@@ -148,7 +150,8 @@ def create_app(db_url: str) -> FastAPI:
                     else None)
         app.state.listener = listener
         WORKER.start()
-        settle()
+        if serving:
+            settle()
         yield
         app.state.stopping = True
         if listener is not None:
