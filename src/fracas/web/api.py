@@ -205,20 +205,26 @@ VIEWS = 2048  # views kept per app, the newest of each (encounter, role): few ob
 def view(request: Request, eid: str, role: Role, changed: bool = False) -> dict[str, Any]:
     """What ``role`` sees of the encounter now (``changed``: the request has just made a
     change, so the copy in memory is current). A view is a function of the encounter's
-    version (settings count as a change) and the role, so a screen that asks again before
-    anything changed is answered from memory; the GM's invite list is read each time."""
+    version (settings count as a change), the role and whether the odds are in, so a screen
+    that asks again before anything changed is answered from memory; the GM's invite list
+    is read each time."""
     tracker = request.app.state.tracker
     version, session, info = (tracker.just_changed(eid) if changed
                               else tracker.session(eid))
     views: Memory = request.app.state.views
     key = (eid, role)
     kept = views.get(key)
-    out = kept[1] if kept is not None and kept[0] == version else None
+    out = None
+    if kept is not None and kept[0] == version and kept[2] is session.pending:
+        # a view with odds pending is drawn again only once they are in (the page asks
+        # every 0.3 s meanwhile)
+        waiting = (kept[1]["pending"] or {}).get("odds_pending")
+        if not waiting or session.pending is None or not session.pending.odds_ready:
+            out = kept[1]
     if out is None:
         out = encounter_view(eid, info.title, tracker.system(info), session, version, role,
                              info.settings, ())
-        if not (out["pending"] or {}).get("odds_pending"):  # kept once the odds are in
-            views.put(key, (version, out))
+        views.put(key, (version, out, session.pending))
     out = dict(out)
     if role.is_gm:
         base = str(request.base_url).rstrip("/")
