@@ -6,19 +6,15 @@ objects are frozen out of the collector's way."""
 from __future__ import annotations
 
 import contextlib
-import gc
 import os
 import signal
 import time
 from pathlib import Path
 
-from fastapi.testclient import TestClient
-
 from fracas.encounter.decisions import Decision, LaterOdds, action_odds
 from fracas.encounter.session import Session
 from fracas.odds import cache
 from fracas.registry.scenarios import load_scenario
-from fracas.web.app import create_app
 from fracas.web.odds import NICE, OddsWorker, work_out
 from fracas.web.testing import ServerProcess
 
@@ -114,15 +110,6 @@ def test_odds_that_fail_in_the_worker_leave_the_option_without_them() -> None:
                        {later.action.target: None})  # type: ignore[arg-type,dict-item]
     assert later() is not None
     assert work_out([broken, later]) == [None, later()]
-
-
-def test_a_started_server_freezes_what_start_up_built(tmp_path: Path) -> None:
-    gc.unfreeze()
-    with TestClient(create_app(f"sqlite:///{tmp_path / 'a.sqlite3'}")):
-        assert gc.get_freeze_count() == 0  # an app inside another program: left alone
-    with TestClient(create_app(f"sqlite:///{tmp_path / 't.sqlite3'}", serving=True)):
-        assert gc.get_freeze_count() > 10_000
-    gc.unfreeze()
 
 
 def test_where_no_worker_can_start_the_server_works_the_odds_out_itself() -> None:

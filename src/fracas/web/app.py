@@ -8,6 +8,7 @@ a stale version (409), a body over :data:`MAX_BODY` bytes (413), a malformed bod
 from __future__ import annotations
 
 import gc
+import logging
 import os
 from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
 from contextlib import asynccontextmanager
@@ -26,7 +27,7 @@ from fracas.web.auth import Unauthorized
 from fracas.web.live import Hub, Listener
 from fracas.web.odds import WORKER
 from fracas.web.store import Conflict, Memory, NotFound, Store
-from fracas.web.tracker import Forbidden, Tracker
+from fracas.web.tracker import Forbidden, Tracker, warm_up
 
 MAX_BODY = 1_000_000
 STATIC = Path(__file__).parent / "static"
@@ -151,6 +152,8 @@ def create_app(db_url: str, *, serving: bool = False) -> FastAPI:
         app.state.listener = listener
         WORKER.start()
         if serving:
+            for cold in warm_up():
+                logging.getLogger("fracas.web").warning("not warmed up: %s", cold)
             settle()
         yield
         app.state.stopping = True

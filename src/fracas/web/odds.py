@@ -28,18 +28,20 @@ from concurrent.futures import Future, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 
 from fracas.encounter.decisions import Decision, LaterOdds, Odds, Option
+from fracas.registry import systems
 
 NICE = 10  # how much lower the worker's priority is than the server's
 WATCH_SECONDS = 1.0  # how often the worker looks for its server
 log = logging.getLogger("fracas.odds")
 
 
-def _worker_start() -> None:
-    """The worker's start: a lower scheduling priority (where the system allows it), and
-    a watch that ends the worker when the server is gone (killed, it cannot say so)."""
+def _worker_start(server: int) -> None:
+    """The worker's start: a lower scheduling priority (where the system allows it), the
+    rule systems loaded, and a watch that ends the worker when its ``server`` (a process
+    id) is gone: killed, it cannot say so."""
     with contextlib.suppress(OSError, AttributeError):
         os.nice(NICE)
-    server = os.getppid()
+    systems()  # every rule system's modules, before the first odds ask for one
 
     def watch() -> None:
         while os.getppid() == server:
@@ -76,7 +78,7 @@ class OddsWorker:
         if self._pool is None:
             self._pool = ProcessPoolExecutor(
                 max_workers=1, mp_context=multiprocessing.get_context("spawn"),
-                initializer=_worker_start)
+                initializer=_worker_start, initargs=(os.getpid(),))
         return self._pool
 
     def _submit(self, items: Sequence[LaterOdds]) -> Future[list[Odds | None]]:
