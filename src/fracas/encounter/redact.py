@@ -123,12 +123,28 @@ class Names:
         return value
 
 
+Told = dict[int, tuple[Event, str, set[str] | None]]
+
+
 def event_lines(events: Sequence[Event], names: Names, viewer: Viewer,
-                say: Callable[[Event], str] | None = None) -> list[tuple[Event, str]]:
+                say: Callable[[Event], str] | None = None,
+                told: Told | None = None) -> list[tuple[Event, str]]:
     """The events ``viewer`` sees, each with the line they see: ``say``'s (the table's
-    words, see :func:`fracas.encounter.narration.say`), else the event's own text."""
+    words, see :func:`fracas.encounter.narration.say`), else the event's own text.
+    ``told``: what earlier calls with the same ``names`` and ``say`` worked out for each
+    event (its line and whom it names), kept by the caller and added to here: a long
+    fight's log is then told once, not again for every screen."""
+    memo: Told = {} if told is None else told
+
+    def tell(event: Event) -> tuple[str, set[str] | None]:
+        known = memo.get(id(event))
+        if known is None or known[0] is not event:
+            known = (event, say(event) if say else event.text(), None)
+            memo[id(event)] = known
+        return known[1], known[2]
+
     if viewer.gm:
-        return [(e, say(e) if say else e.text()) for e in events]
+        return [(e, tell(e)[0]) for e in events]
     out = []
     everyone = set(names.names)
     context: set[str] = everyone
@@ -139,9 +155,11 @@ def event_lines(events: Sequence[Event], names: Names, viewer: Viewer,
             context = {event.actor}
         elif isinstance(event, ActionChosen):
             context = {event.actor, *([event.target] if event.target else [])}
-        text = event.text()
-        said = say(event) if say else text
-        named = names.named(event, text) | names.named(event, said)
+        said, named = tell(event)
+        if named is None:
+            text = event.text()
+            named = names.named(event, text) | names.named(event, said)
+            memo[id(event)] = (event, said, named)
         who = named or context
         kind = event.fact_kind()
         if kind == "public" or all(viewer.sees(cid, kind) for cid in who):

@@ -25,6 +25,7 @@ from fracas.web.views import (
     gm_tools,
     names_of,
     teller,
+    told,
     viewer_of,
 )
 
@@ -295,7 +296,7 @@ def _changed(request: Request, eid: str, role: Role, version: int, events: Any
         _, session, info = request.app.state.tracker.just_changed(eid)
         names = names_of(session)
         lines = event_lines(session.events, names, viewer_of(role, info.settings),
-                            teller(session, names))
+                            teller(session, names), told(session, names))
         picked = []
         for e, line in reversed(lines):  # the newest match of each new event
             if e in wanted:

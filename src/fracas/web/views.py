@@ -9,8 +9,10 @@ listed in ``hidden`` are left out everywhere (order, roster, log, prompts) until
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
+from weakref import WeakKeyDictionary
 
 from fracas.core.events import Event, _jsonable
 from fracas.core.model import Combatant
@@ -19,7 +21,7 @@ from fracas.encounter import narration
 from fracas.encounter.gm import at_round_start, marks
 from fracas.encounter.live import PERSON
 from fracas.encounter.policies import POLICIES
-from fracas.encounter.redact import Names, Viewer, decision_view, event_lines
+from fracas.encounter.redact import Names, Told, Viewer, decision_view, event_lines
 from fracas.encounter.session import Session, known_names
 from fracas.web.odds import WORKER
 from fracas.web.tracker import Role
@@ -48,9 +50,34 @@ def conditions(c: Combatant) -> list[str]:
     return out
 
 
+_NAMES: WeakKeyDictionary[Session, Names] = WeakKeyDictionary()
+
+
 def names_of(session: Session) -> Names:
-    """Every combatant the fight has known, by id (those added and removed included)."""
-    return Names(known_names(session))
+    """Every combatant the fight has known, by id (those added and removed included); the
+    same object while they stay the same (it compiles the patterns that find names)."""
+    known = known_names(session)
+    kept = _NAMES.get(session)
+    if kept is None or kept.names != known:
+        kept = Names(known)
+        _NAMES[session] = kept
+    return kept
+
+
+_TOLD: WeakKeyDictionary[Session, tuple[dict[str, str], Told]] = WeakKeyDictionary()
+_TOLD_GUARD = threading.Lock()
+
+
+def told(session: Session, names: Names) -> Told:
+    """What has been worked out of the session's events for screens (their lines, whom
+    they name), kept with the session while its names stay the same (see
+    :func:`~fracas.encounter.redact.event_lines`)."""
+    with _TOLD_GUARD:
+        kept = _TOLD.get(session)
+        if kept is None or kept[0] != names.names:
+            kept = (dict(names.names), {})
+            _TOLD[session] = kept
+        return kept[1]
 
 
 def teller(session: Session, names: Names) -> Callable[[Event], str]:
@@ -142,7 +169,8 @@ def encounter_view(eid: str, title: str, system: RuleSystem, session: Session, v
                           and not state.over})
 
     log = [event_view(e, line) for e, line in event_lines(session.events, names, viewer,
-                                                           teller(session, names))]
+                                                           teller(session, names),
+                                                           told(session, names))]
 
     pending = session.pending
     asked: dict[str, Any] | None = None
