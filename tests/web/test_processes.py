@@ -220,3 +220,47 @@ def test_a_process_catches_up_in_the_background_when_notified(pg_url: str) -> No
             time.sleep(0.02)
         assert entry.version == r.json()["version"]
         assert gm_b.view(eid)["log"] == r.json()["log"]
+
+
+def test_catching_up_on_an_answer_reads_only_the_records_it_added(pg_url: str) -> None:
+    """The NOTIFY says how many records a change kept: a process holding them reads only
+    the rest (not the whole log); an undo, which rewrites the log, is read in full. Either
+    way the process's view equals the one that made the change."""
+    from fastapi.testclient import TestClient
+
+    from fracas.web.app import create_app
+
+    with TestClient(create_app(pg_url)) as on_a, TestClient(create_app(pg_url)) as on_b:
+        gm_a = new_gm(on_a)
+        eid = new_encounter(gm_a, DUEL, people=["rin", "gorr"])["id"]
+        gm_b = Client(on_b, key_of(gm_a))
+        assert on_b.app.state.listener.listening.wait(10)  # type: ignore[attr-defined]
+        view = gm_b.view(eid)  # B holds the session
+        store_b = on_b.app.state.tracker.store  # type: ignore[attr-defined]
+        reads: list[str] = []
+        for name in ("load", "tail"):
+            def counted(*args: Any, _name: str = name, _real: Any = getattr(store_b, name)
+                        ) -> Any:
+                reads.append(_name)
+                return _real(*args)
+            setattr(store_b, name, counted)
+        entry = on_b.app.state.tracker._cache  # type: ignore[attr-defined]
+
+        def caught_up_with(version: int) -> None:
+            deadline = time.monotonic() + 10
+            while entry[eid].version != version and time.monotonic() < deadline:
+                time.sleep(0.02)
+            assert entry[eid].version == version
+
+        for _ in range(3):
+            r = gm_a.decide(eid, view["version"], answer_for(view["pending"]["decision"]))
+            assert r.status_code == 200, r.text
+            view = r.json()
+            caught_up_with(view["version"])
+        assert reads == ["tail"] * 3
+        assert gm_b.view(eid)["log"] == view["log"]
+        r = gm_a.post(f"/api/encounters/{eid}/undo", {"version": view["version"], "steps": 2})
+        assert r.status_code == 200, r.text
+        caught_up_with(r.json()["version"])
+        assert reads[3:] == ["load"]
+        assert gm_b.view(eid)["log"] == r.json()["log"]

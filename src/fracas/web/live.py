@@ -80,7 +80,7 @@ class Listener:
     and notes them in the hub; it connects again after a lost connection."""
 
     def __init__(self, url: str, hub: Hub,
-                 heard: Callable[[str, int], None] | None = None):
+                 heard: Callable[[str, int, int | None], None] | None = None):
         self.url = "postgresql://" + url.split("://", 1)[1]  # psycopg's own form
         self.hub = hub
         self.heard = heard  # also told of each version (e.g. to catch a session up)
@@ -112,11 +112,14 @@ class Listener:
                 self._stop.wait(1.0)
 
     def _heard(self, payload: str) -> None:
-        eid, _, version = payload.partition(" ")
+        """``<encounter> <version> [<kept>]``: ``kept``, when given, counts the records
+        the change left as they were (the header aside)."""
+        eid, _, rest = payload.partition(" ")
+        version, _, kept = rest.partition(" ")
         if version.isdigit():
             self.hub.notify(eid, int(version))
             if self.heard is not None:
-                self.heard(eid, int(version))
+                self.heard(eid, int(version), int(kept) if kept.isdigit() else None)
 
 
 def sse(event: str, data: object) -> str:

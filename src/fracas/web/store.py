@@ -22,7 +22,17 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from sqlalchemy import Connection, bindparam, delete, func, insert, select, text, update
+from sqlalchemy import (
+    Connection,
+    bindparam,
+    delete,
+    func,
+    insert,
+    or_,
+    select,
+    text,
+    update,
+)
 from sqlalchemy.exc import DBAPIError, SQLAlchemyError
 from sqlalchemy.orm import Session as DbSession
 from sqlalchemy.orm import sessionmaker
@@ -265,6 +275,29 @@ class Store:
             records = [dict(r) for r in data]
             return _info(row), records, [[dict(e) for e in g] for g in row.redo or []]
 
+    def tail(self, eid: str, since: int) -> tuple[int, dict[str, Any],
+                                                  list[dict[str, Any]],
+                                                  list[list[dict[str, Any]]]]:
+        """The encounter's version, its header record, its records from place ``since``
+        on and its redo stack, read together (a process catching up on an answer given
+        through another reads only what it lacks)."""
+        _known_form(eid)
+
+        def read() -> Any:
+            with self.hot.connect() as conn, conn.begin():
+                row = conn.execute(_TAIL_ROW, {"eid": eid}).first()
+                if row is None:
+                    raise NotFound(f"no encounter {eid!r}")
+                rows = conn.execute(_TAIL, {"eid": eid, "since": since}).all()
+            return row, rows
+
+        row, rows = again_if_dropped(read)
+        data = [dict(r.data) for r in rows]
+        if not data or rows[0].seq != 0:
+            raise NotFound(f"encounter {eid!r} has no header record")
+        return (int(row.version), data[0], data[1:],
+                [[dict(e) for e in g] for g in row.redo or []])
+
     def record_count(self, eid: str) -> int:
         with self.db() as db:
             return int(db.scalar(select(func.count()).select_from(RecordRow)
@@ -303,16 +336,20 @@ class Store:
                     conn.execute(insert(RecordRow), [
                         {"encounter_id": eid, "seq": i, "data": dict(new[i]), "note": note}
                         for i in range(keep, len(new))])
-                self._notify(conn, eid, expected + 1)
+                self._notify(conn, eid, expected + 1, keep)
 
         again_if_dropped(write)
         return expected + 1
 
-    def _notify(self, db: DbSession | Connection, eid: str, version: int) -> None:
-        """On PostgreSQL: tell every server process listening, when this commits."""
+    def _notify(self, db: DbSession | Connection, eid: str, version: int,
+                kept: int | None = None) -> None:
+        """On PostgreSQL: tell every server process listening, when this commits (with
+        ``kept``: the records before that many were left as they were, the header aside,
+        so a process holding them reads only the rest)."""
         if self.postgres:
+            payload = f"{eid} {version}" + ("" if kept is None else f" {kept}")
             db.execute(text("SELECT pg_notify(:channel, :payload)"),
-                       {"channel": CHANNEL, "payload": f"{eid} {version}"})
+                       {"channel": CHANNEL, "payload": payload})
 
     def update_settings(self, eid: str, settings: Mapping[str, Any]) -> int:
         with self.write() as db:
@@ -374,6 +411,12 @@ def again_if_dropped(work: Callable[[], T]) -> T:
 
 #: the queries asked most often, built once
 _VERSION = select(EncounterRow.version).where(EncounterRow.id == bindparam("eid"))
+_TAIL_ROW = select(EncounterRow.version, EncounterRow.redo).where(
+    EncounterRow.id == bindparam("eid"))
+_TAIL = (select(RecordRow.seq, RecordRow.data)
+         .where(RecordRow.encounter_id == bindparam("eid"),
+                or_(RecordRow.seq == 0, RecordRow.seq >= bindparam("since")))
+         .order_by(RecordRow.seq))
 _PLAYERS = (select(PlayerRow.id, PlayerRow.encounter_id, PlayerRow.name, PlayerRow.key,
                    PlayerRow.combatants)
             .where(PlayerRow.encounter_id == bindparam("eid")).order_by(PlayerRow.id))

@@ -230,10 +230,11 @@ class Tracker:
         self._systems = Memory(CACHED)  # each encounter's rule system, with its overrides
         self._behind = ThreadPoolExecutor(max_workers=1, thread_name_prefix="fracas-catch-up")
 
-    def catch_up(self, eid: str, version: int) -> None:
+    def catch_up(self, eid: str, version: int, kept: int | None = None) -> None:
         """Another process committed ``version``: bring this process's cached session up
         to it in the background, before a request for it comes (sessions not in memory
-        are left to be loaded when asked for)."""
+        are left to be loaded when asked for). ``kept``: how many records the change left
+        as they were; when this process holds them all, only the rest is read."""
         with self._guard:
             entry = self._cache.get(eid)
         if entry is None or entry.version >= version:
@@ -243,12 +244,34 @@ class Tracker:
             with entry.lock:
                 if entry.version < version:
                     try:
-                        self._fresh(eid, entry)
+                        if not (kept is not None and entry.version == version - 1
+                                and self._append(eid, entry, version, kept)):
+                            self._fresh(eid, entry)
                     except Exception:  # a request will load it again and say what is wrong
                         entry.version = -1
 
         with contextlib.suppress(RuntimeError):  # the executor has been shut down
             self._behind.submit(fresh)
+
+    def _append(self, eid: str, entry: _Entry, version: int, kept: int) -> bool:
+        """Catch ``entry`` up on one change that only added records after those it holds
+        (its answers given again), reading only those; False where that is not the case
+        (the caller then loads the whole log)."""
+        had = entry.records
+        if entry.session is None or entry.info is None or not had or kept < len(had):
+            return False
+        stored, header, tail, redo = self.store.tail(eid, len(had))
+        if stored != version:
+            return False
+        records = [header, *had[1:], *tail]
+        session = caught_up(entry.session, had, records)
+        if session is None:
+            entry.session = None  # part played: the whole log is replayed instead
+            return False
+        session.redo_stack = redo
+        entry.session, entry.records, entry.version = session, records, version
+        entry.info = replace(entry.info, version=version)
+        return True
 
     def close(self) -> None:
         self._behind.shutdown(wait=False, cancel_futures=True)
