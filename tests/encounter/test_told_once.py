@@ -22,12 +22,7 @@ def played(example: str, steps: int) -> Session:
     scenario = load_scenario(ROOT / "examples" / example)
     people = {**dict.fromkeys(scenario.roster, "person"), "gm": "person"}
     session = Session.start(scenario, seed=5, controllers=people, roll_all=True)
-    for _ in range(steps):
-        pending = session.pending
-        if pending is None:
-            break
-        session.decide({"option": pending.options[0].id} if pending.options
-                       else {"roll": True}, by="gm")
+    session.play_first(steps)
     return session
 
 
@@ -56,7 +51,7 @@ def test_lines_kept_between_calls_are_the_lines_worked_out_afresh(
         assert event_lines(session.events, names, viewer, say, memo) == \
             event_lines(session.events, names, viewer, base)
     assert told == first  # each event told once, for every viewer
-    session = grow(session, 10)
+    session.play_first(10)
     for viewer in viewers:
         assert event_lines(session.events, names, viewer, say, memo) == \
             event_lines(session.events, names, viewer, base)
@@ -64,16 +59,6 @@ def test_lines_kept_between_calls_are_the_lines_worked_out_afresh(
     # again from its start as it decides), never the whole log
     again = told - first
     assert len(session.events) - first <= again < first // 2
-
-
-def grow(session: Session, steps: int) -> Session:
-    for _ in range(steps):
-        pending = session.pending
-        if pending is None:
-            break
-        session.decide({"option": pending.options[0].id} if pending.options
-                       else {"roll": True}, by="gm")
-    return session
 
 
 def test_a_kept_line_is_not_given_to_another_event_at_the_same_address() -> None:

@@ -26,13 +26,10 @@ def first_action(example: str) -> Decision:
     scenario = load_scenario(ROOT / "examples" / example)
     people = dict.fromkeys(scenario.roster, "person")
     session = Session.start(scenario, seed=3, controllers=people, roll_all=True)
-    pending = session.pending
-    while pending is not None and pending.kind != "action":  # a slot taken, a die rolled
-        session.decide({"option": pending.options[0].id} if pending.options
-                       else {"roll": True}, by="gm")
-        pending = session.pending
-    assert pending is not None
-    return pending
+    while session.pending is not None and session.pending.kind != "action":
+        session.play_first(1)  # a slot taken, a die rolled
+    assert session.pending is not None
+    return session.pending
 
 
 def wait_ready(decision: Decision, seconds: float = 60) -> None:

@@ -569,6 +569,18 @@ class Session:
             raise err.located(file=file) from None
         return self
 
+    def play_first(self, limit: int) -> int:
+        """Answer up to ``limit`` decisions with their first option (a die: rolled), as
+        nobody at a table would: a fight played through to warm a server up or in a test.
+        How many were answered."""
+        for done in range(limit):
+            pending = self.pending
+            if pending is None:
+                return done
+            self.decide({"option": pending.options[0].id} if pending.options
+                        else {"roll": True}, by="gm")
+        return limit
+
     def replayed(self) -> FightState:
         """The state rebuilt from the events alone (a check on the log)."""
         return fold_live(self.scenario, self.events)

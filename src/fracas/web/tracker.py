@@ -107,13 +107,7 @@ def warm_up(limit: int = 300) -> list[str]:
         try:
             scenario = scenario_from_mapping(load_example(name), file=name, folder=None)
             people = {**dict.fromkeys(scenario.roster, "person"), "gm": "person"}
-            session = Session.start(scenario, seed=0, controllers=people, roll_all=True)
-            for _ in range(limit):
-                pending = session.pending
-                if pending is None:
-                    break
-                session.decide({"option": pending.options[0].id} if pending.options
-                               else {"roll": True}, by="gm")
+            Session.start(scenario, seed=0, controllers=people, roll_all=True).play_first(limit)
         except Exception as err:  # a warm-up never stops a server
             cold.append(f"{name}: {err}")
     return cold
