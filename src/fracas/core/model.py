@@ -86,6 +86,11 @@ class Roster(Mapping[str, Combatant]):
         new = {c.id: c for c in combatants}
         return Roster(new.get(c.id, c) for c in self._items)
 
+    def sheets(self) -> tuple[tuple[str, Any], ...]:
+        """Each combatant's id and sheet, in order. Sheets are fixed for a fight, so a
+        rule that reads only them (a check of the scenario's sheets) reads no state."""
+        return tuple((c.id, c.sheet) for c in self._items)
+
     def sides(self) -> dict[str, list[Combatant]]:
         out: dict[str, list[Combatant]] = {}
         for c in self._items:

@@ -30,7 +30,7 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 from abc import ABC, abstractmethod
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
 from fractions import Fraction
 from typing import ClassVar
 
@@ -107,13 +107,24 @@ def exact_rankings() -> Iterator[None]:
         exact_ranking(before)
 
 
-def ranking_roster(system: RuleSystem, roster: Roster, health: bool = False) -> Roster:
+def ranking_roster(system: RuleSystem, roster: Roster, health: bool = False,
+                   kept: Collection[str] | None = None) -> Roster:
     """The roster with every combatant in its ranking state (with its real health, or
-    health as at full)."""
+    health as at full; with ``kept``, the real health of those combatants only)."""
     view = system.ranking_state
     changed = [dataclasses.replace(c, state=ranked) for c in roster.values()
-               if (ranked := view(c, health)) is not c.state]
+               if (ranked := view(c, health and (kept is None or c.id in kept)))
+               is not c.state]
     return roster.replace(*changed) if changed else roster
+
+
+def _targets_kept(system: RuleSystem, options: list[Action], roster: Roster) -> Roster:
+    """The ranking roster with the real health of the options' targets only: health caps
+    the damage a target loses and decides whether it is taken out; everybody else's
+    counts for an attack as its ranking state says (tests/encounter/test_policy_ranking.py
+    checks the choices against the exact ranking on every example fight)."""
+    return ranking_roster(system, roster, health=True,
+                          kept={a.target for a in options if a.target is not None})
 
 
 def _odds_key(system: RuleSystem, action: Action, roster: Roster) -> tuple[Fraction, Fraction]:
@@ -134,7 +145,7 @@ def _best(system: RuleSystem, options: list[Action], roster: Roster, most: bool)
                                                  _odds_key(system, a, roster)))
     views = [cached_odds(system, a, ranked) for a in options]
     if _in_reach(system, options, views, roster):  # health matters: kept as it is
-        real = ranking_roster(system, roster, health=True)
+        real = _targets_kept(system, options, roster)
         return min(options, key=lambda a: tuple(sign * x for x in
                                                  _odds_key(system, a, real)))
     damage = [odds.expected_damage for odds in views]
@@ -142,7 +153,7 @@ def _best(system: RuleSystem, options: list[Action], roster: Roster, most: bool)
     tied = [a for a, d in zip(options, damage, strict=True) if sign * d == top]
     if len(tied) == 1:
         return tied[0]
-    real = ranking_roster(system, roster, health=True)
+    real = _targets_kept(system, options, roster)
     return min(tied, key=lambda a: tuple(sign * x for x in _odds_key(system, a, real)))
 
 
