@@ -15,7 +15,7 @@ from pydantic import BaseModel
 
 from fracas.core.events import Changed, Event
 from fracas.errors import RulesError
-from fracas.frozen import HashOnce, cached_hash
+from fracas.frozen import HashOnce, cached_hash, replaced
 
 
 @dataclass(frozen=True)
@@ -31,7 +31,7 @@ class Combatant:
 
     def evolve(self, **changes: Any) -> Combatant:
         """A copy with some state fields changed."""
-        return dataclasses.replace(self, state=dataclasses.replace(self.state, **changes))
+        return replaced(self, state=dataclasses.replace(self.state, **changes))
 
     def state_dict(self) -> dict[str, Any]:
         from fracas.core.events import _jsonable
@@ -114,6 +114,19 @@ def apply_event(roster: Roster, event: Event) -> Roster:
     if not hasattr(combatant.state, event.field):
         raise RulesError(f"{event.target} has no state field {event.field!r}")
     return roster.replace(combatant.evolve(**{event.field: event.after}))
+
+
+def changed(roster: Roster, fields: Mapping[str, Mapping[str, Any]]) -> Roster:
+    """The roster with these state fields (per combatant id) set: what applying
+    :class:`Changed` events one by one gives, in one new roster."""
+    combatants = []
+    for cid, values in fields.items():
+        combatant = roster[cid]
+        for name in values:
+            if not hasattr(combatant.state, name):
+                raise RulesError(f"{cid} has no state field {name!r}")
+        combatants.append(combatant.evolve(**values))
+    return roster.replace(*combatants)
 
 
 def apply_events(roster: Roster, events: Iterable[Event]) -> Roster:

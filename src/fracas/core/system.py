@@ -32,6 +32,7 @@ from typing import Any, ClassVar, Self
 from pydantic import BaseModel, ValidationError
 
 from fracas.core.events import Event
+from fracas.core.legal import LegalActions
 from fracas.core.model import Action, Combatant, Resolution, Roster, Slot
 from fracas.dice.rollers import Roller
 from fracas.errors import InputError
@@ -214,6 +215,14 @@ class RuleSystem(ABC):
         may choose from); attacks first. Empty when it can do nothing. An action of kind
         :data:`~fracas.core.model.DELAY` (where the system allows it) is not resolved: the
         fight loop moves the actor's slot after the next one."""
+
+    def legal_actions(self, actor: str, roster: Roster, slot: Slot | None = None
+                      ) -> LegalActions:
+        """Hook: :meth:`actions`, listed lazily (each candidate checked only when a policy
+        looks at it). Default: the list :meth:`actions` gives. A system whose legality
+        checks cost much gives its candidates and its check here, and lists :meth:`actions`
+        from them, so both are the same rule."""
+        return LegalActions(self.actions(actor, roster, slot))
 
     def round_choices(self, actor: str, roster: Roster, round_number: int) -> list[Action]:
         """Hook: what ``actor`` chooses as round ``round_number`` begins, before initiative

@@ -30,10 +30,11 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 from abc import ABC, abstractmethod
-from collections.abc import Collection, Iterator
+from collections.abc import Callable, Collection, Iterator, Sequence
 from fractions import Fraction
 from typing import ClassVar
 
+from fracas.core.legal import first
 from fracas.core.model import Action, Roster
 from fracas.core.system import RuleSystem
 from fracas.dice.distribution import Distribution
@@ -60,8 +61,8 @@ class Policy(ABC):
     name: ClassVar[str]
 
     @abstractmethod
-    def choose(self, roller: Roller, system: RuleSystem, actor: str, actions: list[Action],
-               roster: Roster) -> Action:
+    def choose(self, roller: Roller, system: RuleSystem, actor: str,
+               actions: Sequence[Action], roster: Roster) -> Action:
         """One of ``actions`` (never empty)."""
 
     def react(self, roller: Roller, system: RuleSystem, variants: list[Action],
@@ -73,16 +74,22 @@ class Policy(ABC):
 class Aggressive(Policy):
     name = "aggressive"
 
-    def choose(self, roller: Roller, system: RuleSystem, actor: str, actions: list[Action],
-               roster: Roster) -> Action:
-        attacks = [a for a in actions if a.offensive and a.target is not None]
-        if not attacks:
-            return actions[0]
-        targets = {a.target for a in attacks}
-        keys: dict[str | None, tuple[int, Fraction, int]] = {  # per target, not per option
-            cid: (*_health_left(system, roster, cid), i)
-            for i, cid in enumerate(roster) if cid in targets}
-        return min(attacks, key=lambda a: keys[a.target])
+    def choose(self, roller: Roller, system: RuleSystem, actor: str,
+               actions: Sequence[Action], roster: Roster) -> Action:
+        """The first attack (in the rules' order) on the combatant with the least health
+        left that can be attacked (then the least share of it, then the first in the
+        roster); no other option is looked at (the actions are listed lazily)."""
+        order = sorted((*_health_left(system, roster, cid), i, cid)
+                       for i, cid in enumerate(roster))
+        for *_, cid in order:
+            found = first(actions, _attack_on(cid))
+            if found is not None:
+                return found
+        return actions[0]
+
+
+def _attack_on(cid: str) -> Callable[[Action], bool]:
+    return lambda a: a.offensive and a.target == cid
 
 
 _EXACT = [False]  # rank every option on the real state (the reference ranking)
@@ -181,12 +188,13 @@ def _least_damage(system: RuleSystem, variants: list[Action], roster: Roster) ->
 class Cautious(Aggressive):
     name = "cautious"
 
-    def choose(self, roller: Roller, system: RuleSystem, actor: str, actions: list[Action],
-               roster: Roster) -> Action:
+    def choose(self, roller: Roller, system: RuleSystem, actor: str,
+               actions: Sequence[Action], roster: Roster) -> Action:
         _, fraction = _health_left(system, roster, actor)
-        defensive = [a for a in actions if not a.offensive]
-        if fraction <= Fraction(1, 2) and defensive:
-            return defensive[0]
+        if fraction <= Fraction(1, 2):
+            defensive = first(actions, lambda a: not a.offensive)
+            if defensive is not None:
+                return defensive
         return super().choose(roller, system, actor, actions, roster)
 
     def react(self, roller: Roller, system: RuleSystem, variants: list[Action],
@@ -197,8 +205,8 @@ class Cautious(Aggressive):
 class RandomPolicy(Policy):
     name = "random"
 
-    def choose(self, roller: Roller, system: RuleSystem, actor: str, actions: list[Action],
-               roster: Roster) -> Action:
+    def choose(self, roller: Roller, system: RuleSystem, actor: str,
+               actions: Sequence[Action], roster: Roster) -> Action:
         return actions[_pick_uniform(roller, len(actions), f"{actor}'s random choice")]
 
     def react(self, roller: Roller, system: RuleSystem, variants: list[Action],
@@ -209,8 +217,8 @@ class RandomPolicy(Policy):
 class BestOdds(Policy):
     name = "best-odds"
 
-    def choose(self, roller: Roller, system: RuleSystem, actor: str, actions: list[Action],
-               roster: Roster) -> Action:
+    def choose(self, roller: Roller, system: RuleSystem, actor: str,
+               actions: Sequence[Action], roster: Roster) -> Action:
         attacks = [a for a in actions if a.offensive and a.target is not None]
         if not attacks:
             return actions[0]

@@ -7,6 +7,7 @@ from collections.abc import Callable, Mapping
 from typing import Any, ClassVar
 
 from fracas.core.events import Event, Note
+from fracas.core.legal import LegalActions
 from fracas.core.model import Action, Combatant, Resolution, Roster, Slot
 from fracas.core.system import RuleSystem
 from fracas.dice import Roller
@@ -141,6 +142,10 @@ class Tristat(RuleSystem):
 
     def actions(self, actor: str, roster: Roster, slot: Slot | None = None) -> list[Action]:
         return fight.actions(actor, roster, slot, self.rules)
+
+    def legal_actions(self, actor: str, roster: Roster, slot: Slot | None = None
+                      ) -> LegalActions:
+        return fight.legal_actions(actor, roster, slot, self.rules)
 
     def reactions(self, action: Action, roster: Roster) -> list[Action]:
         return fight.reactions(action, roster, self.rules)
