@@ -263,6 +263,13 @@ class RuleSystem(ABC):
         exact)."""
         return combatant.state
 
+    def bystander_state(self, combatant: Combatant, parties: Collection[str]) -> Any:
+        """Hook: the state in which the ``cautious`` and ``best-odds`` policies rank options
+        for a combatant that is none of ``parties`` (the options' actor and targets): what
+        an attack may read of a bystander kept, the rest set aside, so that a ranking is
+        found again whatever the bystanders are doing. Default: its ranking state."""
+        return self.ranking_state(combatant)
+
     #: Whether the health a target has left can change an attack's expected damage (the
     #: damage it loses stops at what it has): if not, the policies rank with health set
     #: aside even when an attack could take the target out (a tie is still broken on the

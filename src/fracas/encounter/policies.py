@@ -115,23 +115,37 @@ def exact_rankings() -> Iterator[None]:
 
 
 def ranking_roster(system: RuleSystem, roster: Roster, health: bool = False,
-                   kept: Collection[str] | None = None) -> Roster:
+                   kept: Collection[str] | None = None,
+                   parties: Collection[str] | None = None) -> Roster:
     """The roster with every combatant in its ranking state (with its real health, or
-    health as at full; with ``kept``, the real health of those combatants only)."""
-    view = system.ranking_state
-    changed = [dataclasses.replace(c, state=ranked) for c in roster.values()
-               if (ranked := view(c, health and (kept is None or c.id in kept)))
-               is not c.state]
+    health as at full; with ``kept``, the real health of those combatants only); with
+    ``parties``, everyone else in its bystander state."""
+    view, aside = system.ranking_state, system.bystander_state
+    changed = []
+    for c in roster.values():
+        if parties is not None and c.id not in parties:
+            ranked = aside(c, parties)
+        else:
+            ranked = view(c, health and (kept is None or c.id in kept))
+        if ranked is not c.state:
+            changed.append(dataclasses.replace(c, state=ranked))
     return roster.replace(*changed) if changed else roster
+
+
+def _parties(options: list[Action]) -> set[str]:
+    """The options' actors and targets (everyone else is a bystander to them)."""
+    return {a.actor for a in options} | {a.target for a in options if a.target is not None}
 
 
 def _targets_kept(system: RuleSystem, options: list[Action], roster: Roster) -> Roster:
     """The ranking roster with the real health of the options' targets only: health caps
     the damage a target loses and decides whether it is taken out; everybody else's
-    counts for an attack as its ranking state says (tests/encounter/test_policy_ranking.py
-    checks the choices against the exact ranking on every example fight)."""
+    counts for an attack as its ranking state (or bystander state) says
+    (tests/encounter/test_policy_ranking.py checks the choices against the exact ranking
+    on every example fight)."""
     return ranking_roster(system, roster, health=True,
-                          kept={a.target for a in options if a.target is not None})
+                          kept={a.target for a in options if a.target is not None},
+                          parties=_parties(options))
 
 
 def _odds_key(system: RuleSystem, action: Action, roster: Roster) -> tuple[Fraction, Fraction]:
@@ -146,7 +160,7 @@ def _best(system: RuleSystem, options: list[Action], roster: Roster, most: bool)
     if _EXACT[0]:
         return min(options, key=lambda a: tuple(sign * x for x in
                                                  _odds_key(system, a, roster)))
-    ranked = ranking_roster(system, roster)
+    ranked = ranking_roster(system, roster, parties=_parties(options))
     if ranked is roster:
         return min(options, key=lambda a: tuple(sign * x for x in
                                                  _odds_key(system, a, roster)))

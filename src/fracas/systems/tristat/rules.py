@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Mapping
+from functools import cached_property
 from typing import Any, ClassVar
 
 from fracas.core.events import Event, Note
@@ -179,6 +180,25 @@ class Tristat(RuleSystem):
             return state
         return dataclasses.replace(state, health=level, energy=state.max_energy,
                                    initiative=None, roll_off=0)
+
+    def bystander_state(self, combatant: Combatant, parties: Collection[str]) -> State:
+        """An attack reads a combatant other than its attacker and its target only to
+        free it from a hold when the target falls (seed 003 · Grappling): one held by a
+        party is ranked as it is, anyone else as held by nobody, the rest set aside (as
+        the sheet starts it)."""
+        state = combatant.state
+        assert isinstance(state, State)
+        if state.grappled_by in parties:
+            return state
+        aside = self._bystanders.get(combatant.sheet)
+        if aside is None:
+            aside = self._bystanders[combatant.sheet] = dataclasses.replace(
+                self.initial_state(combatant.sheet), grappled_by=None)
+        return aside
+
+    @cached_property
+    def _bystanders(self) -> dict[Any, State]:
+        return {}
 
     def start_turn(self, roller: Roller, actor: str, roster: Roster) -> tuple[Event, ...]:
         return fight.start_turn(actor, roster)

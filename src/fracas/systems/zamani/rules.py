@@ -3,7 +3,8 @@ initiative countdown with extra segments, guard, focus, sacrifice and surprise."
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import dataclasses
+from collections.abc import Collection, Mapping
 from functools import cached_property
 from pathlib import Path
 from typing import Any
@@ -88,6 +89,10 @@ class Zamani(RuleSystem):
         """The action table in force (the default, or the GM's own)."""
         defaults: Defaults = self.defaults
         return load_action_table(defaults.action_table)
+
+    @cached_property
+    def _bystanders(self) -> dict[Any, State]:
+        return {}
 
     # -- combatants ---------------------------------------------------------------
     def check_sheet(self, sheet: Any) -> None:
@@ -205,6 +210,21 @@ class Zamani(RuleSystem):
 
     def out_at(self, combatant: Combatant) -> int:
         return int(self.defaults.out_at)
+
+    def bystander_state(self, combatant: Combatant, parties: Collection[str]) -> State:
+        """An attack reads a combatant other than its attacker and its target only to find
+        a guard over the target (seed 002 · Guard): one standing guard over a party is
+        ranked as it is, anyone else as not guarding, the rest set aside (as the sheet
+        starts it)."""
+        state = combatant.state
+        assert isinstance(state, State)
+        if state.guarding in parties:
+            return state
+        aside = self._bystanders.get(combatant.sheet)
+        if aside is None:
+            aside = self._bystanders[combatant.sheet] = dataclasses.replace(
+                self.initial_state(combatant.sheet), guarding="")
+        return aside
 
     def is_active(self, combatant: Combatant) -> bool:
         return bool(combatant.state.wounds > self.defaults.out_at
