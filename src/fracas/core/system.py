@@ -22,6 +22,7 @@ validated by ``defaults_model``; a scenario's ``rules:`` mapping overrides them
 from __future__ import annotations
 
 import copy
+import dataclasses
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
@@ -269,6 +270,21 @@ class RuleSystem(ABC):
         an attack may read of a bystander kept, the rest set aside, so that a ranking is
         found again whatever the bystanders are doing. Default: its ranking state."""
         return self.ranking_state(combatant)
+
+    def set_aside(self, combatant: Combatant, **fields: Any) -> Any:
+        """The combatant's state as its sheet starts it, with these fields set: a
+        bystander state set aside (made once per sheet and fields)."""
+        sheet = combatant.sheet
+        key = (id(sheet), tuple(sorted(fields.items())))  # a sheet is slow to hash
+        found = self._aside.get(key)
+        if found is None or found[0] is not sheet:
+            found = self._aside[key] = (sheet, dataclasses.replace(
+                self.initial_state(sheet), **fields))
+        return found[1]
+
+    @cached_property
+    def _aside(self) -> dict[tuple[int, Any], tuple[Any, Any]]:
+        return {}
 
     #: Whether the health a target has left can change an attack's expected damage (the
     #: damage it loses stops at what it has): if not, the policies rank with health set

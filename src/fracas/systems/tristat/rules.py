@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable, Collection, Mapping
-from functools import cached_property
 from typing import Any, ClassVar
 
 from fracas.core.events import Event, Note
@@ -190,15 +189,7 @@ class Tristat(RuleSystem):
         assert isinstance(state, State)
         if state.grappled_by in parties:
             return state
-        aside = self._bystanders.get(combatant.sheet)
-        if aside is None:
-            aside = self._bystanders[combatant.sheet] = dataclasses.replace(
-                self.initial_state(combatant.sheet), grappled_by=None)
-        return aside
-
-    @cached_property
-    def _bystanders(self) -> dict[Any, State]:
-        return {}
+        return self.set_aside(combatant, grappled_by=None)  # type: ignore[no-any-return]
 
     def start_turn(self, roller: Roller, actor: str, roster: Roster) -> tuple[Event, ...]:
         return fight.start_turn(actor, roster)

@@ -3,7 +3,6 @@ initiative countdown with extra segments, guard, focus, sacrifice and surprise."
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Collection, Mapping
 from functools import cached_property
 from pathlib import Path
@@ -89,10 +88,6 @@ class Zamani(RuleSystem):
         """The action table in force (the default, or the GM's own)."""
         defaults: Defaults = self.defaults
         return load_action_table(defaults.action_table)
-
-    @cached_property
-    def _bystanders(self) -> dict[Any, State]:
-        return {}
 
     # -- combatants ---------------------------------------------------------------
     def check_sheet(self, sheet: Any) -> None:
@@ -220,11 +215,7 @@ class Zamani(RuleSystem):
         assert isinstance(state, State)
         if state.guarding in parties:
             return state
-        aside = self._bystanders.get(combatant.sheet)
-        if aside is None:
-            aside = self._bystanders[combatant.sheet] = dataclasses.replace(
-                self.initial_state(combatant.sheet), guarding="")
-        return aside
+        return self.set_aside(combatant, guarding="")  # type: ignore[no-any-return]
 
     def is_active(self, combatant: Combatant) -> bool:
         return bool(combatant.state.wounds > self.defaults.out_at
