@@ -11,11 +11,11 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from pydantic import BaseModel
+from pydantic import BaseModel, ConfigDict, PrivateAttr
 
 from fracas.core.events import Changed, Event
 from fracas.errors import RulesError
-from fracas.frozen import HashOnce, cached_hash, replaced
+from fracas.frozen import HashOnce, cached_hash, freeze, replaced
 
 
 @dataclass(frozen=True)
@@ -104,6 +104,28 @@ class Roster(Mapping[str, Combatant]):
     def allies_of(self, actor: str) -> list[Combatant]:
         side = self[actor].side
         return [c for c in self._items if c.side == side and c.id != actor]
+
+
+class HashedModel(BaseModel):
+    """A frozen sheet model, hashable despite its mappings, its hash computed once (the
+    exact roller and the odds cache hash sheets at every look-up); the cached hash is
+    neither compared nor carried into another process, where hashes of strings differ."""
+
+    model_config = ConfigDict(frozen=True)
+    _hash: int | None = PrivateAttr(default=None)
+
+    def __hash__(self) -> int:
+        if self._hash is None:
+            self._hash = hash((type(self).__name__, freeze(self.model_dump())))
+        return self._hash
+
+    def __setstate__(self, state: dict[Any, Any]) -> None:
+        super().__setstate__(state)
+        self._hash = None
+
+    def __eq__(self, other: object) -> bool:
+        """Equal fields (the cached hash is not compared)."""
+        return type(other) is type(self) and self.__dict__ == other.__dict__
 
 
 def apply_event(roster: Roster, event: Event) -> Roster:
