@@ -12,13 +12,21 @@ steps of the probe).
 The fast path is timed twice: cold (the chain is built as fights meet new states) and warm
 (a second run of the same size, the chain already built, as in a designer's sweep).
 
-Run: .venv/bin/python benchmarks/simulate.py [--fights N]
+First, issue 25's goals side by side with the figures before (main at 3adbad4, measured on
+this machine the same way): every example fight's 2,000 fights with its own policies on one
+process (CPU seconds, goal under 60 s; attacks/s against ``REFERENCE``, goal 10x for the
+Genesys three-against-three and the fights of five or more), and the Tri-Stat duel step by
+step with the ``aggressive`` policy against a plain Python loop of the same rolls (goal:
+within 1/100).
+
+Run: .venv/bin/python benchmarks/simulate.py [--fights N] [--only goals|paths] [--limit S]
 """
 
 from __future__ import annotations
 
 import argparse
 import math
+import random
 import resource
 import subprocess
 import sys
@@ -51,6 +59,113 @@ REFERENCE = {
     "zamani 6": (664.8, 10.80),
 }
 SMALL = {"c22 6": 8, "contest 5": 20, "tristat 6": 20}  # the slowest fights: fewer fights
+
+#: Issue 25's goals. CPU seconds of ``fracas simulate FILE -n 2000 --jobs 1 --seed 1`` on
+#: main at 3adbad4 (before this work), each example fight with its own policies, alone on
+#: one core of this machine.
+GOAL_FIGHTS = 2000
+GOAL_SECONDS = 60.0
+BEFORE_SECONDS = {
+    "c22/boarding-fight": 119.3, "c22/deck-brawl-fight": 25.3, "c22/duel-fight": 3.2,
+    "contest/duel-fight": 1.9, "contest/gate-fight": 23.7, "genesys/duel-fight": 2.6,
+    "genesys/three-vs-three-fight": 28.1, "tristat/alley-fight": 96.6,
+    "tristat/duel-fight": 1.6, "tristat/warehouse-fight": 95.9, "zamani/duel-fight": 1.2,
+    "zamani/river-ambush-fight": 54.8, "zamani/river-crossing-fight": 74.4,
+}
+#: The fights whose attacks/s must reach 10x ``REFERENCE`` (its names).
+TENFOLD = {"genesys/three-vs-three-fight": "genesys 3 vs 3", "c22/deck-brawl-fight": "c22 6",
+           "contest/gate-fight": "contest 5", "tristat/warehouse-fight": "tristat 6",
+           "zamani/river-crossing-fight": "zamani 6"}
+#: The Tri-Stat duel step by step (aggressive), attacks/s on main at 3adbad4 (500 fights).
+BEFORE_DUEL_STEPS = 3_756.0
+DUEL_RATIO_GOAL = 100
+
+
+def plain_duel_attacks_per_second(attacks: int = 300_000, tries: int = 3) -> float:
+    """The best of ``tries`` runs of :func:`plain_duel_loop` (the machine is shared)."""
+    return max(plain_duel_loop(attacks) for _ in range(tries))
+
+
+def plain_duel_loop(attacks: int) -> float:
+    """A plain Python loop of the Tri-Stat duel's rolls (examples/tristat/duel-fight.yaml):
+    each attack rolls 2d6 against the attacker's Combat Value + skill, then 2d6 for the
+    defense when it succeeds, a d6 on snake eyes, and takes damage less armour from the
+    defender's Health; the two alternate until one drops, fight after fight. No rules
+    engine, no events: the floor any engine stands against. CPU time."""
+    rng = random.Random(1)
+    r = rng.random
+    # (attack target, defense target, damage past armour, Health): Rin and Gorr's sheets
+    sides = ((6, 7, 6, 45), (8, 6, 2, 60))
+    done = 0
+    start = time.process_time()
+    while done < attacks:
+        health = [sides[0][3], sides[1][3]]
+        who = 0
+        while health[0] > 0 and health[1] > 0:
+            attack, _, damage, _ = sides[who]
+            defense = sides[1 - who][1]
+            roll = int(r() * 6) + int(r() * 6) + 2
+            done += 1
+            if roll <= attack and int(r() * 6) + int(r() * 6) + 2 >= defense:
+                health[1 - who] -= damage * (int(r() * 6) + 1 if roll == 2 else 1)
+            who = 1 - who
+    return done / (time.process_time() - start)
+
+
+def _fight_name(path: Path) -> str:
+    return f"{path.parent.name}/{path.stem}"
+
+
+def goals() -> None:
+    """Issue 25's goals, each beside its figure before and the goal, in one table."""
+    fights = sorted((ROOT / "examples").glob("*/*-fight.yaml"))
+    print(f"Issue 25's goals: {GOAL_FIGHTS:,} fights of every example fight, its own "
+          "policies, --method auto, one process (CPU seconds; before: main at 3adbad4)")
+    print(f"{'fight':<30} {'path':<8} {'s before':>9} {'s now':>8} {'< 60 s':>6} "
+          f"{'attacks/s':>10} {'before':>8} {'REFERENCE':>9} {'x ref':>6}", flush=True)
+    met = True
+    for path in fights:
+        name = _fight_name(path)
+        got = measure_alone(path, GOAL_FIGHTS, "auto")
+        before = BEFORE_SECONDS[name]
+        if got is None:
+            met = False
+            print(f"{name:<30} {'':<8} {before:>9.1f} {'>' + format(LIMIT, '.0f'):>8} "
+                  f"{'no':>6}  stopped at --limit", flush=True)
+            continue
+        rate, _, secs, _, notes = got
+        attacks = rate * secs
+        ok = secs < GOAL_SECONDS
+        ref = TENFOLD.get(name)
+        line = (f"{name:<30} {_path_of(notes):<8} {before:>9.1f} {secs:>8.1f} "
+                f"{'yes' if ok else 'NO':>6} {rate:>10,.0f} {attacks / before:>8,.0f}")
+        if ref is not None:
+            times = rate / REFERENCE[ref][0]
+            line += f" {REFERENCE[ref][0]:>9,.0f} {times:>5.1f}x" + (
+                "" if times >= 10 else " (goal 10x)")
+            met = met and times >= 10
+        met = met and ok
+        print(line, flush=True)
+    print("('before' attacks/s: the same fights' attacks over the seconds before; "
+          "REFERENCE was measured over 8 to 60 fights, before the rankings' cache was warm)\n",
+          flush=True)
+    plain = plain_duel_attacks_per_second()
+    duel = ROOT / "examples" / "tristat" / "duel-fight.yaml"
+    got = measure_alone(duel, 500, "steps")
+    steps = got[0] if got is not None else float("nan")
+    print(f"Tri-Stat duel step by step (aggressive, 500 fights): {steps:,.0f} attacks/s "
+          f"(before {BEFORE_DUEL_STEPS:,.0f}); a plain Python loop of the same rolls: "
+          f"{plain:,.0f} attacks/s; ratio 1/{plain / steps:,.0f} (before "
+          f"1/{plain / BEFORE_DUEL_STEPS:,.0f}; goal 1/{DUEL_RATIO_GOAL})")
+    met = met and plain / steps <= DUEL_RATIO_GOAL
+    print(f"every goal met: {'yes' if met else 'no'}\n")
+
+
+def _path_of(notes: list[str]) -> str:
+    for path in ("fast", "sampled", "steps"):
+        if notes and f"chose the {path} path" in notes[0]:
+            return path
+    return "?"
 
 
 def raw_integers_per_second(n: int = 10_000_000) -> tuple[float, float]:
@@ -131,9 +246,15 @@ def main() -> None:
     parser.add_argument("--steps", type=int, default=60, help="fights step by step / sampled")
     parser.add_argument("--limit", type=float, default=DEFAULT_LIMIT,
                         help="wall seconds one measurement may take before it is stopped")
+    parser.add_argument("--only", choices=("goals", "paths"),
+                        help="only issue 25's goals, or only the paths' table")
     args = parser.parse_args()
     global LIMIT
     LIMIT = args.limit
+    if args.only != "paths":
+        goals()
+    if args.only == "goals":
+        return
     raw, raw_one = raw_integers_per_second()
     print(f"numpy random integers, one core: {raw:,.0f}/s each with its own bound (the "
           f"reference below), {raw_one:,.0f}/s with one bound for all\n")

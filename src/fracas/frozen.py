@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeVar
+
+T = TypeVar("T")
 
 
 def freeze(value: Any) -> Any:
@@ -37,3 +39,15 @@ def cached_hash(obj: Any, compute: Callable[[], int]) -> int:
         cached = compute()
         object.__setattr__(obj, "_hash", cached)
     return cached
+
+
+def replaced(obj: T, **changes: Any) -> T:
+    """A copy of a frozen dataclass instance with some fields changed, as
+    ``dataclasses.replace`` gives, without running ``__init__`` again: only for classes
+    with no ``__post_init__``, no cached hash and no slots (the fight loop's own state, a
+    combatant), on the fight loop's hot path."""
+    new = object.__new__(type(obj))
+    fields = new.__dict__
+    fields.update(obj.__dict__)
+    fields.update(changes)
+    return new

@@ -60,7 +60,7 @@ def test_the_cache_is_emptied_at_its_cap_and_the_fights_do_not_change(toy_dir: P
     cache = SubstepCache(4_000)
     rng = np.random.default_rng(1)
     for _ in range(5):
-        paths.play_sampled(setup, scenario.roster, SamplingRoller(rng, cache))
+        paths.play_lean(setup, scenario.roster, SamplingRoller(rng, cache))
     assert cache.bytes <= 4_000 and cache.emptied > 0
 
 

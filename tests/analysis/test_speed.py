@@ -120,7 +120,8 @@ def test_the_sampled_path_is_the_same_when_each_worker_plays_many_chunks(
 def test_auto_counts_work_and_reads_no_clock(monkeypatch: pytest.MonkeyPatch) -> None:
     """The same choice, note and kept fights twice, the second time with every clock
     jumping by an hour at each reading: auto's path depends on the seed and n alone (the
-    Genesys duel, where the sampled path pays)."""
+    Genesys duel, where auto weighs the sampled path and plays step by step: the sub-steps
+    its cache finds have one outcome each, so it would save nothing)."""
     import itertools
     import time
 
@@ -140,7 +141,8 @@ def test_auto_counts_work_and_reads_no_clock(monkeypatch: pytest.MonkeyPatch) ->
     paths.CACHES.clear()
     paths.CHAINS.clear()
     jumpy = choose(setup, scenario.roster, 3, 1000)
-    assert first.method == "sampled" and first.note.startswith("auto chose the sampled path")
+    assert first.method == "steps" and first.note.startswith("auto chose the steps path")
+    assert "the sampled path ~" in first.note  # weighed, not taken
     for other in (again, jumpy):
         assert (other.method, other.note, other.plan) == (first.method, first.note, first.plan)
         assert first.first is not None and other.first is not None
@@ -162,3 +164,18 @@ def test_auto_plays_step_by_step_when_the_fights_are_too_few_for_the_other_paths
     steps = simulate(setup, scenario.roster, 100, seed=1, method="steps")
     assert np.array_equal(fights.winner, steps.winner)
     assert np.array_equal(fights.dealt, steps.dealt)
+
+
+def test_a_hit_on_a_sub_step_of_one_outcome_saves_nothing() -> None:
+    """Auto's count: the sampled path pays where its cache draws an outcome instead of
+    playing the rule, not where the sub-step found has one outcome (playing it draws
+    nothing either)."""
+    from fracas.analysis.auto import Counts, sampled_work
+
+    learnt = Counts(0, 10, 0, 0, 100)
+    drawn = Counts(hits=900, misses=10, direct=100, traces=0, runs=50)
+    fixed = Counts(hits=900, misses=10, direct=100, traces=0, runs=50, fixed=900)
+    sampled, steps, _ = sampled_work(learnt, drawn, drawn, 8, 2000)
+    assert sampled < 0.5 * steps
+    sampled, steps, _ = sampled_work(learnt, fixed, fixed, 8, 2000)
+    assert sampled > steps

@@ -13,7 +13,8 @@ first, each stopped as soon as it has answered:
 3. The sampled path, only from :data:`SAMPLED_FROM` fights (below that its learning
    cannot pay): its learning fights, then two halves of :data:`TRIAL_FIGHTS` fights
    (kept if this path wins). Each sub-step call counts as one play step by step; on the
-   sampled path a cache hit costs :data:`HIT_COST`, a direct play one, a miss
+   sampled path a cache hit costs :data:`HIT_COST` (:data:`FIXED_HIT_COST` on a sub-step of
+   one outcome, which draws nothing when played either), a direct play one, a miss
    :data:`MISS_COST` plus its enumeration's runs or its traced play. Misses grow like
    n^b, b = log2(misses after both halves / after one); the sampled path is taken when
    its extrapolated work is under :data:`SAMPLED_MARGIN` of step by step's.
@@ -48,6 +49,7 @@ RUN_COST = 0.3  # one exact run of the chain, in turns played step by step (memo
 SAMPLED_FROM = 400  # fewer fights: the sampled path is not tried
 TRIAL_FIGHTS = 8  # per half of the sampled path's trial
 HIT_COST = 0.15  # a cache hit, in plays of a sub-step
+FIXED_HIT_COST = 1.0  # a hit on a sub-step of one outcome: playing it draws nothing either
 MISS_COST = 0.5  # a miss's own overhead (read tracking, storing), besides runs or a play
 SAMPLED_MARGIN = 0.8  # the sampled path must count at most this share of step by step's
 
@@ -72,15 +74,27 @@ class Counts:
     direct: int
     traces: int
     runs: int
+    fixed: int = 0  # of the hits, those on a sub-step of one outcome
+
+    @property
+    def hit_cost(self) -> float:
+        """A hit's cost, in plays: :data:`HIT_COST` where the cache draws an outcome
+        instead of playing the rule, :data:`FIXED_HIT_COST` where the sub-step has one
+        outcome (playing it draws nothing either: the cache saves nothing)."""
+        if not self.hits:
+            return HIT_COST
+        share = self.fixed / self.hits
+        return HIT_COST * (1 - share) + FIXED_HIT_COST * share
 
     @staticmethod
     def of(cache: SubstepCache) -> Counts:
-        return Counts(cache.hits, cache.misses, cache.direct, cache.traces, cache.runs)
+        return Counts(cache.hits, cache.misses, cache.direct, cache.traces, cache.runs,
+                      cache.fixed)
 
     def __sub__(self, other: Counts) -> Counts:
         return Counts(self.hits - other.hits, self.misses - other.misses,
                       self.direct - other.direct, self.traces - other.traces,
-                      self.runs - other.runs)
+                      self.runs - other.runs, self.fixed - other.fixed)
 
     @property
     def calls(self) -> int:
@@ -93,7 +107,7 @@ class Counts:
 
     @property
     def work(self) -> float:
-        return self.direct + HIT_COST * self.hits + self.miss_work
+        return self.direct + self.hit_cost * self.hits + self.miss_work
 
 
 def sampled_work(learnt: Counts, one: Counts, two: Counts, fights: int, n: int
@@ -108,7 +122,7 @@ def sampled_work(learnt: Counts, one: Counts, two: Counts, fights: int, n: int
     misses = both.misses * max(1.0, n / (2 * fights)) ** growth
     per_miss = both.miss_work / both.misses if both.misses else 0.0
     hits = max(0.0, n * (calls - direct) - misses)
-    return (learnt.work + n * direct + HIT_COST * hits + per_miss * misses, n * calls,
+    return (learnt.work + n * direct + both.hit_cost * hits + per_miss * misses, n * calls,
             growth)
 
 

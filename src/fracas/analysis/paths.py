@@ -21,8 +21,8 @@ from fracas.analysis.fights import Fights, fight_rng, finish
 from fracas.analysis.sampled import SamplingRoller, SubstepCache
 from fracas.core.events import ActionChosen, Outcome
 from fracas.core.model import Roster
-from fracas.dice.rollers import EnumerationTooLarge, RandomRoller
-from fracas.encounter.engine import Encounter, FightSetup, step
+from fracas.dice.rollers import EnumerationTooLarge, RandomRoller, Roller
+from fracas.encounter.engine import FightSetup, step
 from fracas.encounter.state import FightState
 
 BATCH = 32768
@@ -31,25 +31,18 @@ MAX_MEMORY = 2**30  # bytes: the default cap on a chain or a sub-step cache
 
 
 def steps_chunk(args: tuple[Any, Roster, int, int, int]) -> Fights:
-    from fracas.core.scenario import Scenario
-
+    """Fights ``start`` to ``stop`` played step by step, each on its own seeded random
+    roller: the fights ``fracas fight`` plays with those seeds, by the lean loop (no
+    narration or events nobody reads; the same rolls, so the same fights)."""
     setup, roster, seed, start, stop = args
-    scenario = Scenario(setup.system, roster, None, {})
     finals, dealt_rows, actions = [], [], []
-    ids = tuple(roster)
-    who = {c.name: i for i, c in enumerate(roster.values())}
-    who.update({cid: i for i, cid in enumerate(ids)})
     for i in range(start, stop):
-        fight = Encounter(scenario, setup, RandomRoller(rng=fight_rng(seed, i)))
-        finals.append(fight.run())
-        dealt = np.zeros(len(ids), dtype=np.int64)
-        for e in fight.events:
-            if isinstance(e, Outcome) and e.damage and e.actor in who:
-                dealt[who[e.actor]] += e.damage
+        final, dealt, acted = play_lean(setup, roster, RandomRoller(rng=fight_rng(seed, i)))
+        finals.append(final)
         dealt_rows.append(dealt)
-        actions.append(sum(isinstance(e, ActionChosen) for e in fight.events))
-    return finish(setup, roster, finals, np.array(dealt_rows).reshape(-1, len(ids)), "steps",
-                   actions=np.array(actions, dtype=np.int64))
+        actions.append(acted)
+    return finish(setup, roster, finals, np.array(dealt_rows).reshape(-1, len(roster)),
+                  "steps", actions=np.array(actions, dtype=np.int64))
 
 
 # -- sampled -------------------------------------------------------------------------------
@@ -67,14 +60,17 @@ def learn_played(setup: FightSetup, roster: Roster, seed: int, max_bytes: int
     fights on a learning cache (deterministic in the seed); the cache is returned warm."""
     cache = SubstepCache(max_bytes, learn=True)
     for i in range(LEARN_FIGHTS):
-        play_sampled(setup, roster, SamplingRoller(np.random.Generator(np.random.PCG64(
+        play_lean(setup, roster, SamplingRoller(np.random.Generator(np.random.PCG64(
             np.random.SeedSequence([seed, 1_000_033, i]))), cache))
     return (frozenset(cache.played), frozenset(cache.traced)), cache
 
 
-def play_sampled(setup: FightSetup, roster: Roster, roller: SamplingRoller
-                  ) -> tuple[FightState, np.ndarray, int]:
-    """One fight on the sampled path: final state, damage dealt, actions resolved."""
+def play_lean(setup: FightSetup, roster: Roster, roller: Roller
+              ) -> tuple[FightState, np.ndarray, int]:
+    """One fight by the lean loop (:func:`~fracas.encounter.engine.step` with
+    ``lean=True``: only the events that change the fight, no narration), on the steps
+    path's random roller or the sampled path's: final state, damage dealt, actions
+    resolved."""
     ids = tuple(roster)
     who = {c.name: i for i, c in enumerate(roster.values())}
     who.update({cid: i for i, cid in enumerate(ids)})
@@ -116,8 +112,8 @@ def sampled_chunk(args: SampledTask) -> Fights:
     finals, dealt_rows, actions = [], [], []
     emptied = cache.emptied
     for i in range(start, stop):
-        final, dealt, acted = play_sampled(setup, roster,
-                                            SamplingRoller(fight_rng(seed, i), cache))
+        final, dealt, acted = play_lean(setup, roster,
+                                         SamplingRoller(fight_rng(seed, i), cache))
         finals.append(final)
         dealt_rows.append(dealt)
         actions.append(acted)

@@ -82,6 +82,7 @@ class SubstepCache:
         self.bytes = 0
         self.emptied = 0
         self.hits = self.misses = self.direct = 0
+        self.fixed = 0  # hits on a sub-step of one outcome (nothing drawn, nothing saved)
         self.runs = 0  # runs of every enumeration, for auto's count of the work
         self._read_sets: dict[Hashable, list[tuple[tuple[str, ...], ...]]] = {}
         self._dists: dict[Hashable, Distribution[Any] | RollTree] = {}
@@ -120,6 +121,8 @@ class SubstepCache:
                 self.misses += 1
                 return self._trace(roller, fn, args, where, base, got, (found, reads))
             self.hits += 1
+            if len(found) == 1:
+                self.fixed += 1
             return _sample(found, roller.rng)  # type: ignore[no-any-return]
         self.misses += 1
         if too_large or rule in self.traced:

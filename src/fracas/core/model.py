@@ -11,11 +11,11 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from pydantic import BaseModel
+from pydantic import BaseModel, ConfigDict, PrivateAttr
 
 from fracas.core.events import Changed, Event
 from fracas.errors import RulesError
-from fracas.frozen import HashOnce, cached_hash
+from fracas.frozen import HashOnce, cached_hash, freeze, replaced
 
 
 @dataclass(frozen=True)
@@ -31,7 +31,7 @@ class Combatant:
 
     def evolve(self, **changes: Any) -> Combatant:
         """A copy with some state fields changed."""
-        return dataclasses.replace(self, state=dataclasses.replace(self.state, **changes))
+        return replaced(self, state=dataclasses.replace(self.state, **changes))
 
     def state_dict(self) -> dict[str, Any]:
         from fracas.core.events import _jsonable
@@ -86,6 +86,11 @@ class Roster(Mapping[str, Combatant]):
         new = {c.id: c for c in combatants}
         return Roster(new.get(c.id, c) for c in self._items)
 
+    def sheets(self) -> tuple[tuple[str, Any], ...]:
+        """Each combatant's id and sheet, in order. Sheets are fixed for a fight, so a
+        rule that reads only them (a check of the scenario's sheets) reads no state."""
+        return tuple((c.id, c.sheet) for c in self._items)
+
     def sides(self) -> dict[str, list[Combatant]]:
         out: dict[str, list[Combatant]] = {}
         for c in self._items:
@@ -101,6 +106,28 @@ class Roster(Mapping[str, Combatant]):
         return [c for c in self._items if c.side == side and c.id != actor]
 
 
+class HashedModel(BaseModel):
+    """A frozen sheet model, hashable despite its mappings, its hash computed once (the
+    exact roller and the odds cache hash sheets at every look-up); the cached hash is
+    neither compared nor carried into another process, where hashes of strings differ."""
+
+    model_config = ConfigDict(frozen=True)
+    _hash: int | None = PrivateAttr(default=None)
+
+    def __hash__(self) -> int:
+        if self._hash is None:
+            self._hash = hash((type(self).__name__, freeze(self.model_dump())))
+        return self._hash
+
+    def __setstate__(self, state: dict[Any, Any]) -> None:
+        super().__setstate__(state)
+        self._hash = None
+
+    def __eq__(self, other: object) -> bool:
+        """Equal fields (the cached hash is not compared)."""
+        return type(other) is type(self) and self.__dict__ == other.__dict__
+
+
 def apply_event(roster: Roster, event: Event) -> Roster:
     """The roster after one event (only :class:`Changed` changes state)."""
     if not isinstance(event, Changed):
@@ -109,6 +136,19 @@ def apply_event(roster: Roster, event: Event) -> Roster:
     if not hasattr(combatant.state, event.field):
         raise RulesError(f"{event.target} has no state field {event.field!r}")
     return roster.replace(combatant.evolve(**{event.field: event.after}))
+
+
+def changed(roster: Roster, fields: Mapping[str, Mapping[str, Any]]) -> Roster:
+    """The roster with these state fields (per combatant id) set: what applying
+    :class:`Changed` events one by one gives, in one new roster."""
+    combatants = []
+    for cid, values in fields.items():
+        combatant = roster[cid]
+        for name in values:
+            if not hasattr(combatant.state, name):
+                raise RulesError(f"{cid} has no state field {name!r}")
+        combatants.append(combatant.evolve(**values))
+    return roster.replace(*combatants)
 
 
 def apply_events(roster: Roster, events: Iterable[Event]) -> Roster:

@@ -22,6 +22,7 @@ validated by ``defaults_model``; a scenario's ``rules:`` mapping overrides them
 from __future__ import annotations
 
 import copy
+import dataclasses
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
@@ -32,6 +33,7 @@ from typing import Any, ClassVar, Self
 from pydantic import BaseModel, ValidationError
 
 from fracas.core.events import Event
+from fracas.core.legal import LegalActions
 from fracas.core.model import Action, Combatant, Resolution, Roster, Slot
 from fracas.dice.rollers import Roller
 from fracas.errors import InputError
@@ -215,6 +217,14 @@ class RuleSystem(ABC):
         :data:`~fracas.core.model.DELAY` (where the system allows it) is not resolved: the
         fight loop moves the actor's slot after the next one."""
 
+    def legal_actions(self, actor: str, roster: Roster, slot: Slot | None = None
+                      ) -> LegalActions:
+        """Hook: :meth:`actions`, listed lazily (each candidate checked only when a policy
+        looks at it). Default: the list :meth:`actions` gives. A system whose legality
+        checks cost much gives its candidates and its check here, and lists :meth:`actions`
+        from them, so both are the same rule."""
+        return LegalActions(self.actions(actor, roster, slot))
+
     def round_choices(self, actor: str, roster: Roster, round_number: int) -> list[Action]:
         """Hook: what ``actor`` chooses as round ``round_number`` begins, before initiative
         is taken (Zamani: the sacrifice at the start of a Turn, a focus used for speed, a
@@ -253,6 +263,28 @@ class RuleSystem(ABC):
         the odds with the real health kept. Default: the state itself (every ranking
         exact)."""
         return combatant.state
+
+    def bystander_state(self, combatant: Combatant, parties: Collection[str]) -> Any:
+        """Hook: the state in which the ``cautious`` and ``best-odds`` policies rank options
+        for a combatant that is none of ``parties`` (the options' actor and targets): what
+        an attack may read of a bystander kept, the rest set aside, so that a ranking is
+        found again whatever the bystanders are doing. Default: its ranking state."""
+        return self.ranking_state(combatant)
+
+    def set_aside(self, combatant: Combatant, **fields: Any) -> Any:
+        """The combatant's state as its sheet starts it, with these fields set: a
+        bystander state set aside (made once per sheet and fields)."""
+        sheet = combatant.sheet
+        key = (id(sheet), tuple(sorted(fields.items())))  # a sheet is slow to hash
+        found = self._aside.get(key)
+        if found is None or found[0] is not sheet:
+            found = self._aside[key] = (sheet, dataclasses.replace(
+                self.initial_state(sheet), **fields))
+        return found[1]
+
+    @cached_property
+    def _aside(self) -> dict[tuple[int, Any], tuple[Any, Any]]:
+        return {}
 
     #: Whether the health a target has left can change an attack's expected damage (the
     #: damage it loses stops at what it has): if not, the policies rank with health set

@@ -12,7 +12,7 @@ and the exact duel odds are built on that.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -151,16 +151,21 @@ def step(roller: Roller, setup: FightSetup, state: FightState, lean: bool = Fals
 
     def emit(new: tuple[Event, ...] | list[Event]) -> None:
         nonlocal state
+        if watch is None:
+            events.extend(new)
+            state = state.apply_all(new)
+            return
         for e in new:
             events.append(e)
             state = state.apply(e)
-            if watch is not None:
-                watch(e)
+            watch(e)
 
-    def take(actor: str, actions: list[Action]) -> None:
+    def take(actor: str, actions: Sequence[Action]) -> None:
         """The actor's policy picks one of ``actions``, its target's policy the reaction;
         the action is resolved."""
         policy_name, policy = controller(actor)
+        if controllers is not None and actor in controllers:
+            actions = list(actions)  # a person's menu lists them all
         action = chosen = policy.choose(roller, system, actor, actions, state.roster)
         variants: list[Action] = []
         if action.target is not None and action.target in state.roster:
@@ -260,11 +265,11 @@ def step(roller: Roller, setup: FightSetup, state: FightState, lean: bool = Fals
         if not system.is_active(state.roster[actor]):
             emit([Note(RULE_FIGHT, f"{actor} cannot act")])
             return state, tuple(events)
-        actions = system.actions(actor, state.roster, slot)
+        actions = system.legal_actions(actor, state.roster, slot)  # checked when looked at
         if not slot.offensive:
-            actions = [a for a in actions if not a.offensive]
+            actions = actions.where(lambda a: not a.offensive)
         if state.next_slot >= len(state.slots):  # the last slot: nothing to delay past
-            actions = [a for a in actions if a.kind != DELAY]
+            actions = actions.where(lambda a: a.kind != DELAY)
         if not actions:
             emit([Note(RULE_FIGHT, f"{actor} has nothing to do in this slot")])
             return state, tuple(events)

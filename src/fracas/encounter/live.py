@@ -292,8 +292,8 @@ class Person(Policy):
     def __init__(self, feed: Feed):
         self.feed = feed
 
-    def choose(self, roller: Roller, system: RuleSystem, actor: str, actions: list[Action],
-               roster: Roster) -> Action:
+    def choose(self, roller: Roller, system: RuleSystem, actor: str,
+               actions: Sequence[Action], roster: Roster) -> Action:
         name = roster[actor].name
         words = system.words
 
@@ -341,8 +341,8 @@ class _Watch(Policy):
     def __init__(self, inner: Policy, feed: Feed):
         self.inner, self.feed, self.name = inner, feed, inner.name  # type: ignore[misc]
 
-    def choose(self, roller: Roller, system: RuleSystem, actor: str, actions: list[Action],
-               roster: Roster) -> Action:
+    def choose(self, roller: Roller, system: RuleSystem, actor: str,
+               actions: Sequence[Action], roster: Roster) -> Action:
         action = self.inner.choose(roller, system, actor, actions, roster)
         label = action_words(action, roster, system.words)
         self.feed.about(actor, f"{roster[actor].name}'s {_lower(label)}", action.target)

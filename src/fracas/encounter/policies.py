@@ -30,10 +30,11 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 from abc import ABC, abstractmethod
-from collections.abc import Iterator
+from collections.abc import Callable, Collection, Iterator, Sequence
 from fractions import Fraction
 from typing import ClassVar
 
+from fracas.core.legal import first
 from fracas.core.model import Action, Roster
 from fracas.core.system import RuleSystem
 from fracas.dice.distribution import Distribution
@@ -60,8 +61,8 @@ class Policy(ABC):
     name: ClassVar[str]
 
     @abstractmethod
-    def choose(self, roller: Roller, system: RuleSystem, actor: str, actions: list[Action],
-               roster: Roster) -> Action:
+    def choose(self, roller: Roller, system: RuleSystem, actor: str,
+               actions: Sequence[Action], roster: Roster) -> Action:
         """One of ``actions`` (never empty)."""
 
     def react(self, roller: Roller, system: RuleSystem, variants: list[Action],
@@ -73,16 +74,22 @@ class Policy(ABC):
 class Aggressive(Policy):
     name = "aggressive"
 
-    def choose(self, roller: Roller, system: RuleSystem, actor: str, actions: list[Action],
-               roster: Roster) -> Action:
-        attacks = [a for a in actions if a.offensive and a.target is not None]
-        if not attacks:
-            return actions[0]
-        targets = {a.target for a in attacks}
-        keys: dict[str | None, tuple[int, Fraction, int]] = {  # per target, not per option
-            cid: (*_health_left(system, roster, cid), i)
-            for i, cid in enumerate(roster) if cid in targets}
-        return min(attacks, key=lambda a: keys[a.target])
+    def choose(self, roller: Roller, system: RuleSystem, actor: str,
+               actions: Sequence[Action], roster: Roster) -> Action:
+        """The first attack (in the rules' order) on the combatant with the least health
+        left that can be attacked (then the least share of it, then the first in the
+        roster); no other option is looked at (the actions are listed lazily)."""
+        order = sorted((*_health_left(system, roster, cid), i, cid)
+                       for i, cid in enumerate(roster))
+        for *_, cid in order:
+            found = first(actions, _attack_on(cid))
+            if found is not None:
+                return found
+        return actions[0]
+
+
+def _attack_on(cid: str) -> Callable[[Action], bool]:
+    return lambda a: a.offensive and a.target == cid
 
 
 _EXACT = [False]  # rank every option on the real state (the reference ranking)
@@ -107,13 +114,38 @@ def exact_rankings() -> Iterator[None]:
         exact_ranking(before)
 
 
-def ranking_roster(system: RuleSystem, roster: Roster, health: bool = False) -> Roster:
+def ranking_roster(system: RuleSystem, roster: Roster, health: bool = False,
+                   kept: Collection[str] | None = None,
+                   parties: Collection[str] | None = None) -> Roster:
     """The roster with every combatant in its ranking state (with its real health, or
-    health as at full)."""
-    view = system.ranking_state
-    changed = [dataclasses.replace(c, state=ranked) for c in roster.values()
-               if (ranked := view(c, health)) is not c.state]
+    health as at full; with ``kept``, the real health of those combatants only); with
+    ``parties``, everyone else in its bystander state."""
+    view, aside = system.ranking_state, system.bystander_state
+    changed = []
+    for c in roster.values():
+        if parties is not None and c.id not in parties:
+            ranked = aside(c, parties)
+        else:
+            ranked = view(c, health and (kept is None or c.id in kept))
+        if ranked is not c.state:
+            changed.append(dataclasses.replace(c, state=ranked))
     return roster.replace(*changed) if changed else roster
+
+
+def _parties(options: list[Action]) -> set[str]:
+    """The options' actors and targets (everyone else is a bystander to them)."""
+    return {a.actor for a in options} | {a.target for a in options if a.target is not None}
+
+
+def _targets_kept(system: RuleSystem, options: list[Action], roster: Roster) -> Roster:
+    """The ranking roster with the real health of the options' targets only: health caps
+    the damage a target loses and decides whether it is taken out; everybody else's
+    counts for an attack as its ranking state (or bystander state) says
+    (tests/encounter/test_policy_ranking.py checks the choices against the exact ranking
+    on every example fight)."""
+    return ranking_roster(system, roster, health=True,
+                          kept={a.target for a in options if a.target is not None},
+                          parties=_parties(options))
 
 
 def _odds_key(system: RuleSystem, action: Action, roster: Roster) -> tuple[Fraction, Fraction]:
@@ -128,13 +160,13 @@ def _best(system: RuleSystem, options: list[Action], roster: Roster, most: bool)
     if _EXACT[0]:
         return min(options, key=lambda a: tuple(sign * x for x in
                                                  _odds_key(system, a, roster)))
-    ranked = ranking_roster(system, roster)
+    ranked = ranking_roster(system, roster, parties=_parties(options))
     if ranked is roster:
         return min(options, key=lambda a: tuple(sign * x for x in
                                                  _odds_key(system, a, roster)))
     views = [cached_odds(system, a, ranked) for a in options]
     if _in_reach(system, options, views, roster):  # health matters: kept as it is
-        real = ranking_roster(system, roster, health=True)
+        real = _targets_kept(system, options, roster)
         return min(options, key=lambda a: tuple(sign * x for x in
                                                  _odds_key(system, a, real)))
     damage = [odds.expected_damage for odds in views]
@@ -142,7 +174,7 @@ def _best(system: RuleSystem, options: list[Action], roster: Roster, most: bool)
     tied = [a for a, d in zip(options, damage, strict=True) if sign * d == top]
     if len(tied) == 1:
         return tied[0]
-    real = ranking_roster(system, roster, health=True)
+    real = _targets_kept(system, options, roster)
     return min(tied, key=lambda a: tuple(sign * x for x in _odds_key(system, a, real)))
 
 
@@ -170,12 +202,13 @@ def _least_damage(system: RuleSystem, variants: list[Action], roster: Roster) ->
 class Cautious(Aggressive):
     name = "cautious"
 
-    def choose(self, roller: Roller, system: RuleSystem, actor: str, actions: list[Action],
-               roster: Roster) -> Action:
+    def choose(self, roller: Roller, system: RuleSystem, actor: str,
+               actions: Sequence[Action], roster: Roster) -> Action:
         _, fraction = _health_left(system, roster, actor)
-        defensive = [a for a in actions if not a.offensive]
-        if fraction <= Fraction(1, 2) and defensive:
-            return defensive[0]
+        if fraction <= Fraction(1, 2):
+            defensive = first(actions, lambda a: not a.offensive)
+            if defensive is not None:
+                return defensive
         return super().choose(roller, system, actor, actions, roster)
 
     def react(self, roller: Roller, system: RuleSystem, variants: list[Action],
@@ -186,8 +219,8 @@ class Cautious(Aggressive):
 class RandomPolicy(Policy):
     name = "random"
 
-    def choose(self, roller: Roller, system: RuleSystem, actor: str, actions: list[Action],
-               roster: Roster) -> Action:
+    def choose(self, roller: Roller, system: RuleSystem, actor: str,
+               actions: Sequence[Action], roster: Roster) -> Action:
         return actions[_pick_uniform(roller, len(actions), f"{actor}'s random choice")]
 
     def react(self, roller: Roller, system: RuleSystem, variants: list[Action],
@@ -198,8 +231,8 @@ class RandomPolicy(Policy):
 class BestOdds(Policy):
     name = "best-odds"
 
-    def choose(self, roller: Roller, system: RuleSystem, actor: str, actions: list[Action],
-               roster: Roster) -> Action:
+    def choose(self, roller: Roller, system: RuleSystem, actor: str,
+               actions: Sequence[Action], roster: Roster) -> Action:
         attacks = [a for a in actions if a.offensive and a.target is not None]
         if not attacks:
             return actions[0]

@@ -9,7 +9,7 @@ replay, undo and loading a saved log rest on.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 from fracas.core.events import (
@@ -21,7 +21,8 @@ from fracas.core.events import (
     SlotPassed,
     TurnStarted,
 )
-from fracas.core.model import Roster, Slot, apply_event
+from fracas.core.model import Roster, Slot, apply_event, changed
+from fracas.frozen import replaced
 
 
 def slots_to_data(slots: Iterable[Slot]) -> tuple[tuple[Any, ...], ...]:
@@ -55,20 +56,38 @@ class FightState:
     def apply(self, event: Event) -> FightState:
         """The state after one event."""
         if isinstance(event, Changed):
-            return replace(self, roster=apply_event(self.roster, event))
+            return replaced(self, roster=apply_event(self.roster, event))
         if isinstance(event, RoundStarted):
-            return replace(self, round=event.round, slots=slots_from_data(event.slots),
+            return replaced(self, round=event.round, slots=slots_from_data(event.slots),
                            next_slot=0, acted=(), actor=None, started=True)
         if isinstance(event, TurnStarted):
-            return replace(self, next_slot=event.slot_index + 1,
+            return replaced(self, next_slot=event.slot_index + 1,
                            acted=(*self.acted, event.actor), actor=event.actor)
         if isinstance(event, SlotAdded):
-            return replace(self, slots=self._with_slot(event))
+            return replaced(self, slots=self._with_slot(event))
         if isinstance(event, SlotPassed):
-            return replace(self, next_slot=event.slot_index + 1, actor=None)
+            return replaced(self, next_slot=event.slot_index + 1, actor=None)
         if isinstance(event, FightEnded):
-            return replace(self, over=True, winner=event.winner or None)
+            return replaced(self, over=True, winner=event.winner or None)
         return self
+
+    def apply_all(self, events: Iterable[Event]) -> FightState:
+        """The state after these events, as :meth:`apply` one by one gives it; each run of
+        :class:`Changed` events is applied to the roster at once (one new state per
+        combatant changed, one new roster), the fight loop's cheap path."""
+        state = self
+        pending: dict[str, dict[str, Any]] = {}
+        for event in events:
+            if isinstance(event, Changed):
+                pending.setdefault(event.target, {})[event.field] = event.after
+                continue
+            if pending:
+                state = replaced(state, roster=changed(state.roster, pending))
+                pending = {}
+            state = state.apply(event)
+        if pending:
+            state = replaced(state, roster=changed(state.roster, pending))
+        return state
 
     def _with_slot(self, event: SlotAdded) -> tuple[Slot, ...]:
         """The round's slots with ``event``'s slot put ``event.after`` slots after the

@@ -49,6 +49,11 @@ class ReadTracker(Roster):
     def _hash(self) -> int | None:  # type: ignore[override]
         return id(self)
 
+    def sheets(self) -> tuple[tuple[str, Any], ...]:
+        """Sheets never change in a fight: reading them records nothing (a rule's answer
+        cached by the states it read is only reused within the same sheets)."""
+        return self._inner.sheets()
+
     def __getitem__(self, key: str) -> Combatant:
         found = self._inner[key]
         self.reads.add(key)

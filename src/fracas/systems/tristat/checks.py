@@ -32,8 +32,8 @@ def _weapons(c: Combatant) -> list[str]:
 
 def check_roster(roster: Roster) -> None:
     """Each sheet's ``grappled_by`` names another combatant."""
-    for i, (cid, c) in enumerate(roster.items()):
-        holder = c.sheet.grappled_by
+    for i, (cid, sheet) in enumerate(roster.sheets()):
+        holder = sheet.grappled_by
         if holder is not None and (holder not in roster or holder == cid):
             raise InputError(f"{holder!r} is not another combatant of this scenario",
                              path=f"combatants[{i}].grappled_by",

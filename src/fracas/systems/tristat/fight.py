@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from itertools import combinations
 
 from fracas.core.events import Changed, Event, Note, Rolled
+from fracas.core.legal import LegalActions
 from fracas.core.model import Action, Combatant, Roster, Slot, apply_events
 from fracas.dice import Roller, RollOff, nd
 from fracas.dice.rollers import announce
@@ -15,6 +16,12 @@ from fracas.systems.tristat.sheet import Defaults, Options
 from fracas.systems.tristat.state import attacks_per_round, combat_value
 
 _PLAIN = Options()
+# the option variants offered with each weapon (frozen: made once)
+_CALLED = (Options(vital_target=True), Options(trick_shot=2), Options(total_attack=True))
+_CHINK = Options(chink=True)
+_WILLPOWER = Options(willpower=True)
+_SAME_TARGET = Options(two_weapons="same_target")
+_TWO_TARGETS = Options(two_weapons="two_targets")
 
 
 def active(c: Combatant) -> bool:
@@ -110,17 +117,16 @@ def _candidates(actor: str, roster: Roster, defaults: Defaults) -> Iterator[Acti
             yield Action(actor, enemy.id, None, "throw", _PLAIN)
         for weapon in [*(w.name for w in held), None]:
             yield Action(actor, enemy.id, weapon, "attack", _PLAIN)
-            variants = [Options(vital_target=True), Options(trick_shot=2),
-                        Options(total_attack=True)]
+            variants = list(_CALLED)
             if enemy.sheet.armor is not None and enemy.sheet.armor.rating:
-                variants.append(Options(chink=True))
+                variants.append(_CHINK)
             if can_will:
-                variants.append(Options(willpower=True))
+                variants.append(_WILLPOWER)
             if (weapon is not None and not pending
                     and len([w for w in held if w.hands == 1]) >= 2):
-                variants.append(Options(two_weapons="same_target"))
+                variants.append(_SAME_TARGET)
                 if len(others) >= 2:  # the second weapon may go at another enemy
-                    variants.append(Options(two_weapons="two_targets"))
+                    variants.append(_TWO_TARGETS)
             for opts in variants:
                 yield Action(actor, enemy.id, weapon, "attack", opts)
         if enemy.state.grappled_by is None and st.grappled_by is None:
@@ -130,23 +136,25 @@ def _candidates(actor: str, roster: Roster, defaults: Defaults) -> Iterator[Acti
     yield Action(actor, None, None, "total_defense", _PLAIN, offensive=False)
 
 
-def actions(actor: str, roster: Roster, slot: Slot | None, defaults: Defaults) -> list[Action]:
-    """Every legal choice now: attacks (each weapon, unarmed, the option variants),
-    grappling moves, disarms, then total defense (not offensive)."""
+def legal_actions(actor: str, roster: Roster, slot: Slot | None, defaults: Defaults
+                  ) -> LegalActions:
+    """Every legal choice now, each checked when looked at: attacks (each weapon, unarmed,
+    the option variants), grappling moves, disarms, then total defense (not offensive)."""
     me = roster[actor]
     if not active(me):
-        return []
-    second = slot is not None and dict(slot.extra).get("second_weapon", False)
-    out = []
-    for action in _candidates(actor, roster, defaults):
-        is_follow_up = (isinstance(action.options, Options)
-                        and action.options.two_weapons is not None
-                        and me.state.paired_weapon == action.weapon)
-        if second and not is_follow_up:
-            continue
-        if _legal(action, roster, defaults):
-            out.append(action)
-    return out
+        return LegalActions(())
+    candidates: Iterable[Action] = _candidates(actor, roster, defaults)
+    if slot is not None and dict(slot.extra).get("second_weapon", False):
+        # the second weapon's slot: only the pair's follow-up
+        candidates = (a for a in candidates
+                      if isinstance(a.options, Options) and a.options.two_weapons is not None
+                      and me.state.paired_weapon == a.weapon)
+    return LegalActions(candidates, lambda action: _legal(action, roster, defaults))
+
+
+def actions(actor: str, roster: Roster, slot: Slot | None, defaults: Defaults) -> list[Action]:
+    """Every legal choice now (:func:`legal_actions`, all listed)."""
+    return list(iter(legal_actions(actor, roster, slot, defaults)))
 
 
 def _defends(action: Action, target: Combatant) -> bool:

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Mapping
 from typing import Any, ClassVar
 
 from fracas.core.events import Event, Note
+from fracas.core.legal import LegalActions
 from fracas.core.model import Action, Combatant, Resolution, Roster, Slot
 from fracas.core.system import RuleSystem
 from fracas.dice import Roller
@@ -142,6 +143,10 @@ class Tristat(RuleSystem):
     def actions(self, actor: str, roster: Roster, slot: Slot | None = None) -> list[Action]:
         return fight.actions(actor, roster, slot, self.rules)
 
+    def legal_actions(self, actor: str, roster: Roster, slot: Slot | None = None
+                      ) -> LegalActions:
+        return fight.legal_actions(actor, roster, slot, self.rules)
+
     def reactions(self, action: Action, roster: Roster) -> list[Action]:
         return fight.reactions(action, roster, self.rules)
 
@@ -174,6 +179,17 @@ class Tristat(RuleSystem):
             return state
         return dataclasses.replace(state, health=level, energy=state.max_energy,
                                    initiative=None, roll_off=0)
+
+    def bystander_state(self, combatant: Combatant, parties: Collection[str]) -> State:
+        """An attack reads a combatant other than its attacker and its target only to
+        free it from a hold when the target falls (seed 003 · Grappling): one held by a
+        party is ranked as it is, anyone else as held by nobody, the rest set aside (as
+        the sheet starts it)."""
+        state = combatant.state
+        assert isinstance(state, State)
+        if state.grappled_by in parties:
+            return state
+        return self.set_aside(combatant, grappled_by=None)  # type: ignore[no-any-return]
 
     def start_turn(self, roller: Roller, actor: str, roster: Roster) -> tuple[Event, ...]:
         return fight.start_turn(actor, roster)

@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt
+from pydantic import ConfigDict, Field, StrictBool, StrictInt
 
-from fracas.frozen import freeze
+from fracas.core.model import HashedModel
 
 Level = Annotated[StrictInt, Field(ge=1, le=10)]
 StyledPenalty = Literal["vital_target", "chink", "two_weapons", "disarm", "lightning_draw"]
@@ -17,13 +17,11 @@ AttackMode = Literal["melee", "ranged", "unarmed"]
 
 
 
-class _Model(BaseModel):
-    """Frozen, strict, and hashable even with mapping fields (the exact roller memoises)."""
+class _Model(HashedModel):
+    """Frozen, strict, and hashable even with mapping fields (the exact roller memoises),
+    its hash computed once."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
-
-    def __hash__(self) -> int:
-        return hash((type(self).__name__, freeze(self.model_dump())))
 
 
 class Weapon(_Model):

@@ -284,6 +284,14 @@ def _may_surprise(system: Zamani, me: Combatant) -> bool:
     return bool(_surprise_skills(system, me))
 
 
+# the options of the actions on offer (frozen: made once)
+_PLAIN = Options()
+_MOVING = (Options(move="half_before"), Options(move="half_after"))
+_CONTROLLED = tuple(Options(controlled=True, effect=x) for x in STANDARD_EFFECTS)
+_HALF_MOVE = Options(move="half")
+_FULL_MOVE = Options(move="full")
+
+
 def actions_for(system: Zamani, actor: str, roster: Roster, slot: Slot | None) -> list[Action]:
     """Every action ``actor`` may take now; attacks first. The countdown's one offensive
     action may be taken on any of its segments; standing guard means no attack in that
@@ -302,13 +310,13 @@ def actions_for(system: Zamani, actor: str, roster: Roster, slot: Slot | None) -
             weapon = me.sheet.weapon(weapon_name)
             assert weapon is not None
             for e in enemies:
-                variants = [Options()]
+                variants = [_PLAIN]
                 if not prone and st.half_moves < 2:
-                    variants += [Options(move="half_before"), Options(move="half_after")]
+                    variants += _MOVING
                 if weapon.kind == "melee":
-                    variants += [Options(controlled=True, effect=x) for x in STANDARD_EFFECTS]
+                    variants += _CONTROLLED
                 out += [Action(actor, e.id, weapon_name, "attack", o) for o in variants]
-    calm = Options()
+    calm = _PLAIN
     if can_guard(me.sheet, st) and not st.offensive_used:
         out.append(Action(actor, None, None, "guard", calm, offensive=False))
         out += [Action(actor, ally.id, None, "guard", calm, offensive=False)
@@ -316,10 +324,9 @@ def actions_for(system: Zamani, actor: str, roster: Roster, slot: Slot | None) -
     if st.segments_used == 0:
         out.append(Action(actor, None, None, "focus", calm, offensive=False))
     if not prone and st.half_moves < 2:
-        out.append(Action(actor, None, None, "move", Options(move="half"), offensive=False))
+        out.append(Action(actor, None, None, "move", _HALF_MOVE, offensive=False))
         if st.half_moves == 0 and not st.offensive_used:
-            out.append(Action(actor, None, None, "move", Options(move="full"),
-                              offensive=False))
+            out.append(Action(actor, None, None, "move", _FULL_MOVE, offensive=False))
     if prone:
         out.append(Action(actor, None, None, "stand", calm, offensive=False))
     held = set(st.in_hand)

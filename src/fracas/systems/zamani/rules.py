@@ -3,7 +3,7 @@ initiative countdown with extra segments, guard, focus, sacrifice and surprise."
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from functools import cached_property
 from pathlib import Path
 from typing import Any
@@ -205,6 +205,17 @@ class Zamani(RuleSystem):
 
     def out_at(self, combatant: Combatant) -> int:
         return int(self.defaults.out_at)
+
+    def bystander_state(self, combatant: Combatant, parties: Collection[str]) -> State:
+        """An attack reads a combatant other than its attacker and its target only to find
+        a guard over the target (seed 002 · Guard): one standing guard over a party is
+        ranked as it is, anyone else as not guarding, the rest set aside (as the sheet
+        starts it)."""
+        state = combatant.state
+        assert isinstance(state, State)
+        if state.guarding in parties:
+            return state
+        return self.set_aside(combatant, guarding="")  # type: ignore[no-any-return]
 
     def is_active(self, combatant: Combatant) -> bool:
         return bool(combatant.state.wounds > self.defaults.out_at

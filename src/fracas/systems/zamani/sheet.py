@@ -14,14 +14,13 @@ from pydantic import (
     BaseModel,
     ConfigDict,
     Field,
-    PrivateAttr,
     StrictBool,
     StrictInt,
     field_validator,
     model_validator,
 )
 
-from fracas.frozen import freeze
+from fracas.core.model import HashedModel
 
 NAME = re.compile(r"^[a-z][a-z0-9_ -]*$")
 REQUIRED_ATTRIBUTES = ("dexterity", "fitness", "spirit")
@@ -117,7 +116,7 @@ class Trait(Frozen):
     defense: StrictInt = Field(default=0, ge=-10, le=10)
 
 
-class Sheet(Frozen):
+class Sheet(HashedModel, Frozen):
     """A Zamani combatant."""
 
     attributes: dict[str, StrictInt]
@@ -164,24 +163,6 @@ class Sheet(Frozen):
     @classmethod
     def _conditions(cls, value: tuple[str, ...]) -> tuple[str, ...]:
         return tuple(_name(c, "condition") for c in value)
-
-    _hash: int | None = PrivateAttr(default=None)
-
-    def __hash__(self) -> int:
-        """Hashable despite its mappings (the exact roller memoises on rosters); computed
-        once."""
-        if self._hash is None:
-            self._hash = hash(freeze(self.model_dump()))
-        return self._hash
-
-    def __setstate__(self, state: dict[Any, Any]) -> None:
-        """Unpickled with its hash to compute again (hashes differ between processes)."""
-        super().__setstate__(state)
-        self._hash = None
-
-    def __eq__(self, other: object) -> bool:
-        """Equal fields (the cached hash is not compared)."""
-        return type(other) is type(self) and self.__dict__ == other.__dict__
 
     def weapon(self, name: str | None) -> Weapon | None:
         return next((w for w in self.weapons if w.name == name), None)

@@ -1,0 +1,90 @@
+"""The lean simulation loop: legal actions listed lazily, state changes applied at once,
+bystanders ranked in their bystander state. Each gives what the plain way gives."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from fracas.core.events import Changed
+from fracas.core.legal import LegalActions
+from fracas.core.model import Action
+from fracas.encounter import policies
+from fracas.encounter.engine import Encounter, setup_from_scenario
+from fracas.encounter.state import FightState
+from fracas.errors import RulesError
+from fracas.odds import cache
+from fracas.registry.scenarios import load_scenario
+
+ROOT = Path(__file__).parents[2]
+FIGHTS = sorted((ROOT / "examples").glob("*/*-fight.yaml"))
+
+
+@pytest.mark.parametrize("path", FIGHTS, ids=lambda p: f"{p.parent.name}/{p.stem}")
+def test_the_lazy_list_is_the_rules_list_in_every_state_of_a_fight(path: Path) -> None:
+    scenario = load_scenario(path)
+    fight = Encounter(scenario, setup_from_scenario(scenario), seed=3)
+    system, seen = scenario.system, 0
+    while not fight.state.over and seen < 40:
+        state = fight.state
+        slot = state.slots[state.next_slot] if state.next_slot < len(state.slots) else None
+        for cid in state.roster:
+            lazy = system.legal_actions(cid, state.roster, slot)
+            assert list(iter(lazy)) == system.actions(cid, state.roster, slot)
+            assert len(lazy) == len(system.actions(cid, state.roster, slot))
+            seen += 1
+        fight.step()
+
+
+def test_first_checks_only_the_candidates_its_test_accepts() -> None:
+    checked: list[str] = []
+
+    def legal(action: Action) -> bool:
+        checked.append(action.kind)
+        return action.kind != "b"
+
+    actions = LegalActions((Action("x", "y", kind=k) for k in "abcd"), legal)
+    found = actions.first(lambda a: a.kind in "bc")
+    assert found is not None and found.kind == "c"
+    assert checked == ["b", "c"]  # "a" and "d" never checked
+    assert [a.kind for a in actions] == ["a", "c", "d"]
+    assert checked == ["b", "c", "a", "d"]  # each checked once
+    assert [a.kind for a in actions.where(lambda a: a.kind != "a")] == ["c", "d"]
+    assert not LegalActions(iter(()), legal)
+
+
+def test_changes_applied_at_once_are_the_fold_of_them() -> None:
+    scenario = load_scenario(ROOT / "examples" / "tristat" / "duel-fight.yaml")
+    state = FightState(scenario.roster)
+    events = [Changed("r", "rin", "health", 45, 40), Changed("r", "gorr", "energy", 40, 35),
+              Changed("r", "rin", "health", 40, 31), Changed("r", "rin", "energy", 40, 30)]
+    folded = state
+    for e in events:
+        folded = folded.apply(e)
+    assert state.apply_all(events) == folded
+    assert folded.roster["rin"].state.health == 31
+    with pytest.raises(RulesError, match="no state field 'nerve'"):
+        state.apply_all([Changed("r", "rin", "nerve", 1, 2)])
+
+
+def test_a_hurt_bystander_finds_the_same_ranking_again() -> None:
+    """Zamani: Dura's reaction to Kofi's attack is ranked with Ama's wounds set aside
+    (Ama guards nobody), so hurting Ama meets the cached ranking, with the exact one's
+    choice."""
+    scenario = load_scenario(ROOT / "examples" / "zamani" / "river-crossing-fight.yaml")
+    system, roster = scenario.system, scenario.roster
+    attack = next(a for a in system.actions("kofi", roster)
+                  if a.kind == "attack" and a.target == "dura")
+    variants = system.reactions(attack, roster)
+    assert len(variants) > 1
+    chosen = policies._best(system, variants, roster, most=False)
+    size = len(cache._ODDS_CACHE)
+    hurt = roster.replace(roster["ama"].evolve(wounds=roster["ama"].state.wounds - 5))
+    assert policies._best(system, variants, hurt, most=False) == chosen
+    assert len(cache._ODDS_CACHE) == size  # found again, nothing computed
+    with policies.exact_rankings():
+        assert policies._best(system, variants, hurt, most=False) == chosen
+    guard = roster.replace(roster["jabari"].evolve(guarding="dura"))  # a guard is kept
+    assert system.bystander_state(guard["jabari"], {"kofi", "dura"}) is guard["jabari"].state
+    assert system.bystander_state(hurt["ama"], {"kofi", "dura"}) != hurt["ama"].state
