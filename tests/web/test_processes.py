@@ -5,6 +5,7 @@ SQLite refuses more than one with a clear message. All real ``fracas serve`` pro
 
 from __future__ import annotations
 
+import contextlib
 import json
 import queue
 import subprocess
@@ -38,8 +39,11 @@ def two(pg_url: str) -> Iterator[tuple[ServerProcess, ServerProcess]]:
 
 
 def follow(url: str, eid: str, key: str, into: queue.Queue[tuple[float, int]]) -> None:
-    """Read the live stream of ``eid`` and put (arrival time, version) of each event."""
-    with httpx.Client(base_url=url, timeout=httpx.Timeout(5, read=30)) as http, \
+    """Read the live stream of ``eid`` and put (arrival time, version) of each event,
+    until the server ends the stream (at the end of the test, when it stops: the events
+    the test waits for are checked from the queue, so a stream cut short fails it there)."""
+    with contextlib.suppress(httpx.TransportError), \
+            httpx.Client(base_url=url, timeout=httpx.Timeout(5, read=30)) as http, \
             http.stream("GET", f"/api/encounters/{eid}/stream",
                         headers={"Authorization": f"Bearer {key}"}) as r:
         for line in r.iter_lines():
