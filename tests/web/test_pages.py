@@ -4,6 +4,7 @@ or combatants typed in the page, with the CLI's own error messages."""
 from __future__ import annotations
 
 import html
+import re
 from collections.abc import Iterator
 
 import pytest
@@ -72,3 +73,20 @@ def test_a_bad_sheet_shows_the_cli_message_in_the_page(gm_browser: TestClient) -
     r = gm_browser.post("/gm/encounters", data={"source": "build", "system": "tristat",
                                                 "combatants": "- [unclosed"})
     assert r.status_code == 400 and "not valid YAML" in r.text
+
+
+@pytest.mark.parametrize("example", ["genesys/duel-fight.yaml", "tristat/duel-fight.yaml",
+                                     "zamani/duel-fight.yaml", "contest/duel-fight.yaml",
+                                     "c22/duel-fight.yaml"])
+def test_the_gm_page_shows_state_and_sheet_in_the_tables_words(gm_browser: TestClient,
+                                                               example: str) -> None:
+    """The combatants' state and sheet on the GM's page: labels from the data pack and
+    values in words (yes, no, none), never a field's code name or Python's None/True."""
+    r = gm_browser.post("/gm/encounters", data={"source": "example", "example": example})
+    assert r.status_code == 200
+    text = re.sub(r"<(script|style|textarea).*?</\1>", " ", r.text, flags=re.S)
+    text = html.unescape(re.sub(r"<[^>]+>", " ", text))
+    sheet = text.split("sheet", 1)[1]
+    assert "state" in text and sheet.strip()
+    assert not re.findall(r"\b(None|True|False)\b", text)
+    assert not re.findall(r"\b[a-z]+_[a-z_]+\b", text), text

@@ -23,7 +23,7 @@ from fracas.core.events import (
     RoundStarted,
     TurnStarted,
 )
-from fracas.core.words import Words
+from fracas.core.words import Words, plain
 
 _PLACE = re.compile(r"^initiative place \d+$")
 
@@ -74,16 +74,33 @@ class Names:
         return "".join(out)
 
 
-def _value(value: Any, words: Words) -> str:
+def field_label(name: str, words: Words) -> str:
+    """A field's label from the system's data pack, else its name in plain words."""
+    return plain(words.field(name))
+
+
+def value_words(value: Any, words: Words) -> str:
+    """A state's or a sheet's value as the table says it: yes/no/none, conditions by their
+    labels, a mapping as its labelled fields, a list of records one after another."""
     if value is None:
         return "none"
     if value is True:
         return "yes"
     if value is False:
         return "no"
-    if isinstance(value, tuple):
-        shown = [words.condition(v) if isinstance(v, str) else _value(v, words) for v in value]
+    if isinstance(value, Mapping):
+        shown = [f"{field_label(str(k), words)} {value_words(v, words)}"
+                 for k, v in value.items()]
         return ", ".join(shown) if shown else "none"
+    if isinstance(value, tuple | list):
+        if not value:
+            return "none"
+        if all(not isinstance(v, Mapping | tuple | list) for v in value):
+            return ", ".join(plain(words.condition(v)) if isinstance(v, str)
+                             else value_words(v, words) for v in value)
+        return "; ".join(" ".join(value_words(x, words) for x in v)
+                         if isinstance(v, tuple | list) else value_words(v, words)
+                         for v in value)
     return str(value)
 
 
@@ -120,7 +137,7 @@ def say(event: Event, names: Names, words: Words) -> str:
         return f"{names(event.actor)} → {names(event.target)}: {outcome}{hurt}"
     if isinstance(event, Changed):
         return (f"{names(event.target)}: {words.field(event.field)} "
-                f"{_value(event.before, words)} → {_value(event.after, words)}")
+                f"{value_words(event.before, words)} → {value_words(event.after, words)}")
     if isinstance(event, FightEnded):
         return names.put(event.text())
     return names.put(event.text())

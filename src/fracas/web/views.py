@@ -127,6 +127,12 @@ def combatant_view(system: RuleSystem, c: Combatant, mine: bool, mode: str,
     if mode == "full":
         out["state"] = c.state_dict()
         out["sheet"] = _jsonable(c.sheet.model_dump()) if hasattr(c.sheet, "model_dump") else None
+        # the same, as a person reads them: labels from the data pack, values in words
+        words = system.words
+        out["shown"] = {part: [[narration.field_label(k, words),
+                                narration.value_words(v, words)] for k, v in fields.items()]
+                        for part, fields in (("state", out["state"]),
+                                             ("sheet", out["sheet"] or {}))}
     return out
 
 
