@@ -54,3 +54,16 @@ def test_a_pickled_value_hashes_afresh_in_another_process(path: Path) -> None:
             os.environ["PYTHONHASHSEED"] = env_seed
     assert len(same) == len(values) >= 3
     assert all(same), [type(v).__name__ for v, ok in zip(values, same, strict=True) if not ok]
+
+
+def test_a_copied_sheet_model_is_hashed_as_the_equal_model_it_is() -> None:
+    """A copy with changed fields (Tri-Stat's reaction variants are made so) hashes as
+    a model built with those fields: equal values, equal hashes, one entry in a set."""
+    from fracas.systems.tristat.sheet import Options
+
+    plain = Options()
+    hash(plain)  # its hash cached before the copy
+    copied = plain.model_copy(update={"vital_target": True})
+    built = Options(vital_target=True)
+    assert copied == built and hash(copied) == hash(built)
+    assert len({copied, built}) == 1

@@ -9,7 +9,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Self
 
 from pydantic import BaseModel, ConfigDict, PrivateAttr
 
@@ -123,6 +123,14 @@ class HashedModel(BaseModel):
         super().__setstate__(state)
         self._hash = None
 
+    def model_copy(self, *, update: Mapping[str, Any] | None = None,
+                   deep: bool = False) -> Self:
+        """A copy with ``update`` applied: its hash is worked out afresh (the copied
+        private attributes carried the original's)."""
+        new = super().model_copy(update=update, deep=deep)
+        new._hash = None
+        return new
+
     def __eq__(self, other: object) -> bool:
         """Equal fields (the cached hash is not compared)."""
         return type(other) is type(self) and self.__dict__ == other.__dict__
@@ -132,10 +140,7 @@ def apply_event(roster: Roster, event: Event) -> Roster:
     """The roster after one event (only :class:`Changed` changes state)."""
     if not isinstance(event, Changed):
         return roster
-    combatant = roster[event.target]
-    if not hasattr(combatant.state, event.field):
-        raise RulesError(f"{event.target} has no state field {event.field!r}")
-    return roster.replace(combatant.evolve(**{event.field: event.after}))
+    return changed(roster, {event.target: {event.field: event.after}})
 
 
 def changed(roster: Roster, fields: Mapping[str, Mapping[str, Any]]) -> Roster:
