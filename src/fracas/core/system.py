@@ -275,15 +275,15 @@ class RuleSystem(ABC):
         """The combatant's state as its sheet starts it, with these fields set: a
         bystander state set aside (made once per sheet and fields)."""
         sheet = combatant.sheet
-        key = (id(sheet), tuple(sorted(fields.items())))  # a sheet is slow to hash
+        key = (sheet, tuple(sorted(fields.items())))
         found = self._aside.get(key)
-        if found is None or found[0] is not sheet:
-            found = self._aside[key] = (sheet, dataclasses.replace(
-                self.initial_state(sheet), **fields))
-        return found[1]
+        if found is None:
+            found = self._aside[key] = dataclasses.replace(self.initial_state(sheet),
+                                                           **fields)
+        return found
 
     @cached_property
-    def _aside(self) -> dict[tuple[int, Any], tuple[Any, Any]]:
+    def _aside(self) -> dict[tuple[Any, Any], Any]:
         return {}
 
     #: Whether the health a target has left can change an attack's expected damage (the

@@ -114,19 +114,18 @@ def exact_rankings() -> Iterator[None]:
         exact_ranking(before)
 
 
-def ranking_roster(system: RuleSystem, roster: Roster, health: bool = False,
-                   kept: Collection[str] | None = None,
+def ranking_roster(system: RuleSystem, roster: Roster, kept: Collection[str] = (),
                    parties: Collection[str] | None = None) -> Roster:
-    """The roster with every combatant in its ranking state (with its real health, or
-    health as at full; with ``kept``, the real health of those combatants only); with
-    ``parties``, everyone else in its bystander state."""
+    """The roster with every combatant in its ranking state (health as at full; the
+    real health of those in ``kept``); with ``parties``, everyone else in its bystander
+    state."""
     view, aside = system.ranking_state, system.bystander_state
     changed = []
     for c in roster.values():
         if parties is not None and c.id not in parties:
             ranked = aside(c, parties)
         else:
-            ranked = view(c, health and (kept is None or c.id in kept))
+            ranked = view(c, c.id in kept)
         if ranked is not c.state:
             changed.append(dataclasses.replace(c, state=ranked))
     return roster.replace(*changed) if changed else roster
@@ -137,15 +136,16 @@ def _parties(options: list[Action]) -> set[str]:
     return {a.actor for a in options} | {a.target for a in options if a.target is not None}
 
 
-def _targets_kept(system: RuleSystem, options: list[Action], roster: Roster) -> Roster:
+def _targets_kept(system: RuleSystem, options: list[Action], roster: Roster,
+                  parties: set[str]) -> Roster:
     """The ranking roster with the real health of the options' targets only: health caps
     the damage a target loses and decides whether it is taken out; everybody else's
     counts for an attack as its ranking state (or bystander state) says
     (tests/encounter/test_policy_ranking.py checks the choices against the exact ranking
     on every example fight)."""
-    return ranking_roster(system, roster, health=True,
+    return ranking_roster(system, roster,
                           kept={a.target for a in options if a.target is not None},
-                          parties=_parties(options))
+                          parties=parties)
 
 
 def _odds_key(system: RuleSystem, action: Action, roster: Roster) -> tuple[Fraction, Fraction]:
@@ -160,13 +160,14 @@ def _best(system: RuleSystem, options: list[Action], roster: Roster, most: bool)
     if _EXACT[0]:
         return min(options, key=lambda a: tuple(sign * x for x in
                                                  _odds_key(system, a, roster)))
-    ranked = ranking_roster(system, roster, parties=_parties(options))
+    parties = _parties(options)
+    ranked = ranking_roster(system, roster, parties=parties)
     if ranked is roster:
         return min(options, key=lambda a: tuple(sign * x for x in
                                                  _odds_key(system, a, roster)))
     views = [cached_odds(system, a, ranked) for a in options]
     if _in_reach(system, options, views, roster):  # health matters: kept as it is
-        real = _targets_kept(system, options, roster)
+        real = _targets_kept(system, options, roster, parties)
         return min(options, key=lambda a: tuple(sign * x for x in
                                                  _odds_key(system, a, real)))
     damage = [odds.expected_damage for odds in views]
@@ -174,7 +175,7 @@ def _best(system: RuleSystem, options: list[Action], roster: Roster, most: bool)
     tied = [a for a, d in zip(options, damage, strict=True) if sign * d == top]
     if len(tied) == 1:
         return tied[0]
-    real = _targets_kept(system, options, roster)
+    real = _targets_kept(system, options, roster, parties)
     return min(tied, key=lambda a: tuple(sign * x for x in _odds_key(system, a, real)))
 
 
