@@ -5,6 +5,7 @@ issue 24's ``fracas replay`` of a ``play --log`` session log."""
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -13,6 +14,7 @@ from typing import Any
 import pytest
 
 from fracas.encounter.log import CHAIN_START, _digest
+from fracas.registry.scenarios import load_scenario
 
 FRACAS = [sys.executable, "-m", "fracas"]
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
@@ -65,6 +67,14 @@ def test_a_fight_log_of_every_system_replays_in_a_fresh_process(system: str,
     data = json.loads(done.stdout)
     assert data["system"] == system and data["log"]["kind"] == "fight"
     assert data["log"]["complete"] and data["winner"] is not None
+    told = fracas("replay", log)  # as a person reads it: names from the sheets
+    assert told.returncode == 0, told.stderr
+    last = told.stdout.split("\n", 1)[1]
+    scenario = load_scenario(EXAMPLES / FIGHTS[system])
+    for cid, c in scenario.roster.items():
+        if c.name != cid:
+            assert not re.search(rf"(?<![\w-]){re.escape(cid)}(?![\w-])", last), last
+    assert not re.findall(r"\b(None|True|False)\b", last), last
 
 
 # -- 2 and 3: nesting bounded before parsing; text that is not Unicode -------------------
@@ -222,7 +232,6 @@ def test_the_steps_path_stops_at_its_time_budget() -> None:
 def test_the_fast_path_reports_fights_as_they_end() -> None:
     from fracas.analysis.simulate import simulate
     from fracas.encounter.engine import setup_from_scenario
-    from fracas.registry.scenarios import load_scenario
 
     scenario = load_scenario(DUEL)
     told: list[int] = []

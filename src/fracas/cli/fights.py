@@ -203,8 +203,11 @@ def _show_replayed(fight: Encounter | Session, title: str, undone: str) -> None:
     console.print(f"[bold]{escape(title)}[/]: {len(fight.events)} events, {where}{undone}",
                   highlight=False, soft_wrap=True)
     console.print(_roster_view(fight, state))
+    # in the table's words, every combatant the fight began or ended with by name
+    say = render.teller({**dict(fight.scenario.roster.items()), **dict(state.roster.items())},
+                        fight.scenario.system.words)
     for e in fight.events[-6:]:
-        console.print(Text("  " + e.text(), style="dim"), highlight=False)
+        console.print(Text("  " + say(e), style="dim"), highlight=False)
 
 
 def _replay_session(log: Path, undo: int, as_json: bool) -> None:
