@@ -3,6 +3,7 @@ bystanders ranked in their bystander state. Each gives what the plain way gives.
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 import pytest
@@ -35,6 +36,39 @@ def test_the_lazy_list_is_the_rules_list_in_every_state_of_a_fight(path: Path) -
             assert len(lazy) == len(system.actions(cid, state.roster, slot))
             seen += 1
         fight.step()
+
+
+@pytest.mark.parametrize("path", FIGHTS, ids=lambda p: f"{p.parent.name}/{p.stem}")
+def test_the_first_reaction_is_the_first_of_the_reactions_in_every_state_of_a_fight(
+        path: Path) -> None:
+    """The lean loop asks a defender that takes the first reaction for that one only
+    (``first_reaction``): it is what the full list gives (the action itself when the list
+    has one variant), for every action of every combatant in the states of a fight."""
+    scenario = load_scenario(path)
+    fight = Encounter(scenario, setup_from_scenario(scenario), seed=5)
+    system, seen = scenario.system, 0
+    while not fight.state.over and seen < 400:
+        roster = fight.state.roster
+        for cid in roster:
+            for action in system.actions(cid, roster):
+                if action.target is None or action.target not in roster:
+                    continue
+                variants = system.reactions(action, roster)
+                expected = variants[0] if len(variants) > 1 else action
+                assert system.first_reaction(action, roster) == expected
+                seen += 1
+        fight.step()
+    assert seen
+
+
+def test_a_changed_state_is_the_copy_dataclasses_replace_makes() -> None:
+    scenario = load_scenario(ROOT / "examples" / "tristat" / "duel-fight.yaml")
+    rin = scenario.roster["rin"]
+    hurt = rin.evolve(health=3, conditions=("prone",))
+    assert hurt.state == dataclasses.replace(rin.state, health=3, conditions=("prone",))
+    assert hash(hurt.state) == hash(dataclasses.replace(rin.state, health=3,
+                                                        conditions=("prone",)))
+    assert rin.state.health == 45 and hurt.sheet is rin.sheet
 
 
 def test_first_checks_only_the_candidates_its_test_accepts() -> None:

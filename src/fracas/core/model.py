@@ -30,14 +30,40 @@ class Combatant:
     policy: str | None = None
 
     def evolve(self, **changes: Any) -> Combatant:
-        """A copy with some state fields changed."""
-        return replaced(self, state=dataclasses.replace(self.state, **changes))
+        """A copy with some state fields changed (the fields must exist: :func:`changed`
+        checks them)."""
+        state = self.state
+        if _plain_state(type(state)):
+            state = replaced(state, **changes)
+            state.__dict__.pop("_hash", None)
+        else:
+            state = dataclasses.replace(state, **changes)
+        return replaced(self, state=state)
 
     def state_dict(self) -> dict[str, Any]:
         from fracas.core.events import _jsonable
 
         return {f.name: _jsonable(getattr(self.state, f.name))
                 for f in dataclasses.fields(self.state)}
+
+
+_PLAIN: dict[type, bool] = {}
+
+
+def _plain_state(cls: type) -> bool:
+    """Whether a state class can be copied field by field (:func:`~fracas.frozen.replaced`)
+    as ``dataclasses.replace`` would copy it: a dataclass with no ``__post_init__``, no
+    slots, and only plain fields, each set by ``__init__`` (no init-only or class
+    variables)."""
+    plain = _PLAIN.get(cls)
+    if plain is None:
+        declared = getattr(cls, "__dataclass_fields__", None)
+        fields = dataclasses.fields(cls) if declared is not None else ()
+        plain = _PLAIN[cls] = bool(
+            declared is not None and not hasattr(cls, "__post_init__")
+            and "__slots__" not in cls.__dict__ and all(f.init for f in fields)
+            and set(declared) == {f.name for f in fields})
+    return plain
 
 
 class Roster(Mapping[str, Combatant]):

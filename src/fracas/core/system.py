@@ -239,6 +239,14 @@ class RuleSystem(ABC):
         Default: the action as it is."""
         return [action]
 
+    def first_reaction(self, action: Action, roster: Roster) -> Action:
+        """Hook: the action as a defender that always takes the first of
+        :meth:`reactions` meets it (the action itself when it has one variant), for the
+        lean fight loop. Default: from :meth:`reactions`; a system whose first variant is
+        always the action itself, and whose variants cost much to list, returns it here."""
+        variants = self.reactions(action, roster)
+        return variants[0] if len(variants) > 1 else action
+
     def is_active(self, combatant: Combatant) -> bool:
         """Hook: can this combatant still act? (default: health above 0)"""
         current, _ = self.health(combatant)

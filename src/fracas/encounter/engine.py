@@ -169,16 +169,19 @@ def step(roller: Roller, setup: FightSetup, state: FightState, lean: bool = Fals
         action = chosen = policy.choose(roller, system, actor, actions, state.roster)
         variants: list[Action] = []
         if action.target is not None and action.target in state.roster:
-            variants = system.reactions(action, state.roster)
-            if len(variants) > 1:
-                action = controller(action.target)[1].react(roller, system, variants,
-                                                             state.roster)
+            reactor = controller(action.target)[1]
+            if lean and reactor.takes_first_reaction:  # nobody reads the other variants
+                action = system.first_reaction(action, state.roster)
+            else:
+                variants = system.reactions(action, state.roster)
+                if len(variants) > 1:
+                    action = reactor.react(roller, system, variants, state.roster)
         said = "" if lean else action_words(chosen, state.roster, system.words)
         if not lean and action != chosen and action.target is not None:
             said += (f"; {state.roster[action.target].name}: "
                      f"{reaction_words(action, chosen, system.words, variants)}")
         emit([ActionChosen(RULE_FIGHT, actor, action.kind, action.target or "",
-                           action.describe(), policy_name, said)])
+                           "" if lean else action.describe(), policy_name, said)])
         if action.kind == DELAY:
             slot = state.slots[state.next_slot - 1]
             emit([SlotAdded(RULE_FIGHT, actor, f"{slot.label} (delayed)", 1, slot.offensive)])

@@ -60,6 +60,13 @@ class Policy(ABC):
 
     name: ClassVar[str]
 
+    @property
+    def takes_first_reaction(self) -> bool:
+        """Whether :meth:`react` is this default, which takes the first variant (then
+        the lean fight loop asks the system for that one only,
+        :meth:`~fracas.core.system.RuleSystem.first_reaction`)."""
+        return type(self).react is Policy.react
+
     @abstractmethod
     def choose(self, roller: Roller, system: RuleSystem, actor: str,
                actions: Sequence[Action], roster: Roster) -> Action:

@@ -150,6 +150,10 @@ class Tristat(RuleSystem):
     def reactions(self, action: Action, roster: Roster) -> list[Action]:
         return fight.reactions(action, roster, self.rules)
 
+    def first_reaction(self, action: Action, roster: Roster) -> Action:
+        """The action itself: no willpower is the first reaction (:func:`fight.reactions`)."""
+        return action
+
     def is_active(self, combatant: Combatant) -> bool:
         return fight.active(combatant)
 
