@@ -44,10 +44,11 @@ def cached_hash(obj: Any, compute: Callable[[], int]) -> int:
 def replaced(obj: T, **changes: Any) -> T:
     """A copy of a frozen dataclass instance with some fields changed, as
     ``dataclasses.replace`` gives, without running ``__init__`` again: only for classes
-    with no ``__post_init__``, no cached hash and no slots (the fight loop's own state, a
-    combatant), on the fight loop's hot path."""
+    with no ``__post_init__`` and no slots (the fight loop's own state, a combatant), on
+    the fight loop's hot path. A hash cached by :func:`cached_hash` is not copied."""
     new = object.__new__(type(obj))
     fields = new.__dict__
     fields.update(obj.__dict__)
     fields.update(changes)
+    fields.pop("_hash", None)
     return new

@@ -19,9 +19,10 @@ import numpy as np
 from fracas.analysis.chain import ChainTooLarge, FightChain
 from fracas.analysis.fights import Fights, fight_rng, finish
 from fracas.analysis.sampled import SamplingRoller, SubstepCache
+from fracas.analysis.trace import MemoRoller, ReplayMemo
 from fracas.core.events import ActionChosen, Outcome
 from fracas.core.model import Roster
-from fracas.dice.rollers import EnumerationTooLarge, RandomRoller, Roller
+from fracas.dice.rollers import EnumerationTooLarge, Roller
 from fracas.encounter.engine import FightSetup, step
 from fracas.encounter.state import FightState
 
@@ -33,16 +34,26 @@ MAX_MEMORY = 2**30  # bytes: the default cap on a chain or a sub-step cache
 def steps_chunk(args: tuple[Any, Roster, int, int, int]) -> Fights:
     """Fights ``start`` to ``stop`` played step by step, each on its own seeded random
     roller: the fights ``fracas fight`` plays with those seeds, by the lean loop (no
-    narration or events nobody reads; the same rolls, so the same fights)."""
+    narration or events nobody reads; the same rolls, so the same fights). The rules'
+    sub-steps go through the process's :class:`~fracas.analysis.trace.ReplayMemo`, which
+    draws the same values as playing them."""
     setup, roster, seed, start, stop = args
     finals, dealt_rows, actions = [], [], []
+    memo = MEMOS.get((setup, roster))
+    if memo is None:
+        MEMOS.clear()
+        memo = MEMOS[(setup, roster)] = ReplayMemo()
     for i in range(start, stop):
-        final, dealt, acted = play_lean(setup, roster, RandomRoller(rng=fight_rng(seed, i)))
+        final, dealt, acted = play_lean(setup, roster, MemoRoller(fight_rng(seed, i), memo))
         finals.append(final)
         dealt_rows.append(dealt)
         actions.append(acted)
     return finish(setup, roster, finals, np.array(dealt_rows).reshape(-1, len(roster)),
                   "steps", actions=np.array(actions, dtype=np.int64))
+
+
+#: The steps path's memo of sub-steps (kept from task to task for the same fight).
+MEMOS: dict[tuple[FightSetup, Roster], ReplayMemo] = {}
 
 
 # -- sampled -------------------------------------------------------------------------------

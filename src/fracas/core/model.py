@@ -19,8 +19,10 @@ from fracas.frozen import HashOnce, cached_hash, freeze, replaced
 
 
 @dataclass(frozen=True)
-class Combatant:
-    """A combatant: who (id, name, side), its sheet (fixed) and its state (what changes)."""
+class Combatant(HashOnce):
+    """A combatant: who (id, name, side), its sheet (fixed) and its state (what changes).
+    Its hash is computed once (rosters are hashed at every look-up of a memo; a changed
+    combatant is a new one, :func:`~fracas.frozen.replaced` leaves the hash behind)."""
 
     id: str
     name: str
@@ -35,10 +37,13 @@ class Combatant:
         state = self.state
         if _plain_state(type(state)):
             state = replaced(state, **changes)
-            state.__dict__.pop("_hash", None)
         else:
             state = dataclasses.replace(state, **changes)
         return replaced(self, state=state)
+
+    def __hash__(self) -> int:
+        return cached_hash(self, lambda: hash((self.id, self.name, self.side, self.sheet,
+                                               self.state, self.policy)))
 
     def state_dict(self) -> dict[str, Any]:
         from fracas.core.events import _jsonable
@@ -117,6 +122,10 @@ class Roster(Mapping[str, Combatant]):
         rule that reads only them (a check of the scenario's sheets) reads no state."""
         return tuple((c.id, c.sheet) for c in self._items)
 
+    def combatants(self) -> tuple[Combatant, ...]:
+        """The combatants, in order."""
+        return self._items
+
     def sides(self) -> dict[str, list[Combatant]]:
         out: dict[str, list[Combatant]] = {}
         for c in self._items:
@@ -141,9 +150,12 @@ class HashedModel(BaseModel):
     _hash: int | None = PrivateAttr(default=None)
 
     def __hash__(self) -> int:
-        if self._hash is None:
-            self._hash = hash((type(self).__name__, freeze(self.model_dump())))
-        return self._hash
+        private = self.__pydantic_private__  # a plain slot: faster than ``self._hash``
+        found: int | None = private.get("_hash") if private is not None else None
+        if found is None:
+            found = hash((type(self).__name__, freeze(self.model_dump())))
+            self._hash = found
+        return found
 
     def __setstate__(self, state: dict[Any, Any]) -> None:
         super().__setstate__(state)

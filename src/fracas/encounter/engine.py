@@ -36,7 +36,7 @@ from fracas.core.system import RuleSystem
 from fracas.dice.rollers import RandomRoller, Roller, ScriptedRoller
 from fracas.encounter.labels import action_words, reaction_words
 from fracas.encounter.log import FIGHT_LOG, FightLog, FightLogData, read_fight_log, replay_checked
-from fracas.encounter.policies import DEFAULT_POLICY, POLICIES, Policy
+from fracas.encounter.policies import DEFAULT_POLICY, POLICIES, Policy, exact_ranking_on
 from fracas.encounter.state import FightState, fold, slots_to_data
 from fracas.errors import FracasError, InputError, RulesError
 from fracas.registry.scenarios import scenario_from_mapping
@@ -84,9 +84,15 @@ def setup_from_scenario(scenario: Scenario, max_rounds: int | None = None,
 
 
 def standing_sides(system: RuleSystem, roster: Roster) -> list[str]:
-    """Sides with at least one combatant able to act."""
-    return [side for side, members in roster.sides().items()
-            if any(system.is_active(c) for c in members)]
+    """Sides with at least one combatant able to act (in the roster's order of sides)."""
+    sides: list[str] = []
+    standing: set[str] = set()
+    for c in roster.combatants():
+        if c.side not in sides:
+            sides.append(c.side)
+        if c.side not in standing and system.is_active(c):
+            standing.add(c.side)
+    return [side for side in sides if side in standing]
 
 
 def _ended(system: RuleSystem, state: FightState) -> FightEnded | None:
@@ -109,6 +115,23 @@ def _effects(roller: Roller, system: RuleSystem, action: Action, roster: Roster
 def _keep_effects(roller: Roller, fn: Callable[..., tuple[Event, ...]], *args: Any
                   ) -> tuple[Event, ...]:
     return tuple(e for e in fn(roller, *args) if isinstance(e, Changed | Outcome | SlotAdded))
+
+
+#: The lean loop's choices of steady policies (:attr:`Policy.steady`), per setup and ranking
+#: mode: (actor, slot, last slot?, roster) -> action. A steady policy's choice depends on
+#: nothing else, so a simulation meets each one once; emptied past :data:`MEMO_SIZE`.
+_DECISIONS: dict[tuple[FightSetup, bool], dict[Any, Action]] = {}
+MEMO_SIZE = 200_000
+
+
+def _decisions(setup: FightSetup) -> dict[Any, Action]:
+    key = (setup, exact_ranking_on())
+    memo = _DECISIONS.get(key)
+    if memo is None or len(memo) > MEMO_SIZE:
+        if len(_DECISIONS) > 16 or memo is not None:
+            _DECISIONS.clear()
+        memo = _DECISIONS[key] = {}
+    return memo
 
 
 def step(roller: Roller, setup: FightSetup, state: FightState, lean: bool = False,
@@ -160,13 +183,15 @@ def step(roller: Roller, setup: FightSetup, state: FightState, lean: bool = Fals
             state = state.apply(e)
             watch(e)
 
-    def take(actor: str, actions: Sequence[Action]) -> None:
-        """The actor's policy picks one of ``actions``, its target's policy the reaction;
-        the action is resolved."""
+    def take(actor: str, actions: Sequence[Action], chosen: Action | None = None) -> None:
+        """The actor's policy picks one of ``actions`` (unless it has: ``chosen``), its
+        target's policy the reaction; the action is resolved."""
         policy_name, policy = controller(actor)
         if controllers is not None and actor in controllers:
             actions = list(actions)  # a person's menu lists them all
-        action = chosen = policy.choose(roller, system, actor, actions, state.roster)
+        if chosen is None:
+            chosen = policy.choose(roller, system, actor, actions, state.roster)
+        action = chosen
         variants: list[Action] = []
         if action.target is not None and action.target in state.roster:
             reactor = controller(action.target)[1]
@@ -268,15 +293,31 @@ def step(roller: Roller, setup: FightSetup, state: FightState, lean: bool = Fals
         if not system.is_active(state.roster[actor]):
             emit([Note(RULE_FIGHT, f"{actor} cannot act")])
             return state, tuple(events)
+        last = state.next_slot >= len(state.slots)
+        memo = key = None
+        if lean and getattr(roller, "kind", "") == "random" and controller(actor)[1].steady:
+            memo = _decisions(setup)
+            key = (actor, slot, last, state.roster)
+            found = memo.get(key)
+            if found is not None:
+                take(actor, (), found)
+                end = _ended(system, state)
+                if end is not None:
+                    emit([end])
+                return state, tuple(events)
         actions = system.legal_actions(actor, state.roster, slot)  # checked when looked at
         if not slot.offensive:
             actions = actions.where(lambda a: not a.offensive)
-        if state.next_slot >= len(state.slots):  # the last slot: nothing to delay past
+        if last:  # the last slot: nothing to delay past
             actions = actions.where(lambda a: a.kind != DELAY)
         if not actions:
             emit([Note(RULE_FIGHT, f"{actor} has nothing to do in this slot")])
             return state, tuple(events)
-        take(actor, actions)
+        chosen = None
+        if memo is not None:
+            chosen = memo[key] = controller(actor)[1].choose(roller, system, actor, actions,
+                                                             state.roster)
+        take(actor, actions, chosen)
         end = _ended(system, state)
         if end is not None:
             emit([end])

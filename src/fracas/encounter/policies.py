@@ -59,6 +59,9 @@ class Policy(ABC):
     """Chooses an actor's action and a defender's reaction."""
 
     name: ClassVar[str]
+    #: Whether the choice depends only on the actions and the roster (it draws nothing and
+    #: asks no one): the lean fight loop then makes each choice once per state.
+    steady: ClassVar[bool] = False
 
     @property
     def takes_first_reaction(self) -> bool:
@@ -80,6 +83,7 @@ class Policy(ABC):
 
 class Aggressive(Policy):
     name = "aggressive"
+    steady = True
 
     def choose(self, roller: Roller, system: RuleSystem, actor: str,
                actions: Sequence[Action], roster: Roster) -> Action:
@@ -108,6 +112,11 @@ def exact_ranking(on: bool) -> bool:
     before = _EXACT[0]
     _EXACT[0] = on
     return before
+
+
+def exact_ranking_on() -> bool:
+    """Whether every option is ranked on the real state now (:func:`exact_ranking`)."""
+    return _EXACT[0]
 
 
 @contextlib.contextmanager
@@ -238,6 +247,7 @@ class RandomPolicy(Policy):
 
 class BestOdds(Policy):
     name = "best-odds"
+    steady = True
 
     def choose(self, roller: Roller, system: RuleSystem, actor: str,
                actions: Sequence[Action], roster: Roster) -> Action:
