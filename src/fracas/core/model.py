@@ -39,7 +39,7 @@ class Combatant(HashOnce):
             state = replaced(state, **changes)
         else:
             state = dataclasses.replace(state, **changes)
-        return replaced(self, state=state)
+        return _interned(replaced(self, state=state))
 
     def __hash__(self) -> int:
         return cached_hash(self, lambda: hash((self.id, self.name, self.side, self.sheet,
@@ -53,6 +53,21 @@ class Combatant(HashOnce):
 
 
 _PLAIN: dict[type, bool] = {}
+#: One combatant object per value met lately (:func:`_interned`); emptied past INTERNED.
+_INTERN: dict[Combatant, Combatant] = {}
+INTERNED = 20_000
+
+
+def _interned(combatant: Combatant) -> Combatant:
+    """The combatant equal to ``combatant`` met before, if any: states of a fight recur
+    (the same wounds again, a round later, a fight later), and rosters built of the
+    same objects compare by identity, so the memos keyed by rosters find them at once."""
+    found = _INTERN.get(combatant)
+    if found is None:
+        if len(_INTERN) >= INTERNED:
+            _INTERN.clear()
+        found = _INTERN[combatant] = combatant
+    return found
 
 
 def _plain_state(cls: type) -> bool:
