@@ -29,19 +29,22 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import functools
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Collection, Iterator, Sequence
 from fractions import Fraction
-from typing import ClassVar
+from typing import ClassVar, TypeVar
 
 from fracas.core.legal import first
-from fracas.core.model import Action, Roster
+from fracas.core.model import Action, Combatant, Roster
 from fracas.core.system import RuleSystem
 from fracas.dice.distribution import Distribution
 from fracas.dice.rollers import Roller
 from fracas.dice.variables import Fixed
 from fracas.odds.attack import AttackOdds
 from fracas.odds.cache import cached_odds
+
+T = TypeVar("T")
 
 
 def _pick_uniform(roller: Roller, n: int, what: str) -> int:
@@ -52,7 +55,13 @@ def _pick_uniform(roller: Roller, n: int, what: str) -> int:
 
 def _health_left(system: RuleSystem, roster: Roster, cid: str) -> tuple[int, Fraction]:
     current, maximum = system.health(roster[cid])
-    return current, Fraction(current, max(maximum, 1))
+    return current, _share(current, max(maximum, 1))
+
+
+@functools.lru_cache(maxsize=4096)
+def _share(current: int, maximum: int) -> Fraction:
+    """``current / maximum`` exactly (health shares recur: made once)."""
+    return Fraction(current, maximum)
 
 
 class Policy(ABC):
@@ -130,21 +139,42 @@ def exact_rankings() -> Iterator[None]:
         exact_ranking(before)
 
 
+#: Memos of the rankings (pure functions of their keys; each emptied past MEMO_SIZE):
+#: a combatant's ranking or bystander state, the odds of options in a ranking roster, and
+#: the choice among options ranked on a roster with real health kept.
+_RANKED: dict[tuple[object, ...], Combatant] = {}
+_VIEWS: dict[tuple[object, ...], list[AttackOdds]] = {}
+_CHOSEN: dict[tuple[object, ...], Action] = {}
+MEMO_SIZE = 50_000
+
+
+def _remember(memo: dict[tuple[object, ...], T], key: tuple[object, ...], value: T) -> T:
+    if len(memo) >= MEMO_SIZE:
+        memo.clear()
+    memo[key] = value
+    return value
+
+
 def ranking_roster(system: RuleSystem, roster: Roster, kept: Collection[str] = (),
                    parties: Collection[str] | None = None) -> Roster:
     """The roster with every combatant in its ranking state (health as at full; the
     real health of those in ``kept``); with ``parties``, everyone else in its bystander
-    state."""
-    view, aside = system.ranking_state, system.bystander_state
-    changed = []
-    for c in roster.values():
-        if parties is not None and c.id not in parties:
-            ranked = aside(c, parties)
-        else:
-            ranked = view(c, c.id in kept)
-        if ranked is not c.state:
-            changed.append(dataclasses.replace(c, state=ranked))
-    return roster.replace(*changed) if changed else roster
+    state. A combatant ranked before is the same object again (rosters of them compare
+    by identity)."""
+    party = frozenset(parties) if parties is not None else None
+    out, same = [], True
+    for c in roster.combatants():
+        aside = party is not None and c.id not in party
+        key = (system, c, party) if aside else (system, c, c.id in kept)
+        ranked = _RANKED.get(key)
+        if ranked is None:
+            state = (system.bystander_state(c, party) if aside and party is not None
+                     else system.ranking_state(c, c.id in kept))
+            ranked = _remember(_RANKED, key, c if state is c.state
+                               else dataclasses.replace(c, state=state))
+        same = same and ranked is c
+        out.append(ranked)
+    return roster if same else Roster(out)
 
 
 def _parties(options: list[Action]) -> set[str]:
@@ -179,20 +209,32 @@ def _best(system: RuleSystem, options: list[Action], roster: Roster, most: bool)
     parties = _parties(options)
     ranked = ranking_roster(system, roster, parties=parties)
     if ranked is roster:
-        return min(options, key=lambda a: tuple(sign * x for x in
-                                                 _odds_key(system, a, roster)))
-    views = [cached_odds(system, a, ranked) for a in options]
+        return _chosen(system, options, roster, sign)
+    listed = tuple(options)
+    views = _VIEWS.get((system, listed, ranked))
+    if views is None:
+        views = _remember(_VIEWS, (system, listed, ranked),
+                          [cached_odds(system, a, ranked) for a in options])
     if _in_reach(system, options, views, roster):  # health matters: kept as it is
-        real = _targets_kept(system, options, roster, parties)
-        return min(options, key=lambda a: tuple(sign * x for x in
-                                                 _odds_key(system, a, real)))
+        return _chosen(system, options, _targets_kept(system, options, roster, parties),
+                       sign)
     damage = [odds.expected_damage for odds in views]
     top = min(sign * d for d in damage)
     tied = [a for a, d in zip(options, damage, strict=True) if sign * d == top]
     if len(tied) == 1:
         return tied[0]
-    real = _targets_kept(system, options, roster, parties)
-    return min(tied, key=lambda a: tuple(sign * x for x in _odds_key(system, a, real)))
+    return _chosen(system, tied, _targets_kept(system, options, roster, parties), sign)
+
+
+def _chosen(system: RuleSystem, options: list[Action], roster: Roster, sign: int) -> Action:
+    """The option of most (``sign`` -1) or least (1) expected damage on ``roster``, then
+    chance to take the target out; the first such in order."""
+    key = (system, tuple(options), roster, sign)
+    found = _CHOSEN.get(key)
+    if found is None:
+        found = _remember(_CHOSEN, key, min(options, key=lambda a: tuple(
+            sign * x for x in _odds_key(system, a, roster))))
+    return found
 
 
 def _in_reach(system: RuleSystem, options: list[Action], views: list[AttackOdds],

@@ -36,7 +36,7 @@ class AttackOdds:
     joint: Distribution[Summary]
     action: Action
 
-    @property
+    @cached_property
     def p_hit(self) -> Fraction:
         return self.joint.chance(lambda s: s[1])
 
@@ -48,11 +48,11 @@ class AttackOdds:
     def damage(self) -> Distribution[int]:
         return self.joint.map(lambda s: s[2])
 
-    @property
+    @cached_property
     def expected_damage(self) -> Fraction:
         return self.damage.mean()
 
-    @property
+    @cached_property
     def p_taken_out(self) -> Fraction:
         return self.joint.chance(lambda s: s[3])
 
