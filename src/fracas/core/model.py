@@ -196,9 +196,28 @@ def apply_event(roster: Roster, event: Event) -> Roster:
     return changed(roster, {event.target: {event.field: event.after}})
 
 
+#: Rosters after changes met lately: (roster, changes) -> roster; emptied past TRANSITIONS.
+_TRANSITIONS: dict[tuple[Roster, tuple[Any, ...]], Roster] = {}
+TRANSITIONS = 50_000
+
+
 def changed(roster: Roster, fields: Mapping[str, Mapping[str, Any]]) -> Roster:
     """The roster with these state fields (per combatant id) set: what applying
-    :class:`Changed` events one by one gives, in one new roster."""
+    :class:`Changed` events one by one gives, in one new roster. The same changes to the
+    same roster give the same object again (a fight's states recur, across fights too)."""
+    try:
+        key = (roster, tuple((cid, tuple(values.items())) for cid, values in fields.items()))
+        found = _TRANSITIONS.get(key)
+    except TypeError:  # an unhashable value: nothing to remember it by
+        return _changed(roster, fields)
+    if found is None:
+        if len(_TRANSITIONS) >= TRANSITIONS:
+            _TRANSITIONS.clear()
+        found = _TRANSITIONS[key] = _changed(roster, fields)
+    return found
+
+
+def _changed(roster: Roster, fields: Mapping[str, Mapping[str, Any]]) -> Roster:
     combatants = []
     for cid, values in fields.items():
         combatant = roster[cid]
