@@ -87,3 +87,29 @@ def test_a_rule_whose_arguments_seldom_repeat_is_played_directly() -> None:
         assert roller.resolve(_attack, n % 1000) == again.resolve(_attack, n % 1000)
     assert _attack in memo.off
     assert len(memo.trees) == ReplayMemo.TRIAL - 1  # none kept once it was turned off
+
+
+class _Node:
+    def __init__(self) -> None:
+        self.other: object = self
+
+
+def test_the_collector_is_paused_within_a_task_and_its_cycles_freed_after() -> None:
+    import gc
+    import weakref
+
+    from fracas.analysis.paths import collector_paused
+
+    assert gc.isenabled()
+    with collector_paused():
+        assert not gc.isenabled()
+        cycle = weakref.ref(_Node())  # unreachable at once, kept alive by its own cycle
+        assert cycle() is not None
+    assert gc.isenabled() and cycle() is None
+    gc.disable()
+    try:
+        with collector_paused():
+            pass
+        assert not gc.isenabled()  # left as it was found
+    finally:
+        gc.enable()
