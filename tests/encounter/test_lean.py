@@ -69,6 +69,9 @@ def test_a_changed_state_is_the_copy_dataclasses_replace_makes() -> None:
     assert hash(hurt.state) == hash(dataclasses.replace(rin.state, health=3,
                                                         conditions=("prone",)))
     assert rin.state.health == 45 and hurt.sheet is rin.sheet
+    # a value met before is the object met before (rosters of them compare by identity)
+    assert rin.evolve(health=3, conditions=("prone",)) is hurt
+    assert rin.evolve(health=4) is not hurt
 
 
 def test_first_checks_only_the_candidates_its_test_accepts() -> None:
@@ -98,8 +101,11 @@ def test_changes_applied_at_once_are_the_fold_of_them() -> None:
         folded = folded.apply(e)
     assert state.apply_all(events) == folded
     assert folded.roster["rin"].state.health == 31
-    with pytest.raises(RulesError, match="no state field 'nerve'"):
-        state.apply_all([Changed("r", "rin", "nerve", 1, 2)])
+    # the same changes to the same roster give the same roster object again
+    assert state.apply_all(events).roster is state.apply_all(events).roster
+    for _ in range(2):  # an unknown field is refused every time, not remembered
+        with pytest.raises(RulesError, match="no state field 'nerve'"):
+            state.apply_all([Changed("r", "rin", "nerve", 1, 2)])
 
 
 def test_a_hurt_bystander_finds_the_same_ranking_again() -> None:
