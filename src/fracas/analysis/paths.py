@@ -58,20 +58,27 @@ def steps_chunk(args: tuple[Any, Roster, int, int, int]) -> Fights:
     sub-steps go through the process's :class:`~fracas.analysis.trace.ReplayMemo`, which
     draws the same values as playing them."""
     setup, roster, seed, start, stop = args
-    finals, dealt_rows, actions = [], [], []
     memo = MEMOS.get((setup, roster))
     if memo is None:
         MEMOS.clear()
         memo = MEMOS[(setup, roster)] = ReplayMemo()
+    return play_chunk(setup, roster, range(start, stop),
+                      lambda i: MemoRoller(fight_rng(seed, i), memo), "steps")
+
+
+def play_chunk(setup: FightSetup, roster: Roster, indices: range,
+               roller_of: Callable[[int], Roller], method: str) -> Fights:
+    """The fights of ``indices`` by the lean loop, fight ``i`` on ``roller_of(i)``, with
+    the cycle collector paused."""
+    finals, dealt_rows, actions = [], [], []
     with collector_paused():
-        for i in range(start, stop):
-            final, dealt, acted = play_lean(setup, roster,
-                                            MemoRoller(fight_rng(seed, i), memo))
+        for i in indices:
+            final, dealt, acted = play_lean(setup, roster, roller_of(i))
             finals.append(final)
             dealt_rows.append(dealt)
             actions.append(acted)
     return finish(setup, roster, finals, np.array(dealt_rows).reshape(-1, len(roster)),
-                  "steps", actions=np.array(actions, dtype=np.int64))
+                  method, actions=np.array(actions, dtype=np.int64))
 
 
 #: The steps path's memo of sub-steps (kept from task to task for the same fight).
@@ -142,17 +149,9 @@ def sampled_chunk(args: SampledTask) -> Fights:
         CACHES.clear()
         cache = SubstepCache(max_bytes, plan[0], traced=plan[1])
         CACHES[key] = (setup, roster, cache)
-    finals, dealt_rows, actions = [], [], []
     emptied = cache.emptied
-    with collector_paused():
-        for i in range(start, stop):
-            final, dealt, acted = play_lean(setup, roster,
-                                             SamplingRoller(fight_rng(seed, i), cache))
-            finals.append(final)
-            dealt_rows.append(dealt)
-            actions.append(acted)
-    out = finish(setup, roster, finals, np.array(dealt_rows).reshape(-1, len(roster)),
-                  "sampled", actions=np.array(actions, dtype=np.int64))
+    out = play_chunk(setup, roster, range(start, stop),
+                     lambda i: SamplingRoller(fight_rng(seed, i), cache), "sampled")
     if cache.emptied > emptied:
         out.notes = (f"the sub-step cache reached its memory cap of {memory_text(max_bytes)} "
                      "(--max-memory) and was emptied; the results are the same, only slower",)

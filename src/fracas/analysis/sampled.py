@@ -29,12 +29,11 @@ from typing import Any, TypeVar
 
 import numpy as np
 
-from fracas.analysis.trace import NODE_BYTES, ReplayRoller, RollTree
+from fracas.analysis.trace import NODE_BYTES, CacheRoller, ReplayRoller, RollTree
 from fracas.core.events import Event
 from fracas.core.model import Action, Roster
 from fracas.dice.distribution import Distribution
 from fracas.dice.rollers import EnumerationTooLarge, ExactRoller
-from fracas.dice.variables import Variable
 from fracas.odds.reads import EVERY, ReadTracker, project
 
 T = TypeVar("T", bound=Hashable)
@@ -90,7 +89,7 @@ class SubstepCache:
         self._too_large: set[Hashable] = set()
         self._whole: dict[Hashable, int] = {}
 
-    def draw(self, roller: SamplingRoller, fn: Callable[..., R], args: tuple[Any, ...]) -> R:
+    def play(self, roller: SamplingRoller, fn: Callable[..., R], args: tuple[Any, ...]) -> R:
         """``fn(roller, *args)``: drawn from the cached exact distribution or roll tree when
         there is one for this part of the state, else enumerated (and cached), else traced
         into a roll tree (a rule too large to enumerate), else played."""
@@ -213,18 +212,6 @@ def _key(args: tuple[Any, ...], where: list[int], reads: tuple[tuple[str, ...], 
     return tuple(project(args[i], r) for i, r in zip(where, reads, strict=True))
 
 
-class SamplingRoller:
+class SamplingRoller(CacheRoller):
     """A random roller whose sub-steps (``resolve``) are drawn from their exact
     distributions, cached in a :class:`SubstepCache`; plain rolls are drawn directly."""
-
-    kind = "random"
-
-    def __init__(self, rng: np.random.Generator, cache: SubstepCache) -> None:
-        self.rng = rng
-        self.cache = cache
-
-    def roll(self, var: Variable[T]) -> T:
-        return var.sample(self.rng)
-
-    def resolve(self, fn: Callable[..., R], *args: Any) -> R:
-        return self.cache.draw(self, fn, args)

@@ -124,7 +124,7 @@ class ReplayMemo:
         self.looked: dict[Hashable, list[int]] = {}  # rule -> [look-ups, hits]
         self.off: set[Hashable] = set()
 
-    def play(self, roller: MemoRoller, fn: Callable[..., R], args: tuple[Any, ...]) -> R:
+    def play(self, roller: CacheRoller, fn: Callable[..., R], args: tuple[Any, ...]) -> R:
         """``fn(roller, *args)``, walked from its tree where the draws stay in it."""
         if fn in self.off:
             return fn(roller, *args)
@@ -159,18 +159,24 @@ class ReplayMemo:
         return result
 
 
-class MemoRoller:
-    """The steps path's random roller: plain rolls drawn directly, sub-steps
-    (``resolve``) played through a :class:`ReplayMemo`, the same values either way."""
+class CacheRoller:
+    """A random roller whose plain rolls are drawn directly and whose sub-steps
+    (``resolve``) go through ``cache.play`` (a :class:`ReplayMemo` here, the sampled
+    path's sub-step cache in :mod:`fracas.analysis.sampled`)."""
 
     kind = "random"
 
-    def __init__(self, rng: np.random.Generator, memo: ReplayMemo) -> None:
+    def __init__(self, rng: np.random.Generator, cache: Any) -> None:
         self.rng = rng
-        self.memo = memo
+        self.cache = cache
 
     def roll(self, var: Variable[T]) -> T:
         return var.sample(self.rng)
 
     def resolve(self, fn: Callable[..., R], *args: Any) -> R:
-        return self.memo.play(self, fn, args)
+        return self.cache.play(self, fn, args)  # type: ignore[no-any-return]
+
+
+class MemoRoller(CacheRoller):
+    """The steps path's random roller: sub-steps played through a :class:`ReplayMemo`,
+    the same values drawn as playing them."""
