@@ -23,7 +23,7 @@ from fracas.analysis.fights import Fights, fight_rng, finish
 from fracas.analysis.sampled import SamplingRoller, SubstepCache
 from fracas.analysis.trace import MemoRoller, ReplayMemo
 from fracas.core.events import ActionChosen, Outcome
-from fracas.core.model import Roster
+from fracas.core.model import Roster, recurring_states
 from fracas.dice.rollers import EnumerationTooLarge, Roller
 from fracas.encounter.engine import FightSetup, step
 from fracas.encounter.state import FightState
@@ -69,9 +69,9 @@ def steps_chunk(args: tuple[Any, Roster, int, int, int]) -> Fights:
 def play_chunk(setup: FightSetup, roster: Roster, indices: range,
                roller_of: Callable[[int], Roller], method: str) -> Fights:
     """The fights of ``indices`` by the lean loop, fight ``i`` on ``roller_of(i)``, with
-    the cycle collector paused."""
+    the cycle collector paused and the states met remembered (:func:`recurring_states`)."""
     finals, dealt_rows, actions = [], [], []
-    with collector_paused():
+    with collector_paused(), recurring_states():
         for i in indices:
             final, dealt, acted = play_lean(setup, roster, roller_of(i))
             finals.append(final)

@@ -6,6 +6,7 @@ and a fight's state can be rebuilt from its events.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
@@ -55,13 +56,32 @@ class Combatant(HashOnce):
 _PLAIN: dict[type, bool] = {}
 #: One combatant object per value met lately (:func:`_interned`); emptied past INTERNED.
 _INTERN: dict[Combatant, Combatant] = {}
-INTERNED = 20_000
+INTERNED = 8_192
+_RECUR = [False]  # within recurring_states()
+
+
+@contextlib.contextmanager
+def recurring_states() -> Iterator[None]:
+    """Within: a combatant value met before is the object met before, and the same
+    changes to the same roster give the same roster object (:func:`changed`). A
+    simulation meets a fight's states over and over (the same wounds a round later, a
+    fight later): rosters built of the same objects compare by identity, so the memos
+    keyed by rosters find them at once. Outside (a fight at the table, the tracker)
+    nothing is remembered. What was remembered is kept for the next simulation, up to
+    :data:`INTERNED` combatants and :data:`TRANSITIONS` changes."""
+    before = _RECUR[0]
+    _RECUR[0] = True
+    try:
+        yield
+    finally:
+        _RECUR[0] = before
 
 
 def _interned(combatant: Combatant) -> Combatant:
-    """The combatant equal to ``combatant`` met before, if any: states of a fight recur
-    (the same wounds again, a round later, a fight later), and rosters built of the
-    same objects compare by identity, so the memos keyed by rosters find them at once."""
+    """The combatant equal to ``combatant`` met before, if any (within
+    :func:`recurring_states`)."""
+    if not _RECUR[0]:
+        return combatant
     found = _INTERN.get(combatant)
     if found is None:
         if len(_INTERN) >= INTERNED:
@@ -198,13 +218,15 @@ def apply_event(roster: Roster, event: Event) -> Roster:
 
 #: Rosters after changes met lately: (roster, changes) -> roster; emptied past TRANSITIONS.
 _TRANSITIONS: dict[tuple[Roster, tuple[Any, ...]], Roster] = {}
-TRANSITIONS = 50_000
+TRANSITIONS = 16_384
 
 
 def changed(roster: Roster, fields: Mapping[str, Mapping[str, Any]]) -> Roster:
     """The roster with these state fields (per combatant id) set: what applying
     :class:`Changed` events one by one gives, in one new roster. The same changes to the
-    same roster give the same object again (a fight's states recur, across fights too)."""
+    same roster give the same object again within :func:`recurring_states`."""
+    if not _RECUR[0]:
+        return _changed(roster, fields)
     try:
         key = (roster, tuple((cid, tuple(values.items())) for cid, values in fields.items()))
         found = _TRANSITIONS.get(key)

@@ -145,7 +145,7 @@ def exact_rankings() -> Iterator[None]:
 _RANKED: dict[tuple[object, ...], Combatant] = {}
 _VIEWS: dict[tuple[object, ...], list[AttackOdds]] = {}
 _CHOSEN: dict[tuple[object, ...], Action] = {}
-MEMO_SIZE = 50_000
+MEMO_SIZE = 8_192
 
 
 def _remember(memo: dict[tuple[object, ...], T], key: tuple[object, ...], value: T) -> T:
