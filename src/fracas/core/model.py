@@ -43,8 +43,11 @@ class Combatant(HashOnce):
         return _interned(replaced(self, state=state))
 
     def __hash__(self) -> int:
-        return cached_hash(self, lambda: hash((self.id, self.name, self.side, self.sheet,
-                                               self.state, self.policy)))
+        found: int | None = self.__dict__.get("_hash")  # as cached_hash, inline: rosters
+        if found is None:  # hash their combatants at every look-up of a memo
+            found = hash((self.id, self.name, self.side, self.sheet, self.state, self.policy))
+            object.__setattr__(self, "_hash", found)
+        return found
 
     def state_dict(self) -> dict[str, Any]:
         from fracas.core.events import _jsonable
