@@ -8,11 +8,12 @@ from pathlib import Path
 
 import pytest
 
-from fracas.core.events import Changed
+from fracas.core.events import ActionChosen, Changed
 from fracas.core.legal import LegalActions
 from fracas.core.model import Action, recurring_states
+from fracas.dice.rollers import RandomRoller
 from fracas.encounter import policies
-from fracas.encounter.engine import Encounter, setup_from_scenario
+from fracas.encounter.engine import Encounter, setup_from_scenario, step
 from fracas.encounter.state import FightState
 from fracas.errors import RulesError
 from fracas.odds import cache
@@ -134,3 +135,18 @@ def test_a_hurt_bystander_finds_the_same_ranking_again() -> None:
     guard = roster.replace(roster["jabari"].evolve(guarding="dura"))  # a guard is kept
     assert system.bystander_state(guard["jabari"], {"kofi", "dura"}) is guard["jabari"].state
     assert system.bystander_state(hurt["ama"], {"kofi", "dura"}) != hurt["ama"].state
+
+
+def test_a_steady_policys_choice_is_remembered_per_policy() -> None:
+    """The lean loop remembers a steady policy's choice per state *and policy*: a live
+    controller in place of the sheet's policy is asked, not handed the sheet policy's
+    remembered choice (Tri-Stat: best-odds goes for a total attack, aggressive does not)."""
+    scenario = load_scenario(ROOT / "examples" / "tristat" / "duel-fight.yaml")
+    setup, start = setup_from_scenario(scenario), FightState(scenario.roster)
+    plain, events = step(RandomRoller(1), setup, start, lean=True)  # fills the memo
+    actor = next(e.actor for e in events if isinstance(e, ActionChosen))
+    assert not plain.roster[actor].state.total_attack
+    for _ in range(2):
+        other, _ = step(RandomRoller(1), setup, start, lean=True,
+                        controllers={actor: policies.POLICIES["best-odds"]})
+        assert other.roster[actor].state.total_attack

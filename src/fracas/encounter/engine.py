@@ -118,7 +118,7 @@ def _keep_effects(roller: Roller, fn: Callable[..., tuple[Event, ...]], *args: A
 
 
 #: The lean loop's choices of steady policies (:attr:`Policy.steady`), per setup and ranking
-#: mode: (actor, slot, last slot?, roster) -> action. A steady policy's choice depends on
+#: mode: (actor, policy, slot, last slot?, roster) -> action. A steady policy's choice depends on
 #: nothing else, so a simulation meets each one once; emptied past :data:`MEMO_SIZE`.
 _DECISIONS: dict[tuple[FightSetup, bool], dict[Any, Action]] = {}
 MEMO_SIZE = 200_000
@@ -295,9 +295,10 @@ def step(roller: Roller, setup: FightSetup, state: FightState, lean: bool = Fals
             return state, tuple(events)
         last = state.next_slot >= len(state.slots)
         memo = key = None
-        if lean and getattr(roller, "kind", "") == "random" and controller(actor)[1].steady:
+        chooser = controller(actor)[1]
+        if lean and getattr(roller, "kind", "") == "random" and chooser.steady:
             memo = _decisions(setup)
-            key = (actor, slot, last, state.roster)
+            key = (actor, chooser, slot, last, state.roster)
             found = memo.get(key)
             if found is not None:
                 take(actor, (), found)
@@ -315,8 +316,7 @@ def step(roller: Roller, setup: FightSetup, state: FightState, lean: bool = Fals
             return state, tuple(events)
         chosen = None
         if memo is not None:
-            chosen = memo[key] = controller(actor)[1].choose(roller, system, actor, actions,
-                                                             state.roster)
+            chosen = memo[key] = chooser.choose(roller, system, actor, actions, state.roster)
         take(actor, actions, chosen)
         end = _ended(system, state)
         if end is not None:
