@@ -13,6 +13,7 @@ opens, a surprise attack or ``wait``.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from fracas.core.events import Note, Outcome
@@ -310,32 +311,44 @@ def actions_for(system: Zamani, actor: str, roster: Roster, slot: Slot | None) -
             weapon = me.sheet.weapon(weapon_name)
             assert weapon is not None
             for e in enemies:
-                variants = [_PLAIN]
-                if not prone and st.half_moves < 2:
-                    variants += _MOVING
-                if weapon.kind == "melee":
-                    variants += _CONTROLLED
-                out += [Action(actor, e.id, weapon_name, "attack", o) for o in variants]
-    calm = _PLAIN
+                out += _attacks(actor, e.id, weapon_name, not prone and st.half_moves < 2,
+                                weapon.kind == "melee")
     if can_guard(me.sheet, st) and not st.offensive_used:
-        out.append(Action(actor, None, None, "guard", calm, offensive=False))
-        out += [Action(actor, ally.id, None, "guard", calm, offensive=False)
-                for ally in roster.allies_of(actor)]
+        out.append(_offer(actor, None, None, "guard"))
+        out += [_offer(actor, ally.id, None, "guard") for ally in roster.allies_of(actor)]
     if st.segments_used == 0:
-        out.append(Action(actor, None, None, "focus", calm, offensive=False))
+        out.append(_offer(actor, None, None, "focus"))
     if not prone and st.half_moves < 2:
-        out.append(Action(actor, None, None, "move", _HALF_MOVE, offensive=False))
+        out.append(_offer(actor, None, None, "move", "half"))
         if st.half_moves == 0 and not st.offensive_used:
-            out.append(Action(actor, None, None, "move", _FULL_MOVE, offensive=False))
+            out.append(_offer(actor, None, None, "move", "full"))
     if prone:
-        out.append(Action(actor, None, None, "stand", calm, offensive=False))
+        out.append(_offer(actor, None, None, "stand"))
     held = set(st.in_hand)
     for name in [w.name for w in me.sheet.weapons if w.hands > 0] + (
             [me.sheet.shield.name] if me.sheet.shield else []):
         if name not in held:
-            out.append(Action(actor, None, name, "ready", calm, offensive=False))
-    out.append(Action(actor, None, None, DELAY, calm, offensive=False))
+            out.append(_offer(actor, None, name, "ready"))
+    out.append(_offer(actor, None, None, DELAY))
     return out
+
+
+@lru_cache(maxsize=4096)
+def _attacks(actor: str, target: str, weapon: str, moving: bool, melee: bool
+             ) -> tuple[Action, ...]:
+    """The attacks on offer with one weapon at one enemy, made once (the same offers come
+    back turn after turn, and a made action keeps its hash): plain, with a half move
+    before or after (when the attacker may still move), a controlled attack (melee)."""
+    variants = (_PLAIN, *(_MOVING if moving else ()), *(_CONTROLLED if melee else ()))
+    return tuple(Action(actor, target, weapon, "attack", o) for o in variants)
+
+
+@lru_cache(maxsize=4096)
+def _offer(actor: str, target: str | None, weapon: str | None, kind: str, move: str = ""
+           ) -> Action:
+    """An action on offer that is no attack, made once; ``move``: a half or full move."""
+    opts = {"half": _HALF_MOVE, "full": _FULL_MOVE}.get(move, _PLAIN)
+    return Action(actor, target, weapon, kind, opts, offensive=False)
 
 
 def reactions_for(action: Action, roster: Roster) -> list[Action]:
@@ -351,6 +364,12 @@ def reactions_for(action: Action, roster: Roster) -> list[Action]:
     for c in choices(t.sheet, t.state, kind, opts.cover):
         if not c.reason and c.name not in names and c.name != opts.defense:
             names.append(c.name)
-    return [action] + [Action(action.actor, action.target, action.weapon, action.kind,
-                              opts.model_copy(update={"defense": n}), action.offensive)
-                       for n in names]
+    return [action] + [_defended(action, n) for n in names]
+
+
+@lru_cache(maxsize=4096)
+def _defended(action: Action, defense: str) -> Action:
+    """The attack with its target's choice of defense, made once per attack and defense."""
+    opts = action.options if isinstance(action.options, Options) else Options()
+    return Action(action.actor, action.target, action.weapon, action.kind,
+                  opts.model_copy(update={"defense": defense}), action.offensive)
