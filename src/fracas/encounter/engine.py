@@ -117,21 +117,51 @@ def _keep_effects(roller: Roller, fn: Callable[..., tuple[Event, ...]], *args: A
     return tuple(e for e in fn(roller, *args) if isinstance(e, Changed | Outcome | SlotAdded))
 
 
-#: The lean loop's choices of steady policies (:attr:`Policy.steady`), per setup and ranking
-#: mode: (actor, policy, slot, last slot?, roster) -> action. A steady policy's choice depends on
-#: nothing else, so a simulation meets each one once; emptied past :data:`MEMO_SIZE`.
-_DECISIONS: dict[tuple[FightSetup, bool], dict[Any, Action]] = {}
-MEMO_SIZE = 200_000
+class _Choices:
+    """The lean loop's memo of steady policies' choices (:attr:`Policy.steady`) for one
+    setup and ranking mode: (actor, policy, slot, last slot?, roster) -> action. A steady
+    policy's choice depends on nothing else, so a simulation whose states recur (a duel)
+    makes each choice once. Where they seldom do (fewer than :attr:`MIN_HITS` of the first
+    :attr:`TRIAL` look-ups found), it is given up and its choices let go."""
+
+    TRIAL = 2_000
+    MIN_HITS = 0.2
+    SIZE = 50_000  # choices kept at most (then emptied)
+
+    def __init__(self) -> None:
+        self.found: dict[Any, Action] = {}
+        self.looked = self.hits = 0
+        self.on = True
+
+    def get(self, key: Any) -> Action | None:
+        self.looked += 1
+        found = self.found.get(key)
+        if found is not None:
+            self.hits += 1
+        elif self.looked >= self.TRIAL and self.hits < self.MIN_HITS * self.looked:
+            self.on = False
+            self.found.clear()
+        return found
+
+    def put(self, key: Any, action: Action) -> None:
+        if self.on:
+            if len(self.found) >= self.SIZE:
+                self.found.clear()
+            self.found[key] = action
 
 
-def _decisions(setup: FightSetup) -> dict[Any, Action]:
+_CHOICES: dict[tuple[FightSetup, bool], _Choices] = {}
+
+
+def _choices(setup: FightSetup) -> _Choices | None:
+    """The memo of ``setup``'s choices (None: given up)."""
     key = (setup, exact_ranking_on())
-    memo = _DECISIONS.get(key)
-    if memo is None or len(memo) > MEMO_SIZE:
-        if len(_DECISIONS) > 16 or memo is not None:
-            _DECISIONS.clear()
-        memo = _DECISIONS[key] = {}
-    return memo
+    memo = _CHOICES.get(key)
+    if memo is None:
+        if len(_CHOICES) >= 16:
+            _CHOICES.clear()
+        memo = _CHOICES[key] = _Choices()
+    return memo if memo.on else None
 
 
 def step(roller: Roller, setup: FightSetup, state: FightState, lean: bool = False,
@@ -297,7 +327,8 @@ def step(roller: Roller, setup: FightSetup, state: FightState, lean: bool = Fals
         memo = key = None
         chooser = controller(actor)[1]
         if lean and getattr(roller, "kind", "") == "random" and chooser.steady:
-            memo = _decisions(setup)
+            memo = _choices(setup)
+        if memo is not None:
             key = (actor, chooser, slot, last, state.roster)
             found = memo.get(key)
             if found is not None:
@@ -316,7 +347,8 @@ def step(roller: Roller, setup: FightSetup, state: FightState, lean: bool = Fals
             return state, tuple(events)
         chosen = None
         if memo is not None:
-            chosen = memo[key] = chooser.choose(roller, system, actor, actions, state.roster)
+            chosen = chooser.choose(roller, system, actor, actions, state.roster)
+            memo.put(key, chosen)
         take(actor, actions, chosen)
         end = _ended(system, state)
         if end is not None:
