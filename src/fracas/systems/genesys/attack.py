@@ -11,14 +11,15 @@ distinct settled state, not once per pool result.
 from __future__ import annotations
 
 from collections.abc import Hashable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, cast
 
 from fracas.core.events import Compared, Event, Note, Outcome, Total
-from fracas.core.model import Action, Resolution, Roster
+from fracas.core.model import Action, Combatant, Resolution, Roster
 from fracas.core.words import plain
 from fracas.dice.rollers import Roller, announce, summaries_only
+from fracas.frozen import HashOnce, cached_hash
 from fracas.systems.genesys import harm
 from fracas.systems.genesys import state as st
 from fracas.systems.genesys.check import DEFAULT, attack_pool
@@ -54,10 +55,41 @@ class Plan:
     pool: GenesysPool  # made once: its exact distribution is cached on it
 
 
-@lru_cache(maxsize=1024)
 def plan_attack(system: Any, action: Action, roster: Roster) -> Plan:
-    """Steps 1 and 2: the declared attack and its assembled pool."""
-    attacker, target = roster[action.actor], roster[action.target or ""]
+    """Steps 1 and 2: the declared attack and its assembled pool (cached by what they
+    read of the two combatants, not by the whole roster: a fight seldom meets the same
+    roster twice, but often the same attacker against the same defender)."""
+    return _plan(system, action, _PoolRead(roster[action.actor], roster[action.target or ""]))
+
+
+class _PoolRead:
+    """An attacker and a defender as the declaration and pool assembly read them: their
+    ids, names and sheets; the attacker's injuries, standing minions, conditions and
+    next-check effects; the defender's conditions and weapon in use. Equal (and hashed)
+    by these alone, so that a plan is reused whatever else differs (wounds, strain,
+    initiative, the rest of the roster)."""
+
+    __slots__ = ("_hash", "attacker", "key", "target")
+
+    def __init__(self, attacker: Combatant, target: Combatant) -> None:
+        a, t = attacker.state, target.state
+        self.attacker, self.target = attacker, target
+        self.key = (attacker.id, attacker.name, attacker.sheet, a.critical_injuries,
+                    a.members, a.conditions, a.next_check,
+                    target.id, target.name, target.sheet, t.conditions, t.wielding)
+        self._hash = hash(self.key)
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _PoolRead) and self._hash == other._hash and (
+            self.key == other.key)
+
+
+@lru_cache(maxsize=4096)
+def _plan(system: Any, action: Action, read: _PoolRead) -> Plan:
+    attacker, target = read.attacker, read.target
     sheet: Sheet = attacker.sheet
     weapon = sheet.weapon(action.weapon)
     assert weapon is not None and isinstance(action.options, Options)
@@ -97,17 +129,20 @@ def resolve_attack(system: Any, roller: Roller, action: Action, roster: Roster) 
 
 class _Done:
     """A resolution, told apart by the settled step and the injuries it was built from
-    (each hashed once): the exact roller looks the results of a memoised step up again
-    at every branch, and a Resolution would hash all its events each time."""
+    (each hashed once, when first asked: the random roller never asks): the exact roller
+    looks the results of a memoised step up again at every branch, and a Resolution
+    would hash all its events each time."""
 
     __slots__ = ("_hash", "_parts", "resolution")
 
     def __init__(self, resolution: Resolution, parts: tuple[Hashable, ...]) -> None:
         self.resolution = resolution
         self._parts = parts
-        self._hash = hash(parts)
+        self._hash: int | None = None
 
     def __hash__(self) -> int:
+        if self._hash is None:
+            self._hash = hash(self._parts)
         return self._hash
 
     def __reduce__(self) -> tuple[Any, ...]:
@@ -116,7 +151,7 @@ class _Done:
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, _Done) and (
-            self is other or (self._hash == other._hash and self._parts == other._parts))
+            self is other or (hash(self) == hash(other) and self._parts == other._parts))
 
 
 def _finish(roller: Roller, system: Any, action: Action, roster: Roster,
@@ -144,9 +179,10 @@ def _soak(target: Any, weapon: Weapon) -> tuple[int, str]:
 
 
 @dataclass(frozen=True)
-class _Settled:
+class _Settled(HashOnce):
     """Steps 3 to 5 and the hits of Step 6 for one pool result (before any injury roll);
-    hashed once (it is cached, and the exact roller hashes it at every branch)."""
+    hashed once, when first asked (it is cached, and the exact roller hashes it at every
+    branch; the random roller never does)."""
 
     events: tuple[Event, ...]
     roster: Roster
@@ -155,29 +191,22 @@ class _Settled:
     hit: bool
     before: tuple[int, int]
     weapon: Weapon
-    key: int = field(init=False, compare=False, repr=False)
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "key", hash((self.events, self.roster)))
 
     def __hash__(self) -> int:
-        return self.key
+        return cached_hash(self, lambda: hash((self.events, self.roster)))
 
 
 @dataclass(frozen=True)
-class _Harmed:
-    """The Critical Injury part of Step 6: its events, the roster after, the severity."""
+class _Harmed(HashOnce):
+    """The Critical Injury part of Step 6: its events, the roster after, the severity
+    (hashed once, when first asked)."""
 
     events: tuple[Event, ...]
     roster: Roster
     severity: str | None
-    key: int = field(init=False, compare=False, repr=False)
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "key", hash((self.events, self.roster)))
 
     def __hash__(self) -> int:
-        return self.key
+        return cached_hash(self, lambda: hash((self.events, self.roster)))
 
 
 _UNHARMED = _Harmed((), Roster(), None)
@@ -197,29 +226,25 @@ def _steps(roller: Roller, system: Any, action: Action, roster: Roster,
     pre = _settle(system, action, roster, result, result.symbols,
                   cast(Hashable, roller) if live else None)
     a_id, t_id = action.actor, action.target or ""
-    args = _injury_args(pre, roster, a_id, t_id)
-    if args is None:
-        return pre, _UNHARMED
-    involved, vicious, triggers = args
+    triggers = sum(1 for s in pre.bought if s.effect == "critical")
+    if not triggers and not any(went for _, went in pre.crossed):
+        return pre, _UNHARMED  # no injury to roll
+    involved, vicious = _injury_args(pre, roster, a_id, t_id)
     harmed: _Harmed = roller.resolve(_injure, system, involved, vicious, a_id, t_id,
                                      triggers, pre.crossed)
     return pre, harmed
 
 
 @lru_cache(maxsize=4096)
-def _injury_args(pre: _Settled, roster: Roster, a_id: str, t_id: str
-                 ) -> tuple[Roster, int, int] | None:
-    """The injury step's roster, Vicious rating and triggers (None: no injury to roll).
-    The roster holds who may be injured, as settled, and the attacker (whose talents
-    count) as before the attack unless injured too, so that the step's key does not
-    change with what the attacker spent."""
-    triggers = sum(1 for s in pre.bought if s.effect == "critical")
-    if not triggers and not any(went for _, went in pre.crossed):
-        return None
+def _injury_args(pre: _Settled, roster: Roster, a_id: str, t_id: str) -> tuple[Roster, int]:
+    """The injury step's roster and Vicious rating. The roster holds who may be
+    injured, as settled, and the attacker (whose talents count) as before the attack
+    unless injured too, so that the step's key does not change with what the attacker
+    spent."""
     hurt = (t_id, *(cid for cid, _ in pre.crossed if cid != t_id))
     involved = Roster([*(pre.roster[c] for c in hurt),
                        *([] if a_id in hurt else [roster[a_id]])])
-    return involved, pre.weapon.rating("Vicious"), triggers
+    return involved, pre.weapon.rating("Vicious")
 
 
 def _injure(roller: Roller, system: Any, involved: Roster, vicious: int, a_id: str,

@@ -3,13 +3,13 @@ as Changed events on a working copy of the roster."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
-from fracas.core.events import Event, Note
-from fracas.core.model import Combatant, Roster, apply_event
+from fracas.core.events import Changed, Event, Note
+from fracas.core.model import Combatant, Roster
 from fracas.dice.rollers import Roller, announce
+from fracas.frozen import replaced
 from fracas.systems.genesys import state as st
 from fracas.systems.genesys.events import GenesysCriticalInjury
 from fracas.systems.genesys.injuries import CriticalRoll, InjuryResult
@@ -21,20 +21,46 @@ WOUNDS = "public fact · wound threshold"
 ADVERSARIES = "public fact · adversaries"
 
 
-@dataclass
 class Tracker:
-    """The roster as events change it, and the events so far."""
+    """The roster as events change it, and the events so far.
 
-    roster: Roster
-    events: list[Event] = field(default_factory=list)
+    Each :class:`Changed` event is applied to its combatant alone, as
+    :func:`~fracas.core.model.apply_event` does but by :func:`~fracas.frozen.replaced`
+    (a :class:`~fracas.systems.genesys.state.GenesysState` has no ``__post_init__``, no
+    cached hash and no slots: the copy equals what ``evolve`` gives, without running
+    ``__init__``); the roster is put together again only when read, not once per event.
+    (The field exists: :func:`~fracas.systems.genesys.state.change` read it.)"""
+
+    __slots__ = ("_base", "_now", "_roster", "events")
+
+    def __init__(self, roster: Roster) -> None:
+        self._base = roster
+        self._now: dict[str, Combatant] = {}  # the combatants changed since, by id
+        self._roster: Roster | None = roster
+        self.events: list[Event] = []
+
+    @property
+    def roster(self) -> Roster:
+        if self._roster is None:
+            self._roster = self._base.replace(*self._now.values())
+        return self._roster
+
+    @roster.setter
+    def roster(self, roster: Roster) -> None:
+        self._base, self._now, self._roster = roster, {}, roster
 
     def c(self, cid: str) -> Combatant:
-        return self.roster[cid]
+        now = self._now.get(cid)
+        return self._base[cid] if now is None else now
 
     def add(self, *events: Event) -> None:
         for e in events:
             self.events.append(e)
-            self.roster = apply_event(self.roster, e)
+            if isinstance(e, Changed):
+                c = self.c(e.target)
+                self._now[e.target] = replaced(c, state=replaced(c.state,
+                                                                  **{e.field: e.after}))
+                self._roster = None
 
     def set(self, rule: str, cid: str, name: str, after: Any) -> None:
         e = st.change(rule, self.c(cid), name, after)

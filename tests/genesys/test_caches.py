@@ -1,0 +1,68 @@
+"""The attack's caches and working copy give what a plain build gives: a plan reused from
+another roster equals the plan made afresh for this one, and the settled roster equals
+the fold of the settled events (over every attack of the example fights)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from fracas.core.model import Action, Roster, apply_events
+from fracas.dice import RandomRoller
+from fracas.encounter.engine import setup_from_scenario, step
+from fracas.encounter.state import FightState
+from fracas.registry.scenarios import load_scenario
+from fracas.systems.genesys import attack
+from fracas.systems.genesys.rules import Genesys
+from tests.genesys.helpers import EXAMPLES
+
+FIGHTS = sorted(EXAMPLES.glob("*-fight.yaml"))
+
+
+def attacks_of(path: Path, seeds: range, monkeypatch: pytest.MonkeyPatch
+               ) -> list[tuple[Any, Action, Roster]]:
+    """Every attack the fights of these seeds resolve, with the roster it met."""
+    seen: list[tuple[Any, Action, Roster]] = []
+    resolve = Genesys.resolve
+
+    def spy(self: Genesys, roller: Any, action: Action, roster: Roster) -> Any:
+        if action.kind == "attack" and isinstance(roller, RandomRoller):
+            seen.append((self, action, roster))
+        return resolve(self, roller, action, roster)
+
+    monkeypatch.setattr(Genesys, "resolve", spy)
+    sc = load_scenario(path)
+    setup = setup_from_scenario(sc)
+    for seed in seeds:
+        roller, state = RandomRoller(seed), FightState(sc.roster)
+        while not state.over:
+            state, _ = step(roller, setup, state, lean=seed % 2 == 0)
+    monkeypatch.setattr(Genesys, "resolve", resolve)
+    return seen
+
+
+@pytest.mark.parametrize("path", FIGHTS, ids=lambda p: p.stem)
+def test_a_plan_reused_from_another_roster_equals_the_plan_made_afresh(
+        path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    seen = attacks_of(path, range(12), monkeypatch)
+    attack._plan.cache_clear()
+    for system, action, roster in seen:
+        fresh = attack._plan.__wrapped__(system, action, attack._PoolRead(
+            roster[action.actor], roster[action.target or ""]))
+        assert attack.plan_attack(system, action, roster) == fresh
+    made = attack._plan.cache_info().misses
+    assert made < len({(action, roster) for _, action, roster in seen}) // 2
+
+
+@pytest.mark.parametrize("path", FIGHTS, ids=lambda p: p.stem)
+def test_the_settled_roster_is_the_fold_of_the_settled_events(
+        path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    seen = attacks_of(path, range(6), monkeypatch)
+    for i, (system, action, roster) in enumerate(seen):
+        result = attack.plan_attack(system, action, roster).pool.sample(
+            RandomRoller(i).rng)
+        pre = attack._settle(system, action, roster, result, result.symbols)
+        assert pre.roster == apply_events(roster, pre.events)
+        assert [c for c in pre.roster] == list(roster)
