@@ -1,6 +1,6 @@
 """The attack's caches and working copy give what a plain build gives: a plan reused from
-another roster equals the plan made afresh for this one, and the settled roster equals
-the fold of the settled events (over every attack of the example fights)."""
+another roster equals the plan made afresh for this one, and the combatants as settled
+are the fold of the settled events (over every attack of the example fights)."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from fracas.core.events import Changed
 from fracas.core.model import Action, Roster, apply_events
 from fracas.dice import RandomRoller
 from fracas.encounter.engine import setup_from_scenario, step
@@ -57,12 +58,14 @@ def test_a_plan_reused_from_another_roster_equals_the_plan_made_afresh(
 
 
 @pytest.mark.parametrize("path", FIGHTS, ids=lambda p: p.stem)
-def test_the_settled_roster_is_the_fold_of_the_settled_events(
+def test_the_settled_combatants_are_the_fold_of_the_settled_events(
         path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     seen = attacks_of(path, range(6), monkeypatch)
     for i, (system, action, roster) in enumerate(seen):
         result = attack.plan_attack(system, action, roster).pool.sample(
             RandomRoller(i).rng)
         pre = attack._settle(system, action, roster, result, result.symbols)
-        assert pre.roster == apply_events(roster, pre.events)
-        assert [c for c in pre.roster] == list(roster)
+        folded = apply_events(roster, pre.events)
+        assert {cid: pre.after(cid, roster) for cid in roster} == dict(folded)
+        assert {c.id for c in pre.changed} <= {e.target for e in pre.events
+                                               if isinstance(e, Changed)}

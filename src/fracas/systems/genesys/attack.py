@@ -10,7 +10,7 @@ distinct settled state, not once per pool result.
 
 from __future__ import annotations
 
-from collections.abc import Hashable
+from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, cast
@@ -157,7 +157,7 @@ class _Done:
 def _finish(roller: Roller, system: Any, action: Action, roster: Roster,
             result: PoolResult) -> _Done:
     pre, harmed = _steps(roller, system, action, roster, result)
-    done = _resolution(action, pre, harmed)
+    done = _resolution(action, roster, pre, harmed)
     if summaries_only(roller):  # exact odds: results with equal summaries merge here
         return _Done(done, done.summary())
     return _Done(done, (pre, harmed))
@@ -180,12 +180,14 @@ def _soak(target: Any, weapon: Weapon) -> tuple[int, str]:
 
 @dataclass(frozen=True)
 class _Settled(HashOnce):
-    """Steps 3 to 5 and the hits of Step 6 for one pool result (before any injury roll);
-    hashed once, when first asked (it is cached, and the exact roller hashes it at every
-    branch; the random roller never does)."""
+    """Steps 3 to 5 and the hits of Step 6 for one pool result (before any injury roll):
+    the events and the combatants they changed, as changed (the rest of the roster is as
+    the attack met it: the events and the roster before tell the roster after); hashed
+    once, when first asked (it is cached, and the exact roller hashes it at every branch;
+    the random roller never does)."""
 
     events: tuple[Event, ...]
-    roster: Roster
+    changed: tuple[Combatant, ...]
     bought: tuple[Spend, ...]
     crossed: tuple[tuple[str, bool], ...]
     hit: bool
@@ -193,7 +195,11 @@ class _Settled(HashOnce):
     weapon: Weapon
 
     def __hash__(self) -> int:
-        return cached_hash(self, lambda: hash((self.events, self.roster)))
+        return cached_hash(self, lambda: hash((self.events, self.changed)))
+
+    def after(self, cid: str, roster: Roster) -> Combatant:
+        """``cid`` as settled, from the roster the attack met."""
+        return next((c for c in self.changed if c.id == cid), None) or roster[cid]
 
 
 @dataclass(frozen=True)
@@ -215,7 +221,7 @@ _UNHARMED = _Harmed((), Roster(), None)
 def finish_attack(roller: Roller, system: Any, action: Action, roster: Roster,
                   result: PoolResult) -> Resolution:
     """Steps 3 to 6 for one pool result."""
-    return _resolution(action, *_steps(roller, system, action, roster, result))
+    return _resolution(action, roster, *_steps(roller, system, action, roster, result))
 
 
 def _steps(roller: Roller, system: Any, action: Action, roster: Roster,
@@ -242,7 +248,7 @@ def _injury_args(pre: _Settled, roster: Roster, a_id: str, t_id: str) -> tuple[R
     unless injured too, so that the step's key does not change with what the attacker
     spent."""
     hurt = (t_id, *(cid for cid, _ in pre.crossed if cid != t_id))
-    involved = Roster([*(pre.roster[c] for c in hurt),
+    involved = Roster([*(pre.after(c, roster) for c in hurt),
                        *([] if a_id in hurt else [roster[a_id]])])
     return involved, pre.weapon.rating("Vicious")
 
@@ -257,12 +263,13 @@ def _injure(roller: Roller, system: Any, involved: Roster, vicious: int, a_id: s
     return _Harmed(tuple(tr.events), tr.roster, severity)
 
 
-def _resolution(action: Action, pre: _Settled, harmed: _Harmed) -> Resolution:
+def _resolution(action: Action, roster: Roster, pre: _Settled, harmed: _Harmed
+                ) -> Resolution:
     """The outcome of the whole attack from its settled part and its injuries (a
     Resolution carries events, not a roster: the target as the injuries left it)."""
     t_id = action.target or ""
     severity = harmed.severity
-    after = (harmed.roster if t_id in harmed.roster else pre.roster)[t_id]
+    after = harmed.roster[t_id] if t_id in harmed.roster else pre.after(t_id, roster)
     lost = (after.state.wounds - pre.before[0]) + max(0, after.state.strain - pre.before[1])
     blast_miss = not pre.hit and any(s.effect == "blast" for s in pre.bought)
     outcome = ("critical injury" if severity else "plain hit") if pre.hit else (
@@ -358,11 +365,11 @@ def _settle(system: Any, action: Action, roster: Roster, result: PoolResult,
     crossed = _hits(tr, plan, weapon, a_id, t_id, opts, bought, per_hit, successes, hit,
                     system.defaults.threshold_injury_when_incapacitated)
     _effects(tr, a_id, t_id, weapon, bought, gm, per_hit, base, ctx.ally)
-    return _Settled(tuple(tr.events), tr.roster, tuple(bought), tuple(crossed.items()), hit,
+    return _Settled(tuple(tr.events), tr.changed(), bought, tuple(crossed.items()), hit,
                     before, weapon)
 
 
-def _announce(tr: Tracker, who: str, bought: list[Spend], notes: list[str], small: str,
+def _announce(tr: Tracker, who: str, bought: Sequence[Spend], notes: Sequence[str], small: str,
               big: str, policy: str, knob: str, chosen: int, given: bool) -> None:
     """The spending events: explicit choices first, then what the policy bought."""
     for i, s in enumerate(bought):
@@ -392,7 +399,7 @@ def _hit_on(tr: Tracker, label: str, cid: str, damage: int, weapon: Weapon,
 
 
 def _hits(tr: Tracker, plan: Plan, weapon: Weapon, a_id: str, t_id: str, opts: Options,
-          bought: list[Spend], per_hit: int, successes: int, hit: bool, again: bool
+          bought: Sequence[Spend], per_hit: int, successes: int, hit: bool, again: bool
           ) -> dict[str, bool]:
     """Every hit of the attack (the first, extra hits, Blast); who went past threshold.
     One Critical Injury per attack and target (seed 004 · Step 6: "An attack may also
@@ -479,8 +486,8 @@ def next_ally(system: Any, roster: Roster, a_id: str) -> str:
     return min(allies, key=lambda c: (ids.index(c.id) - here) % len(ids)).id
 
 
-def _effects(tr: Tracker, a_id: str, t_id: str, weapon: Weapon, bought: list[Spend],
-             gm: list[Spend], per_hit: int, base: int, ally: str = "") -> None:
+def _effects(tr: Tracker, a_id: str, t_id: str, weapon: Weapon, bought: Sequence[Spend],
+             gm: Sequence[Spend], per_hit: int, base: int, ally: str = "") -> None:
     """The effects of active qualities and of the spending tables."""
     for s in bought:
         rating = weapon.rating(s.key) if s.key in qualities() else 0

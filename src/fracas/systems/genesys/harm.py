@@ -49,6 +49,10 @@ class Tracker:
     def roster(self, roster: Roster) -> None:
         self._base, self._now, self._roster = roster, {}, roster
 
+    def changed(self) -> tuple[Combatant, ...]:
+        """The combatants changed since the roster was given (or last set), as changed."""
+        return tuple(self._now.values())
+
     def c(self, cid: str) -> Combatant:
         now = self._now.get(cid)
         return self._base[cid] if now is None else now

@@ -16,6 +16,7 @@ what is left. Policies (table defaults ``advantage_policy`` / ``threat_policy``)
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from fracas.core.choices import Choice, ask
 from fracas.dice.rollers import Roller
@@ -40,6 +41,10 @@ class Spend:
 
     def cost(self, small: str, big: str) -> str:
         return (small * self.paid) + (big * self.paid_big) or "nothing"
+
+
+#: What spending gives: (bought, notes, left, big left, how many bought were explicit).
+Spent = tuple[tuple[Spend, ...], tuple[str, ...], int, int, int]
 
 
 @dataclass(frozen=True)
@@ -69,6 +74,9 @@ class _Purse:
 
     def times(self, key: str) -> int:
         return sum(1 for s in self.bought if s.key == key)
+
+    def spent(self, chosen: int) -> Spent:
+        return tuple(self.bought), tuple(self.notes), self.small, self.big, chosen
 
 
 @dataclass(frozen=True)
@@ -192,10 +200,12 @@ def _policy_steps(policy: str) -> tuple[str, ...]:
             "strain_first": ("strain", "critical", "hits", "qualities")}.get(policy, ())
 
 
+@lru_cache(maxsize=4096)
 def spend_advantage(ctx: Context, advantage: int, triumphs: int, explicit: tuple[str, ...],
-                    policy: str) -> tuple[list[Spend], list[str], int, int, int]:
+                    policy: str) -> Spent:
     """Spend advantage and triumph: (bought, notes, advantage left, triumphs left, how
-    many of the bought were explicit choices)."""
+    many of the bought were explicit choices). Cached: it reads its arguments only, and
+    attacks meet the same ones again and again."""
     purse = _Purse(max(0, advantage), triumphs)
     for key in explicit:
         offer = _advantage_offer(key, ctx)
@@ -231,13 +241,14 @@ def spend_advantage(ctx: Context, advantage: int, triumphs: int, explicit: tuple
         if not isinstance(offer, str):
             while purse.big and _buy(purse, offer):
                 pass
-    return purse.bought, purse.notes, purse.small, purse.big, chosen
+    return purse.spent(chosen)
 
 
+@lru_cache(maxsize=4096)
 def spend_threat(ctx: Context, threat: int, despairs: int, explicit: tuple[str, ...],
-                 policy: str) -> tuple[list[Spend], list[str], int, int, int]:
+                 policy: str) -> Spent:
     """The GM spends threat and despair: (bought, notes, threat left, despairs left,
-    how many of the bought were explicit choices)."""
+    how many of the bought were explicit choices); cached as ``spend_advantage``."""
     purse = _Purse(max(0, threat), despairs)
     for key in explicit:
         offer = _threat_offer(key, ctx)
@@ -247,7 +258,7 @@ def spend_threat(ctx: Context, threat: int, despairs: int, explicit: tuple[str, 
             _buy(purse, offer, explicit=True)
     chosen = len(purse.bought)
     if policy == "none":
-        return purse.bought, purse.notes, purse.small, purse.big, chosen
+        return purse.spent(chosen)
     if policy == "prone_first":
         offer = _threat_offer("prone", ctx)
         if not isinstance(offer, str) and purse.times("prone") == 0:
@@ -257,7 +268,7 @@ def spend_threat(ctx: Context, threat: int, despairs: int, explicit: tuple[str, 
     if not isinstance(offer, str):
         while purse.big and _buy(purse, offer):
             pass
-    return purse.bought, purse.notes, purse.small, purse.big, chosen
+    return purse.spent(chosen)
 
 
 def _price(offer: _Offer, purse: _Purse, small: str, big: str) -> str:
