@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 from fracas.core.events import Changed, Event, Note, Outcome
@@ -114,10 +115,22 @@ def actions(system: Any, actor: str, roster: Roster) -> list[Action]:
                 reach = min(BANDS.index(system.defaults.fight_band), BANDS.index(w.range))
                 band = None if melee else BANDS[reach]
                 for aim in (0, 1):
-                    opts = Options(range=band, aim=aim)
-                    out.append(Action(actor, enemy.id, w.name, "attack", opts))
-    out.append(Action(actor, None, None, "guarded_stance", Options(), offensive=False))
+                    out.append(_attack(actor, enemy.id, w.name, band, aim))
+    out.append(_stance(actor))
     return out
+
+
+@lru_cache(maxsize=4096)
+def _attack(actor: str, target: str, weapon: str, band: str | None, aim: int) -> Action:
+    """An attack on offer, made once: the same offers come back turn after turn, and a
+    made action keeps its hash."""
+    return Action(actor, target, weapon, "attack", Options(range=band, aim=aim))
+
+
+@lru_cache(maxsize=1024)
+def _stance(actor: str) -> Action:
+    """A Guarded Stance on offer, made once."""
+    return Action(actor, None, None, "guarded_stance", Options(), offensive=False)
 
 
 def start_turn(system: Any, roller: Roller, actor: str, roster: Roster) -> tuple[Event, ...]:
