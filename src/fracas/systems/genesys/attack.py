@@ -340,10 +340,12 @@ def _settle(system: Any, action: Action, roster: Roster, result: PoolResult,
     a_policy = opts.advantage_policy or system.defaults.advantage_policy
     h_policy = opts.threat_policy or system.defaults.threat_policy
     spend, gm_spend = opts.spend, opts.gm_spend
-    faces = "" if result.symbols is None else (  # None: drawn by fracas, no faces kept
-        f"{result.symbols if result.symbols.strip('- ') else 'blanks'} → ")
-    shown = f"{attacker.name} rolled {faces}{result.describe()}: {'a hit' if hit else 'a miss'}"
+    shown = ""
     if chooser is not None:  # a live session: people may spend by hand
+        faces = "" if result.symbols is None else (  # None: drawn by fracas, no faces kept
+            f"{result.symbols if result.symbols.strip('- ') else 'blanks'} → ")
+        shown = (f"{attacker.name} rolled {faces}{result.describe()}: "
+                 f"{'a hit' if hit else 'a miss'}")
         spend, a_policy = person_spends(chooser, a_id, attacker.name, "advantage", ctx,
                                         advantage, result.triumphs, spend, a_policy, shown)
     bought, notes, adv_left, tri_left, chosen = spend_advantage(

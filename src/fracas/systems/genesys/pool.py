@@ -361,10 +361,14 @@ class GenesysPool(Variable[PoolResult]):
     def exact(self) -> Distribution[PoolResult]:
         return self._dist
 
+    @cached_property
+    def _small(self) -> bool:
+        return self.spec.dice() <= DIRECT_ROLL_FROM
+
     def sample(self, rng: np.random.Generator) -> PoolResult:
         """One roll: a draw from the exact distribution for a small pool, else each die
         rolled (one face per die, uniformly), so a pool of any size answers at once."""
-        if self.spec.dice() <= DIRECT_ROLL_FROM:
+        if self._small:
             return self._dist.sample(rng)
         return roll_directly(self.spec, rng)
 

@@ -21,7 +21,7 @@ from functools import lru_cache
 from fracas.core.choices import Choice, ask
 from fracas.dice.rollers import Roller
 from fracas.systems.genesys.sheet import Weapon
-from fracas.systems.genesys.tables import qualities, spending
+from fracas.systems.genesys.tables import qualities, spend_option, spending
 
 STEP4 = "seed 004 · Step 4: advantage and triumph"
 STEP5 = "seed 004 · Step 5: threat and despair"
@@ -142,7 +142,7 @@ def _advantage_offer(key: str, ctx: Context) -> _Offer | str:
         text = _QUALITY_EFFECT.get(info.effect, info.text).format(r=q.rating or 1)
         return _Offer(key, q.label(), cost, 1, info.effect, text, f"{STEP4}: item qualities",
                       limit)
-    option = spending().option("advantage", key)
+    option = spend_option("advantage", key)
     if option is None:
         return "no such option"
     if option.effect == "recover_strain" and ctx.attacker_strain <= 0:
@@ -154,7 +154,7 @@ def _advantage_offer(key: str, ctx: Context) -> _Offer | str:
 
 
 def _threat_offer(key: str, ctx: Context) -> _Offer | str:
-    option = spending().option("threat", key)
+    option = spend_option("threat", key)
     if option is None:
         return "no such option"
     if option.effect == "attacker_prone" and ctx.attacker_prone:
