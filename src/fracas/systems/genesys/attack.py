@@ -285,11 +285,15 @@ def _resolution(action: Action, roster: Roster, pre: _Settled, harmed: _Harmed
                       tuple(details))
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=128)
 def _settle(system: Any, action: Action, roster: Roster, result: PoolResult,
             symbols: str | None, chooser: Any = None) -> _Settled:
     """(``symbols`` is part of the cache key: what the dice showed is in the events;
-    ``chooser`` is a live session's roller, asked how people spend.)"""
+    ``chooser`` is a live session's roller, asked how people spend.) A small cache: the
+    exact roller plays an attack's last steps again for each injury it enumerates, one
+    after another, and finds the settled step here; a random roller never meets one
+    again, and a large cache would only keep thousands of them alive for the garbage
+    collector to walk through."""
     plan = plan_attack(system, action, roster)
     weapon, opts = plan.weapon, action.options
     assert isinstance(opts, Options)
