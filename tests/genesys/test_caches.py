@@ -62,9 +62,9 @@ def test_the_settled_combatants_are_the_fold_of_the_settled_events(
         path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     seen = attacks_of(path, range(6), monkeypatch)
     for i, (system, action, roster) in enumerate(seen):
-        result = attack.plan_attack(system, action, roster).pool.sample(
-            RandomRoller(i).rng)
-        pre = attack._settle(system, action, roster, result, result.symbols)
+        plan = attack.plan_attack(system, action, roster)
+        result = plan.pool.sample(RandomRoller(i).rng)
+        pre = attack._settle(system, plan, action, roster, result, result.symbols)
         folded = apply_events(roster, pre.events)
         assert {cid: pre.after(cid, roster) for cid in roster} == dict(folded)
         assert {c.id for c in pre.changed} <= {e.target for e in pre.events

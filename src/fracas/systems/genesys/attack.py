@@ -1,7 +1,7 @@
 """The six-step combat check (seed 004), written once against a roller.
 
 ``resolve_attack`` rolls the whole pool once, then hands the rest to
-``finish_attack`` through ``roller.resolve``: under the exact roller that step is
+``_finish`` through ``roller.resolve``: under the exact roller that step is
 computed once per distinct pool result. Its Critical Injury rolls are a further
 ``roller.resolve`` sub-step (``_injure``) keyed by the settled roster, the triggers
 and who went past a threshold only, so the injury table is enumerated once per
@@ -43,8 +43,9 @@ QUALITIES = "seed 004 · Step 4: item qualities"
 
 
 @dataclass(frozen=True)
-class Plan:
-    """Everything fixed before the dice are rolled."""
+class Plan(HashOnce):
+    """Everything fixed before the dice are rolled (hashed once: a plan is made once per
+    attacker and defender as they stand, and keys the steps after the roll)."""
 
     spec: PoolSpec
     events: tuple[Event, ...]
@@ -53,6 +54,11 @@ class Plan:
     melee: bool
     auto_fire: bool
     pool: GenesysPool  # made once: its exact distribution is cached on it
+
+    def __hash__(self) -> int:
+        return cached_hash(self, lambda: hash((self.spec, self.events, self.weapon,
+                                               self.band, self.melee, self.auto_fire,
+                                               self.pool)))
 
 
 def plan_attack(system: Any, action: Action, roster: Roster) -> Plan:
@@ -123,7 +129,7 @@ def resolve_attack(system: Any, roller: Roller, action: Action, roster: Roster) 
         action.target in roster) else "the target"
     announce(roller, action.actor, f"attack on {target}", "1 net success to hit")
     result = roller.roll(plan.pool)
-    done: _Done = roller.resolve(_finish, system, action, roster, result)
+    done: _Done = roller.resolve(_finish, system, plan, action, roster, result)
     return done.resolution
 
 
@@ -154,9 +160,10 @@ class _Done:
             self is other or (hash(self) == hash(other) and self._parts == other._parts))
 
 
-def _finish(roller: Roller, system: Any, action: Action, roster: Roster,
+def _finish(roller: Roller, system: Any, plan: Plan, action: Action, roster: Roster,
             result: PoolResult) -> _Done:
-    pre, harmed = _steps(roller, system, action, roster, result)
+    """Steps 3 to 6 for one pool result."""
+    pre, harmed = _steps(roller, system, plan, action, roster, result)
     done = _resolution(action, roster, pre, harmed)
     if summaries_only(roller):  # exact odds: results with equal summaries merge here
         return _Done(done, done.summary())
@@ -218,18 +225,12 @@ class _Harmed(HashOnce):
 _UNHARMED = _Harmed((), Roster(), None)
 
 
-def finish_attack(roller: Roller, system: Any, action: Action, roster: Roster,
-                  result: PoolResult) -> Resolution:
-    """Steps 3 to 6 for one pool result."""
-    return _resolution(action, roster, *_steps(roller, system, action, roster, result))
-
-
-def _steps(roller: Roller, system: Any, action: Action, roster: Roster,
+def _steps(roller: Roller, system: Any, plan: Plan, action: Action, roster: Roster,
            result: PoolResult) -> tuple[_Settled, _Harmed]:
     """Steps 3 to 5 and the hits (cached per pool result), then the injuries as a
     sub-step keyed by what they depend on (its roster holds the injured only)."""
     live = getattr(roller, "choose", None) is not None  # a live session asks people
-    pre = _settle(system, action, roster, result, result.symbols,
+    pre = _settle(system, plan, action, roster, result, result.symbols,
                   cast(Hashable, roller) if live else None)
     a_id, t_id = action.actor, action.target or ""
     triggers = sum(1 for s in pre.bought if s.effect == "critical")
@@ -286,15 +287,14 @@ def _resolution(action: Action, roster: Roster, pre: _Settled, harmed: _Harmed
 
 
 @lru_cache(maxsize=128)
-def _settle(system: Any, action: Action, roster: Roster, result: PoolResult,
+def _settle(system: Any, plan: Plan, action: Action, roster: Roster, result: PoolResult,
             symbols: str | None, chooser: Any = None) -> _Settled:
-    """(``symbols`` is part of the cache key: what the dice showed is in the events;
-    ``chooser`` is a live session's roller, asked how people spend.) A small cache: the
-    exact roller plays an attack's last steps again for each injury it enumerates, one
-    after another, and finds the settled step here; a random roller never meets one
-    again, and a large cache would only keep thousands of them alive for the garbage
-    collector to walk through."""
-    plan = plan_attack(system, action, roster)
+    """(``plan`` is the attack's, as ``plan_attack`` made it; ``symbols`` is part of the
+    cache key: what the dice showed is in the events; ``chooser`` is a live session's
+    roller, asked how people spend.) A small cache: the exact roller plays an attack's
+    last steps again for each injury it enumerates, one after another, and finds the
+    settled step here; a random roller never meets one again, and a large cache would
+    only keep thousands of them alive for the garbage collector to walk through."""
     weapon, opts = plan.weapon, action.options
     assert isinstance(opts, Options)
     a_id, t_id = action.actor, action.target or ""

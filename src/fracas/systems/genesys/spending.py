@@ -15,11 +15,12 @@ what is left. Policies (table defaults ``advantage_policy`` / ``threat_policy``)
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from functools import lru_cache
 
 from fracas.core.choices import Choice, ask
 from fracas.dice.rollers import Roller
+from fracas.frozen import HashOnce, cached_hash
 from fracas.systems.genesys.sheet import Weapon
 from fracas.systems.genesys.tables import qualities, spend_option, spending
 
@@ -48,8 +49,8 @@ Spent = tuple[tuple[Spend, ...], tuple[str, ...], int, int, int]
 
 
 @dataclass(frozen=True)
-class Context:
-    """What the options depend on."""
+class Context(HashOnce):
+    """What the options depend on (hashed once: both sides' spending look it up)."""
 
     hit: bool
     crit_possible: bool
@@ -63,6 +64,10 @@ class Context:
     blast_targets: bool = False
     target_prone: bool = False
     ally: str = ""  # the next allied active character (a boost die for its next check)
+
+    def __hash__(self) -> int:
+        return cached_hash(self, lambda: hash(tuple(getattr(self, f.name)
+                                                     for f in fields(self))))
 
 
 @dataclass
