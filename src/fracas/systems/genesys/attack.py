@@ -15,31 +15,23 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, cast
 
-from fracas.core.events import Compared, Event, Note, Outcome, Total
+from fracas.core.events import Event, Note, Outcome
 from fracas.core.model import Action, Combatant, Resolution, Roster
-from fracas.core.words import plain
 from fracas.dice.rollers import Roller, announce, summaries_only
 from fracas.frozen import HashOnce, cached_hash
 from fracas.systems.genesys import harm
 from fracas.systems.genesys import state as st
 from fracas.systems.genesys.check import DEFAULT, attack_pool
 from fracas.systems.genesys.dice import PoolResult, PoolSpec
-from fracas.systems.genesys.events import GenesysDamage, GenesysRolled, GenesysSpent
+from fracas.systems.genesys.events import GenesysDamage
 from fracas.systems.genesys.harm import STEP6, Tracker
 from fracas.systems.genesys.pool import GenesysPool
+from fracas.systems.genesys.rolled import advantage_spent, rolled, threat_spent
 from fracas.systems.genesys.sheet import Options, Sheet, Weapon
-from fracas.systems.genesys.spending import (
-    Context,
-    Spend,
-    person_spends,
-    spend_advantage,
-    spend_threat,
-)
+from fracas.systems.genesys.spending import Context, Spend, person_spends
 from fracas.systems.genesys.tables import qualities, skills
 
 STEP1 = "seed 004 · Step 1: declare the attack"
-STEP3 = "seed 004 · Step 3: results and damage"
-QUALITIES = "seed 004 · Step 4: item qualities"
 
 
 @dataclass(frozen=True)
@@ -54,11 +46,12 @@ class Plan(HashOnce):
     melee: bool
     auto_fire: bool
     pool: GenesysPool  # made once: its exact distribution is cached on it
+    base: int  # the weapon's base damage (Brawn + N for Brawl and Melee)
 
     def __hash__(self) -> int:
         return cached_hash(self, lambda: hash((self.spec, self.events, self.weapon,
                                                self.band, self.melee, self.auto_fire,
-                                               self.pool)))
+                                               self.pool, self.base)))
 
 
 def plan_attack(system: Any, action: Action, roster: Roster) -> Plan:
@@ -120,7 +113,8 @@ def _plan(system: Any, action: Action, read: _PoolRead) -> Plan:
                                        auto_fire, band, band_note,
                                        f" ({DEFAULT} · auto_fire)" if auto_default else "")
     events += pool_events
-    return Plan(spec, tuple(events), weapon, band, melee, auto_fire, GenesysPool(spec))
+    return Plan(spec, tuple(events), weapon, band, melee, auto_fire, GenesysPool(spec),
+                weapon.base_damage(sheet.characteristics.brawn))
 
 
 def resolve_attack(system: Any, roller: Roller, action: Action, roster: Roster) -> Resolution:
@@ -308,30 +302,9 @@ def _settle(system: Any, plan: Plan, action: Action, roster: Roster, result: Poo
     brink = harm.action_strain(attacker)
     if brink:
         harm.suffer_strain(tr, f"{STEP6} (At the Brink)", a_id, brink)
-    tr.add(GenesysRolled(STEP3, a_id, plan.spec.notation(), result.symbols or "",
-                         result.successes, result.advantage, result.triumphs, result.despairs,
-                         result.describe()))
-    successes, advantage = result.successes, result.advantage
-    bonus = 0
-    for name, shift in (("Superior", 1), ("Inferior", -1)):
-        if weapon.quality(name):
-            advantage += shift
-            bonus += shift
-            word = "advantage" if shift > 0 else "threat"
-            tr.add(Note(QUALITIES, f"{name}: one automatic {word} (net advantage now "
-                                   f"{advantage}) and {shift:+d} damage"))
-    hit = successes >= 1
-    tr.add(Compared(STEP3, "net successes", successes, ">=" if hit else "<", "needed", 1,
-                    "the attack hits" if hit else "the attack misses"))
-    base = weapon.base_damage(attacker.sheet.characteristics.brawn)
-    per_hit = max(0, base + successes + bonus) if hit else 0
-    if hit:
-        parts = [(f"{weapon.name}" + (" (Brawn + " + str(weapon.damage)[1:] + ")"
-                                      if isinstance(weapon.damage, str) else ""), base),
-                 ("net successes", successes)]
-        if bonus:
-            parts.append(("Superior" if bonus > 0 else "Inferior", bonus))
-        tr.add(Total(STEP3, "damage per hit", tuple(parts), per_hit))
+    told = rolled(plan, a_id, result, result.symbols)
+    tr.add(*told.events)
+    successes, advantage, hit, per_hit = result.successes, told.advantage, told.hit, told.per_hit
     soak, _ = _soak(target, weapon)
     crit_possible = hit and per_hit > soak
     knockdown = qualities()["Knockdown"]
@@ -352,42 +325,23 @@ def _settle(system: Any, plan: Plan, action: Action, roster: Roster, result: Poo
                  f"{'a hit' if hit else 'a miss'}")
         spend, a_policy = person_spends(chooser, a_id, attacker.name, "advantage", ctx,
                                         advantage, result.triumphs, spend, a_policy, shown)
-    bought, notes, adv_left, tri_left, chosen = spend_advantage(
-        ctx, advantage, result.triumphs, spend, a_policy)
-    _announce(tr, a_id, bought, notes, "a", "t", a_policy, "advantage_policy", chosen,
-              opts.advantage_policy is not None)
-    if adv_left > 0 or tri_left:
-        tr.add(Note("seed 004 · Step 4", f"unspent: {adv_left} advantage, {tri_left} triumph"))
+    bought, events = advantage_spent(ctx, advantage, result.triumphs, spend, a_policy, a_id,
+                                     opts.advantage_policy is not None)
+    tr.add(*events)
     spender, spender_name = threat_spender(system, attacker, target)
     if chooser is not None:
         gm_spend, h_policy = person_spends(chooser, spender, spender_name, "threat", ctx,
                                            -advantage, result.despairs, gm_spend, h_policy,
                                            shown)
-    gm, gm_notes, _, _, gm_chosen = spend_threat(ctx, -advantage, result.despairs,
-                                                 gm_spend, h_policy)
-    _announce(tr, spender_name, gm, gm_notes, "h", "d", h_policy, "threat_policy", gm_chosen,
-              opts.threat_policy is not None)
+    gm, events = threat_spent(ctx, -advantage, result.despairs, gm_spend, h_policy,
+                              spender_name, opts.threat_policy is not None)
+    tr.add(*events)
     before = (target.state.wounds, target.state.strain)
     crossed = _hits(tr, plan, weapon, a_id, t_id, opts, bought, per_hit, successes, hit,
                     system.defaults.threshold_injury_when_incapacitated)
-    _effects(tr, a_id, t_id, weapon, bought, gm, per_hit, base, ctx.ally)
+    _effects(tr, a_id, t_id, weapon, bought, gm, per_hit, plan.base, ctx.ally)
     return _Settled(tuple(tr.events), tr.changed(), bought, tuple(crossed.items()), hit,
                     before, weapon)
-
-
-def _announce(tr: Tracker, who: str, bought: Sequence[Spend], notes: Sequence[str], small: str,
-              big: str, policy: str, knob: str, chosen: int, given: bool) -> None:
-    """The spending events: explicit choices first, then what the policy bought."""
-    for i, s in enumerate(bought):
-        if i == 0 and chosen:
-            tr.add(Note(s.rule, f"{who} spends as the attack's options choose"))
-        if i == chosen:
-            source = "the attack's options" if given else f"{DEFAULT} · {plain(knob)}"
-            rest = "the rest " if chosen else ""
-            tr.add(Note(s.rule, f"{who} spends {rest}by policy: {plain(policy)} ({source})"))
-        tr.add(GenesysSpent(s.rule, who, s.cost(small, big), s.label, s.text))
-    for n in notes:
-        tr.add(Note(bought[0].rule if bought else "seed 004 · Steps 4-5", f"skipped: {n}"))
 
 
 def _hit_on(tr: Tracker, label: str, cid: str, damage: int, weapon: Weapon,

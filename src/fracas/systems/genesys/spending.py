@@ -16,7 +16,6 @@ what is left. Policies (table defaults ``advantage_policy`` / ``threat_policy``)
 from __future__ import annotations
 
 from dataclasses import dataclass, field, fields
-from functools import lru_cache
 
 from fracas.core.choices import Choice, ask
 from fracas.dice.rollers import Roller
@@ -50,7 +49,7 @@ Spent = tuple[tuple[Spend, ...], tuple[str, ...], int, int, int]
 
 @dataclass(frozen=True)
 class Context(HashOnce):
-    """What the options depend on (hashed once: both sides' spending look it up)."""
+    """What the options depend on (hashed once: both sides' spending is cached by it)."""
 
     hit: bool
     crit_possible: bool
@@ -205,12 +204,10 @@ def _policy_steps(policy: str) -> tuple[str, ...]:
             "strain_first": ("strain", "critical", "hits", "qualities")}.get(policy, ())
 
 
-@lru_cache(maxsize=4096)
 def spend_advantage(ctx: Context, advantage: int, triumphs: int, explicit: tuple[str, ...],
                     policy: str) -> Spent:
     """Spend advantage and triumph: (bought, notes, advantage left, triumphs left, how
-    many of the bought were explicit choices). Cached: it reads its arguments only, and
-    attacks meet the same ones again and again."""
+    many of the bought were explicit choices)."""
     purse = _Purse(max(0, advantage), triumphs)
     for key in explicit:
         offer = _advantage_offer(key, ctx)
@@ -249,11 +246,10 @@ def spend_advantage(ctx: Context, advantage: int, triumphs: int, explicit: tuple
     return purse.spent(chosen)
 
 
-@lru_cache(maxsize=4096)
 def spend_threat(ctx: Context, threat: int, despairs: int, explicit: tuple[str, ...],
                  policy: str) -> Spent:
     """The GM spends threat and despair: (bought, notes, threat left, despairs left,
-    how many of the bought were explicit choices); cached as ``spend_advantage``."""
+    how many of the bought were explicit choices)."""
     purse = _Purse(max(0, threat), despairs)
     for key in explicit:
         offer = _threat_offer(key, ctx)
