@@ -64,7 +64,8 @@ def test_the_settled_combatants_are_the_fold_of_the_settled_events(
     for i, (system, action, roster) in enumerate(seen):
         plan = attack.plan_attack(system, action, roster)
         result = plan.pool.sample(RandomRoller(i).rng)
-        pre = attack._settle(system, plan, action, roster, result, result.symbols)
+        pre = attack._settle(system, plan, action, attack._Met(roster), result,
+                             result.symbols)
         folded = apply_events(roster, pre.events)
         assert {cid: pre.after(cid, roster) for cid in roster} == dict(folded)
         assert {c.id for c in pre.changed} <= {e.target for e in pre.events

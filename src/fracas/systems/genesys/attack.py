@@ -64,19 +64,20 @@ def plan_attack(system: Any, action: Action, roster: Roster) -> Plan:
 class _PoolRead:
     """An attacker and a defender as the declaration and pool assembly read them: their
     ids, names and sheets; the attacker's injuries, standing minions, conditions and
-    next-check effects; the defender's conditions and weapon in use. Equal (and hashed)
-    by these alone, so that a plan is reused whatever else differs (wounds, strain,
-    initiative, the rest of the roster)."""
+    next-check effects; the defender's conditions and weapon in use. Equal by these
+    alone, so that a plan is reused whatever else differs (wounds, strain, initiative,
+    the rest of the roster); hashed by all but the sheets (a pydantic model hashes
+    slowly, and equal reads have equal sheets)."""
 
     __slots__ = ("_hash", "attacker", "key", "target")
 
     def __init__(self, attacker: Combatant, target: Combatant) -> None:
         a, t = attacker.state, target.state
         self.attacker, self.target = attacker, target
-        self.key = (attacker.id, attacker.name, attacker.sheet, a.critical_injuries,
-                    a.members, a.conditions, a.next_check,
-                    target.id, target.name, target.sheet, t.conditions, t.wielding)
-        self._hash = hash(self.key)
+        self.key = (attacker.id, attacker.name, a.critical_injuries, a.members,
+                    a.conditions, a.next_check, target.id, target.name, t.conditions,
+                    t.wielding, attacker.sheet, target.sheet)
+        self._hash = hash(self.key[:-2])
 
     def __hash__(self) -> int:
         return self._hash
@@ -224,7 +225,7 @@ def _steps(roller: Roller, system: Any, plan: Plan, action: Action, roster: Rost
     """Steps 3 to 5 and the hits (cached per pool result), then the injuries as a
     sub-step keyed by what they depend on (its roster holds the injured only)."""
     live = getattr(roller, "choose", None) is not None  # a live session asks people
-    pre = _settle(system, plan, action, roster, result, result.symbols,
+    pre = _settle(system, plan, action, _Met(roster), result, result.symbols,
                   cast(Hashable, roller) if live else None)
     a_id, t_id = action.actor, action.target or ""
     triggers = sum(1 for s in pre.bought if s.effect == "critical")
@@ -280,8 +281,27 @@ def _resolution(action: Action, roster: Roster, pre: _Settled, harmed: _Harmed
                       tuple(details))
 
 
+class _Met:
+    """The roster an attack met, as the settled step's cache key: equal when the rosters
+    are, hashed by each combatant's id and state alone (the sheets stay the same through
+    a fight, and a pydantic model hashes slowly)."""
+
+    __slots__ = ("_hash", "roster")
+
+    def __init__(self, roster: Roster) -> None:
+        self.roster = roster
+        self._hash = hash(tuple((cid, roster[cid].state) for cid in roster))
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _Met) and self._hash == other._hash and (
+            self.roster is other.roster or self.roster == other.roster)
+
+
 @lru_cache(maxsize=128)
-def _settle(system: Any, plan: Plan, action: Action, roster: Roster, result: PoolResult,
+def _settle(system: Any, plan: Plan, action: Action, met: _Met, result: PoolResult,
             symbols: str | None, chooser: Any = None) -> _Settled:
     """(``plan`` is the attack's, as ``plan_attack`` made it; ``symbols`` is part of the
     cache key: what the dice showed is in the events; ``chooser`` is a live session's
@@ -289,6 +309,7 @@ def _settle(system: Any, plan: Plan, action: Action, roster: Roster, result: Poo
     last steps again for each injury it enumerates, one after another, and finds the
     settled step here; a random roller never meets one again, and a large cache would
     only keep thousands of them alive for the garbage collector to walk through."""
+    roster = met.roster
     weapon, opts = plan.weapon, action.options
     assert isinstance(opts, Options)
     a_id, t_id = action.actor, action.target or ""

@@ -15,7 +15,7 @@ what is left. Policies (table defaults ``advantage_policy`` / ``threat_policy``)
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 
 from fracas.core.choices import Choice, ask
 from fracas.dice.rollers import Roller
@@ -65,8 +65,12 @@ class Context(HashOnce):
     ally: str = ""  # the next allied active character (a boost die for its next check)
 
     def __hash__(self) -> int:
-        return cached_hash(self, lambda: hash(tuple(getattr(self, f.name)
-                                                     for f in fields(self))))
+        """Every field but the weapon, which is hashed by its name (equal contexts have
+        equal weapons, so equal names; a pydantic model hashes slowly)."""
+        return cached_hash(self, lambda: hash((
+            self.hit, self.crit_possible, self.crit_rating, self.weapon.name, self.auto_fire,
+            self.knockdown_cost, self.attacker_strain, self.attacker_prone, self.ranged,
+            self.blast_targets, self.target_prone, self.ally)))
 
 
 @dataclass
