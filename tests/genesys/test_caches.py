@@ -16,6 +16,7 @@ from fracas.encounter.engine import setup_from_scenario, step
 from fracas.encounter.state import FightState
 from fracas.registry.scenarios import load_scenario
 from fracas.systems.genesys import attack
+from fracas.systems.genesys.harm import RosterKey
 from fracas.systems.genesys.rules import Genesys
 from tests.genesys.helpers import EXAMPLES
 
@@ -64,7 +65,7 @@ def test_the_settled_combatants_are_the_fold_of_the_settled_events(
     for i, (system, action, roster) in enumerate(seen):
         plan = attack.plan_attack(system, action, roster)
         result = plan.pool.sample(RandomRoller(i).rng)
-        pre = attack._settle(system, plan, action, attack._Met(roster), result,
+        pre = attack._settle(system, plan, action, RosterKey(roster), result,
                              result.symbols)
         folded = apply_events(roster, pre.events)
         assert {cid: pre.after(cid, roster) for cid in roster} == dict(folded)

@@ -24,7 +24,7 @@ from fracas.systems.genesys import state as st
 from fracas.systems.genesys.check import DEFAULT, attack_pool
 from fracas.systems.genesys.dice import PoolResult, PoolSpec
 from fracas.systems.genesys.events import GenesysDamage
-from fracas.systems.genesys.harm import STEP6, Tracker
+from fracas.systems.genesys.harm import STEP6, RosterKey, Tracker
 from fracas.systems.genesys.pool import GenesysPool
 from fracas.systems.genesys.rolled import advantage_spent, rolled, threat_spent
 from fracas.systems.genesys.sheet import Options, Sheet, Weapon
@@ -225,28 +225,31 @@ def _steps(roller: Roller, system: Any, plan: Plan, action: Action, roster: Rost
     """Steps 3 to 5 and the hits (cached per pool result), then the injuries as a
     sub-step keyed by what they depend on (its roster holds the injured only)."""
     live = getattr(roller, "choose", None) is not None  # a live session asks people
-    pre = _settle(system, plan, action, _Met(roster), result, result.symbols,
+    pre = _settle(system, plan, action, RosterKey(roster), result, result.symbols,
                   cast(Hashable, roller) if live else None)
     a_id, t_id = action.actor, action.target or ""
     triggers = sum(1 for s in pre.bought if s.effect == "critical")
     if not triggers and not any(went for _, went in pre.crossed):
         return pre, _UNHARMED  # no injury to roll
-    involved, vicious = _injury_args(pre, roster, a_id, t_id)
-    harmed: _Harmed = roller.resolve(_injure, system, involved, vicious, a_id, t_id,
-                                     triggers, pre.crossed)
+    harmed: _Harmed = roller.resolve(_injure, system, _involved(pre, roster, a_id, t_id),
+                                     pre.weapon.rating("Vicious"), a_id, t_id, triggers,
+                                     pre.crossed)
     return pre, harmed
 
 
-@lru_cache(maxsize=4096)
-def _injury_args(pre: _Settled, roster: Roster, a_id: str, t_id: str) -> tuple[Roster, int]:
-    """The injury step's roster and Vicious rating. The roster holds who may be
-    injured, as settled, and the attacker (whose talents count) as before the attack
-    unless injured too, so that the step's key does not change with what the attacker
-    spent."""
-    hurt = (t_id, *(cid for cid, _ in pre.crossed if cid != t_id))
-    involved = Roster([*(pre.after(c, roster) for c in hurt),
-                       *([] if a_id in hurt else [roster[a_id]])])
-    return involved, pre.weapon.rating("Vicious")
+def _involved(pre: _Settled, roster: Roster, a_id: str, t_id: str) -> Roster:
+    """The injury step's roster: who may be injured, as settled, and the attacker (whose
+    talents count) as before the attack unless injured too, so that the step's key does
+    not change with what the attacker spent. Kept on the settled step (which belongs to
+    one attack on one roster): the exact roller asks again for every injury it
+    enumerates, and the same roster keys its memo at once (its hash is kept)."""
+    involved: Roster | None = pre.__dict__.get("_involved")
+    if involved is None:
+        hurt = (t_id, *(cid for cid, _ in pre.crossed if cid != t_id))
+        involved = Roster([*(pre.after(c, roster) for c in hurt),
+                           *([] if a_id in hurt else [roster[a_id]])])
+        object.__setattr__(pre, "_involved", involved)
+    return involved
 
 
 def _injure(roller: Roller, system: Any, involved: Roster, vicious: int, a_id: str,
@@ -281,27 +284,8 @@ def _resolution(action: Action, roster: Roster, pre: _Settled, harmed: _Harmed
                       tuple(details))
 
 
-class _Met:
-    """The roster an attack met, as the settled step's cache key: equal when the rosters
-    are, hashed by each combatant's id and state alone (the sheets stay the same through
-    a fight, and a pydantic model hashes slowly)."""
-
-    __slots__ = ("_hash", "roster")
-
-    def __init__(self, roster: Roster) -> None:
-        self.roster = roster
-        self._hash = hash(tuple((cid, roster[cid].state) for cid in roster))
-
-    def __hash__(self) -> int:
-        return self._hash
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, _Met) and self._hash == other._hash and (
-            self.roster is other.roster or self.roster == other.roster)
-
-
 @lru_cache(maxsize=128)
-def _settle(system: Any, plan: Plan, action: Action, met: _Met, result: PoolResult,
+def _settle(system: Any, plan: Plan, action: Action, met: RosterKey, result: PoolResult,
             symbols: str | None, chooser: Any = None) -> _Settled:
     """(``plan`` is the attack's, as ``plan_attack`` made it; ``symbols`` is part of the
     cache key: what the dice showed is in the events; ``chooser`` is a live session's
