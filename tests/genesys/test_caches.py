@@ -1,6 +1,7 @@
-"""The attack's caches and working copy give what a plain build gives: a plan reused from
-another roster equals the plan made afresh for this one, and the combatants as settled
-are the fold of the settled events (over every attack of the example fights)."""
+"""The attack's caches and working copy give what a plain build gives: a plan (or a
+simple check's pool) reused from another roster equals the one made afresh for this
+one, and the combatants as settled are the fold of the settled events (over every
+attack of the example fights)."""
 
 from __future__ import annotations
 
@@ -15,7 +16,8 @@ from fracas.dice import RandomRoller
 from fracas.encounter.engine import setup_from_scenario, step
 from fracas.encounter.state import FightState
 from fracas.registry.scenarios import load_scenario
-from fracas.systems.genesys import attack
+from fracas.systems.genesys import attack, check
+from fracas.systems.genesys.check import Read
 from fracas.systems.genesys.harm import RosterKey
 from fracas.systems.genesys.rules import Genesys
 from tests.genesys.helpers import EXAMPLES
@@ -51,8 +53,8 @@ def test_a_plan_reused_from_another_roster_equals_the_plan_made_afresh(
     seen = attacks_of(path, range(12), monkeypatch)
     attack._plan.cache_clear()
     for system, action, roster in seen:
-        fresh = attack._plan.__wrapped__(system, action, attack._PoolRead(
-            roster[action.actor], roster[action.target or ""]))
+        fresh = attack._plan.__wrapped__(system, action, Read(
+            (roster[action.actor], roster[action.target or ""]), ()))
         assert attack.plan_attack(system, action, roster) == fresh
     made = attack._plan.cache_info().misses
     assert made < len({(action, roster) for _, action, roster in seen}) // 2
@@ -71,3 +73,17 @@ def test_the_settled_combatants_are_the_fold_of_the_settled_events(
         assert {cid: pre.after(cid, roster) for cid in roster} == dict(folded)
         assert {c.id for c in pre.changed} <= {e.target for e in pre.events
                                                if isinstance(e, Changed)}
+
+
+@pytest.mark.parametrize("path", FIGHTS, ids=lambda p: p.stem)
+def test_a_simple_check_reused_from_another_combatant_state_equals_one_made_afresh(
+        path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    seen = attacks_of(path, range(6), monkeypatch)
+    check._simple_pool.cache_clear()
+    for system, _, roster in seen:
+        for cid in roster:
+            c = roster[cid]
+            for skill in ("Cool", "Vigilance"):
+                fresh = check._simple_pool.__wrapped__(system.defaults, skill, Read((c,), ()))
+                assert check.simple_pool(system.defaults, c, skill) == fresh
+    assert check._simple_pool.cache_info().hits > check._simple_pool.cache_info().misses

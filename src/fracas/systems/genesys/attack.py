@@ -21,7 +21,7 @@ from fracas.dice.rollers import Roller, announce, summaries_only
 from fracas.frozen import HashOnce, cached_hash
 from fracas.systems.genesys import harm
 from fracas.systems.genesys import state as st
-from fracas.systems.genesys.check import DEFAULT, attack_pool
+from fracas.systems.genesys.check import DEFAULT, Read, attack_pool
 from fracas.systems.genesys.dice import PoolResult, PoolSpec
 from fracas.systems.genesys.events import GenesysDamage
 from fracas.systems.genesys.harm import STEP6, RosterKey, Tracker
@@ -57,39 +57,20 @@ class Plan(HashOnce):
 def plan_attack(system: Any, action: Action, roster: Roster) -> Plan:
     """Steps 1 and 2: the declared attack and its assembled pool (cached by what they
     read of the two combatants, not by the whole roster: a fight seldom meets the same
-    roster twice, but often the same attacker against the same defender)."""
-    return _plan(system, action, _PoolRead(roster[action.actor], roster[action.target or ""]))
-
-
-class _PoolRead:
-    """An attacker and a defender as the declaration and pool assembly read them: their
-    ids, names and sheets; the attacker's injuries, standing minions, conditions and
-    next-check effects; the defender's conditions and weapon in use. Equal by these
-    alone, so that a plan is reused whatever else differs (wounds, strain, initiative,
-    the rest of the roster); hashed by all but the sheets (a pydantic model hashes
-    slowly, and equal reads have equal sheets)."""
-
-    __slots__ = ("_hash", "attacker", "key", "target")
-
-    def __init__(self, attacker: Combatant, target: Combatant) -> None:
-        a, t = attacker.state, target.state
-        self.attacker, self.target = attacker, target
-        self.key = (attacker.id, attacker.name, a.critical_injuries, a.members,
-                    a.conditions, a.next_check, target.id, target.name, t.conditions,
-                    t.wielding, attacker.sheet, target.sheet)
-        self._hash = hash(self.key[:-2])
-
-    def __hash__(self) -> int:
-        return self._hash
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, _PoolRead) and self._hash == other._hash and (
-            self.key == other.key)
+    roster twice, but often the same attacker against the same defender). They read
+    the ids, names and sheets; the attacker's injuries, standing minions, conditions and
+    next-check effects; the defender's conditions and weapon in use; not the wounds,
+    strain or initiative."""
+    attacker, target = roster[action.actor], roster[action.target or ""]
+    a, t = attacker.state, target.state
+    return _plan(system, action, Read((attacker, target), (
+        attacker.id, attacker.name, a.critical_injuries, a.members, a.conditions,
+        a.next_check, target.id, target.name, t.conditions, t.wielding)))
 
 
 @lru_cache(maxsize=4096)
-def _plan(system: Any, action: Action, read: _PoolRead) -> Plan:
-    attacker, target = read.attacker, read.target
+def _plan(system: Any, action: Action, read: Read) -> Plan:
+    attacker, target = read.combatants
     sheet: Sheet = attacker.sheet
     weapon = sheet.weapon(action.weapon)
     assert weapon is not None and isinstance(action.options, Options)
