@@ -48,16 +48,22 @@ def attacks_of(path: Path, seeds: range, monkeypatch: pytest.MonkeyPatch
 
 
 @pytest.mark.parametrize("path", FIGHTS, ids=lambda p: p.stem)
-def test_a_plan_reused_from_another_roster_equals_the_plan_made_afresh(
+def test_a_plan_or_simple_pool_reused_from_another_roster_equals_one_made_afresh(
         path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     seen = attacks_of(path, range(12), monkeypatch)
     attack._plan.cache_clear()
+    check._simple_pool.cache_clear()
     for system, action, roster in seen:
         fresh = attack._plan.__wrapped__(system, action, Read(
             (roster[action.actor], roster[action.target or ""]), ()))
         assert attack.plan_attack(system, action, roster) == fresh
-    made = attack._plan.cache_info().misses
-    assert made < len({(action, roster) for _, action, roster in seen}) // 2
+        for c in roster.values():
+            for skill in ("Cool", "Vigilance"):
+                made = check._simple_pool.__wrapped__(system.defaults, skill, Read((c,), ()))
+                assert check.simple_pool(system.defaults, c, skill) == made
+    plans = attack._plan.cache_info().misses
+    assert plans < len({(action, roster) for _, action, roster in seen}) // 2
+    assert check._simple_pool.cache_info().hits > check._simple_pool.cache_info().misses
 
 
 @pytest.mark.parametrize("path", FIGHTS, ids=lambda p: p.stem)
@@ -73,17 +79,3 @@ def test_the_settled_combatants_are_the_fold_of_the_settled_events(
         assert {cid: pre.after(cid, roster) for cid in roster} == dict(folded)
         assert {c.id for c in pre.changed} <= {e.target for e in pre.events
                                                if isinstance(e, Changed)}
-
-
-@pytest.mark.parametrize("path", FIGHTS, ids=lambda p: p.stem)
-def test_a_simple_check_reused_from_another_combatant_state_equals_one_made_afresh(
-        path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    seen = attacks_of(path, range(6), monkeypatch)
-    check._simple_pool.cache_clear()
-    for system, _, roster in seen:
-        for cid in roster:
-            c = roster[cid]
-            for skill in ("Cool", "Vigilance"):
-                fresh = check._simple_pool.__wrapped__(system.defaults, skill, Read((c,), ()))
-                assert check.simple_pool(system.defaults, c, skill) == fresh
-    assert check._simple_pool.cache_info().hits > check._simple_pool.cache_info().misses
