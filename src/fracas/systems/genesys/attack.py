@@ -1,7 +1,7 @@
 """The six-step combat check (seed 004), written once against a roller.
 
 ``resolve_attack`` rolls the whole pool once, then hands the rest to
-``finish_attack`` through ``roller.resolve``: under the exact roller that step is
+``_finish`` through ``roller.resolve``: under the exact roller that step is
 computed once per distinct pool result. Its Critical Injury rolls are a further
 ``roller.resolve`` sub-step (``_injure``) keyed by the settled roster, the triggers
 and who went past a threshold only, so the injury table is enumerated once per
@@ -10,40 +10,34 @@ distinct settled state, not once per pool result.
 
 from __future__ import annotations
 
-from collections.abc import Hashable
-from dataclasses import dataclass, field
+from collections.abc import Hashable, Sequence
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, cast
 
-from fracas.core.events import Compared, Event, Note, Outcome, Total
-from fracas.core.model import Action, Resolution, Roster
-from fracas.core.words import plain
+from fracas.core.events import Event, Note, Outcome
+from fracas.core.model import Action, Combatant, Resolution, Roster
 from fracas.dice.rollers import Roller, announce, summaries_only
+from fracas.frozen import HashOnce, cached_hash
 from fracas.systems.genesys import harm
 from fracas.systems.genesys import state as st
-from fracas.systems.genesys.check import DEFAULT, attack_pool
+from fracas.systems.genesys.check import DEFAULT, Read, attack_pool
 from fracas.systems.genesys.dice import PoolResult, PoolSpec
-from fracas.systems.genesys.events import GenesysDamage, GenesysRolled, GenesysSpent
-from fracas.systems.genesys.harm import STEP6, Tracker
+from fracas.systems.genesys.events import GenesysDamage
+from fracas.systems.genesys.harm import STEP6, RosterKey, Tracker
 from fracas.systems.genesys.pool import GenesysPool
+from fracas.systems.genesys.rolled import advantage_spent, rolled, threat_spent
 from fracas.systems.genesys.sheet import Options, Sheet, Weapon
-from fracas.systems.genesys.spending import (
-    Context,
-    Spend,
-    person_spends,
-    spend_advantage,
-    spend_threat,
-)
+from fracas.systems.genesys.spending import Context, Spend, person_spends
 from fracas.systems.genesys.tables import qualities, skills
 
 STEP1 = "seed 004 · Step 1: declare the attack"
-STEP3 = "seed 004 · Step 3: results and damage"
-QUALITIES = "seed 004 · Step 4: item qualities"
 
 
 @dataclass(frozen=True)
-class Plan:
-    """Everything fixed before the dice are rolled."""
+class Plan(HashOnce):
+    """Everything fixed before the dice are rolled (hashed once: a plan is made once per
+    attacker and defender as they stand, and keys the steps after the roll)."""
 
     spec: PoolSpec
     events: tuple[Event, ...]
@@ -52,12 +46,31 @@ class Plan:
     melee: bool
     auto_fire: bool
     pool: GenesysPool  # made once: its exact distribution is cached on it
+    base: int  # the weapon's base damage (Brawn + N for Brawl and Melee)
+
+    def __hash__(self) -> int:
+        return cached_hash(self, lambda: hash((self.spec, self.events, self.weapon,
+                                               self.band, self.melee, self.auto_fire,
+                                               self.pool, self.base)))
 
 
-@lru_cache(maxsize=1024)
 def plan_attack(system: Any, action: Action, roster: Roster) -> Plan:
-    """Steps 1 and 2: the declared attack and its assembled pool."""
+    """Steps 1 and 2: the declared attack and its assembled pool (cached by what they
+    read of the two combatants, not by the whole roster: a fight seldom meets the same
+    roster twice, but often the same attacker against the same defender). They read
+    the ids, names and sheets; the attacker's injuries, standing minions, conditions and
+    next-check effects; the defender's conditions and weapon in use; not the wounds,
+    strain or initiative."""
     attacker, target = roster[action.actor], roster[action.target or ""]
+    a, t = attacker.state, target.state
+    return _plan(system, action, Read((attacker, target), (
+        attacker.id, attacker.name, a.critical_injuries, a.members, a.conditions,
+        a.next_check, target.id, target.name, t.conditions, t.wielding)))
+
+
+@lru_cache(maxsize=4096)
+def _plan(system: Any, action: Action, read: Read) -> Plan:
+    attacker, target = read.combatants
     sheet: Sheet = attacker.sheet
     weapon = sheet.weapon(action.weapon)
     assert weapon is not None and isinstance(action.options, Options)
@@ -82,7 +95,8 @@ def plan_attack(system: Any, action: Action, roster: Roster) -> Plan:
                                        auto_fire, band, band_note,
                                        f" ({DEFAULT} · auto_fire)" if auto_default else "")
     events += pool_events
-    return Plan(spec, tuple(events), weapon, band, melee, auto_fire, GenesysPool(spec))
+    return Plan(spec, tuple(events), weapon, band, melee, auto_fire, GenesysPool(spec),
+                weapon.base_damage(sheet.characteristics.brawn))
 
 
 def resolve_attack(system: Any, roller: Roller, action: Action, roster: Roster) -> Resolution:
@@ -91,23 +105,26 @@ def resolve_attack(system: Any, roller: Roller, action: Action, roster: Roster) 
         action.target in roster) else "the target"
     announce(roller, action.actor, f"attack on {target}", "1 net success to hit")
     result = roller.roll(plan.pool)
-    done: _Done = roller.resolve(_finish, system, action, roster, result)
+    done: _Done = roller.resolve(_finish, system, plan, action, roster, result)
     return done.resolution
 
 
 class _Done:
     """A resolution, told apart by the settled step and the injuries it was built from
-    (each hashed once): the exact roller looks the results of a memoised step up again
-    at every branch, and a Resolution would hash all its events each time."""
+    (each hashed once, when first asked: the random roller never asks): the exact roller
+    looks the results of a memoised step up again at every branch, and a Resolution
+    would hash all its events each time."""
 
     __slots__ = ("_hash", "_parts", "resolution")
 
     def __init__(self, resolution: Resolution, parts: tuple[Hashable, ...]) -> None:
         self.resolution = resolution
         self._parts = parts
-        self._hash = hash(parts)
+        self._hash: int | None = None
 
     def __hash__(self) -> int:
+        if self._hash is None:
+            self._hash = hash(self._parts)
         return self._hash
 
     def __reduce__(self) -> tuple[Any, ...]:
@@ -116,13 +133,14 @@ class _Done:
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, _Done) and (
-            self is other or (self._hash == other._hash and self._parts == other._parts))
+            self is other or (hash(self) == hash(other) and self._parts == other._parts))
 
 
-def _finish(roller: Roller, system: Any, action: Action, roster: Roster,
+def _finish(roller: Roller, system: Any, plan: Plan, action: Action, roster: Roster,
             result: PoolResult) -> _Done:
-    pre, harmed = _steps(roller, system, action, roster, result)
-    done = _resolution(action, pre, harmed)
+    """Steps 3 to 6 for one pool result."""
+    pre, harmed = _steps(roller, system, plan, action, roster, result)
+    done = _resolution(action, roster, pre, harmed)
     if summaries_only(roller):  # exact odds: results with equal summaries merge here
         return _Done(done, done.summary())
     return _Done(done, (pre, harmed))
@@ -144,82 +162,75 @@ def _soak(target: Any, weapon: Weapon) -> tuple[int, str]:
 
 
 @dataclass(frozen=True)
-class _Settled:
-    """Steps 3 to 5 and the hits of Step 6 for one pool result (before any injury roll);
-    hashed once (it is cached, and the exact roller hashes it at every branch)."""
+class _Settled(HashOnce):
+    """Steps 3 to 5 and the hits of Step 6 for one pool result (before any injury roll):
+    the events and the combatants they changed, as changed (the rest of the roster is as
+    the attack met it: the events and the roster before tell the roster after); hashed
+    once, when first asked (it is cached, and the exact roller hashes it at every branch;
+    the random roller never does)."""
 
     events: tuple[Event, ...]
-    roster: Roster
+    changed: tuple[Combatant, ...]
     bought: tuple[Spend, ...]
     crossed: tuple[tuple[str, bool], ...]
     hit: bool
     before: tuple[int, int]
     weapon: Weapon
-    key: int = field(init=False, compare=False, repr=False)
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "key", hash((self.events, self.roster)))
 
     def __hash__(self) -> int:
-        return self.key
+        return cached_hash(self, lambda: hash((self.events, self.changed)))
+
+    def after(self, cid: str, roster: Roster) -> Combatant:
+        """``cid`` as settled, from the roster the attack met."""
+        return next((c for c in self.changed if c.id == cid), None) or roster[cid]
 
 
 @dataclass(frozen=True)
-class _Harmed:
-    """The Critical Injury part of Step 6: its events, the roster after, the severity."""
+class _Harmed(HashOnce):
+    """The Critical Injury part of Step 6: its events, the roster after, the severity
+    (hashed once, when first asked)."""
 
     events: tuple[Event, ...]
     roster: Roster
     severity: str | None
-    key: int = field(init=False, compare=False, repr=False)
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "key", hash((self.events, self.roster)))
 
     def __hash__(self) -> int:
-        return self.key
+        return cached_hash(self, lambda: hash((self.events, self.roster)))
 
 
 _UNHARMED = _Harmed((), Roster(), None)
 
 
-def finish_attack(roller: Roller, system: Any, action: Action, roster: Roster,
-                  result: PoolResult) -> Resolution:
-    """Steps 3 to 6 for one pool result."""
-    return _resolution(action, *_steps(roller, system, action, roster, result))
-
-
-def _steps(roller: Roller, system: Any, action: Action, roster: Roster,
+def _steps(roller: Roller, system: Any, plan: Plan, action: Action, roster: Roster,
            result: PoolResult) -> tuple[_Settled, _Harmed]:
     """Steps 3 to 5 and the hits (cached per pool result), then the injuries as a
     sub-step keyed by what they depend on (its roster holds the injured only)."""
     live = getattr(roller, "choose", None) is not None  # a live session asks people
-    pre = _settle(system, action, roster, result, result.symbols,
+    pre = _settle(system, plan, action, RosterKey(roster), result, result.symbols,
                   cast(Hashable, roller) if live else None)
     a_id, t_id = action.actor, action.target or ""
-    args = _injury_args(pre, roster, a_id, t_id)
-    if args is None:
-        return pre, _UNHARMED
-    involved, vicious, triggers = args
-    harmed: _Harmed = roller.resolve(_injure, system, involved, vicious, a_id, t_id,
-                                     triggers, pre.crossed)
+    triggers = sum(1 for s in pre.bought if s.effect == "critical")
+    if not triggers and not any(went for _, went in pre.crossed):
+        return pre, _UNHARMED  # no injury to roll
+    harmed: _Harmed = roller.resolve(_injure, system, _involved(pre, roster, a_id, t_id),
+                                     pre.weapon.rating("Vicious"), a_id, t_id, triggers,
+                                     pre.crossed)
     return pre, harmed
 
 
-@lru_cache(maxsize=4096)
-def _injury_args(pre: _Settled, roster: Roster, a_id: str, t_id: str
-                 ) -> tuple[Roster, int, int] | None:
-    """The injury step's roster, Vicious rating and triggers (None: no injury to roll).
-    The roster holds who may be injured, as settled, and the attacker (whose talents
-    count) as before the attack unless injured too, so that the step's key does not
-    change with what the attacker spent."""
-    triggers = sum(1 for s in pre.bought if s.effect == "critical")
-    if not triggers and not any(went for _, went in pre.crossed):
-        return None
-    hurt = (t_id, *(cid for cid, _ in pre.crossed if cid != t_id))
-    involved = Roster([*(pre.roster[c] for c in hurt),
-                       *([] if a_id in hurt else [roster[a_id]])])
-    return involved, pre.weapon.rating("Vicious"), triggers
+def _involved(pre: _Settled, roster: Roster, a_id: str, t_id: str) -> Roster:
+    """The injury step's roster: who may be injured, as settled, and the attacker (whose
+    talents count) as before the attack unless injured too, so that the step's key does
+    not change with what the attacker spent. Kept on the settled step (which belongs to
+    one attack on one roster): the exact roller asks again for every injury it
+    enumerates, and the same roster keys its memo at once (its hash is kept)."""
+    involved: Roster | None = pre.__dict__.get("_involved")
+    if involved is None:
+        hurt = (t_id, *(cid for cid, _ in pre.crossed if cid != t_id))
+        involved = Roster([*(pre.after(c, roster) for c in hurt),
+                           *([] if a_id in hurt else [roster[a_id]])])
+        object.__setattr__(pre, "_involved", involved)
+    return involved
 
 
 def _injure(roller: Roller, system: Any, involved: Roster, vicious: int, a_id: str,
@@ -232,12 +243,13 @@ def _injure(roller: Roller, system: Any, involved: Roster, vicious: int, a_id: s
     return _Harmed(tuple(tr.events), tr.roster, severity)
 
 
-def _resolution(action: Action, pre: _Settled, harmed: _Harmed) -> Resolution:
+def _resolution(action: Action, roster: Roster, pre: _Settled, harmed: _Harmed
+                ) -> Resolution:
     """The outcome of the whole attack from its settled part and its injuries (a
     Resolution carries events, not a roster: the target as the injuries left it)."""
     t_id = action.target or ""
     severity = harmed.severity
-    after = (harmed.roster if t_id in harmed.roster else pre.roster)[t_id]
+    after = harmed.roster[t_id] if t_id in harmed.roster else pre.after(t_id, roster)
     lost = (after.state.wounds - pre.before[0]) + max(0, after.state.strain - pre.before[1])
     blast_miss = not pre.hit and any(s.effect == "blast" for s in pre.bought)
     outcome = ("critical injury" if severity else "plain hit") if pre.hit else (
@@ -253,12 +265,16 @@ def _resolution(action: Action, pre: _Settled, harmed: _Harmed) -> Resolution:
                       tuple(details))
 
 
-@lru_cache(maxsize=4096)
-def _settle(system: Any, action: Action, roster: Roster, result: PoolResult,
+@lru_cache(maxsize=128)
+def _settle(system: Any, plan: Plan, action: Action, met: RosterKey, result: PoolResult,
             symbols: str | None, chooser: Any = None) -> _Settled:
-    """(``symbols`` is part of the cache key: what the dice showed is in the events;
-    ``chooser`` is a live session's roller, asked how people spend.)"""
-    plan = plan_attack(system, action, roster)
+    """(``plan`` is the attack's, as ``plan_attack`` made it; ``symbols`` is part of the
+    cache key: what the dice showed is in the events; ``chooser`` is a live session's
+    roller, asked how people spend.) A small cache: the exact roller plays an attack's
+    last steps again for each injury it enumerates, one after another, and finds the
+    settled step here; a random roller never meets one again, and a large cache would
+    only keep thousands of them alive for the garbage collector to walk through."""
+    roster = met.roster
     weapon, opts = plan.weapon, action.options
     assert isinstance(opts, Options)
     a_id, t_id = action.actor, action.target or ""
@@ -272,30 +288,9 @@ def _settle(system: Any, action: Action, roster: Roster, result: PoolResult,
     brink = harm.action_strain(attacker)
     if brink:
         harm.suffer_strain(tr, f"{STEP6} (At the Brink)", a_id, brink)
-    tr.add(GenesysRolled(STEP3, a_id, plan.spec.notation(), result.symbols or "",
-                         result.successes, result.advantage, result.triumphs, result.despairs,
-                         result.describe()))
-    successes, advantage = result.successes, result.advantage
-    bonus = 0
-    for name, shift in (("Superior", 1), ("Inferior", -1)):
-        if weapon.quality(name):
-            advantage += shift
-            bonus += shift
-            word = "advantage" if shift > 0 else "threat"
-            tr.add(Note(QUALITIES, f"{name}: one automatic {word} (net advantage now "
-                                   f"{advantage}) and {shift:+d} damage"))
-    hit = successes >= 1
-    tr.add(Compared(STEP3, "net successes", successes, ">=" if hit else "<", "needed", 1,
-                    "the attack hits" if hit else "the attack misses"))
-    base = weapon.base_damage(attacker.sheet.characteristics.brawn)
-    per_hit = max(0, base + successes + bonus) if hit else 0
-    if hit:
-        parts = [(f"{weapon.name}" + (" (Brawn + " + str(weapon.damage)[1:] + ")"
-                                      if isinstance(weapon.damage, str) else ""), base),
-                 ("net successes", successes)]
-        if bonus:
-            parts.append(("Superior" if bonus > 0 else "Inferior", bonus))
-        tr.add(Total(STEP3, "damage per hit", tuple(parts), per_hit))
+    told = rolled(plan, a_id, result, result.symbols)
+    tr.add(*told.events)
+    successes, advantage, hit, per_hit = result.successes, told.advantage, told.hit, told.per_hit
     soak, _ = _soak(target, weapon)
     crit_possible = hit and per_hit > soak
     knockdown = qualities()["Knockdown"]
@@ -308,48 +303,31 @@ def _settle(system: Any, action: Action, roster: Roster, result: PoolResult,
     a_policy = opts.advantage_policy or system.defaults.advantage_policy
     h_policy = opts.threat_policy or system.defaults.threat_policy
     spend, gm_spend = opts.spend, opts.gm_spend
-    faces = "" if result.symbols is None else (  # None: drawn by fracas, no faces kept
-        f"{result.symbols if result.symbols.strip('- ') else 'blanks'} → ")
-    shown = f"{attacker.name} rolled {faces}{result.describe()}: {'a hit' if hit else 'a miss'}"
+    shown = ""
     if chooser is not None:  # a live session: people may spend by hand
+        faces = "" if result.symbols is None else (  # None: drawn by fracas, no faces kept
+            f"{result.symbols if result.symbols.strip('- ') else 'blanks'} → ")
+        shown = (f"{attacker.name} rolled {faces}{result.describe()}: "
+                 f"{'a hit' if hit else 'a miss'}")
         spend, a_policy = person_spends(chooser, a_id, attacker.name, "advantage", ctx,
                                         advantage, result.triumphs, spend, a_policy, shown)
-    bought, notes, adv_left, tri_left, chosen = spend_advantage(
-        ctx, advantage, result.triumphs, spend, a_policy)
-    _announce(tr, a_id, bought, notes, "a", "t", a_policy, "advantage_policy", chosen,
-              opts.advantage_policy is not None)
-    if adv_left > 0 or tri_left:
-        tr.add(Note("seed 004 · Step 4", f"unspent: {adv_left} advantage, {tri_left} triumph"))
+    bought, events = advantage_spent(ctx, advantage, result.triumphs, spend, a_policy, a_id,
+                                     opts.advantage_policy is not None)
+    tr.add(*events)
     spender, spender_name = threat_spender(system, attacker, target)
     if chooser is not None:
         gm_spend, h_policy = person_spends(chooser, spender, spender_name, "threat", ctx,
                                            -advantage, result.despairs, gm_spend, h_policy,
                                            shown)
-    gm, gm_notes, _, _, gm_chosen = spend_threat(ctx, -advantage, result.despairs,
-                                                 gm_spend, h_policy)
-    _announce(tr, spender_name, gm, gm_notes, "h", "d", h_policy, "threat_policy", gm_chosen,
-              opts.threat_policy is not None)
+    gm, events = threat_spent(ctx, -advantage, result.despairs, gm_spend, h_policy,
+                              spender_name, opts.threat_policy is not None)
+    tr.add(*events)
     before = (target.state.wounds, target.state.strain)
     crossed = _hits(tr, plan, weapon, a_id, t_id, opts, bought, per_hit, successes, hit,
                     system.defaults.threshold_injury_when_incapacitated)
-    _effects(tr, a_id, t_id, weapon, bought, gm, per_hit, base, ctx.ally)
-    return _Settled(tuple(tr.events), tr.roster, tuple(bought), tuple(crossed.items()), hit,
+    _effects(tr, a_id, t_id, weapon, bought, gm, per_hit, plan.base, ctx.ally)
+    return _Settled(tuple(tr.events), tr.changed(), bought, tuple(crossed.items()), hit,
                     before, weapon)
-
-
-def _announce(tr: Tracker, who: str, bought: list[Spend], notes: list[str], small: str,
-              big: str, policy: str, knob: str, chosen: int, given: bool) -> None:
-    """The spending events: explicit choices first, then what the policy bought."""
-    for i, s in enumerate(bought):
-        if i == 0 and chosen:
-            tr.add(Note(s.rule, f"{who} spends as the attack's options choose"))
-        if i == chosen:
-            source = "the attack's options" if given else f"{DEFAULT} · {plain(knob)}"
-            rest = "the rest " if chosen else ""
-            tr.add(Note(s.rule, f"{who} spends {rest}by policy: {plain(policy)} ({source})"))
-        tr.add(GenesysSpent(s.rule, who, s.cost(small, big), s.label, s.text))
-    for n in notes:
-        tr.add(Note(bought[0].rule if bought else "seed 004 · Steps 4-5", f"skipped: {n}"))
 
 
 def _hit_on(tr: Tracker, label: str, cid: str, damage: int, weapon: Weapon,
@@ -367,7 +345,7 @@ def _hit_on(tr: Tracker, label: str, cid: str, damage: int, weapon: Weapon,
 
 
 def _hits(tr: Tracker, plan: Plan, weapon: Weapon, a_id: str, t_id: str, opts: Options,
-          bought: list[Spend], per_hit: int, successes: int, hit: bool, again: bool
+          bought: Sequence[Spend], per_hit: int, successes: int, hit: bool, again: bool
           ) -> dict[str, bool]:
     """Every hit of the attack (the first, extra hits, Blast); who went past threshold.
     One Critical Injury per attack and target (seed 004 · Step 6: "An attack may also
@@ -454,8 +432,8 @@ def next_ally(system: Any, roster: Roster, a_id: str) -> str:
     return min(allies, key=lambda c: (ids.index(c.id) - here) % len(ids)).id
 
 
-def _effects(tr: Tracker, a_id: str, t_id: str, weapon: Weapon, bought: list[Spend],
-             gm: list[Spend], per_hit: int, base: int, ally: str = "") -> None:
+def _effects(tr: Tracker, a_id: str, t_id: str, weapon: Weapon, bought: Sequence[Spend],
+             gm: Sequence[Spend], per_hit: int, base: int, ally: str = "") -> None:
     """The effects of active qualities and of the spending tables."""
     for s in bought:
         rating = weapon.rating(s.key) if s.key in qualities() else 0

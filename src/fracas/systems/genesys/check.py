@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from fracas.core.events import Event
@@ -263,9 +264,40 @@ def _finish(defaults: Any, b: PoolBuilder, c: Combatant, characteristic: str,
     return b.spec, b.events, no_boost
 
 
-def simple_pool(defaults: Any, c: Combatant, skill: str) -> tuple[PoolSpec, list[Event]]:
-    """A Simple check (no difficulty), e.g. initiative."""
+def simple_pool(defaults: Any, c: Combatant, skill: str) -> tuple[PoolSpec, tuple[Event, ...]]:
+    """A Simple check (no difficulty), e.g. initiative (cached by what it reads of the
+    combatant: its id and sheet, injuries, standing minions and conditions)."""
+    s = c.state
+    return _simple_pool(defaults, skill, Read((c,), (c.id, s.critical_injuries, s.members,
+                                                      s.conditions)))
+
+
+@lru_cache(maxsize=1024)
+def _simple_pool(defaults: Any, skill: str, read: Read) -> tuple[PoolSpec, tuple[Event, ...]]:
+    c = read.combatants[0]
     b = PoolBuilder(c.id)
     b.base(c, skill)
     spec, events, _ = _finish(defaults, b, c, skills()[skill].characteristic, None)
-    return spec, events
+    return spec, tuple(events)
+
+
+class Read:
+    """Combatants as a rule reads them, as a cache key: ``key`` is what the rule reads of
+    their state (and ids, names); equal when the keys and the combatants' sheets are,
+    hashed by the key alone (the sheets stay the same through a fight, and a pydantic
+    model hashes slowly). The rule is handed ``combatants``, whatever else they hold
+    (wounds, strain, initiative) left unread."""
+
+    __slots__ = ("_hash", "combatants", "key", "sheets")
+
+    def __init__(self, combatants: tuple[Combatant, ...], key: tuple[Any, ...]) -> None:
+        self.combatants, self.key = combatants, key
+        self.sheets = tuple(c.sheet for c in combatants)
+        self._hash = hash(key)
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Read) and self._hash == other._hash and (
+            self.key == other.key and self.sheets == other.sheets)

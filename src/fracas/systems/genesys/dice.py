@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, ValidationError, field_validator
@@ -120,22 +120,7 @@ class PoolResult:
 
     def describe(self) -> str:
         """``2 successes, 1 advantage, 1 triumph`` in words."""
-        parts = []
-        if self.successes > 0:
-            parts.append(_count(self.successes, "net success", "net successes"))
-        elif self.successes < 0:
-            parts.append(_count(-self.successes, "net failure", "net failures"))
-        else:
-            parts.append("no net success")
-        if self.advantage > 0:
-            parts.append(_count(self.advantage, "net advantage", "net advantage"))
-        elif self.advantage < 0:
-            parts.append(_count(-self.advantage, "net threat", "net threat"))
-        if self.triumphs:
-            parts.append(_count(self.triumphs, "triumph", "triumphs"))
-        if self.despairs:
-            parts.append(_count(self.despairs, "despair", "despairs"))
-        return ", ".join(parts)
+        return _describe(self.successes, self.advantage, self.triumphs, self.despairs)
 
     def key(self) -> tuple[int, int, int, int]:
         return (self.successes, self.advantage, self.triumphs, self.despairs)
@@ -230,15 +215,7 @@ class PoolSpec:
 
     def notation(self) -> str:
         """``PPAAB-CCDS``; counts past 4 as ``5P``."""
-        def part(names: tuple[str, ...]) -> str:
-            out = ""
-            for name in names:
-                n = self.count(name)
-                letter = DIE_LETTERS[name]
-                out += letter * n if n <= 4 else f"{n}{letter}"
-            return out
-        positive, negative = part(DIE_ORDER[:3]), part(DIE_ORDER[3:])
-        return f"{positive}-{negative}" if negative else positive or "-"
+        return _notation(self)
 
     def describe(self) -> str:
         """``2 proficiency, 1 ability, 2 difficulty`` in words."""
@@ -254,3 +231,39 @@ class PoolSpec:
 
     def dice(self) -> int:
         return sum(self.count(n) for n in DIE_ORDER)
+
+
+@lru_cache(maxsize=1024)
+def _notation(spec: PoolSpec) -> str:
+    """A pool's notation, written once per pool (every attack with it shows it)."""
+    def part(names: tuple[str, ...]) -> str:
+        out = ""
+        for name in names:
+            n = spec.count(name)
+            letter = DIE_LETTERS[name]
+            out += letter * n if n <= 4 else f"{n}{letter}"
+        return out
+    positive, negative = part(DIE_ORDER[:3]), part(DIE_ORDER[3:])
+    return f"{positive}-{negative}" if negative else positive or "-"
+
+
+@lru_cache(maxsize=1024)
+def _describe(successes: int, advantage: int, triumphs: int, despairs: int) -> str:
+    """A result in words, written once per result (attacks meet the same ones again)."""
+    parts = []
+    if successes > 0:
+        parts.append(_count(successes, "net success", "net successes"))
+    elif successes < 0:
+        parts.append(_count(-successes, "net failure", "net failures"))
+    else:
+        parts.append("no net success")
+    if advantage > 0:
+        parts.append(_count(advantage, "net advantage", "net advantage"))
+    elif advantage < 0:
+        parts.append(_count(-advantage, "net threat", "net threat"))
+    if triumphs:
+        parts.append(_count(triumphs, "triumph", "triumphs"))
+    if despairs:
+        parts.append(_count(despairs, "despair", "despairs"))
+    return ", ".join(parts)
+

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 from fracas.core.events import Changed, Event, Note, Outcome
@@ -43,7 +44,7 @@ def initiative(system: Any, roller: Roller, roster: Roster, round_number: int
     combatant's place in the order (not the roll), so later rounds reuse it."""
     events: list[Event] = []
     defaults = system.defaults
-    active = [cid for cid, c in roster.items() if system.is_active(c)]
+    active = [cid for cid in roster if system.is_active(roster[cid])]
     kept = sorted((cid for cid in active if roster[cid].state.initiative),
                   key=lambda cid: roster[cid].state.initiative[0])
     results: dict[str, tuple[int, int]] = {}
@@ -77,22 +78,29 @@ def initiative(system: Any, roller: Roller, roster: Roster, round_number: int
         if cid in results:
             events.append(Changed(INITIATIVE, cid, "initiative", roster[cid].state.initiative,
                                   (place,)))
-    pcs = tuple(cid for cid in order if _is_pc(roster[cid].sheet))
-    npcs = tuple(cid for cid in order if not _is_pc(roster[cid].sheet))
-    slots = []
-    counts = {"PC": 0, "NPC": 0}
-    for cid in order:
-        kind = "PC" if _is_pc(roster[cid].sheet) else "NPC"
-        counts[kind] += 1
-        slots.append(Slot(pcs if kind == "PC" else npcs, f"{kind} slot {counts[kind]}"))
+    slots, labels = _slots(tuple((cid, _is_pc(roster[cid].sheet)) for cid in order))
     rule = f"{INITIATIVE}; {DEFAULT} · initiative_tie={defaults.initiative_tie}"
     if results:
         events.append(Note(rule, "order by successes, then advantage: " + ", ".join(
             f"{cid} ({results[cid][0]}/{results[cid][1]})" if cid in results else cid
             for cid in order)))
-    events.append(Note(rule, f"round {round_number} slots: "
-                             + ", ".join(s.label for s in slots)))
-    return tuple(slots), tuple(events)
+    events.append(Note(rule, f"round {round_number} slots: {labels}"))
+    return slots, tuple(events)
+
+
+@lru_cache(maxsize=1024)
+def _slots(order: tuple[tuple[str, bool], ...]) -> tuple[tuple[Slot, ...], str]:
+    """The slots of an initiative order (each id, and whether it is a PC's) and their
+    labels in a line: made once per order, which later rounds keep."""
+    pcs = tuple(cid for cid, pc in order if pc)
+    npcs = tuple(cid for cid, pc in order if not pc)
+    slots = []
+    counts = {"PC": 0, "NPC": 0}
+    for _, pc in order:
+        kind = "PC" if pc else "NPC"
+        counts[kind] += 1
+        slots.append(Slot(pcs if pc else npcs, f"{kind} slot {counts[kind]}"))
+    return tuple(slots), ", ".join(s.label for s in slots)
 
 
 def actions(system: Any, actor: str, roster: Roster) -> list[Action]:
@@ -114,10 +122,22 @@ def actions(system: Any, actor: str, roster: Roster) -> list[Action]:
                 reach = min(BANDS.index(system.defaults.fight_band), BANDS.index(w.range))
                 band = None if melee else BANDS[reach]
                 for aim in (0, 1):
-                    opts = Options(range=band, aim=aim)
-                    out.append(Action(actor, enemy.id, w.name, "attack", opts))
-    out.append(Action(actor, None, None, "guarded_stance", Options(), offensive=False))
+                    out.append(_attack(actor, enemy.id, w.name, band, aim))
+    out.append(_stance(actor))
     return out
+
+
+@lru_cache(maxsize=4096)
+def _attack(actor: str, target: str, weapon: str, band: str | None, aim: int) -> Action:
+    """An attack on offer, made once: the same offers come back turn after turn, and a
+    made action keeps its hash."""
+    return Action(actor, target, weapon, "attack", Options(range=band, aim=aim))
+
+
+@lru_cache(maxsize=1024)
+def _stance(actor: str) -> Action:
+    """A Guarded Stance on offer, made once."""
+    return Action(actor, None, None, "guarded_stance", Options(), offensive=False)
 
 
 def start_turn(system: Any, roller: Roller, actor: str, roster: Roster) -> tuple[Event, ...]:

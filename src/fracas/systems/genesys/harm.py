@@ -3,13 +3,13 @@ as Changed events on a working copy of the roster."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
-from fracas.core.events import Event, Note
-from fracas.core.model import Combatant, Roster, apply_event
+from fracas.core.events import Changed, Event, Note
+from fracas.core.model import Combatant, Roster
 from fracas.dice.rollers import Roller, announce
+from fracas.frozen import replaced
 from fracas.systems.genesys import state as st
 from fracas.systems.genesys.events import GenesysCriticalInjury
 from fracas.systems.genesys.injuries import CriticalRoll, InjuryResult
@@ -21,20 +21,50 @@ WOUNDS = "public fact · wound threshold"
 ADVERSARIES = "public fact · adversaries"
 
 
-@dataclass
 class Tracker:
-    """The roster as events change it, and the events so far."""
+    """The roster as events change it, and the events so far.
 
-    roster: Roster
-    events: list[Event] = field(default_factory=list)
+    Each :class:`Changed` event is applied to its combatant alone, as
+    :func:`~fracas.core.model.apply_event` does but by :func:`~fracas.frozen.replaced`
+    (a :class:`~fracas.systems.genesys.state.GenesysState` has no ``__post_init__``, no
+    cached hash and no slots: the copy equals what ``evolve`` gives, without running
+    ``__init__``); the roster is put together again only when read, not once per event.
+    (The field exists: :func:`~fracas.systems.genesys.state.change` read it.)"""
+
+    __slots__ = ("_base", "_now", "_roster", "events")
+
+    def __init__(self, roster: Roster) -> None:
+        self._base = roster
+        self._now: dict[str, Combatant] = {}  # the combatants changed since, by id
+        self._roster: Roster | None = roster
+        self.events: list[Event] = []
+
+    @property
+    def roster(self) -> Roster:
+        if self._roster is None:
+            self._roster = self._base.replace(*self._now.values())
+        return self._roster
+
+    @roster.setter
+    def roster(self, roster: Roster) -> None:
+        self._base, self._now, self._roster = roster, {}, roster
+
+    def changed(self) -> tuple[Combatant, ...]:
+        """The combatants changed since the roster was given (or last set), as changed."""
+        return tuple(self._now.values())
 
     def c(self, cid: str) -> Combatant:
-        return self.roster[cid]
+        now = self._now.get(cid)
+        return self._base[cid] if now is None else now
 
     def add(self, *events: Event) -> None:
         for e in events:
             self.events.append(e)
-            self.roster = apply_event(self.roster, e)
+            if isinstance(e, Changed):
+                c = self.c(e.target)
+                self._now[e.target] = replaced(c, state=replaced(c.state,
+                                                                  **{e.field: e.after}))
+                self._roster = None
 
     def set(self, rule: str, cid: str, name: str, after: Any) -> None:
         e = st.change(rule, self.c(cid), name, after)
@@ -44,6 +74,25 @@ class Tracker:
     def condition(self, rule: str, cid: str, text: str) -> None:
         c = self.c(cid)
         self.set(rule, cid, "conditions", st.with_condition(c.state.conditions, text))
+
+
+class RosterKey:
+    """A roster as a cache key: equal when the rosters are, hashed by each combatant's id
+    and state alone (the sheets stay the same through a fight, and a pydantic model
+    hashes slowly)."""
+
+    __slots__ = ("_hash", "roster")
+
+    def __init__(self, roster: Roster) -> None:
+        self.roster = roster
+        self._hash = hash(tuple((cid, roster[cid].state) for cid in roster))
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, RosterKey) and self._hash == other._hash and (
+            self.roster is other.roster or self.roster == other.roster)
 
 
 def group_threshold(sheet: Sheet) -> int:
@@ -151,19 +200,20 @@ def critical_injury(roller: Roller, tr: Tracker, defaults: Any, cid: str, extra_
     announce(roller, by or "gm", f"Critical Injury roll against {c.name}",
              f"nothing: {modifier:+d} is added" if modifier else "")
     result: InjuryResult = roller.roll(CriticalRoll(modifier, cid))
-    events, roster = _injury_events(tr.roster, cid, parts, result, result.natural, result.d10)
+    events, roster = _injury_events(RosterKey(tr.roster), cid, parts, result, result.natural,
+                                    result.d10)
     tr.events.extend(events)
     tr.roster = roster
     return result.row.severity
 
 
 @lru_cache(maxsize=8192)
-def _injury_events(roster: Roster, cid: str, parts: tuple[tuple[str, int], ...],
+def _injury_events(met: RosterKey, cid: str, parts: tuple[tuple[str, int], ...],
                    result: InjuryResult, natural: int | None, d10: int | None
                    ) -> tuple[tuple[Event, ...], Roster]:
     """The events of one rolled injury (cached: exact odds meet each row many times;
     ``natural`` and ``d10`` are in the key because the events show them)."""
-    tr = Tracker(roster)
+    tr = Tracker(met.roster)
     modifier = sum(v for _, v in parts)
     row = result.row
     total = None if natural is None else natural + modifier

@@ -273,27 +273,35 @@ def pool_distribution(spec: PoolSpec) -> Distribution[PoolResult]:
     """The pool's exact distribution over :class:`PoolResult` values (cached): a small
     pool's by convolving its dice in plain Python (quicker than loading numpy for it),
     a larger one's from its dense table; both in the order of the results."""
-    if spec.dice() <= SMALL_POOL:
-        return Distribution({PoolResult(*key): w for key, w in _small_pool_counts(spec)})
-    return Distribution({PoolResult(*key): w for key, w in pool_table(spec).items()})
+    counts = _small_pool_counts(spec) if spec.dice() <= SMALL_POOL else pool_table(spec).items()
+    return Distribution({_result(key): w for key, w in counts})
 
 
 _Vector = tuple[int, int, int, int]
 
 
-def _add(x: _Vector, y: _Vector) -> _Vector:
-    return (x[0] + y[0], x[1] + y[1], x[2] + y[2], x[3] + y[3])
+@lru_cache(maxsize=8192)
+def _result(key: _Vector) -> PoolResult:
+    """The result of these net successes, advantage, triumphs and despairs, made once:
+    pools share most of their results."""
+    return PoolResult(*key)
 
 
 def _small_pool_counts(spec: PoolSpec) -> list[tuple[_Vector, int]]:
-    """(net s, net a, triumphs, despairs) with its weight for every result of a small
-    pool, in order: each die's distinct faces convolved as a :class:`Distribution`."""
-    result: Distribution[_Vector] = Distribution.constant((0, 0, 0, 0))
+    """(net s, net a, triumphs, despairs) with the number of ways the dice show it, for
+    every result of a small pool, in order: each die's distinct faces added in turn."""
+    counts: dict[_Vector, int] = {(0, 0, 0, 0): 1}
     for name in _CONVOLUTION_ORDER:
-        if spec.count(name):
-            die = Distribution(dict(die_faces()[name].kernel()))
-            result = result.convolve(die.repeat(spec.count(name), _add), _add)
-    return result.items()
+        kernel = die_faces()[name].kernel()
+        for _ in range(spec.count(name)):
+            added: dict[_Vector, int] = {}
+            get = added.get
+            for (s, a, t, d), w in counts.items():
+                for (ds, da, dt, dd), m in kernel:
+                    key = (s + ds, a + da, t + dt, d + dd)
+                    added[key] = get(key, 0) + w * m
+            counts = added
+    return sorted(counts.items())
 
 
 @lru_cache(maxsize=512)
@@ -361,10 +369,14 @@ class GenesysPool(Variable[PoolResult]):
     def exact(self) -> Distribution[PoolResult]:
         return self._dist
 
+    @cached_property
+    def _small(self) -> bool:
+        return self.spec.dice() <= DIRECT_ROLL_FROM
+
     def sample(self, rng: np.random.Generator) -> PoolResult:
         """One roll: a draw from the exact distribution for a small pool, else each die
         rolled (one face per die, uniformly), so a pool of any size answers at once."""
-        if self.spec.dice() <= DIRECT_ROLL_FROM:
+        if self._small:
             return self._dist.sample(rng)
         return roll_directly(self.spec, rng)
 

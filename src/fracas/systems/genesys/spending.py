@@ -19,8 +19,9 @@ from dataclasses import dataclass, field
 
 from fracas.core.choices import Choice, ask
 from fracas.dice.rollers import Roller
+from fracas.frozen import HashOnce, cached_hash
 from fracas.systems.genesys.sheet import Weapon
-from fracas.systems.genesys.tables import qualities, spending
+from fracas.systems.genesys.tables import qualities, spend_option, spending
 
 STEP4 = "seed 004 · Step 4: advantage and triumph"
 STEP5 = "seed 004 · Step 5: threat and despair"
@@ -42,9 +43,13 @@ class Spend:
         return (small * self.paid) + (big * self.paid_big) or "nothing"
 
 
+#: What spending gives: (bought, notes, left, big left, how many bought were explicit).
+Spent = tuple[tuple[Spend, ...], tuple[str, ...], int, int, int]
+
+
 @dataclass(frozen=True)
-class Context:
-    """What the options depend on."""
+class Context(HashOnce):
+    """What the options depend on (hashed once: both sides' spending is cached by it)."""
 
     hit: bool
     crit_possible: bool
@@ -59,6 +64,14 @@ class Context:
     target_prone: bool = False
     ally: str = ""  # the next allied active character (a boost die for its next check)
 
+    def __hash__(self) -> int:
+        """Every field but the weapon, which is hashed by its name (equal contexts have
+        equal weapons, so equal names; a pydantic model hashes slowly)."""
+        return cached_hash(self, lambda: hash((
+            self.hit, self.crit_possible, self.crit_rating, self.weapon.name, self.auto_fire,
+            self.knockdown_cost, self.attacker_strain, self.attacker_prone, self.ranged,
+            self.blast_targets, self.target_prone, self.ally)))
+
 
 @dataclass
 class _Purse:
@@ -69,6 +82,9 @@ class _Purse:
 
     def times(self, key: str) -> int:
         return sum(1 for s in self.bought if s.key == key)
+
+    def spent(self, chosen: int) -> Spent:
+        return tuple(self.bought), tuple(self.notes), self.small, self.big, chosen
 
 
 @dataclass(frozen=True)
@@ -134,7 +150,7 @@ def _advantage_offer(key: str, ctx: Context) -> _Offer | str:
         text = _QUALITY_EFFECT.get(info.effect, info.text).format(r=q.rating or 1)
         return _Offer(key, q.label(), cost, 1, info.effect, text, f"{STEP4}: item qualities",
                       limit)
-    option = spending().option("advantage", key)
+    option = spend_option("advantage", key)
     if option is None:
         return "no such option"
     if option.effect == "recover_strain" and ctx.attacker_strain <= 0:
@@ -146,7 +162,7 @@ def _advantage_offer(key: str, ctx: Context) -> _Offer | str:
 
 
 def _threat_offer(key: str, ctx: Context) -> _Offer | str:
-    option = spending().option("threat", key)
+    option = spend_option("threat", key)
     if option is None:
         return "no such option"
     if option.effect == "attacker_prone" and ctx.attacker_prone:
@@ -193,7 +209,7 @@ def _policy_steps(policy: str) -> tuple[str, ...]:
 
 
 def spend_advantage(ctx: Context, advantage: int, triumphs: int, explicit: tuple[str, ...],
-                    policy: str) -> tuple[list[Spend], list[str], int, int, int]:
+                    policy: str) -> Spent:
     """Spend advantage and triumph: (bought, notes, advantage left, triumphs left, how
     many of the bought were explicit choices)."""
     purse = _Purse(max(0, advantage), triumphs)
@@ -231,11 +247,11 @@ def spend_advantage(ctx: Context, advantage: int, triumphs: int, explicit: tuple
         if not isinstance(offer, str):
             while purse.big and _buy(purse, offer):
                 pass
-    return purse.bought, purse.notes, purse.small, purse.big, chosen
+    return purse.spent(chosen)
 
 
 def spend_threat(ctx: Context, threat: int, despairs: int, explicit: tuple[str, ...],
-                 policy: str) -> tuple[list[Spend], list[str], int, int, int]:
+                 policy: str) -> Spent:
     """The GM spends threat and despair: (bought, notes, threat left, despairs left,
     how many of the bought were explicit choices)."""
     purse = _Purse(max(0, threat), despairs)
@@ -247,7 +263,7 @@ def spend_threat(ctx: Context, threat: int, despairs: int, explicit: tuple[str, 
             _buy(purse, offer, explicit=True)
     chosen = len(purse.bought)
     if policy == "none":
-        return purse.bought, purse.notes, purse.small, purse.big, chosen
+        return purse.spent(chosen)
     if policy == "prone_first":
         offer = _threat_offer("prone", ctx)
         if not isinstance(offer, str) and purse.times("prone") == 0:
@@ -257,7 +273,7 @@ def spend_threat(ctx: Context, threat: int, despairs: int, explicit: tuple[str, 
     if not isinstance(offer, str):
         while purse.big and _buy(purse, offer):
             pass
-    return purse.bought, purse.notes, purse.small, purse.big, chosen
+    return purse.spent(chosen)
 
 
 def _price(offer: _Offer, purse: _Purse, small: str, big: str) -> str:

@@ -203,6 +203,13 @@ def spending() -> Spending:
     return table
 
 
+@cache
+def spend_option(side: str, key: str) -> SpendOption | None:
+    """The option ``key`` of the data pack's ``advantage`` or ``threat`` table (looked up
+    once per key: every attack's spending asks again)."""
+    return spending().option(side, key)
+
+
 def difficulty_name(n: int) -> str:
     names = ranges().difficulty_names
     return names[n] if 0 <= n < len(names) else f"{n} difficulty dice"
