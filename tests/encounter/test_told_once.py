@@ -46,7 +46,7 @@ def test_lines_kept_between_calls_are_the_lines_worked_out_afresh(
     viewers = [Viewer(), Viewer.player([mine], {"others": "bar", "hidden": [hidden]}),
                Viewer.player([mine], {"others": "hidden", "hidden": []})]
     memo: Told = {}
-    first = len(session.events)
+    first = len({id(e) for e in session.events})  # an event object met twice is told once
     for viewer in viewers:
         assert event_lines(session.events, names, viewer, say, memo) == \
             event_lines(session.events, names, viewer, base)
@@ -58,7 +58,7 @@ def test_lines_kept_between_calls_are_the_lines_worked_out_afresh(
     # told again: the new events, and those of the turn in play (the session plays it
     # again from its start as it decides), never the whole log
     again = told - first
-    assert len(session.events) - first <= again < first // 2
+    assert len({id(e) for e in session.events}) - first <= again < first // 2
 
 
 def test_a_kept_line_is_not_given_to_another_event_at_the_same_address() -> None:
