@@ -10,7 +10,8 @@ import pytest
 
 from fracas.core.events import ActionChosen, Changed
 from fracas.core.legal import LegalActions
-from fracas.core.model import Action, recurring_states
+from fracas.core.model import Action, changed
+from fracas.core.recur import Recurrence, recurring_states
 from fracas.dice.rollers import RandomRoller
 from fracas.encounter import policies
 from fracas.encounter.engine import Encounter, setup_from_scenario, step
@@ -150,3 +151,23 @@ def test_a_steady_policys_choice_is_remembered_per_policy() -> None:
         other, _ = step(RandomRoller(1), setup, start, lean=True,
                         controllers={actor: policies.POLICIES["best-odds"]})
         assert other.roster[actor].state.total_attack
+
+
+def test_states_that_seldom_recur_are_given_up() -> None:
+    """A simulation whose changes are seldom met again stops remembering them (under
+    half of its trial found): the same changes then give equal rosters, not the same."""
+    roster = load_scenario(ROOT / "examples" / "tristat" / "duel-fight.yaml").roster
+    seldom = Recurrence()
+    seldom.TRIAL = 20
+    with recurring_states(seldom):
+        for n in range(seldom.TRIAL):  # every change a new one
+            changed(roster, {"rin": {"health": n}})
+        assert not seldom.on
+        again = changed(roster, {"rin": {"health": 3}})
+        assert again == changed(roster, {"rin": {"health": 3}})
+        assert again is not changed(roster, {"rin": {"health": 3}})
+    often = Recurrence()
+    with recurring_states(often):
+        for _ in range(often.TRIAL):
+            changed(roster, {"rin": {"health": 3}})
+        assert often.on and often.found >= often.TRIAL - 1  # all but perhaps the first

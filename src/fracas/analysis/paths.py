@@ -23,7 +23,8 @@ from fracas.analysis.fights import Fights, fight_rng, finish
 from fracas.analysis.sampled import SamplingRoller, SubstepCache
 from fracas.analysis.trace import MemoRoller, ReplayMemo
 from fracas.core.events import ActionChosen, Outcome
-from fracas.core.model import Roster, recurring_states
+from fracas.core.model import Roster
+from fracas.core.recur import Recurrence, recurring_states
 from fracas.dice.rollers import EnumerationTooLarge, Roller
 from fracas.encounter.engine import FightSetup, step
 from fracas.encounter.state import FightState
@@ -69,9 +70,15 @@ def steps_chunk(args: tuple[Any, Roster, int, int, int]) -> Fights:
 def play_chunk(setup: FightSetup, roster: Roster, indices: range,
                roller_of: Callable[[int], Roller], method: str) -> Fights:
     """The fights of ``indices`` by the lean loop, fight ``i`` on ``roller_of(i)``, with
-    the cycle collector paused and the states met remembered (:func:`recurring_states`)."""
+    the cycle collector paused and the states met remembered where they recur
+    (:mod:`fracas.core.recur`)."""
     finals, dealt_rows, actions = [], [], []
-    with collector_paused(), recurring_states():
+    recurrence = RECURRENCES.get((setup, roster))
+    if recurrence is None:
+        if len(RECURRENCES) >= 8:
+            RECURRENCES.clear()
+        recurrence = RECURRENCES[(setup, roster)] = Recurrence()
+    with collector_paused(), recurring_states(recurrence):
         for i in indices:
             final, dealt, acted = play_lean(setup, roster, roller_of(i))
             finals.append(final)
@@ -83,6 +90,8 @@ def play_chunk(setup: FightSetup, roster: Roster, indices: range,
 
 #: The steps path's memo of sub-steps (kept from task to task for the same fight).
 MEMOS: dict[tuple[FightSetup, Roster], ReplayMemo] = {}
+#: Whether a fight's states recur enough to be remembered (found out once per fight).
+RECURRENCES: dict[tuple[FightSetup, Roster], Recurrence] = {}
 
 
 # -- sampled -------------------------------------------------------------------------------

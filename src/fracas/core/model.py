@@ -6,7 +6,6 @@ and a fight's state can be rebuilt from its events.
 
 from __future__ import annotations
 
-import contextlib
 import dataclasses
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
@@ -15,6 +14,7 @@ from typing import Any, Self
 from pydantic import BaseModel, ConfigDict, PrivateAttr
 
 from fracas.core.events import Changed, Event
+from fracas.core.recur import interned, transition
 from fracas.errors import RulesError
 from fracas.frozen import HashOnce, cached_hash, freeze, replaced
 
@@ -40,7 +40,7 @@ class Combatant(HashOnce):
             state = replaced(state, **changes)
         else:
             state = dataclasses.replace(state, **changes)
-        return _interned(replaced(self, state=state))
+        return interned(replaced(self, state=state))
 
     def __hash__(self) -> int:
         found: int | None = self.__dict__.get("_hash")  # as cached_hash, inline: rosters
@@ -57,40 +57,6 @@ class Combatant(HashOnce):
 
 
 _PLAIN: dict[type, bool] = {}
-#: One combatant object per value met lately (:func:`_interned`); emptied past INTERNED.
-_INTERN: dict[Combatant, Combatant] = {}
-INTERNED = 8_192
-_RECUR = [False]  # within recurring_states()
-
-
-@contextlib.contextmanager
-def recurring_states() -> Iterator[None]:
-    """Within: a combatant value met before is the object met before, and the same
-    changes to the same roster give the same roster object (:func:`changed`). A
-    simulation meets a fight's states over and over (the same wounds a round later, a
-    fight later): rosters built of the same objects compare by identity, so the memos
-    keyed by rosters find them at once. Outside (a fight at the table, the tracker)
-    nothing is remembered. What was remembered is kept for the next simulation, up to
-    :data:`INTERNED` combatants and :data:`TRANSITIONS` changes."""
-    before = _RECUR[0]
-    _RECUR[0] = True
-    try:
-        yield
-    finally:
-        _RECUR[0] = before
-
-
-def _interned(combatant: Combatant) -> Combatant:
-    """The combatant equal to ``combatant`` met before, if any (within
-    :func:`recurring_states`)."""
-    if not _RECUR[0]:
-        return combatant
-    found = _INTERN.get(combatant)
-    if found is None:
-        if len(_INTERN) >= INTERNED:
-            _INTERN.clear()
-        found = _INTERN[combatant] = combatant
-    return found
 
 
 def _plain_state(cls: type) -> bool:
@@ -219,27 +185,14 @@ def apply_event(roster: Roster, event: Event) -> Roster:
     return changed(roster, {event.target: {event.field: event.after}})
 
 
-#: Rosters after changes met lately: (roster, changes) -> roster; emptied past TRANSITIONS.
-_TRANSITIONS: dict[tuple[Roster, tuple[Any, ...]], Roster] = {}
-TRANSITIONS = 16_384
-
-
 def changed(roster: Roster, fields: Mapping[str, Mapping[str, Any]]) -> Roster:
     """The roster with these state fields (per combatant id) set: what applying
-    :class:`Changed` events one by one gives, in one new roster. The same changes to the
-    same roster give the same object again within :func:`recurring_states`."""
-    if not _RECUR[0]:
-        return _changed(roster, fields)
-    try:
-        key = (roster, tuple((cid, tuple(values.items())) for cid, values in fields.items()))
-        found = _TRANSITIONS.get(key)
-    except TypeError:  # an unhashable value: nothing to remember it by
-        return _changed(roster, fields)
-    if found is None:
-        if len(_TRANSITIONS) >= TRANSITIONS:
-            _TRANSITIONS.clear()
-        found = _TRANSITIONS[key] = _changed(roster, fields)
-    return found
+    :class:`Changed` events one by one gives, in one new roster (within
+    :func:`~fracas.core.recur.recurring_states`, the object the same changes to the same
+    roster gave before)."""
+    return transition(lambda: (roster, tuple((cid, tuple(values.items()))
+                                             for cid, values in fields.items())),
+                      lambda: _changed(roster, fields))
 
 
 def _changed(roster: Roster, fields: Mapping[str, Mapping[str, Any]]) -> Roster:
