@@ -3,6 +3,7 @@ initiative countdown with extra segments, guard, focus, sacrifice and surprise."
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Collection, Mapping
 from functools import cached_property
 from pathlib import Path
@@ -205,6 +206,14 @@ class Zamani(RuleSystem):
 
     def out_at(self, combatant: Combatant) -> int:
         return int(self.defaults.out_at)
+
+    def ranking_state(self, combatant: Combatant, health: bool = False) -> Any:
+        """The policies rank options, unless ``health``, with wounds as at full (an attack
+        reads them only to tell whether the target is out); everything else as it is."""
+        state = combatant.state
+        if health or state.wounds == state.max_wounds:
+            return state
+        return dataclasses.replace(state, wounds=state.max_wounds)
 
     def bystander_state(self, combatant: Combatant, parties: Collection[str]) -> State:
         """An attack reads a combatant other than its attacker and its target only to find
