@@ -72,6 +72,10 @@ def test_a_changed_state_is_the_copy_dataclasses_replace_makes() -> None:
                                                         conditions=("prone",)))
     assert rin.state.health == 45 and hurt.sheet is rin.sheet
     assert rin.evolve(health=3, conditions=("prone",)) is not hurt
+    again = rin.evolve(health=3, conditions=("prone",))  # equal, another object
+    assert again == hurt and hash(again) == hash(hurt)
+    assert again != rin.evolve(health=3) and again != rin
+    assert again != dataclasses.replace(hurt, name="Rin the Second")
     with recurring_states():  # a value met before is the object met before
         again = rin.evolve(health=3, conditions=("prone",))
         assert rin.evolve(health=3, conditions=("prone",)) is again == hurt

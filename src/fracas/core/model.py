@@ -7,6 +7,7 @@ and a fight's state can be rebuilt from its events.
 from __future__ import annotations
 
 import dataclasses
+import functools
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Self
@@ -49,6 +50,25 @@ class Combatant(HashOnce):
             object.__setattr__(self, "_hash", found)
         return found
 
+    def __eq__(self, other: object) -> bool:
+        """Equal fields (the memos compare combatants at every look-up that finds one):
+        a plain state compared by its fields' mapping, without building tuples."""
+        if self is other:
+            return True
+        if type(other) is not Combatant:
+            return NotImplemented
+        mine, theirs = self.state, other.state
+        if mine is not theirs:
+            if type(mine) is not type(theirs):
+                return False
+            if _plain_state(type(mine)):
+                if mine.__dict__ != theirs.__dict__:
+                    return False
+            elif mine != theirs:
+                return False
+        return (self.id == other.id and self.sheet == other.sheet and self.name == other.name
+                and self.side == other.side and self.policy == other.policy)
+
     def state_dict(self) -> dict[str, Any]:
         from fracas.core.events import _jsonable
 
@@ -60,10 +80,10 @@ _PLAIN: dict[type, bool] = {}
 
 
 def _plain_state(cls: type) -> bool:
-    """Whether a state class can be copied field by field (:func:`~fracas.frozen.replaced`)
-    as ``dataclasses.replace`` would copy it: a dataclass with no ``__post_init__``, no
-    slots, and only plain fields, each set by ``__init__`` (no init-only or class
-    variables)."""
+    """Whether a state class can be copied (:func:`~fracas.frozen.replaced`) and compared
+    field by field as ``dataclasses.replace`` and its ``__eq__`` would: a dataclass with no
+    ``__post_init__``, no slots, no cached properties, and only plain fields, each set by
+    ``__init__`` (no init-only or class variables)."""
     plain = _PLAIN.get(cls)
     if plain is None:
         declared = getattr(cls, "__dataclass_fields__", None)
@@ -71,7 +91,9 @@ def _plain_state(cls: type) -> bool:
         plain = _PLAIN[cls] = bool(
             declared is not None and not hasattr(cls, "__post_init__")
             and "__slots__" not in cls.__dict__ and all(f.init for f in fields)
-            and set(declared) == {f.name for f in fields})
+            and set(declared) == {f.name for f in fields}
+            and not any(isinstance(v, functools.cached_property)
+                        for k in cls.__mro__ for v in vars(k).values()))
     return plain
 
 
