@@ -57,6 +57,12 @@ class LegalActions(Sequence[Action]):
     def first(self, test: Test | None = None) -> Action | None:
         """The first legal action that passes ``test`` (tested before its legality is
         checked), or None."""
+        if self._legal is None:  # nothing to check: every candidate, listed once
+            if self._source is not None:
+                self._listed.extend(self._source)
+                self._verdicts.extend([True] * (len(self._listed) - len(self._verdicts)))
+                self._source = None
+            return next((a for a in self._listed if test is None or test(a)), None)
         for i, action in self._candidates():
             if (test is None or test(action)) and self._is_legal(i):
                 return action
