@@ -12,6 +12,7 @@ from fracas.analysis.fights import fight_rng
 from fracas.analysis.paths import play_lean
 from fracas.analysis.trace import MemoRoller, ReplayMemo
 from fracas.core.events import Outcome
+from fracas.core.recur import Trial
 from fracas.dice.rollers import RandomRoller
 from fracas.dice.variables import nd
 from fracas.encounter.engine import setup_from_scenario, step
@@ -44,7 +45,7 @@ def test_fights_through_the_memos_are_the_fights_without_them(path: Path) -> Non
         for cid, total in zip(roster, dealt, strict=True):
             assert total == sum(o.damage for o in outcomes
                                if o.actor in (cid, roster[cid].name))
-    assert sum(hits for _, hits in memo.looked.values()) > 0 or memo.off
+    assert sum(trial.found for trial in memo.looked.values()) > 0 or memo.off
 
 
 def _attack(roller, target: int) -> tuple[str, int]:  # type: ignore[no-untyped-def]
@@ -76,17 +77,18 @@ def test_a_memo_walk_draws_what_playing_draws() -> None:
     got = [walked.resolve(_attack, 7) for _ in range(300)]
     assert got == [played.resolve(_attack, 7) for _ in range(300)]
     # every look-up after a path's first meeting walks the tree to its end
-    assert memo.looked[_attack] == [300, 300 - len(set(played.paths))]
+    trial = memo.looked[_attack]
+    assert (trial.looked, trial.found) == (300, 300 - len(set(played.paths)))
 
 
 def test_a_rule_whose_arguments_seldom_repeat_is_played_directly() -> None:
     memo = ReplayMemo()
     roller = MemoRoller(RandomRoller(2).rng, memo)
     again = RandomRoller(2)
-    for n in range(ReplayMemo.TRIAL + 50):  # a new target every time: never found
+    for n in range(Trial.TRIAL + 50):  # a new target every time: never found
         assert roller.resolve(_attack, n % 1000) == again.resolve(_attack, n % 1000)
     assert _attack in memo.off
-    assert len(memo.trees) == ReplayMemo.TRIAL - 1  # none kept once it was turned off
+    assert len(memo.trees) == Trial.TRIAL - 1  # none kept once it was turned off
 
 
 class _Node:

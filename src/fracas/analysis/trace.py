@@ -19,6 +19,7 @@ from typing import Any, TypeVar
 
 import numpy as np
 
+from fracas.core.recur import Trial
 from fracas.dice.variables import Variable
 
 T = TypeVar("T", bound=Hashable)
@@ -110,18 +111,16 @@ class ReplayMemo:
     """The steps path's memo: per sub-step and its whole arguments, the :class:`RollTree`
     of the paths met so far. Walking a tree draws what playing the rule draws, so a fight
     played through the memo is the fight played without it, roll for roll; only the time
-    differs. A rule whose arguments seldom repeat (fewer than :attr:`MIN_HITS` of its first
-    :attr:`TRIAL` look-ups found) is played directly from then on; the memo is emptied past
+    differs. A rule whose arguments seldom repeat (its :class:`~fracas.core.recur.Trial`
+    turned off) is played directly from then on; the memo is emptied past
     :attr:`MAX_NODES` nodes."""
 
-    TRIAL = 512
-    MIN_HITS = 0.3
     MAX_NODES = 300_000
 
     def __init__(self) -> None:
         self.trees: dict[Hashable, RollTree] = {}
         self.nodes = 0
-        self.looked: dict[Hashable, list[int]] = {}  # rule -> [look-ups, hits]
+        self.looked: dict[Hashable, Trial] = {}  # per rule
         self.off: set[Hashable] = set()
 
     def play(self, roller: CacheRoller, fn: Callable[..., R], args: tuple[Any, ...]) -> R:
@@ -134,18 +133,18 @@ class ReplayMemo:
         except TypeError:  # unhashable arguments: nothing to key a tree by
             self.off.add(fn)
             return fn(roller, *args)
-        count = self.looked.get(fn)
-        if count is None:
-            count = self.looked[fn] = [0, 0]
-        count[0] += 1
+        trial = self.looked.get(fn)
+        if trial is None:
+            trial = self.looked[fn] = Trial()
         drawn: list[Any] = []
         if tree is not None:
             stayed, got = tree.walk(roller.rng)
             if stayed:
-                count[1] += 1
+                trial.count(True)
                 return got  # type: ignore[no-any-return]
             drawn = got
-        elif count[0] >= self.TRIAL and count[1] < self.MIN_HITS * count[0]:
+        trial.count(False)
+        if not trial.on:
             self.off.add(fn)
         replay = ReplayRoller(roller.rng, drawn)
         result: R = fn(replay, *args)

@@ -14,21 +14,25 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Callable, Hashable, Iterator
-from typing import TypeVar
+from typing import Any, TypeVar
 
 T = TypeVar("T", bound=Hashable)
 R = TypeVar("R")
+K = TypeVar("K", bound=Hashable)
+V = TypeVar("V")
 
 INTERNED = 8_192  # combatant values kept at most (then emptied)
 TRANSITIONS = 16_384  # changes to a roster kept at most (then emptied)
 
 
-class Recurrence:
-    """Whether one simulation's states recur enough to be remembered: on until fewer than
-    :attr:`MIN_FOUND` of the first :attr:`TRIAL` changes were met before."""
+class Trial:
+    """Whether a memo pays for itself. Each look-up is counted, found or not; past the
+    first :attr:`TRIAL`, a look-up not found while under :attr:`MIN_FOUND` of them were
+    found turns the memo off for good. A memo never changes a result, so turning it off
+    changes only the time."""
 
-    TRIAL = 5_000
-    MIN_FOUND = 0.5
+    TRIAL = 512
+    MIN_FOUND = 0.3
 
     def __init__(self) -> None:
         self.looked = self.found = 0
@@ -36,14 +40,32 @@ class Recurrence:
 
     def count(self, found: bool) -> None:
         self.looked += 1
-        self.found += found
-        if self.looked == self.TRIAL and self.found < self.MIN_FOUND * self.TRIAL:
+        if found:
+            self.found += 1
+        elif self.looked >= self.TRIAL and self.found < self.MIN_FOUND * self.looked:
             self.on = False
+
+
+class Recurrence(Trial):
+    """Whether one simulation's states recur enough to be remembered (counted on the
+    changes to its rosters)."""
+
+    TRIAL = 5_000
+    MIN_FOUND = 0.5
+
+
+def remember(memo: dict[K, V], key: K, value: V, most: int) -> V:
+    """``memo[key] = value``, the memo emptied first when it holds ``most`` already (a
+    memo kept within bounds); returns ``value``."""
+    if len(memo) >= most:
+        memo.clear()
+    memo[key] = value
+    return value
 
 
 _ACTIVE: list[Recurrence | None] = [None]
 _INTERN: dict[Hashable, Hashable] = {}
-_TRANSITIONS: dict[Hashable, object] = {}
+_TRANSITIONS: dict[Hashable, Any] = {}
 
 
 @contextlib.contextmanager
@@ -64,9 +86,7 @@ def interned(value: T) -> T:
         return value
     found = _INTERN.get(value)
     if found is None:
-        if len(_INTERN) >= INTERNED:
-            _INTERN.clear()
-        found = _INTERN[value] = value
+        found = remember(_INTERN, value, value, INTERNED)
     return found  # type: ignore[return-value]
 
 
@@ -83,7 +103,5 @@ def transition(key: Callable[[], Hashable], make: Callable[[], R]) -> R:
         return make()
     active.count(found is not None)
     if found is None:
-        if len(_TRANSITIONS) >= TRANSITIONS:
-            _TRANSITIONS.clear()
-        found = _TRANSITIONS[known] = make()
-    return found  # type: ignore[return-value]
+        found = remember(_TRANSITIONS, known, make(), TRANSITIONS)
+    return found  # type: ignore[no-any-return]

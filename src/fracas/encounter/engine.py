@@ -31,6 +31,7 @@ from fracas.core.events import (
     TurnStarted,
 )
 from fracas.core.model import DELAY, PASS, Action, Roster, Slot
+from fracas.core.recur import Trial, remember
 from fracas.core.scenario import Scenario
 from fracas.core.system import RuleSystem
 from fracas.dice.rollers import RandomRoller, Roller, ScriptedRoller
@@ -117,37 +118,31 @@ def _keep_effects(roller: Roller, fn: Callable[..., tuple[Event, ...]], *args: A
     return tuple(e for e in fn(roller, *args) if isinstance(e, Changed | Outcome | SlotAdded))
 
 
-class _Choices:
+class _Choices(Trial):
     """The lean loop's memo of steady policies' choices (:attr:`Policy.steady`) for one
     setup and ranking mode: (actor, policy, slot, last slot?, roster) -> action. A steady
     policy's choice depends on nothing else, so a simulation whose states recur (a duel)
-    makes each choice once. Where they seldom do (fewer than :attr:`MIN_HITS` of the first
-    :attr:`TRIAL` look-ups found), it is given up and its choices let go."""
+    makes each choice once. Where they seldom do (see :class:`~fracas.core.recur.Trial`),
+    it is given up and its choices let go."""
 
     TRIAL = 2_000
-    MIN_HITS = 0.2
+    MIN_FOUND = 0.2
     SIZE = 50_000  # choices kept at most (then emptied)
 
     def __init__(self) -> None:
-        self.found: dict[Any, Action] = {}
-        self.looked = self.hits = 0
-        self.on = True
+        super().__init__()
+        self.known: dict[Any, Action] = {}
 
     def get(self, key: Any) -> Action | None:
-        self.looked += 1
-        found = self.found.get(key)
-        if found is not None:
-            self.hits += 1
-        elif self.looked >= self.TRIAL and self.hits < self.MIN_HITS * self.looked:
-            self.on = False
-            self.found.clear()
+        found = self.known.get(key)
+        self.count(found is not None)
+        if not self.on:
+            self.known.clear()
         return found
 
     def put(self, key: Any, action: Action) -> None:
         if self.on:
-            if len(self.found) >= self.SIZE:
-                self.found.clear()
-            self.found[key] = action
+            remember(self.known, key, action, self.SIZE)
 
 
 _CHOICES: dict[tuple[FightSetup, bool], _Choices] = {}

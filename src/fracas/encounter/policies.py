@@ -33,18 +33,17 @@ import functools
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Collection, Iterator, Sequence
 from fractions import Fraction
-from typing import ClassVar, TypeVar
+from typing import ClassVar
 
 from fracas.core.legal import first
 from fracas.core.model import Action, Combatant, Roster
+from fracas.core.recur import remember
 from fracas.core.system import RuleSystem
 from fracas.dice.distribution import Distribution
 from fracas.dice.rollers import Roller
 from fracas.dice.variables import Fixed
 from fracas.odds.attack import AttackOdds
 from fracas.odds.cache import cached_odds
-
-T = TypeVar("T")
 
 
 def _pick_uniform(roller: Roller, n: int, what: str) -> int:
@@ -148,13 +147,6 @@ _CHOSEN: dict[tuple[object, ...], Action] = {}
 MEMO_SIZE = 8_192
 
 
-def _remember(memo: dict[tuple[object, ...], T], key: tuple[object, ...], value: T) -> T:
-    if len(memo) >= MEMO_SIZE:
-        memo.clear()
-    memo[key] = value
-    return value
-
-
 def ranking_roster(system: RuleSystem, roster: Roster, kept: Collection[str] = (),
                    parties: Collection[str] | None = None) -> Roster:
     """The roster with every combatant in its ranking state (health as at full; the
@@ -170,8 +162,8 @@ def ranking_roster(system: RuleSystem, roster: Roster, kept: Collection[str] = (
         if ranked is None:
             state = (system.bystander_state(c, party) if aside and party is not None
                      else system.ranking_state(c, c.id in kept))
-            ranked = _remember(_RANKED, key, c if state is c.state
-                               else dataclasses.replace(c, state=state))
+            ranked = remember(_RANKED, key, c if state is c.state
+                              else dataclasses.replace(c, state=state), MEMO_SIZE)
         same = same and ranked is c
         out.append(ranked)
     return roster if same else Roster(out)
@@ -213,8 +205,8 @@ def _best(system: RuleSystem, options: list[Action], roster: Roster, most: bool)
     listed = tuple(options)
     views = _VIEWS.get((system, listed, ranked))
     if views is None:
-        views = _remember(_VIEWS, (system, listed, ranked),
-                          [cached_odds(system, a, ranked) for a in options])
+        views = remember(_VIEWS, (system, listed, ranked),
+                         [cached_odds(system, a, ranked) for a in options], MEMO_SIZE)
     if _in_reach(system, options, views, roster):  # health matters: kept as it is
         return _chosen(system, options, _targets_kept(system, options, roster, parties),
                        sign)
@@ -232,8 +224,8 @@ def _chosen(system: RuleSystem, options: list[Action], roster: Roster, sign: int
     key = (system, tuple(options), roster, sign)
     found = _CHOSEN.get(key)
     if found is None:
-        found = _remember(_CHOSEN, key, min(options, key=lambda a: tuple(
-            sign * x for x in _odds_key(system, a, roster))))
+        found = remember(_CHOSEN, key, min(options, key=lambda a: tuple(
+            sign * x for x in _odds_key(system, a, roster))), MEMO_SIZE)
     return found
 
 
