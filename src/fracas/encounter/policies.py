@@ -156,11 +156,11 @@ def ranking_roster(system: RuleSystem, roster: Roster, kept: Collection[str] = (
     party = frozenset(parties) if parties is not None else None
     out, same = [], True
     for c in roster.combatants():
-        aside = party is not None and c.id not in party
-        key = (system, c, party) if aside else (system, c, c.id in kept)
+        bystander = party if party is not None and c.id not in party else None
+        key = (system, c, bystander) if bystander is not None else (system, c, c.id in kept)
         ranked = _RANKED.get(key)
         if ranked is None:
-            state = (system.bystander_state(c, party) if aside and party is not None
+            state = (system.bystander_state(c, bystander) if bystander is not None
                      else system.ranking_state(c, c.id in kept))
             ranked = remember(_RANKED, key, c if state is c.state
                               else dataclasses.replace(c, state=state), MEMO_SIZE)

@@ -59,10 +59,10 @@ class FightState:
             return replaced(self, roster=apply_event(self.roster, event))
         if isinstance(event, RoundStarted):
             return replaced(self, round=event.round, slots=slots_from_data(event.slots),
-                           next_slot=0, acted=(), actor=None, started=True)
+                            next_slot=0, acted=(), actor=None, started=True)
         if isinstance(event, TurnStarted):
             return replaced(self, next_slot=event.slot_index + 1,
-                           acted=(*self.acted, event.actor), actor=event.actor)
+                            acted=(*self.acted, event.actor), actor=event.actor)
         if isinstance(event, SlotAdded):
             return replaced(self, slots=self._with_slot(event))
         if isinstance(event, SlotPassed):
