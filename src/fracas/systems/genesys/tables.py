@@ -203,11 +203,21 @@ def spending() -> Spending:
     return table
 
 
-@cache
 def spend_option(side: str, key: str) -> SpendOption | None:
-    """The option ``key`` of the data pack's ``advantage`` or ``threat`` table (looked up
-    once per key: every attack's spending asks again)."""
-    return spending().option(side, key)
+    """The option ``key`` of the data pack's ``advantage`` or ``threat`` table, as
+    :meth:`Spending.option` finds it, from a mapping made once per table (every attack's
+    spending asks again; the keys asked may come from a scenario or a request, so they
+    are not remembered)."""
+    return _options(side == "advantage").get(key)
+
+
+@cache
+def _options(advantage: bool) -> dict[str, SpendOption]:
+    table = spending()
+    found: dict[str, SpendOption] = {}
+    for option in table.advantage if advantage else table.threat:
+        found.setdefault(option.key, option)  # the first of a key, as option() finds it
+    return found
 
 
 def difficulty_name(n: int) -> str:
