@@ -18,7 +18,6 @@ from fracas.encounter.state import FightState
 from fracas.registry.scenarios import load_scenario
 from fracas.systems.genesys import attack, check
 from fracas.systems.genesys.check import Read
-from fracas.systems.genesys.harm import RosterKey
 from fracas.systems.genesys.rules import Genesys
 from tests.genesys.helpers import EXAMPLES
 
@@ -73,8 +72,7 @@ def test_the_settled_combatants_are_the_fold_of_the_settled_events(
     for i, (system, action, roster) in enumerate(seen):
         plan = attack.plan_attack(system, action, roster)
         result = plan.pool.sample(RandomRoller(i).rng)
-        pre = attack._settle(system, plan, action, RosterKey(roster), result,
-                             result.symbols)
+        pre = attack._settle(system, plan, action, roster, result, result.symbols)
         folded = apply_events(roster, pre.events)
         assert {cid: pre.after(cid, roster) for cid in roster} == dict(folded)
         assert {c.id for c in pre.changed} <= {e.target for e in pre.events

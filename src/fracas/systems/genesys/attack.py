@@ -24,7 +24,7 @@ from fracas.systems.genesys import state as st
 from fracas.systems.genesys.check import DEFAULT, Read, attack_pool
 from fracas.systems.genesys.dice import PoolResult, PoolSpec
 from fracas.systems.genesys.events import GenesysDamage
-from fracas.systems.genesys.harm import STEP6, RosterKey, Tracker
+from fracas.systems.genesys.harm import STEP6, Tracker
 from fracas.systems.genesys.pool import GenesysPool
 from fracas.systems.genesys.rolled import advantage_spent, rolled, threat_spent
 from fracas.systems.genesys.sheet import Options, Sheet, Weapon
@@ -206,7 +206,7 @@ def _steps(roller: Roller, system: Any, plan: Plan, action: Action, roster: Rost
     """Steps 3 to 5 and the hits (cached per pool result), then the injuries as a
     sub-step keyed by what they depend on (its roster holds the injured only)."""
     live = getattr(roller, "choose", None) is not None  # a live session asks people
-    pre = _settle(system, plan, action, RosterKey(roster), result, result.symbols,
+    pre = _settle(system, plan, action, roster, result, result.symbols,
                   cast(Hashable, roller) if live else None)
     a_id, t_id = action.actor, action.target or ""
     triggers = sum(1 for s in pre.bought if s.effect == "critical")
@@ -266,7 +266,7 @@ def _resolution(action: Action, roster: Roster, pre: _Settled, harmed: _Harmed
 
 
 @lru_cache(maxsize=128)
-def _settle(system: Any, plan: Plan, action: Action, met: RosterKey, result: PoolResult,
+def _settle(system: Any, plan: Plan, action: Action, roster: Roster, result: PoolResult,
             symbols: str | None, chooser: Any = None) -> _Settled:
     """(``plan`` is the attack's, as ``plan_attack`` made it; ``symbols`` is part of the
     cache key: what the dice showed is in the events; ``chooser`` is a live session's
@@ -274,7 +274,6 @@ def _settle(system: Any, plan: Plan, action: Action, met: RosterKey, result: Poo
     last steps again for each injury it enumerates, one after another, and finds the
     settled step here; a random roller never meets one again, and a large cache would
     only keep thousands of them alive for the garbage collector to walk through."""
-    roster = met.roster
     weapon, opts = plan.weapon, action.options
     assert isinstance(opts, Options)
     a_id, t_id = action.actor, action.target or ""

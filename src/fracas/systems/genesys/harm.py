@@ -76,25 +76,6 @@ class Tracker:
         self.set(rule, cid, "conditions", st.with_condition(c.state.conditions, text))
 
 
-class RosterKey:
-    """A roster as a cache key: equal when the rosters are, hashed by each combatant's id
-    and state alone (the sheets stay the same through a fight, and a pydantic model
-    hashes slowly)."""
-
-    __slots__ = ("_hash", "roster")
-
-    def __init__(self, roster: Roster) -> None:
-        self.roster = roster
-        self._hash = hash(tuple((cid, roster[cid].state) for cid in roster))
-
-    def __hash__(self) -> int:
-        return self._hash
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, RosterKey) and self._hash == other._hash and (
-            self.roster is other.roster or self.roster == other.roster)
-
-
 def group_threshold(sheet: Sheet) -> int:
     """A minion group's wound threshold is its members' added up."""
     return sheet.wound_threshold * sheet.group
@@ -200,20 +181,19 @@ def critical_injury(roller: Roller, tr: Tracker, defaults: Any, cid: str, extra_
     announce(roller, by or "gm", f"Critical Injury roll against {c.name}",
              f"nothing: {modifier:+d} is added" if modifier else "")
     result: InjuryResult = roller.roll(CriticalRoll(modifier, cid))
-    events, roster = _injury_events(RosterKey(tr.roster), cid, parts, result, result.natural,
-                                    result.d10)
+    events, roster = _injury_events(tr.roster, cid, parts, result, result.natural, result.d10)
     tr.events.extend(events)
     tr.roster = roster
     return result.row.severity
 
 
 @lru_cache(maxsize=8192)
-def _injury_events(met: RosterKey, cid: str, parts: tuple[tuple[str, int], ...],
+def _injury_events(roster: Roster, cid: str, parts: tuple[tuple[str, int], ...],
                    result: InjuryResult, natural: int | None, d10: int | None
                    ) -> tuple[tuple[Event, ...], Roster]:
     """The events of one rolled injury (cached: exact odds meet each row many times;
     ``natural`` and ``d10`` are in the key because the events show them)."""
-    tr = Tracker(met.roster)
+    tr = Tracker(roster)
     modifier = sum(v for _, v in parts)
     row = result.row
     total = None if natural is None else natural + modifier

@@ -9,8 +9,9 @@ from __future__ import annotations
 import re
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, field_validator
+from pydantic import ConfigDict, Field, StrictBool, StrictInt, field_validator
 
+from fracas.core.model import HashedModel
 from fracas.systems.genesys.tables import BANDS, Band
 
 Adversary = Literal["pc", "minion", "rival", "nemesis"]
@@ -19,7 +20,7 @@ AdvantagePolicy = Literal["critical_first", "hits_first", "qualities_first", "st
 ThreatPolicy = Literal["strain_first", "prone_first", "none"]
 
 
-class _Frozen(BaseModel):
+class _Frozen(HashedModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
 
