@@ -17,7 +17,10 @@ Each check raises :class:`AssertionError` saying what is wrong. The checks:
    randomly sampled result is a possible exact result;
 7. pinned dice in a scenario are used exactly (none missing, none left over);
 8. fight hooks: initiative gives slots of known combatants; an active combatant
-   facing an active enemy has at least one action, and each action resolves;
+   facing an active enemy has at least one action, and each action resolves; under a
+   roller that does not narrate (the simulation's, see
+   :func:`~fracas.dice.rollers.narrated`) initiative and each action make the same
+   rolls, slots, changes and outcomes as under one that does;
 9. live play: with a person deciding for everybody (and the GM), every choice the
    system offers - actions, reactions and its own mid-resolution choices (see
    :mod:`fracas.core.choices`) - is a JSON-able decision of a known controller whose
@@ -32,7 +35,7 @@ from pathlib import Path
 
 from pydantic import BaseModel
 
-from fracas.core.events import Changed, event_from_dict
+from fracas.core.events import Changed, Event, Outcome, SlotAdded, event_from_dict
 from fracas.core.model import Resolution, apply_events
 from fracas.core.scenario import Scenario
 from fracas.core.system import RuleSystem
@@ -125,6 +128,25 @@ def check_fight_hooks(scenario: Scenario) -> None:
         for action in actions[:3]:
             result = system.resolve(RandomRoller(3), action, roster)
             _check_events(result, scenario, f"{where} ({cid}: {action.kind})")
+            quiet = system.resolve(_Quiet(3), action, roster)
+            assert _effects(quiet.events) == _effects(result.events), (
+                f"{where} ({cid}: {action.kind}): without narration the action changes "
+                "the fight differently")
+    for number in (1, 2):
+        told, untold = (system.initiative(roller, roster, number)
+                        for roller in (RandomRoller(number), _Quiet(number)))
+        assert untold[0] == told[0] and _effects(untold[1]) == _effects(told[1]), (
+            f"{where}: without narration, round {number}'s initiative differs")
+
+
+class _Quiet(RandomRoller):
+    """A random roller whose rules need not narrate (as the simulation's)."""
+
+    narrates = False
+
+
+def _effects(events: Iterable[Event]) -> list[Event]:
+    return [e for e in events if isinstance(e, Changed | Outcome | SlotAdded)]
 
 
 def check_live(scenario: Scenario, decisions: int = 12, seed: int = 1) -> None:

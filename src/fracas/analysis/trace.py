@@ -30,9 +30,11 @@ NODE_BYTES = 500  # estimated cost of one node (its variable's reference, its di
 
 class ReplayRoller:
     """Replays ``prefix`` (values already drawn), then draws from ``rng``; records every
-    variable rolled and its value. Nested sub-steps are played inline."""
+    variable rolled and its value. Nested sub-steps are played inline. Only the lean loop
+    plays through it, so the rules need not narrate."""
 
     kind = "random"
+    narrates = False
 
     def __init__(self, rng: np.random.Generator, prefix: list[Any]) -> None:
         self.rng = rng
@@ -161,9 +163,11 @@ class ReplayMemo:
 class CacheRoller:
     """A random roller whose plain rolls are drawn directly and whose sub-steps
     (``resolve``) go through ``cache.play`` (a :class:`ReplayMemo` here, the sampled
-    path's sub-step cache in :mod:`fracas.analysis.sampled`)."""
+    path's sub-step cache in :mod:`fracas.analysis.sampled`). It serves the lean loop
+    only, so the rules need not narrate (:func:`~fracas.dice.rollers.narrated`)."""
 
     kind = "random"
+    narrates = False
 
     def __init__(self, rng: np.random.Generator, cache: Any) -> None:
         self.rng = rng

@@ -272,6 +272,14 @@ def summaries_only(roller: Roller) -> bool:
     return bool(getattr(roller, "summaries_only", False))
 
 
+def narrated(roller: Roller) -> bool:
+    """False when nobody reads what ``roller``'s rules say, only what they change (the
+    simulation's lean loop keeps :class:`~fracas.core.events.Changed` and outcome events
+    alone): rules may then skip building narration. A roller says so with
+    ``narrates = False``; every other roller narrates."""
+    return bool(getattr(roller, "narrates", True))
+
+
 def announce(roller: Roller, who: str, what: str, needs: str = "") -> None:
     """Say what the next roll is for, as a table asks for it: whose roll (a combatant
     id or name, or ``gm`` for a roll of the table's), what for (``defence``, ``critical

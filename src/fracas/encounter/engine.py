@@ -96,9 +96,19 @@ def standing_sides(system: RuleSystem, roster: Roster) -> list[str]:
     return [side for side in sides if side in standing]
 
 
+#: The last (system, roster) found with two sides or more standing: a step looks again at
+#: the roster the step before it ended on (one tuple, replaced whole: safe across threads).
+_GOING: list[tuple[RuleSystem, Roster] | None] = [None]
+
+
 def _ended(system: RuleSystem, state: FightState) -> FightEnded | None:
-    standing = standing_sides(system, state.roster)
+    roster = state.roster
+    going = _GOING[0]
+    if going is not None and going[1] is roster and going[0] is system:
+        return None
+    standing = standing_sides(system, roster)
     if len(standing) > 1:
+        _GOING[0] = (system, roster)
         return None
     if standing:
         return FightEnded(RULE_FIGHT, standing[0], state.round,

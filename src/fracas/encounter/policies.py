@@ -196,8 +196,7 @@ def _best(system: RuleSystem, options: list[Action], roster: Roster, most: bool)
     the first such in order."""
     sign = -1 if most else 1
     if _EXACT[0]:
-        return min(options, key=lambda a: tuple(sign * x for x in
-                                                 _odds_key(system, a, roster)))
+        return _first_ranked(system, options, roster, sign)
     parties = _parties(options)
     ranked = ranking_roster(system, roster, parties=parties)
     if ranked is roster:
@@ -208,14 +207,28 @@ def _best(system: RuleSystem, options: list[Action], roster: Roster, most: bool)
         views = remember(_VIEWS, (system, listed, ranked),
                          [cached_odds(system, a, ranked) for a in options], MEMO_SIZE)
     if _in_reach(system, options, views, roster):  # health matters: kept as it is
-        return _chosen(system, options, _targets_kept(system, options, roster, parties),
-                       sign)
+        return _chosen_kept(system, options, options, roster, ranked, parties, sign)
     damage = [odds.expected_damage for odds in views]
     top = min(sign * d for d in damage)
     tied = [a for a, d in zip(options, damage, strict=True) if sign * d == top]
     if len(tied) == 1:
         return tied[0]
-    return _chosen(system, tied, _targets_kept(system, options, roster, parties), sign)
+    return _chosen_kept(system, tied, options, roster, ranked, parties, sign)
+
+
+def _chosen_kept(system: RuleSystem, among: list[Action], options: list[Action],
+                 roster: Roster, ranked: Roster, parties: set[str], sign: int) -> Action:
+    """:func:`_chosen` among ``among`` on the roster :func:`_targets_kept` makes for
+    ``options``. That roster is ``ranked`` with the targets' real health, so the targets
+    as they are and ``ranked`` key the choice: the roster is built only when the choice
+    is new."""
+    targets = tuple(dict.fromkeys(a.target for a in options if a.target is not None))
+    key = (system, tuple(among), ranked, tuple(roster[t] for t in targets), sign)
+    found = _CHOSEN.get(key)
+    if found is None:
+        found = remember(_CHOSEN, key, _first_ranked(
+            system, among, _targets_kept(system, options, roster, parties), sign), MEMO_SIZE)
+    return found
 
 
 def _chosen(system: RuleSystem, options: list[Action], roster: Roster, sign: int) -> Action:
@@ -224,9 +237,14 @@ def _chosen(system: RuleSystem, options: list[Action], roster: Roster, sign: int
     key = (system, tuple(options), roster, sign)
     found = _CHOSEN.get(key)
     if found is None:
-        found = remember(_CHOSEN, key, min(options, key=lambda a: tuple(
-            sign * x for x in _odds_key(system, a, roster))), MEMO_SIZE)
+        found = remember(_CHOSEN, key, _first_ranked(system, options, roster, sign),
+                         MEMO_SIZE)
     return found
+
+
+def _first_ranked(system: RuleSystem, options: list[Action], roster: Roster, sign: int
+                  ) -> Action:
+    return min(options, key=lambda a: tuple(sign * x for x in _odds_key(system, a, roster)))
 
 
 def _in_reach(system: RuleSystem, options: list[Action], views: list[AttackOdds],

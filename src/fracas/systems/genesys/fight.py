@@ -7,7 +7,7 @@ from typing import Any
 
 from fracas.core.events import Changed, Event, Note, Outcome
 from fracas.core.model import Action, Resolution, Roster, Slot
-from fracas.dice.rollers import Roller, announce
+from fracas.dice.rollers import Roller, announce, narrated
 from fracas.systems.genesys import harm
 from fracas.systems.genesys import state as st
 from fracas.systems.genesys.check import DEFAULT, simple_pool
@@ -43,6 +43,7 @@ def initiative(system: Any, roller: Roller, roster: Roster, round_number: int
     then advantage; any PC may take a PC slot, any NPC an NPC slot. The state keeps each
     combatant's place in the order (not the roll), so later rounds reuse it."""
     events: list[Event] = []
+    told = narrated(roller)
     defaults = system.defaults
     active = [cid for cid in roster if system.is_active(roster[cid])]
     kept = sorted((cid for cid in active if roster[cid].state.initiative),
@@ -57,16 +58,18 @@ def initiative(system: Any, roller: Roller, roster: Roster, round_number: int
         if skill not in skills():
             skill = "Cool" if not surprised else "Vigilance"
         spec, pool_events = simple_pool(defaults, c, skill)
-        events.append(Note(f"{INITIATIVE}; {DEFAULT} · "
-                           f"{'surprised_skill' if surprised else 'initiative_skill'}",
-                           f"{cid} rolls {skill} for initiative"
-                           + (" (surprised)" if surprised else "")))
-        events += pool_events
+        if told:
+            events.append(Note(f"{INITIATIVE}; {DEFAULT} · "
+                               f"{'surprised_skill' if surprised else 'initiative_skill'}",
+                               f"{cid} rolls {skill} for initiative"
+                               + (" (surprised)" if surprised else "")))
+            events += pool_events
         announce(roller, cid, f"initiative ({skill})")
         r = roller.roll(GenesysPool(spec))
-        events.append(GenesysRolled(INITIATIVE, cid, spec.notation(), r.symbols or "",
-                                    r.successes, r.advantage, r.triumphs, r.despairs,
-                                    r.describe()))
+        if told:
+            events.append(GenesysRolled(INITIATIVE, cid, spec.notation(), r.symbols or "",
+                                        r.successes, r.advantage, r.triumphs, r.despairs,
+                                        r.describe()))
         results[cid] = (r.successes, r.advantage)
     pc_first = defaults.initiative_tie == "pc"
     rolled = sorted(results, key=lambda cid: (
@@ -79,6 +82,8 @@ def initiative(system: Any, roller: Roller, roster: Roster, round_number: int
             events.append(Changed(INITIATIVE, cid, "initiative", roster[cid].state.initiative,
                                   (place,)))
     slots, labels = _slots(tuple((cid, _is_pc(roster[cid].sheet)) for cid in order))
+    if not told:  # the lean loop keeps the changes only
+        return slots, tuple(events)
     rule = f"{INITIATIVE}; {DEFAULT} · initiative_tie={defaults.initiative_tie}"
     if results:
         events.append(Note(rule, "order by successes, then advantage: " + ", ".join(

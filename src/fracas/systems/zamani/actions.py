@@ -254,7 +254,7 @@ def round_choices(system: Zamani, actor: str, roster: Roster, opening: bool,
     Sacrifice, Focusing, Surprise)."""
     me = roster[actor]
     st = me.state
-    calm = Options()
+    calm = _PLAIN
     if turn_starts and "sacrifice" not in st.chosen:
         planned = min(me.sheet.sacrifice, system.defaults.max_sacrifice)
         ranks = [planned] + [n for n in range(system.defaults.max_sacrifice + 1)

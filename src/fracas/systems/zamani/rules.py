@@ -5,14 +5,14 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Collection, Mapping
-from functools import cached_property
+from functools import cached_property, lru_cache
 from pathlib import Path
 from typing import Any
 
 from fracas.core.events import Event, Note
 from fracas.core.model import Action, Combatant, Resolution, Roster, Slot
 from fracas.core.system import RuleSystem
-from fracas.dice.rollers import Roller
+from fracas.dice.rollers import Roller, narrated
 from fracas.errors import InputError
 
 from .actions import actions_for, check, reactions_for, resolve_other, round_choices
@@ -41,6 +41,27 @@ def default_in_hand(sheet: Sheet) -> tuple[str, ...]:
     if sheet.shield is not None and sum(w.hands for w in held) <= 1:
         names.append(sheet.shield.name)
     return tuple(names)
+
+
+def _countdown(roller: Roller, inits: tuple[tuple[str, int], ...],
+               fitness: tuple[tuple[str, int], ...], spirit: tuple[tuple[str, int], ...],
+               die: int) -> Countdown:
+    """The round's countdown (seed 002 · Segment & Initiatives), ties broken by Fitness,
+    Spirit, then the table's tie die."""
+    return countdown(dict(inits), dict(fitness), dict(spirit), roller, die)
+
+
+@lru_cache(maxsize=256)
+def _slots(places: tuple[Any, ...], round_number: int) -> tuple[Slot, ...]:
+    """A round's slots, one per place in its countdown (the countdown's one offensive
+    action may be taken on any of the segments)."""
+    slots = []
+    for place in places:
+        extra: tuple[tuple[str, Any], ...] = (
+            ("segment", place.segment), ("action", place.action), ("round", round_number))
+        label = f"countdown {place.segment}" + ("" if place.action == 1 else " (extra)")
+        slots.append(Slot((place.name,), label, True, extra))
+    return tuple(slots)
 
 
 class Zamani(RuleSystem):
@@ -146,13 +167,15 @@ class Zamani(RuleSystem):
             parts.append(("focus for speed", FOCUS_INITIATIVE))
         return tuple(parts)
 
-    def countdown_of(self, roster: Roster, roller: Roller | None = None) -> Countdown:
-        """The countdown of the active combatants of ``roster``."""
+    def countdown_of(self, roster: Roster, roller: Roller) -> Countdown:
+        """The countdown of the active combatants of ``roster``: a sub-step of its own,
+        keyed by the initiatives and the stats that break their ties (a simulation's memo
+        then walks the tie dice again rather than working the countdown out)."""
         active = [c for c in roster.values() if self.is_active(c)]
-        inits = {c.id: sum(v for _, v in self.initiative_parts(c)) for c in active}
-        return countdown(inits, {c.id: c.sheet.attributes["fitness"] for c in active},
-                         {c.id: c.sheet.attributes["spirit"] for c in active}, roller,
-                         self.defaults.tie_die)
+        inits = tuple((c.id, sum(v for _, v in self.initiative_parts(c))) for c in active)
+        fitness = tuple((c.id, c.sheet.attributes["fitness"]) for c in active)
+        spirit = tuple((c.id, c.sheet.attributes["spirit"]) for c in active)
+        return roller.resolve(_countdown, inits, fitness, spirit, self.defaults.tie_die)
 
     def round_representative(self, round_number: int) -> int:
         """Round 1 is the opening; after it the hooks only read the round within its turn
@@ -161,12 +184,15 @@ class Zamani(RuleSystem):
 
     def initiative(self, roller: Roller, roster: Roster, round_number: int) -> tuple[
             tuple[Slot, ...], tuple[Event, ...]]:
+        cd = self.countdown_of(roster, roller)
+        slots = _slots(cd.places, round_number)
+        if not narrated(roller):
+            return slots, ()
         events: list[Event] = []
         turn, within = divmod(round_number - 1, ROUNDS_PER_TURN)
         if within == 0:
             events.append(Note(f"{SEED} · Time Scale", f"Turn {turn + 1} begins "
                                                        "(a turn is 10 rounds)"))
-        cd = self.countdown_of(roster, roller)
         for cid in cd.order:
             c = roster[cid]
             parts = self.initiative_parts(c)
@@ -180,14 +206,7 @@ class Zamani(RuleSystem):
                                          tuple(roster[n].name for n in tie.names), tie.values))
         events.append(ZamaniCountdown(f"{SEED} · Segment & Initiatives", round_number, tuple(
             (s, tuple(roster[n].name for n in cd.segment(s))) for s in range(10, 0, -1))))
-        slots = []
-        for place in cd.places:
-            extra: tuple[tuple[str, Any], ...] = (
-                ("segment", place.segment), ("action", place.action), ("round", round_number))
-            label = f"countdown {place.segment}" + ("" if place.action == 1 else " (extra)")
-            # the countdown's one offensive action may be taken on any of the segments
-            slots.append(Slot((place.name,), label, True, extra))
-        return tuple(slots), tuple(events)
+        return slots, tuple(events)
 
     def round_choices(self, actor: str, roster: Roster, round_number: int) -> list[Action]:
         """Before initiative: the sacrifice at the start of a Turn, the use of a focus, a
