@@ -11,6 +11,7 @@ and the exact duel odds are built on that.
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -56,7 +57,11 @@ class FightSetup:
     max_rounds: int = 50
 
     def policy_of(self, cid: str) -> str:
-        return dict(self.policies).get(cid, DEFAULT_POLICY)
+        return self._named.get(cid, DEFAULT_POLICY)
+
+    @functools.cached_property
+    def _named(self) -> dict[str, str]:
+        return dict(self.policies)
 
 
 def setup_from_scenario(scenario: Scenario, max_rounds: int | None = None,
@@ -315,7 +320,9 @@ def step(roller: Roller, setup: FightSetup, state: FightState, lean: bool = Fals
             emit([SlotPassed(RULE_FIGHT, slot.label, index, "nobody able to act")])
             continue
         actor = takers[0]
-        if len(takers) > 1:  # any of them may take the slot: their controllers choose
+        if len(takers) > 1 and getattr(roller, "choose", None) is not None:
+            # any of them may take the slot: their controllers choose (a roller that asks
+            # nobody takes the first, the default)
             names = tuple(state.roster[c].name for c in takers)
             actor = takers[ask(roller, Choice(
                 "slot", takers[0], f"Who takes {slot.label or 'this slot'}?", names,
