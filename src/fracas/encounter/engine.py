@@ -163,14 +163,25 @@ class _Choices(Trial):
 _CHOICES: dict[tuple[FightSetup, bool], _Choices] = {}
 
 
+_LAST_CHOICES: list[tuple[FightSetup, bool, _Choices] | None] = [None]
+
+
 def _choices(setup: FightSetup) -> _Choices | None:
-    """The memo of ``setup``'s choices (None: given up)."""
-    key = (setup, exact_ranking_on())
-    memo = _CHOICES.get(key)
-    if memo is None:
-        if len(_CHOICES) >= 16:
-            _CHOICES.clear()
-        memo = _CHOICES[key] = _Choices()
+    """The memo of ``setup``'s choices (None: given up); the last one asked for is found
+    again without hashing the setup (one tuple, replaced whole: safe across threads)."""
+    exact = exact_ranking_on()
+    last = _LAST_CHOICES[0]
+    if last is not None and last[0] is setup and last[1] is exact:
+        memo = last[2]
+    else:
+        key = (setup, exact)
+        found = _CHOICES.get(key)
+        if found is None:
+            if len(_CHOICES) >= 16:
+                _CHOICES.clear()
+            found = _CHOICES[key] = _Choices()
+        memo = found
+        _LAST_CHOICES[0] = (setup, exact, memo)
     return memo if memo.on else None
 
 

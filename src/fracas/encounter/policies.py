@@ -53,8 +53,18 @@ def _pick_uniform(roller: Roller, n: int, what: str) -> int:
 
 
 def _health_left(system: RuleSystem, roster: Roster, cid: str) -> tuple[int, Fraction]:
-    current, maximum = system.health(roster[cid])
-    return current, _share(current, max(maximum, 1))
+    return _health_of(system, roster[cid])
+
+
+def _health_of(system: RuleSystem, c: Combatant) -> tuple[int, Fraction]:
+    """(current health, its share of the maximum) of one combatant value, worked out once
+    per value (a combatant no step changed is the same object again)."""
+    key = (system, c)
+    found = _HEALTH.get(key)
+    if found is None:
+        current, maximum = system.health(c)
+        found = remember(_HEALTH, key, (current, _share(current, max(maximum, 1))), MEMO_SIZE)
+    return found
 
 
 @functools.lru_cache(maxsize=4096)
@@ -98,8 +108,8 @@ class Aggressive(Policy):
         """The first attack (in the rules' order) on the combatant with the least health
         left that can be attacked (then the least share of it, then the first in the
         roster); no other option is looked at (the actions are listed lazily)."""
-        order = sorted((*_health_left(system, roster, cid), i, cid)
-                       for i, cid in enumerate(roster))
+        order = sorted((*_health_of(system, c), i, c.id)
+                       for i, c in enumerate(roster.combatants()))
         for *_, cid in order:
             found = first(actions, _attack_on(cid))
             if found is not None:
@@ -140,10 +150,12 @@ def exact_rankings() -> Iterator[None]:
 
 #: Memos of the rankings (pure functions of their keys; each emptied past MEMO_SIZE):
 #: a combatant's ranking or bystander state, the odds of options in a ranking roster, and
-#: the choice among options ranked on a roster with real health kept.
+#: the choice among options ranked on a roster with real health kept, a combatant's health
+#: left.
 _RANKED: dict[tuple[object, ...], Combatant] = {}
 _VIEWS: dict[tuple[object, ...], list[AttackOdds]] = {}
 _CHOSEN: dict[tuple[object, ...], Action] = {}
+_HEALTH: dict[tuple[object, ...], tuple[int, Fraction]] = {}
 MEMO_SIZE = 8_192
 
 
