@@ -9,8 +9,15 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
+import pytest
+
+from fracas.core.model import Action, Roster
 from fracas.core.scenario import Scenario
+from fracas.dice import RandomRoller
+from fracas.encounter.engine import setup_from_scenario, step
+from fracas.encounter.state import FightState
 from fracas.registry.scenarios import load_scenario, scenario_from_mapping
+from fracas.systems.genesys.rules import Genesys
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "genesys"
 
@@ -76,3 +83,25 @@ def scenario(attacker: dict[str, Any], defender: dict[str, Any], weapon: str = "
 
 def example(name: str) -> Scenario:
     return load_scenario(EXAMPLES / name)
+
+
+def attacks_of(path: Path, seeds: range, monkeypatch: pytest.MonkeyPatch
+               ) -> list[tuple[Any, Action, Roster]]:
+    """Every attack the fights of these seeds resolve, with the roster it met."""
+    seen: list[tuple[Any, Action, Roster]] = []
+    resolve = Genesys.resolve
+
+    def spy(self: Genesys, roller: Any, action: Action, roster: Roster) -> Any:
+        if action.kind == "attack" and isinstance(roller, RandomRoller):
+            seen.append((self, action, roster))
+        return resolve(self, roller, action, roster)
+
+    monkeypatch.setattr(Genesys, "resolve", spy)
+    sc = load_scenario(path)
+    setup = setup_from_scenario(sc)
+    for seed in seeds:
+        roller, state = RandomRoller(seed), FightState(sc.roster)
+        while not state.over:
+            state, _ = step(roller, setup, state, lean=seed % 2 == 0)
+    monkeypatch.setattr(Genesys, "resolve", resolve)
+    return seen

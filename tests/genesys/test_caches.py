@@ -6,44 +6,17 @@ attack of the example fights)."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 from fracas.core.events import Changed
-from fracas.core.model import Action, Roster, apply_events
+from fracas.core.model import apply_events
 from fracas.dice import RandomRoller
-from fracas.encounter.engine import setup_from_scenario, step
-from fracas.encounter.state import FightState
-from fracas.registry.scenarios import load_scenario
 from fracas.systems.genesys import attack, check
 from fracas.systems.genesys.check import Read
-from fracas.systems.genesys.rules import Genesys
-from tests.genesys.helpers import EXAMPLES
+from tests.genesys.helpers import EXAMPLES, attacks_of
 
 FIGHTS = sorted(EXAMPLES.glob("*-fight.yaml"))
-
-
-def attacks_of(path: Path, seeds: range, monkeypatch: pytest.MonkeyPatch
-               ) -> list[tuple[Any, Action, Roster]]:
-    """Every attack the fights of these seeds resolve, with the roster it met."""
-    seen: list[tuple[Any, Action, Roster]] = []
-    resolve = Genesys.resolve
-
-    def spy(self: Genesys, roller: Any, action: Action, roster: Roster) -> Any:
-        if action.kind == "attack" and isinstance(roller, RandomRoller):
-            seen.append((self, action, roster))
-        return resolve(self, roller, action, roster)
-
-    monkeypatch.setattr(Genesys, "resolve", spy)
-    sc = load_scenario(path)
-    setup = setup_from_scenario(sc)
-    for seed in seeds:
-        roller, state = RandomRoller(seed), FightState(sc.roster)
-        while not state.over:
-            state, _ = step(roller, setup, state, lean=seed % 2 == 0)
-    monkeypatch.setattr(Genesys, "resolve", resolve)
-    return seen
 
 
 @pytest.mark.parametrize("path", FIGHTS, ids=lambda p: p.stem)

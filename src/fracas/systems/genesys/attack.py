@@ -6,6 +6,13 @@ computed once per distinct pool result. Its Critical Injury rolls are a further
 ``roller.resolve`` sub-step (``_injure``) keyed by the settled roster, the triggers
 and who went past a threshold only, so the injury table is enumerated once per
 distinct settled state, not once per pool result.
+
+Under a roller that does not narrate (:func:`~fracas.dice.rollers.narrated`: the
+simulation's lean loop keeps the changes and outcomes alone) the steps build no event
+that only tells (the plan's, the roll's, the spending's, the damage's, the notes):
+the same dice are drawn and the same changes and outcome made. Each step reads the
+flag from the roller that plays it; the settled step and the injury events are cached
+with it in their keys.
 """
 
 from __future__ import annotations
@@ -17,7 +24,7 @@ from typing import Any, cast
 
 from fracas.core.events import Event, Note, Outcome
 from fracas.core.model import Action, Combatant, Resolution, Roster
-from fracas.dice.rollers import Roller, announce, summaries_only
+from fracas.dice.rollers import Roller, announce, narrated, summaries_only
 from fracas.frozen import HashOnce, cached_hash
 from fracas.systems.genesys import harm
 from fracas.systems.genesys import state as st
@@ -206,7 +213,7 @@ def _steps(roller: Roller, system: Any, plan: Plan, action: Action, roster: Rost
     """Steps 3 to 5 and the hits (cached per pool result), then the injuries as a
     sub-step keyed by what they depend on (its roster holds the injured only)."""
     live = getattr(roller, "choose", None) is not None  # a live session asks people
-    pre = _settle(system, plan, action, roster, result, result.symbols,
+    pre = _settle(system, plan, action, roster, result, result.symbols, narrated(roller),
                   cast(Hashable, roller) if live else None)
     a_id, t_id = action.actor, action.target or ""
     triggers = sum(1 for s in pre.bought if s.effect == "critical")
@@ -236,7 +243,7 @@ def _involved(pre: _Settled, roster: Roster, a_id: str, t_id: str) -> Roster:
 def _injure(roller: Roller, system: Any, involved: Roster, vicious: int, a_id: str,
             t_id: str, triggers: int, crossed: tuple[tuple[str, bool], ...]) -> _Harmed:
     """Step 6's Critical Injuries, on the combatants they involve only."""
-    tr = Tracker(involved)
+    tr = Tracker(involved, narrated(roller))
     severity = _criticals(roller, tr, system, vicious, a_id, t_id, triggers, dict(crossed))
     if summaries_only(roller):  # exact odds: the same injuries by other rolls merge
         return _Harmed((), tr.roster, severity)
@@ -267,9 +274,10 @@ def _resolution(action: Action, roster: Roster, pre: _Settled, harmed: _Harmed
 
 @lru_cache(maxsize=128)
 def _settle(system: Any, plan: Plan, action: Action, roster: Roster, result: PoolResult,
-            symbols: str | None, chooser: Any = None) -> _Settled:
+            symbols: str | None, told: bool = True, chooser: Any = None) -> _Settled:
     """(``plan`` is the attack's, as ``plan_attack`` made it; ``symbols`` is part of the
-    cache key: what the dice showed is in the events; ``chooser`` is a live session's
+    cache key: what the dice showed is in the events; ``told``: whether to build the
+    events that only tell, the changes alone when not; ``chooser`` is a live session's
     roller, asked how people spend.) A small cache: the exact roller plays an attack's
     last steps again for each injury it enumerates, one after another, and finds the
     settled step here; a random roller never meets one again, and a large cache would
@@ -277,8 +285,9 @@ def _settle(system: Any, plan: Plan, action: Action, roster: Roster, result: Poo
     weapon, opts = plan.weapon, action.options
     assert isinstance(opts, Options)
     a_id, t_id = action.actor, action.target or ""
-    tr = Tracker(roster)
-    tr.events.extend(plan.events)
+    tr = Tracker(roster, told)
+    if told:
+        tr.events.extend(plan.events)
     attacker, target = tr.c(a_id), tr.c(t_id)
     if attacker.state.wielding != weapon.name:
         tr.set(STEP1, a_id, "wielding", weapon.name)
@@ -287,9 +296,11 @@ def _settle(system: Any, plan: Plan, action: Action, roster: Roster, result: Poo
     brink = harm.action_strain(attacker)
     if brink:
         harm.suffer_strain(tr, f"{STEP6} (At the Brink)", a_id, brink)
-    told = rolled(plan, a_id, result, result.symbols)
-    tr.add(*told.events)
-    successes, advantage, hit, per_hit = result.successes, told.advantage, told.hit, told.per_hit
+    step3 = rolled(plan, a_id, result, result.symbols)
+    if told:
+        tr.add(*step3.events)
+    successes, advantage = result.successes, step3.advantage
+    hit, per_hit = step3.hit, step3.per_hit
     soak, _ = _soak(target, weapon)
     crit_possible = hit and per_hit > soak
     knockdown = qualities()["Knockdown"]
@@ -312,7 +323,8 @@ def _settle(system: Any, plan: Plan, action: Action, roster: Roster, result: Poo
                                         advantage, result.triumphs, spend, a_policy, shown)
     bought, events = advantage_spent(ctx, advantage, result.triumphs, spend, a_policy, a_id,
                                      opts.advantage_policy is not None)
-    tr.add(*events)
+    if told:
+        tr.add(*events)
     spender, spender_name = threat_spender(system, attacker, target)
     if chooser is not None:
         gm_spend, h_policy = person_spends(chooser, spender, spender_name, "threat", ctx,
@@ -320,7 +332,8 @@ def _settle(system: Any, plan: Plan, action: Action, roster: Roster, result: Poo
                                            shown)
     gm, events = threat_spent(ctx, -advantage, result.despairs, gm_spend, h_policy,
                               spender_name, opts.threat_policy is not None)
-    tr.add(*events)
+    if told:
+        tr.add(*events)
     before = (target.state.wounds, target.state.strain)
     crossed = _hits(tr, plan, weapon, a_id, t_id, opts, bought, per_hit, successes, hit,
                     system.defaults.threshold_injury_when_incapacitated)
@@ -336,8 +349,9 @@ def _hit_on(tr: Tracker, label: str, cid: str, damage: int, weapon: Weapon,
     soak, note = _soak(target, weapon)
     suffered = max(0, damage - soak)
     stun = weapon.quality("Stun Damage") is not None
-    tr.add(GenesysDamage(STEP6, cid, label, damage, soak, note, suffered,
-                         "strain (Stun Damage)" if stun else "wounds"))
+    if tr.told:
+        tr.add(GenesysDamage(STEP6, cid, label, damage, soak, note, suffered,
+                             "strain (Stun Damage)" if stun else "wounds"))
     if stun:
         return harm.suffer_strain(tr, STEP6, cid, suffered)
     return harm.suffer_wounds(tr, STEP6, cid, suffered, again)
@@ -385,8 +399,10 @@ def _criticals(roller: Roller, tr: Tracker, system: Any, vicious: int, a_id: str
     if triggers:
         extra = triggers - 1
         if main_crossed and mode == "extra_trigger":
-            tr.add(Note(f"{DEFAULT} · threshold_injury=extra_trigger",
-                        f"{t_id} also went past its wound threshold: one more trigger (+10)"))
+            if tr.told:
+                tr.add(Note(f"{DEFAULT} · threshold_injury=extra_trigger",
+                            f"{t_id} also went past its wound threshold: one more trigger "
+                            "(+10)"))
             extra += 1
             main_crossed = False
         severity = harm.critical_injury(roller, tr, system.defaults, t_id, extra, vicious,
@@ -394,8 +410,9 @@ def _criticals(roller: Roller, tr: Tracker, system: Any, vicious: int, a_id: str
     for cid, went in crossed.items():
         if not went or (cid == t_id and not main_crossed):
             continue
-        tr.add(Note(harm.WOUNDS, f"{cid} suffered wounds past its wound threshold: one "
-                                 "Critical Injury"))
+        if tr.told:
+            tr.add(Note(harm.WOUNDS, f"{cid} suffered wounds past its wound threshold: "
+                                     "one Critical Injury"))
         got = harm.critical_injury(roller, tr, system.defaults, cid, 0, vicious,
                                    "wound threshold", a_id)
         if cid == t_id:

@@ -22,12 +22,14 @@ STANCE = "Genesys maneuver · Guarded Stance"
 CONDITIONS = "genesys conditions (docs/systems/genesys.md)"
 
 
-def guarded_stance(action: Action, roster: Roster) -> Resolution:
+def guarded_stance(action: Action, roster: Roster, told: bool = True) -> Resolution:
     """+1 melee defense and a setback die on its own combat checks until the end of
-    its next turn (counted as the end of the next round)."""
-    tr = Tracker(roster)
-    tr.add(Note(STANCE, f"{action.actor} takes a Guarded Stance: +1 melee defense, a setback "
-                        "die on its combat checks"))
+    its next turn (counted as the end of the next round); ``told``: whether the rules
+    narrate (see :class:`~fracas.systems.genesys.harm.Tracker`)."""
+    tr = Tracker(roster, told)
+    if told:
+        tr.add(Note(STANCE, f"{action.actor} takes a Guarded Stance: +1 melee defense, a "
+                            "setback die on its combat checks"))
     tr.condition(STANCE, action.actor, "guarded:1")
     tr.add(Outcome(STANCE, action.actor, "", "guarded stance", False, 0))
     return Resolution("guarded stance", False, 0, tuple(tr.events))
@@ -146,13 +148,15 @@ def _stance(actor: str) -> Action:
 
 
 def start_turn(system: Any, roller: Roller, actor: str, roster: Roster) -> tuple[Event, ...]:
-    """Standing up from prone, burning, and Bleeding Out, as the turn begins."""
-    tr = Tracker(roster)
+    """Standing up from prone, burning, and Bleeding Out, as the turn begins (told only
+    under a roller that narrates: :func:`~fracas.dice.rollers.narrated`)."""
+    tr = Tracker(roster, narrated(roller))
     me = tr.c(actor)
     if not system.is_active(me):
         return ()
     if st.has(me, "prone"):
-        tr.add(Note(CONDITIONS, f"{actor} spends a maneuver to stand up"))
+        if tr.told:
+            tr.add(Note(CONDITIONS, f"{actor} spends a maneuver to stand up"))
         tr.set(CONDITIONS, actor, "conditions", st.without(me.state.conditions, "prone"))
     burning = st.find(tr.c(actor).state.conditions, "burning")
     if burning is not None:
@@ -160,7 +164,9 @@ def start_turn(system: Any, roller: Roller, actor: str, roster: Roster) -> tuple
         soak = tr.c(actor).sheet.soak
         suffered = max(0, int(damage) - soak)
         rule = "seed 004 · item qualities (Burn)"
-        tr.add(GenesysDamage(rule, actor, "Burning", int(damage), soak, "", suffered, "wounds"))
+        if tr.told:
+            tr.add(GenesysDamage(rule, actor, "Burning", int(damage), soak, "", suffered,
+                                 "wounds"))
         crossed = harm.suffer_wounds(tr, rule, actor, suffered)
         left = int(turns) - 1
         conds = st.without(tr.c(actor).state.conditions, "burning")
@@ -190,8 +196,9 @@ def bleed(system: Any, roller: Roller, tr: Tracker, cid: str) -> None:
 def end_round(system: Any, roller: Roller, roster: Roster, round_number: int
               ) -> tuple[Event, ...]:
     """Counted conditions count down; The End is Nigh comes due; an incapacitated
-    character who is Bleeding Out (and has no turns) bleeds at the end of the round."""
-    tr = Tracker(roster)
+    character who is Bleeding Out (and has no turns) bleeds at the end of the round
+    (told only under a roller that narrates)."""
+    tr = Tracker(roster, narrated(roller))
     for cid in roster:
         c = tr.c(cid)
         if c.state.incapacitated and "dead" not in c.state.conditions and harm.bleeding(c):
@@ -203,8 +210,9 @@ def end_round(system: Any, roller: Roller, roster: Roster, round_number: int
             conds = (*st.without(conds, "dying"), "dying:0")
         elif dying == "dying:0":
             conds = (*st.without(conds, "dying"), "dead")
-            tr.add(Note("seed 004 · Critical Injury (The End is Nigh)",
-                        f"{cid} dies after the last initiative slot"))
+            if tr.told:
+                tr.add(Note("seed 004 · Critical Injury (The End is Nigh)",
+                            f"{cid} dies after the last initiative slot"))
         tr.set(f"{CONDITIONS}: end of round {round_number}", cid, "conditions", conds)
         if "dead" in conds and not tr.c(cid).state.incapacitated:
             tr.set("seed 004 · Critical Injury", cid, "incapacitated", True)

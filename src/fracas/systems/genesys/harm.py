@@ -29,15 +29,20 @@ class Tracker:
     (a :class:`~fracas.systems.genesys.state.GenesysState` has no ``__post_init__``, no
     cached hash and no slots: the copy equals what ``evolve`` gives, without running
     ``__init__``); the roster is put together again only when read, not once per event.
-    (The field exists: :func:`~fracas.systems.genesys.state.change` read it.)"""
+    (The field exists: :func:`~fracas.systems.genesys.state.change` read it.)
 
-    __slots__ = ("_base", "_now", "_roster", "events")
+    ``told``: whether the rules narrate (:func:`~fracas.dice.rollers.narrated`); when
+    not (the simulation's lean loop keeps the changes and outcomes only), the rules
+    build no event that only tells, only the changes."""
 
-    def __init__(self, roster: Roster) -> None:
+    __slots__ = ("_base", "_now", "_roster", "events", "told")
+
+    def __init__(self, roster: Roster, told: bool = True) -> None:
         self._base = roster
         self._now: dict[str, Combatant] = {}  # the combatants changed since, by id
         self._roster: Roster | None = roster
         self.events: list[Event] = []
+        self.told = told
 
     @property
     def roster(self) -> Roster:
@@ -104,10 +109,11 @@ def suffer_wounds(tr: Tracker, rule: str, cid: str, n: int, again: bool = False)
         return sheet.adversary in ("pc", "nemesis")
     if again and c.state.wounds > sheet.wound_threshold and sheet.adversary in ("pc",
                                                                                 "nemesis"):
-        tr.add(Note("seed 004 · Step 6 (threshold_injury_when_incapacitated=true)",
-                    f"{c.name} is already past its wound threshold and suffers wounds "
-                    "again: a number of wounds greater than its wound threshold, a "
-                    "Critical Injury for this attack"))
+        if tr.told:
+            tr.add(Note("seed 004 · Step 6 (threshold_injury_when_incapacitated=true)",
+                        f"{c.name} is already past its wound threshold and suffers "
+                        "wounds again: a number of wounds greater than its wound "
+                        "threshold, a Critical Injury for this attack"))
         return True
     return False
 
@@ -119,8 +125,9 @@ def suffer_strain(tr: Tracker, rule: str, cid: str, n: int) -> bool:
     c = tr.c(cid)
     sheet: Sheet = c.sheet
     if sheet.adversary in ("minion", "rival") or sheet.strain_threshold is None:
-        tr.add(Note(ADVERSARIES, f"{cid} has no strain threshold: {n} strain is suffered "
-                                 "as wounds"))
+        if tr.told:
+            tr.add(Note(ADVERSARIES, f"{cid} has no strain threshold: {n} strain is "
+                                     "suffered as wounds"))
         return suffer_wounds(tr, rule, cid, n)
     after = c.state.strain + n
     tr.set(rule, cid, "strain", after)
@@ -172,8 +179,9 @@ def critical_injury(roller: Roller, tr: Tracker, defaults: Any, cid: str, extra_
             return None
         fallen = sheet.group - c.state.members + 1
         need = fallen * sheet.wound_threshold + 1 - c.state.wounds
-        tr.add(Note(rule, f"a Critical Injury on the minion group {cid} ({why}): one "
-                          "member is defeated"))
+        if tr.told:
+            tr.add(Note(rule, f"a Critical Injury on the minion group {cid} ({why}): one "
+                              "member is defeated"))
         suffer_wounds(tr, rule, cid, max(need, 0))
         return "minion defeated"
     parts = injury_modifier(c, extra_triggers, vicious, None if by is None else tr.c(by))
@@ -181,7 +189,8 @@ def critical_injury(roller: Roller, tr: Tracker, defaults: Any, cid: str, extra_
     announce(roller, by or "gm", f"Critical Injury roll against {c.name}",
              f"nothing: {modifier:+d} is added" if modifier else "")
     result: InjuryResult = roller.roll(CriticalRoll(modifier, cid))
-    events, roster = _injury_events(tr.roster, cid, parts, result, result.natural, result.d10)
+    events, roster = _injury_events(tr.roster, cid, parts, result, result.natural, result.d10,
+                                    tr.told)
     tr.events.extend(events)
     tr.roster = roster
     return result.row.severity
@@ -189,20 +198,22 @@ def critical_injury(roller: Roller, tr: Tracker, defaults: Any, cid: str, extra_
 
 @lru_cache(maxsize=8192)
 def _injury_events(roster: Roster, cid: str, parts: tuple[tuple[str, int], ...],
-                   result: InjuryResult, natural: int | None, d10: int | None
+                   result: InjuryResult, natural: int | None, d10: int | None, told: bool
                    ) -> tuple[tuple[Event, ...], Roster]:
     """The events of one rolled injury (cached: exact odds meet each row many times;
-    ``natural`` and ``d10`` are in the key because the events show them)."""
-    tr = Tracker(roster)
-    modifier = sum(v for _, v in parts)
-    row = result.row
-    total = None if natural is None else natural + modifier
-    effect = row.text
-    if result.characteristic:
-        effect += f" (d10 {d10}: {result.characteristic.capitalize()})" if (
-            d10 is not None) else f" ({result.characteristic.capitalize()})"
-    tr.add(GenesysCriticalInjury(f"{STEP6} (Table I.6-10)", cid, natural, parts,
-                                 total, result.full_name, row.severity, effect))
+    ``natural`` and ``d10`` are in the key because the events show them, ``told``
+    because only then is the roll told)."""
+    tr = Tracker(roster, told)
+    if told:
+        modifier = sum(v for _, v in parts)
+        row = result.row
+        total = None if natural is None else natural + modifier
+        effect = row.text
+        if result.characteristic:
+            effect += f" (d10 {d10}: {result.characteristic.capitalize()})" if (
+                d10 is not None) else f" ({result.characteristic.capitalize()})"
+        tr.add(GenesysCriticalInjury(f"{STEP6} (Table I.6-10)", cid, natural, parts,
+                                     total, result.full_name, row.severity, effect))
     apply_injury(tr, cid, result)
     return tuple(tr.events), tr.roster
 

@@ -8,7 +8,7 @@ from fracas.core.events import Note
 from fracas.core.model import Action, Combatant, Resolution, Roster, Slot
 from fracas.core.system import RuleSystem
 from fracas.core.unknown import unknown_message
-from fracas.dice.rollers import Roller
+from fracas.dice.rollers import Roller, narrated
 from fracas.errors import InputError
 from fracas.systems.genesys import fight, roll
 from fracas.systems.genesys import state as st
@@ -201,7 +201,7 @@ class Genesys(RuleSystem):
     # -- resolution ----------------------------------------------------------------
     def resolve(self, roller: Roller, action: Action, roster: Roster) -> Resolution:
         if action.kind == "guarded_stance":
-            return fight.guarded_stance(action, roster)
+            return fight.guarded_stance(action, roster, narrated(roller))
         return resolve_attack(self, roller, action, roster)
 
     def parse_roll(self, expression: str) -> PoolRoll | None:
@@ -244,6 +244,8 @@ class Genesys(RuleSystem):
         return fight.end_round(self, roller, roster, round_number)
 
     def start_fight(self, roller: Roller, roster: Roster) -> tuple[Any, ...]:
+        if not narrated(roller):  # a note only
+            return ()
         tr = Tracker(roster)
         tr.add(Note("seed 004 · encounters", "the encounter begins: initiative is rolled once "
                                              "and its slots are kept every round"))
