@@ -196,8 +196,8 @@ class HashedModel(BaseModel):
         return new
 
     def __eq__(self, other: object) -> bool:
-        """Equal fields (the cached hash is not compared)."""
-        return type(other) is type(self) and self.__dict__ == other.__dict__
+        """Equal fields (the cached hash is not compared); itself at once."""
+        return self is other or (type(other) is type(self) and self.__dict__ == other.__dict__)
 
 
 def apply_event(roster: Roster, event: Event) -> Roster:

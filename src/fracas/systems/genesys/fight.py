@@ -116,22 +116,29 @@ def actions(system: Any, actor: str, roster: Roster) -> list[Action]:
     me = roster[actor]
     if not system.is_active(me):
         return []
+    targets = () if st.has(me, "staggered") else tuple(
+        e.id for e in roster.enemies_of(actor) if system.is_active(e))
+    return list(_offers(system, me.sheet, actor, targets, tuple(
+        c for c in me.state.conditions if c.startswith("out_of_ammo:"))))
+
+
+@lru_cache(maxsize=1024)
+def _offers(system: Any, sheet: Sheet, actor: str, targets: tuple[str, ...],
+            no_ammo: tuple[str, ...]) -> tuple[Action, ...]:
+    """The actions on offer against these targets, with these weapons out of ammunition
+    (made once: the same offers come back turn after turn)."""
     out: list[Action] = []
-    sheet: Sheet = me.sheet
-    if not st.has(me, "staggered"):
-        for enemy in roster.enemies_of(actor):
-            if not system.is_active(enemy):
+    for target in targets:
+        for w in sheet.weapons:
+            if f"out_of_ammo:{w.name}" in no_ammo:
                 continue
-            for w in sheet.weapons:
-                if f"out_of_ammo:{w.name}" in me.state.conditions:
-                    continue
-                melee = skills()[w.skill].combat == "melee"
-                reach = min(BANDS.index(system.defaults.fight_band), BANDS.index(w.range))
-                band = None if melee else BANDS[reach]
-                for aim in (0, 1):
-                    out.append(_attack(actor, enemy.id, w.name, band, aim))
+            melee = skills()[w.skill].combat == "melee"
+            reach = min(BANDS.index(system.defaults.fight_band), BANDS.index(w.range))
+            band = None if melee else BANDS[reach]
+            for aim in (0, 1):
+                out.append(_attack(actor, target, w.name, band, aim))
     out.append(_stance(actor))
-    return out
+    return tuple(out)
 
 
 @lru_cache(maxsize=4096)
