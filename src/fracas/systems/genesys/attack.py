@@ -309,7 +309,7 @@ def _settle(system: Any, plan: Plan, action: Action, roster: Roster, result: Poo
                   * max(0, target.sheet.silhouette - 1), attacker.state.strain,
                   st.has(attacker, "prone"), not plan.melee,
                   any(t != t_id for t in opts.blast_targets), st.has(target, "prone"),
-                  next_ally(system, roster, a_id))
+                  any(system.is_active(c) for c in roster.allies_of(a_id)))
     a_policy = opts.advantage_policy or system.defaults.advantage_policy
     h_policy = opts.threat_policy or system.defaults.threat_policy
     spend, gm_spend = opts.spend, opts.gm_spend
@@ -337,7 +337,9 @@ def _settle(system: Any, plan: Plan, action: Action, roster: Roster, result: Poo
     before = (target.state.wounds, target.state.strain)
     crossed = _hits(tr, plan, weapon, a_id, t_id, opts, bought, per_hit, successes, hit,
                     system.defaults.threshold_injury_when_incapacitated)
-    _effects(tr, a_id, t_id, weapon, bought, gm, per_hit, plan.base, ctx.ally)
+    boosted = any(s.effect == "ally_boost" for s in bought)  # which ally: asked only then
+    _effects(tr, a_id, t_id, weapon, bought, gm, per_hit, plan.base,
+             next_ally(system, roster, a_id) if boosted else "")
     return _Settled(tuple(tr.events), tr.changed(), bought, tuple(crossed.items()), hit,
                     before, weapon)
 

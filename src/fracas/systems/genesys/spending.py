@@ -62,7 +62,7 @@ class Context(HashOnce):
     ranged: bool
     blast_targets: bool = False
     target_prone: bool = False
-    ally: str = ""  # the next allied active character (a boost die for its next check)
+    ally: bool = False  # an allied active character to give a boost die to its next check
 
     def __hash__(self) -> int:
         """Every field but the weapon, which is hashed by its name (equal contexts have
