@@ -4,6 +4,9 @@ saved fight log replays them; the exact (lean) step keeps them."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
+
+import pytest
 
 from fracas.core.events import SlotAdded, TurnStarted
 from fracas.core.scenario import Scenario
@@ -51,3 +54,26 @@ def test_the_lean_step_keeps_an_added_slot() -> None:
     assert any(isinstance(e, SlotAdded) for e in events)
     assert [sl.label for sl in state.slots] == ["countdown 8", "countdown 5",
                                                  "countdown 8 (delayed)"]
+
+
+def test_a_round_choice_offered_again_and_again_is_refused_by_name() -> None:
+    # the fight loop asks round_choices in passes until nobody has one left; a system that
+    # keeps offering one after a choice is made gets a RulesError naming it, not a hang
+    from fracas.core.model import Action
+    from fracas.dice.rollers import RandomRoller
+    from fracas.errors import RulesError
+    from fracas.systems.zamani.rules import Zamani
+    from fracas.systems.zamani.sheet import Options
+
+    class Insistent(Zamani):
+        @classmethod
+        def data_dir(cls) -> Path:
+            return Zamani.data_dir()
+
+        def round_choices(self, actor: str, roster: Any, round_number: int) -> list[Action]:
+            return [Action(actor, None, None, "wait", Options(), offensive=False)]
+
+    s = _duel()
+    setup = FightSetup(Insistent(), (("ann", "aggressive"), ("bob", "aggressive")))
+    with pytest.raises(RulesError, match="round_choices still offers a choice after 8 passes"):
+        step(RandomRoller(1), setup, FightState(s.roster))

@@ -185,6 +185,12 @@ def _choices(setup: FightSetup) -> _Choices | None:
     return memo if memo.on else None
 
 
+def _asks_round_choices(system: RuleSystem) -> bool:
+    """Whether the system offers choices before initiative (it overrides the hook, whose
+    default offers none): the fight loop asks nobody otherwise."""
+    return type(system).round_choices is not RuleSystem.round_choices
+
+
 def step(roller: Roller, setup: FightSetup, state: FightState, lean: bool = False,
          controllers: Mapping[str, Policy] | None = None,
          watch: Callable[[Event], None] | None = None
@@ -268,10 +274,9 @@ def step(roller: Roller, setup: FightSetup, state: FightState, lean: bool = Fals
         else:
             emit(system.resolve(roller, action, state.roster).events)
 
-    def begin_round(number: int) -> bool:
-        """Choices made before initiative (:meth:`RuleSystem.round_choices`), asked in
-        passes over the roster until nobody has one left, then the round's slots. True when
-        a choice ended the fight."""
+    def round_choices(number: int) -> bool:
+        """The passes of :meth:`RuleSystem.round_choices`; True when a choice ended the
+        fight."""
         for _ in range(MAX_CHOICE_PASSES):
             asked = False
             for cid in state.roster:
@@ -287,11 +292,17 @@ def step(roller: Roller, setup: FightSetup, state: FightState, lean: bool = Fals
                         emit([end])
                         return True
             if not asked:
-                break
-        else:
-            raise RulesError(f"{system.id}: round_choices still offers a choice after "
-                             f"{MAX_CHOICE_PASSES} passes (a choice made must not be offered "
-                             "again)")
+                return False
+        raise RulesError(f"{system.id}: round_choices still offers a choice after "
+                         f"{MAX_CHOICE_PASSES} passes (a choice made must not be offered "
+                         "again)")
+
+    def begin_round(number: int) -> bool:
+        """Choices made before initiative (:meth:`RuleSystem.round_choices`), asked in
+        passes over the roster until nobody has one left, then the round's slots. True when
+        a choice ended the fight."""
+        if _asks_round_choices(system) and round_choices(number):
+            return True
         slots, init_events = initiative(number)
         emit(init_events)
         emit([RoundStarted(RULE_FIGHT, number, slots_to_data(slots))])

@@ -8,6 +8,7 @@ replay, undo and loading a saved log rest on.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
@@ -39,6 +40,20 @@ def slots_from_data(data: Iterable[tuple[Any, ...]]) -> tuple[Slot, ...]:
     return tuple(out)
 
 
+@functools.lru_cache(maxsize=256)
+def _cached_slots(data: tuple[tuple[Any, ...], ...]) -> tuple[Slot, ...]:
+    return slots_from_data(data)
+
+
+def _slots_of(data: Iterable[tuple[Any, ...]]) -> tuple[Slot, ...]:
+    """A round's slots from its event's data, made once per distinct data (the same
+    slots come back round after round); data that cannot be hashed is read afresh."""
+    try:
+        return _cached_slots(data)  # type: ignore[arg-type]
+    except TypeError:
+        return slots_from_data(data)
+
+
 @dataclass(frozen=True)
 class FightState:
     """Where a fight stands (all of it folded from events)."""
@@ -58,7 +73,7 @@ class FightState:
         if isinstance(event, Changed):
             return replaced(self, roster=apply_event(self.roster, event))
         if isinstance(event, RoundStarted):
-            return replaced(self, round=event.round, slots=slots_from_data(event.slots),
+            return replaced(self, round=event.round, slots=_slots_of(event.slots),
                             next_slot=0, acted=(), actor=None, started=True)
         if isinstance(event, TurnStarted):
             return replaced(self, next_slot=event.slot_index + 1,
