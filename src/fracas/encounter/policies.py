@@ -157,6 +157,7 @@ _VIEWS: dict[tuple[object, ...], list[AttackOdds]] = {}
 _CHOSEN: dict[tuple[object, ...], Action] = {}
 _HEALTH: dict[tuple[object, ...], tuple[int, Fraction]] = {}
 MEMO_SIZE = 8_192
+HALF = Fraction(1, 2)  # the share of health at or below which ``cautious`` turns defensive
 
 
 def ranking_roster(system: RuleSystem, roster: Roster, kept: Collection[str] = (),
@@ -286,7 +287,7 @@ class Cautious(Aggressive):
     def choose(self, roller: Roller, system: RuleSystem, actor: str,
                actions: Sequence[Action], roster: Roster) -> Action:
         _, fraction = _health_left(system, roster, actor)
-        if fraction <= Fraction(1, 2):
+        if fraction <= HALF:
             defensive = first(actions, lambda a: not a.offensive)
             if defensive is not None:
                 return defensive
