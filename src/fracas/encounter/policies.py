@@ -53,18 +53,30 @@ def _pick_uniform(roller: Roller, n: int, what: str) -> int:
 
 
 def _health_left(system: RuleSystem, roster: Roster, cid: str) -> tuple[int, Fraction]:
-    return _health_of(system, roster[cid])
+    current, share, _ = _health_of(system, roster[cid])
+    return current, share
 
 
-def _health_of(system: RuleSystem, c: Combatant) -> tuple[int, Fraction]:
-    """(current health, its share of the maximum) of one combatant value, worked out once
-    per value (a combatant no step changed is the same object again)."""
+def _health_of(system: RuleSystem, c: Combatant) -> tuple[int, Fraction, int]:
+    """(current health, its share of the maximum, the share's place among equal current
+    health) of one combatant value, worked out once per value (a combatant no step
+    changed is the same object again). With the same current health ``h``, the share
+    ``h / m`` is the less the greater ``m`` when ``h`` > 0, the same when ``h`` = 0, the
+    less the smaller ``m`` when ``h`` < 0: the integer ``-m``, 0 or ``m`` orders as it does,
+    without comparing fractions."""
     key = (system, c)
     found = _HEALTH.get(key)
     if found is None:
         current, maximum = system.health(c)
-        found = remember(_HEALTH, key, (current, _share(current, max(maximum, 1))), MEMO_SIZE)
+        most = max(maximum, 1)
+        found = remember(_HEALTH, key, (current, _share(current, most),
+                                        share_order(current, most)), MEMO_SIZE)
     return found
+
+
+def share_order(current: int, most: int) -> int:
+    """An integer that orders ``current / most`` among shares of the same ``current``."""
+    return -most if current > 0 else most if current < 0 else 0
 
 
 @functools.lru_cache(maxsize=4096)
@@ -108,10 +120,13 @@ class Aggressive(Policy):
         """The first attack (in the rules' order) on the combatant with the least health
         left that can be attacked (then the least share of it, then the first in the
         roster); no other option is looked at (the actions are listed lazily)."""
-        order = sorted((*_health_of(system, c), i, c.id)
-                       for i, c in enumerate(roster.combatants()))
-        for *_, cid in order:
-            found = first(actions, _attack_on(cid))
+        order = []
+        for i, c in enumerate(roster.combatants()):
+            current, _, tie = _health_of(system, c)
+            order.append((current, tie, i, c.id))
+        order.sort()
+        for entry in order:
+            found = first(actions, _attack_on(entry[3]))
             if found is not None:
                 return found
         return actions[0]
@@ -155,7 +170,7 @@ def exact_rankings() -> Iterator[None]:
 _RANKED: dict[tuple[object, ...], Combatant] = {}
 _VIEWS: dict[tuple[object, ...], list[AttackOdds]] = {}
 _CHOSEN: dict[tuple[object, ...], Action] = {}
-_HEALTH: dict[tuple[object, ...], tuple[int, Fraction]] = {}
+_HEALTH: dict[tuple[object, ...], tuple[int, Fraction, int]] = {}
 MEMO_SIZE = 8_192
 HALF = Fraction(1, 2)  # the share of health at or below which ``cautious`` turns defensive
 
