@@ -220,7 +220,8 @@ def end_round(system: Any, roller: Roller, roster: Roster, round_number: int
             if tr.told:
                 tr.add(Note("seed 004 · Critical Injury (The End is Nigh)",
                             f"{cid} dies after the last initiative slot"))
-        tr.set(f"{CONDITIONS}: end of round {round_number}", cid, "conditions", conds)
+        if conds != c.state.conditions:
+            tr.set(f"{CONDITIONS}: end of round {round_number}", cid, "conditions", conds)
         if "dead" in conds and not tr.c(cid).state.incapacitated:
             tr.set("seed 004 · Critical Injury", cid, "incapacitated", True)
     return tuple(tr.events)

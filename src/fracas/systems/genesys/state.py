@@ -10,6 +10,7 @@ by the combatant's next combat check: ``boost``, ``setback``, ``difficulty``,
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 from fracas.core.events import Changed
 from fracas.core.model import Combatant
@@ -67,8 +68,10 @@ def _rounds(text: str) -> int | None:
     return None
 
 
+@lru_cache(maxsize=1024)
 def tick_round(conditions: tuple[str, ...]) -> tuple[str, ...]:
-    """The end of a round: counted conditions count down, those at 0 end."""
+    """The end of a round: counted conditions count down, those at 0 end (worked out once
+    per set of conditions: most combatants end most rounds with the same ones)."""
     out = []
     for c in conditions:
         parts = c.split(":")
