@@ -127,3 +127,44 @@ def test_countdown_json_lists_every_segment() -> None:
     assert data["segments"]["5"] == []
     assert [p["offensive"] for p in data["places"] if p["name"] == "ann"] == [True, True, True]
     assert data["offensive_actions"] == 1
+
+
+def _order(roller: object, group: int) -> tuple[str, ...]:
+    names = [f"c{i}" for i in range(group)]
+    return countdown({n: 5 for n in names}, {n: 4 for n in names}, {n: 3 for n in names},
+                     roller).order  # type: ignore[arg-type]
+
+
+def test_a_die_tie_break_under_the_exact_roller_makes_every_order_equally_likely() -> None:
+    # the dice are alike and rolled again among those still tied, without end: each order
+    # of three tied characters comes with chance 1/6 (an enumeration of the rolls
+    # themselves would never end; the exact roller draws the order at once)
+    from fractions import Fraction
+    from itertools import permutations
+
+    from fracas.dice import exact
+
+    dist = exact(lambda r: _order(r, 3))
+    assert {o: dist.probability(o) for o in dist.outcomes()} == {
+        p: Fraction(1, 6) for p in permutations(("c0", "c1", "c2"))}
+
+
+def test_the_die_rolled_again_while_tied_gives_each_order_the_exact_chance() -> None:
+    # the same rule by the dice (a random roller: each d10 rolled, again among those still
+    # tied): 6,000 countdowns, each of the 6 orders within 5 standard errors of 1/6
+    roller = RandomRoller(11)
+    counts: dict[tuple[str, ...], int] = {}
+    for _ in range(6_000):
+        o = _order(roller, 3)
+        counts[o] = counts.get(o, 0) + 1
+    assert len(counts) == 6
+    sd = (6_000 * (1 / 6) * (5 / 6)) ** 0.5
+    assert all(abs(n - 1_000) < 5 * sd for n in counts.values()), counts
+
+
+def test_too_many_characters_tied_to_the_die_for_the_exact_roller_say_so() -> None:
+    from fracas.dice import exact
+    from fracas.dice.rollers import EnumerationTooLarge
+
+    with pytest.raises(EnumerationTooLarge, match="8 characters tied at initiative 5"):
+        exact(lambda r: _order(r, 8))

@@ -18,12 +18,15 @@ a die.
 
 from __future__ import annotations
 
+import itertools
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from fracas.dice.rollers import RandomRoller, Roller, announce
-from fracas.dice.variables import d
+from fracas.dice.distribution import Distribution
+from fracas.dice.rollers import EnumerationTooLarge, RandomRoller, Roller, announce
+from fracas.dice.variables import Fixed, d
 from fracas.errors import InputError
 
 MAX_SEGMENTS = 3
@@ -140,6 +143,25 @@ def countdown(initiatives: Mapping[str, int], fitness: Mapping[str, int] | None 
                      tuple(ties))
 
 
+MAX_EXACT_TIE = 7  # the most characters whose die tie-break the exact roller draws (5,040 orders)
+
+
+def _drawn_order(group: list[str], initiative: int, roller: Roller) -> list[str]:
+    """The die's tie-break under the exact roller. The dice are alike and rolled again
+    among those still tied, without end, so every order of the group is as likely as
+    any other: the order is drawn at once, each with its exact chance (an enumeration of
+    the rolls themselves would never end). Its dice are not recorded: the exact roller's
+    countdowns are never told."""
+    if len(group) > MAX_EXACT_TIE:
+        raise EnumerationTooLarge(
+            f"{len(group)} characters tied at initiative {initiative} down to the die: "
+            f"{math.factorial(len(group)):,} orders are too many to enumerate (at most "
+            f"{MAX_EXACT_TIE} tied characters); simulate instead")
+    orders = Distribution.uniform(itertools.permutations(group))
+    drawn: tuple[str, ...] = roller.roll(Fixed(orders, f"tie-break for initiative {initiative}"))
+    return list(drawn)
+
+
 def _break(group: list[str], initiative: int, stats: list[tuple[str, dict[str, int]]],
            roller: Roller, die: int, ties: list[TieBreak]) -> list[str]:
     """Order a tied group: by each stat in turn (higher first), then by a die."""
@@ -155,6 +177,8 @@ def _break(group: list[str], initiative: int, stats: list[tuple[str, dict[str, i
             sub = [n for n in ordered if values.get(n, 0) == v]
             out += _break(sub, initiative, stats[1:], roller, die, ties)
         return out
+    if getattr(roller, "kind", "") == "exact":
+        return _drawn_order(group, initiative, roller)
     rolls = {}
     for n in group:
         announce(roller, n, f"tie-break for initiative {initiative}", "higher goes first")
