@@ -59,18 +59,18 @@ def _health_left(system: RuleSystem, roster: Roster, cid: str) -> tuple[int, Fra
 
 def _health_of(system: RuleSystem, c: Combatant) -> tuple[int, Fraction, int]:
     """(current health, its share of the maximum, the share's place among equal current
-    health) of one combatant value, worked out once per value (a combatant no step
+    health) of one combatant, worked out once per combatant object (a combatant no step
     changed is the same object again). With the same current health ``h``, the share
     ``h / m`` is the less the greater ``m`` when ``h`` > 0, the same when ``h`` = 0, the
     less the smaller ``m`` when ``h`` < 0: the integer ``-m``, 0 or ``m`` orders as it does,
     without comparing fractions."""
-    key = (system, c)
-    found = _HEALTH.get(key)
-    if found is None:
-        current, maximum = system.health(c)
-        most = max(maximum, 1)
-        found = remember(_HEALTH, key, (current, _share(current, most),
-                                        share_order(current, most)), MEMO_SIZE)
+    entry = _HEALTH.get(id(c))  # by identity: no hash, no comparison of states
+    if entry is not None and entry[0] is c and entry[1] is system:
+        return entry[2]
+    current, maximum = system.health(c)
+    most = max(maximum, 1)
+    found = (current, _share(current, most), share_order(current, most))
+    remember(_HEALTH, id(c), (c, system, found), MEMO_SIZE)  # c kept: its id is not reused
     return found
 
 
@@ -170,7 +170,7 @@ def exact_rankings() -> Iterator[None]:
 _RANKED: dict[tuple[object, ...], Combatant] = {}
 _VIEWS: dict[tuple[object, ...], list[AttackOdds]] = {}
 _CHOSEN: dict[tuple[object, ...], Action] = {}
-_HEALTH: dict[tuple[object, ...], tuple[int, Fraction, int]] = {}
+_HEALTH: dict[int, tuple[Combatant, RuleSystem, tuple[int, Fraction, int]]] = {}
 MEMO_SIZE = 8_192
 HALF = Fraction(1, 2)  # the share of health at or below which ``cautious`` turns defensive
 
