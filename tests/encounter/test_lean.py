@@ -175,3 +175,28 @@ def test_states_that_seldom_recur_are_given_up() -> None:
         for _ in range(often.TRIAL):
             changed(roster, {"rin": {"health": 3}})
         assert often.on and often.found >= often.TRIAL - 1  # all but perhaps the first
+
+
+@pytest.mark.parametrize("path", FIGHTS, ids=lambda p: f"{p.parent.name}/{p.stem}")
+def test_aggressive_chooses_alike_from_a_plain_list_and_a_lazily_checked_one(
+        path: Path) -> None:
+    # aggressive reads a list that needs no checking in one pass (each target's first
+    # attack) and checks a lazy one target by target: the same choice in every state
+    scenario = load_scenario(path)
+    fight = Encounter(scenario, setup_from_scenario(scenario), seed=5)
+    system, aggressive, seen = scenario.system, policies.POLICIES["aggressive"], 0
+    while not fight.state.over and seen < 60:
+        state = fight.state
+        slot = state.slots[state.next_slot] if state.next_slot < len(state.slots) else None
+        for cid in state.roster:
+            listed = system.actions(cid, state.roster, slot)
+            if not listed:
+                continue
+            plain = LegalActions(listed)
+            checked = LegalActions(listed, lambda a: True)
+            assert plain.plain() == listed and checked.plain() is None
+            picks = {aggressive.choose(RandomRoller(1), system, cid, actions, state.roster)
+                     for actions in (plain, checked, listed)}
+            assert len(picks) == 1, picks
+            seen += 1
+        fight.step()

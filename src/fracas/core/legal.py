@@ -57,16 +57,24 @@ class LegalActions(Sequence[Action]):
     def first(self, test: Test | None = None) -> Action | None:
         """The first legal action that passes ``test`` (tested before its legality is
         checked), or None."""
-        if self._legal is None:  # nothing to check: every candidate, listed once
-            if self._source is not None:
-                self._listed.extend(self._source)
-                self._verdicts.extend([True] * (len(self._listed) - len(self._verdicts)))
-                self._source = None
-            return next((a for a in self._listed if test is None or test(a)), None)
+        listed = self.plain()
+        if listed is not None:  # nothing to check: every candidate, listed once
+            return next((a for a in listed if test is None or test(a)), None)
         for i, action in self._candidates():
             if (test is None or test(action)) and self._is_legal(i):
                 return action
         return None
+
+    def plain(self) -> list[Action] | None:
+        """Every action, in order, when none needs checking (listed once); None when
+        their legality is still to be checked one by one (then ask :meth:`first`)."""
+        if self._legal is not None:
+            return None
+        if self._source is not None:
+            self._listed.extend(self._source)
+            self._verdicts.extend([True] * (len(self._listed) - len(self._verdicts)))
+            self._source = None
+        return self._listed
 
     def where(self, test: Test) -> LegalActions:
         """The legal actions that pass ``test``, in order, listed as lazily."""

@@ -35,7 +35,7 @@ from collections.abc import Callable, Collection, Iterator, Sequence
 from fractions import Fraction
 from typing import ClassVar
 
-from fracas.core.legal import first
+from fracas.core.legal import LegalActions, first
 from fracas.core.model import Action, Combatant, Roster
 from fracas.core.recur import remember
 from fracas.core.system import RuleSystem
@@ -119,12 +119,23 @@ class Aggressive(Policy):
                actions: Sequence[Action], roster: Roster) -> Action:
         """The first attack (in the rules' order) on the combatant with the least health
         left that can be attacked (then the least share of it, then the first in the
-        roster); no other option is looked at (the actions are listed lazily)."""
+        roster). Actions whose legality is still to be checked are looked at lazily, one
+        target at a time; a plain list is read once, each target's first attack noted."""
         order = []
         for i, c in enumerate(roster.combatants()):
             current, _, tie = _health_of(system, c)
             order.append((current, tie, i, c.id))
         order.sort()
+        listed = actions.plain() if isinstance(actions, LegalActions) else actions
+        if listed is not None:  # nothing to check: each target's first attack, in one pass
+            attacks: dict[str, Action] = {}
+            for a in listed:
+                if a.offensive and a.target is not None and a.target not in attacks:
+                    attacks[a.target] = a
+            for entry in order:
+                if entry[3] in attacks:
+                    return attacks[entry[3]]
+            return listed[0]
         for entry in order:
             found = first(actions, _attack_on(entry[3]))
             if found is not None:
