@@ -155,7 +155,12 @@ def _finish(roller: Roller, system: Any, plan: Plan, action: Action, roster: Ros
 
 def _soak(target: Any, weapon: Weapon) -> tuple[int, str]:
     """Soak after Pierce and Breach (Breach: 10 soak per rating)."""
-    soak: int = target.sheet.soak
+    return _soak_left(target.sheet.soak, weapon)
+
+
+@lru_cache(maxsize=1024)
+def _soak_left(soak: int, weapon: Weapon) -> tuple[int, str]:
+    """(Worked out once per soak and weapon.)"""
     notes = []
     pierce, breach = weapon.rating("Pierce"), weapon.rating("Breach")
     if pierce:
