@@ -37,7 +37,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from fracas.core.events import Changed, Outcome, SlotAdded, event_from_dict
+from fracas.core.events import EFFECTS, Changed, event_from_dict
 from fracas.core.model import Resolution, Slot, apply_events
 from fracas.core.scenario import Scenario
 from fracas.core.system import RuleSystem
@@ -141,8 +141,9 @@ def check_fight_hooks(scenario: Scenario) -> None:
                      roster, number)
 
 
-class _Quiet(RandomRoller):
-    """A random roller whose rules need not narrate (as the simulation's)."""
+class QuietRoller(RandomRoller):
+    """A random roller whose rules need not narrate (as the simulation's lean loop): for
+    a system's own tests of what it skips (:func:`~fracas.dice.rollers.narrated`)."""
 
     narrates = False
 
@@ -154,7 +155,7 @@ def _same_untold(where: str, seed: int, fn: Callable[..., Any], *args: Any) -> N
     Whether a narrated call after a silent one still narrates (a cache keyed without the
     roller's flag) is the system's own to test: this check cannot tell a missing
     narration from none."""
-    silent, told = _Quiet(seed), RandomRoller(seed)
+    silent, told = QuietRoller(seed), RandomRoller(seed)
     untold_result, told_result = fn(silent, *args), fn(told, *args)
     assert _effects(untold_result) == _effects(told_result), (
         f"{where}: without narration the fight changes differently")
@@ -170,7 +171,7 @@ def _effects(result: Any) -> Any:
     if isinstance(result, tuple) and len(result) == 2 and isinstance(result[1], tuple) \
             and all(isinstance(s, Slot) for s in result[0]):
         return result[0], _effects(result[1])
-    return [e for e in result if isinstance(e, Changed | Outcome | SlotAdded)]
+    return [e for e in result if isinstance(e, EFFECTS)]
 
 
 def check_live(scenario: Scenario, decisions: int = 12, seed: int = 1) -> None:

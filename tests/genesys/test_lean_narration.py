@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from fracas.core.events import Changed, Event, Outcome, SlotAdded
+from fracas.core.events import EFFECTS, Event, Outcome
 from fracas.core.model import Resolution, apply_events
 from fracas.dice import RandomRoller
 from fracas.encounter.engine import setup_from_scenario, step
@@ -21,6 +21,7 @@ from fracas.encounter.state import FightState
 from fracas.registry.scenarios import load_scenario
 from fracas.systems.genesys import attack, check, harm, rolled
 from fracas.systems.genesys.events import GenesysCriticalInjury
+from fracas.testing import QuietRoller
 from tests.genesys.helpers import EXAMPLES, attacks_of, pc
 from tests.genesys.test_fight import MINION
 from tests.genesys.test_fight import roster as make_roster
@@ -29,14 +30,8 @@ FIGHTS = sorted(EXAMPLES.glob("*-fight.yaml"))
 ATTACKS = sorted(p for p in EXAMPLES.glob("*.yaml") if p not in FIGHTS)
 
 
-class Quiet(RandomRoller):
-    """A random roller whose rules need not narrate (as the simulation's)."""
-
-    narrates = False
-
-
 def effects(events: Iterable[Event]) -> tuple[Event, ...]:
-    return tuple(e for e in events if isinstance(e, Changed | Outcome | SlotAdded))
+    return tuple(e for e in events if isinstance(e, EFFECTS))
 
 
 def empty_caches() -> None:
@@ -55,13 +50,13 @@ def resolved_both_ways(system: Any, action: Any, roster: Any, seed: int
                        ) -> tuple[Resolution, Resolution]:
     """The attack resolved without narration, then with it, then without it again, by
     the same dice; each checked against the other and against an empty cache."""
-    quiet_roller, told_roller = Quiet(seed), RandomRoller(seed)
+    quiet_roller, told_roller = QuietRoller(seed), RandomRoller(seed)
     quiet = system.resolve(quiet_roller, action, roster)
     told = system.resolve(told_roller, action, roster)
     assert draws(quiet_roller) == draws(told_roller)  # the same dice, as many
     assert quiet.events == effects(told.events)  # nothing that only tells, nothing less
     assert quiet.summary() == told.summary()
-    assert system.resolve(Quiet(seed), action, roster).events == quiet.events
+    assert system.resolve(QuietRoller(seed), action, roster).events == quiet.events
     empty_caches()
     fresh = system.resolve(RandomRoller(seed), action, roster)
     assert told.events == fresh.events  # the whole narration, as made afresh
@@ -103,7 +98,7 @@ def test_a_narrated_step_after_a_lean_one_is_the_step_played_afresh(path: Path) 
         state, seed = FightState(sc.roster), 100 * fight
         while not state.over:
             seed += 1
-            lean_state, lean = step(Quiet(seed), setup, state, lean=True)
+            lean_state, lean = step(QuietRoller(seed), setup, state, lean=True)
             after, events = step(RandomRoller(seed), setup, state)
             assert effects(lean) == effects(events) and lean_state.roster == after.roster
             empty_caches()
@@ -121,7 +116,7 @@ def test_the_turn_and_round_hooks_and_the_stance_change_the_same_without_narrati
                              critical_injuries=["Bleeding Out"], wounds=10)},
                        {"id": "gang", "side": "v", **MINION, "conditions": ["dying:1"]})
     for seed in range(8):
-        quiet, told = Quiet(seed), RandomRoller(seed)
+        quiet, told = QuietRoller(seed), RandomRoller(seed)
         turn = system.start_turn(quiet, "ann", r)
         assert turn == effects(system.start_turn(told, "ann", r))
         assert draws(quiet) == draws(told)
@@ -134,8 +129,8 @@ def test_the_turn_and_round_hooks_and_the_stance_change_the_same_without_narrati
             assert end == effects(system.end_round(told, after, roll))
             after = apply_events(after, end)
         assert draws(quiet) == draws(told)
-    assert system.start_fight(Quiet(1), r) == ()
+    assert system.start_fight(QuietRoller(1), r) == ()
     stance = system.actions("ann", r)[-1]
     told_stance = system.resolve(RandomRoller(1), stance, r)
-    assert system.resolve(Quiet(1), stance, r).events == effects(told_stance.events)
+    assert system.resolve(QuietRoller(1), stance, r).events == effects(told_stance.events)
     assert len(told_stance.events) > len(effects(told_stance.events))

@@ -288,6 +288,11 @@ class SlotAdded(Event):
         return f"{self.actor} acts again {when} ({self.label})"
 
 
+#: The events that change a fight: what the simulation's lean loop keeps of a rule's
+#: events (the rest only tell).
+EFFECTS = (Changed, Outcome, SlotAdded)
+
+
 @dataclass(frozen=True)
 class SlotPassed(Event):
     """A slot of the round goes by with nobody able to take it."""

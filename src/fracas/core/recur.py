@@ -63,6 +63,14 @@ def remember(memo: dict[K, V], key: K, value: V, most: int) -> V:
     return value
 
 
+def recall(memo: dict[K, V], key: K, make: Callable[[], V], most: int) -> V:
+    """``memo[key]``, made by ``make()`` and remembered (:func:`remember`) when missing."""
+    found = memo.get(key)
+    if found is None:
+        found = remember(memo, key, make(), most)
+    return found
+
+
 _ACTIVE: list[Recurrence | None] = [None]
 _INTERN: dict[Hashable, Hashable] = {}
 _TRANSITIONS: dict[Hashable, Any] = {}

@@ -20,12 +20,12 @@ from typing import Any
 
 from fracas.core.choices import Choice, ask
 from fracas.core.events import (
+    EFFECTS,
     ActionChosen,
     Changed,
     Event,
     FightEnded,
     Note,
-    Outcome,
     RoundStarted,
     SlotAdded,
     SlotPassed,
@@ -121,19 +121,16 @@ def _ended(system: RuleSystem, state: FightState) -> FightEnded | None:
     return FightEnded(RULE_FIGHT, "", state.round, "nobody is left able to act")
 
 
-_EFFECTS = (Changed, Outcome, SlotAdded)  # the events that change a fight
-
-
 def _effects(roller: Roller, system: RuleSystem, action: Action, roster: Roster
              ) -> tuple[Event, ...]:
     """A resolution reduced to what changes the fight: state changes and outcomes."""
     return tuple(e for e in system.resolve(roller, action, roster).events
-                 if isinstance(e, _EFFECTS))
+                 if isinstance(e, EFFECTS))
 
 
 def _keep_effects(roller: Roller, fn: Callable[..., tuple[Event, ...]], *args: Any
                   ) -> tuple[Event, ...]:
-    return tuple(e for e in fn(roller, *args) if isinstance(e, _EFFECTS))
+    return tuple(e for e in fn(roller, *args) if isinstance(e, EFFECTS))
 
 
 class _Choices(Trial):

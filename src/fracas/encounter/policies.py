@@ -37,7 +37,7 @@ from typing import ClassVar
 
 from fracas.core.legal import LegalActions, first
 from fracas.core.model import Action, Combatant, Roster
-from fracas.core.recur import remember
+from fracas.core.recur import recall, remember
 from fracas.core.system import RuleSystem
 from fracas.dice.distribution import Distribution
 from fracas.dice.rollers import Roller
@@ -58,12 +58,9 @@ def _health_left(system: RuleSystem, roster: Roster, cid: str) -> tuple[int, Fra
 
 
 def _health_of(system: RuleSystem, c: Combatant) -> tuple[int, Fraction, int]:
-    """(current health, its share of the maximum, the share's place among equal current
-    health) of one combatant, worked out once per combatant object (a combatant no step
-    changed is the same object again). With the same current health ``h``, the share
-    ``h / m`` is the less the greater ``m`` when ``h`` > 0, the same when ``h`` = 0, the
-    less the smaller ``m`` when ``h`` < 0: the integer ``-m``, 0 or ``m`` orders as it does,
-    without comparing fractions."""
+    """(current health, its share of the maximum, :func:`share_order`) of one combatant,
+    worked out once per combatant object (a combatant no step changed is the same object
+    again)."""
     entry = _HEALTH.get(id(c))  # by identity: no hash, no comparison of states
     if entry is not None and entry[0] is c and entry[1] is system:
         return entry[2]
@@ -75,7 +72,9 @@ def _health_of(system: RuleSystem, c: Combatant) -> tuple[int, Fraction, int]:
 
 
 def share_order(current: int, most: int) -> int:
-    """An integer that orders ``current / most`` among shares of the same ``current``."""
+    """An integer that orders ``current / most`` among shares of the same ``current``,
+    without comparing fractions: the share is the less the greater ``most`` when
+    ``current`` > 0, the same when it is 0, the less the smaller ``most`` when it is < 0."""
     return -most if current > 0 else most if current < 0 else 0
 
 
@@ -240,11 +239,8 @@ def _best(system: RuleSystem, options: list[Action], roster: Roster, most: bool)
     ranked = ranking_roster(system, roster, parties=parties)
     if ranked is roster:
         return _chosen(system, options, roster, sign)
-    listed = tuple(options)
-    views = _VIEWS.get((system, listed, ranked))
-    if views is None:
-        views = remember(_VIEWS, (system, listed, ranked),
-                         [cached_odds(system, a, ranked) for a in options], MEMO_SIZE)
+    views = recall(_VIEWS, (system, tuple(options), ranked),
+                   lambda: [cached_odds(system, a, ranked) for a in options], MEMO_SIZE)
     if _in_reach(system, options, views, roster):  # health matters: kept as it is
         return _chosen_kept(system, options, options, roster, ranked, parties, sign)
     damage = [odds.expected_damage for odds in views]
@@ -262,23 +258,18 @@ def _chosen_kept(system: RuleSystem, among: list[Action], options: list[Action],
     as they are and ``ranked`` key the choice: the roster is built only when the choice
     is new."""
     targets = tuple(dict.fromkeys(a.target for a in options if a.target is not None))
-    key = (system, tuple(among), ranked, tuple(roster[t] for t in targets), sign)
-    found = _CHOSEN.get(key)
-    if found is None:
-        found = remember(_CHOSEN, key, _first_ranked(
-            system, among, _targets_kept(system, options, roster, parties), sign), MEMO_SIZE)
-    return found
+    return recall(_CHOSEN, (system, tuple(among), ranked, tuple(roster[t] for t in targets),
+                            sign),
+                  lambda: _first_ranked(system, among,
+                                        _targets_kept(system, options, roster, parties), sign),
+                  MEMO_SIZE)
 
 
 def _chosen(system: RuleSystem, options: list[Action], roster: Roster, sign: int) -> Action:
     """The option of most (``sign`` -1) or least (1) expected damage on ``roster``, then
     chance to take the target out; the first such in order."""
-    key = (system, tuple(options), roster, sign)
-    found = _CHOSEN.get(key)
-    if found is None:
-        found = remember(_CHOSEN, key, _first_ranked(system, options, roster, sign),
-                         MEMO_SIZE)
-    return found
+    return recall(_CHOSEN, (system, tuple(options), roster, sign),
+                  lambda: _first_ranked(system, options, roster, sign), MEMO_SIZE)
 
 
 def _first_ranked(system: RuleSystem, options: list[Action], roster: Roster, sign: int
