@@ -20,6 +20,7 @@ from fracas.registry.scenarios import load_scenario, scenario_from_mapping
 from fracas.systems.genesys.rules import Genesys
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "genesys"
+FIGHTS = sorted(EXAMPLES.glob("*-fight.yaml"))  # the example fights
 
 FACES = {
     "boost": ["", "", "s", "sa", "aa", "a"],

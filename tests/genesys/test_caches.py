@@ -14,9 +14,7 @@ from fracas.core.model import apply_events
 from fracas.dice import RandomRoller
 from fracas.systems.genesys import attack, check
 from fracas.systems.genesys.check import Read
-from tests.genesys.helpers import EXAMPLES, attacks_of
-
-FIGHTS = sorted(EXAMPLES.glob("*-fight.yaml"))
+from tests.genesys.helpers import FIGHTS, attacks_of
 
 
 @pytest.mark.parametrize("path", FIGHTS, ids=lambda p: p.stem)

@@ -22,11 +22,10 @@ from fracas.registry.scenarios import load_scenario
 from fracas.systems.genesys import attack, check, harm, rolled
 from fracas.systems.genesys.events import GenesysCriticalInjury
 from fracas.testing import QuietRoller
-from tests.genesys.helpers import EXAMPLES, attacks_of, pc
+from tests.genesys.helpers import EXAMPLES, FIGHTS, attacks_of, pc
 from tests.genesys.test_fight import MINION
 from tests.genesys.test_fight import roster as make_roster
 
-FIGHTS = sorted(EXAMPLES.glob("*-fight.yaml"))
 ATTACKS = sorted(p for p in EXAMPLES.glob("*.yaml") if p not in FIGHTS)
 
 

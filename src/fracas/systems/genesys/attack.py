@@ -406,10 +406,9 @@ def _criticals(roller: Roller, tr: Tracker, system: Any, vicious: int, a_id: str
     if triggers:
         extra = triggers - 1
         if main_crossed and mode == "extra_trigger":
-            if tr.told:
-                tr.add(Note(f"{DEFAULT} · threshold_injury=extra_trigger",
-                            f"{t_id} also went past its wound threshold: one more trigger "
-                            "(+10)"))
+            tr.add(Note(f"{DEFAULT} · threshold_injury=extra_trigger",
+                        f"{t_id} also went past its wound threshold: one more trigger "
+                        "(+10)"))
             extra += 1
             main_crossed = False
         severity = harm.critical_injury(roller, tr, system.defaults, t_id, extra, vicious,
@@ -417,9 +416,8 @@ def _criticals(roller: Roller, tr: Tracker, system: Any, vicious: int, a_id: str
     for cid, went in crossed.items():
         if not went or (cid == t_id and not main_crossed):
             continue
-        if tr.told:
-            tr.add(Note(harm.WOUNDS, f"{cid} suffered wounds past its wound threshold: "
-                                     "one Critical Injury"))
+        tr.add(Note(harm.WOUNDS, f"{cid} suffered wounds past its wound threshold: "
+                                 "one Critical Injury"))
         got = harm.critical_injury(roller, tr, system.defaults, cid, 0, vicious,
                                    "wound threshold", a_id)
         if cid == t_id:

@@ -27,9 +27,8 @@ def guarded_stance(action: Action, roster: Roster, told: bool = True) -> Resolut
     its next turn (counted as the end of the next round); ``told``: whether the rules
     narrate (see :class:`~fracas.systems.genesys.harm.Tracker`)."""
     tr = Tracker(roster, told)
-    if told:
-        tr.add(Note(STANCE, f"{action.actor} takes a Guarded Stance: +1 melee defense, a "
-                            "setback die on its combat checks"))
+    tr.add(Note(STANCE, f"{action.actor} takes a Guarded Stance: +1 melee defense, a "
+                        "setback die on its combat checks"))
     tr.condition(STANCE, action.actor, "guarded:1")
     tr.add(Outcome(STANCE, action.actor, "", "guarded stance", False, 0))
     return Resolution("guarded stance", False, 0, tuple(tr.events))
@@ -162,8 +161,7 @@ def start_turn(system: Any, roller: Roller, actor: str, roster: Roster) -> tuple
     if not system.is_active(me):
         return ()
     if st.has(me, "prone"):
-        if tr.told:
-            tr.add(Note(CONDITIONS, f"{actor} spends a maneuver to stand up"))
+        tr.add(Note(CONDITIONS, f"{actor} spends a maneuver to stand up"))
         tr.set(CONDITIONS, actor, "conditions", st.without(me.state.conditions, "prone"))
     burning = st.find(tr.c(actor).state.conditions, "burning")
     if burning is not None:
@@ -171,9 +169,8 @@ def start_turn(system: Any, roller: Roller, actor: str, roster: Roster) -> tuple
         soak = tr.c(actor).sheet.soak
         suffered = max(0, int(damage) - soak)
         rule = "seed 004 · item qualities (Burn)"
-        if tr.told:
-            tr.add(GenesysDamage(rule, actor, "Burning", int(damage), soak, "", suffered,
-                                 "wounds"))
+        tr.add(GenesysDamage(rule, actor, "Burning", int(damage), soak, "", suffered,
+                             "wounds"))
         crossed = harm.suffer_wounds(tr, rule, actor, suffered)
         left = int(turns) - 1
         conds = st.without(tr.c(actor).state.conditions, "burning")
@@ -217,9 +214,8 @@ def end_round(system: Any, roller: Roller, roster: Roster, round_number: int
             conds = (*st.without(conds, "dying"), "dying:0")
         elif dying == "dying:0":
             conds = (*st.without(conds, "dying"), "dead")
-            if tr.told:
-                tr.add(Note("seed 004 · Critical Injury (The End is Nigh)",
-                            f"{cid} dies after the last initiative slot"))
+            tr.add(Note("seed 004 · Critical Injury (The End is Nigh)",
+                        f"{cid} dies after the last initiative slot"))
         if conds != c.state.conditions:
             tr.set(f"{CONDITIONS}: end of round {round_number}", cid, "conditions", conds)
         if "dead" in conds and not tr.c(cid).state.incapacitated:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any
 
-from fracas.core.events import Changed, Event, Note
+from fracas.core.events import EFFECTS, Changed, Event, Note
 from fracas.core.model import Combatant, Roster
 from fracas.dice.rollers import Roller, announce
 from fracas.frozen import replaced
@@ -32,8 +32,8 @@ class Tracker:
     (The field exists: :func:`~fracas.systems.genesys.state.change` read it.)
 
     ``told``: whether the rules narrate (:func:`~fracas.dice.rollers.narrated`); when
-    not (the simulation's lean loop keeps the changes and outcomes only), the rules
-    build no event that only tells, only the changes."""
+    not (the simulation's lean loop keeps the changes and outcomes only), :meth:`add`
+    keeps no event that only tells, and the rules skip building those that cost much."""
 
     __slots__ = ("_base", "_now", "_roster", "events", "told")
 
@@ -64,6 +64,8 @@ class Tracker:
 
     def add(self, *events: Event) -> None:
         for e in events:
+            if not self.told and not isinstance(e, EFFECTS):
+                continue  # nobody reads what only tells
             self.events.append(e)
             if isinstance(e, Changed):
                 c = self.c(e.target)
@@ -109,11 +111,10 @@ def suffer_wounds(tr: Tracker, rule: str, cid: str, n: int, again: bool = False)
         return sheet.adversary in ("pc", "nemesis")
     if again and c.state.wounds > sheet.wound_threshold and sheet.adversary in ("pc",
                                                                                 "nemesis"):
-        if tr.told:
-            tr.add(Note("seed 004 · Step 6 (threshold_injury_when_incapacitated=true)",
-                        f"{c.name} is already past its wound threshold and suffers "
-                        "wounds again: a number of wounds greater than its wound "
-                        "threshold, a Critical Injury for this attack"))
+        tr.add(Note("seed 004 · Step 6 (threshold_injury_when_incapacitated=true)",
+                    f"{c.name} is already past its wound threshold and suffers "
+                    "wounds again: a number of wounds greater than its wound "
+                    "threshold, a Critical Injury for this attack"))
         return True
     return False
 
@@ -125,9 +126,8 @@ def suffer_strain(tr: Tracker, rule: str, cid: str, n: int) -> bool:
     c = tr.c(cid)
     sheet: Sheet = c.sheet
     if sheet.adversary in ("minion", "rival") or sheet.strain_threshold is None:
-        if tr.told:
-            tr.add(Note(ADVERSARIES, f"{cid} has no strain threshold: {n} strain is "
-                                     "suffered as wounds"))
+        tr.add(Note(ADVERSARIES, f"{cid} has no strain threshold: {n} strain is "
+                                 "suffered as wounds"))
         return suffer_wounds(tr, rule, cid, n)
     after = c.state.strain + n
     tr.set(rule, cid, "strain", after)
@@ -179,9 +179,8 @@ def critical_injury(roller: Roller, tr: Tracker, defaults: Any, cid: str, extra_
             return None
         fallen = sheet.group - c.state.members + 1
         need = fallen * sheet.wound_threshold + 1 - c.state.wounds
-        if tr.told:
-            tr.add(Note(rule, f"a Critical Injury on the minion group {cid} ({why}): one "
-                              "member is defeated"))
+        tr.add(Note(rule, f"a Critical Injury on the minion group {cid} ({why}): one "
+                          "member is defeated"))
         suffer_wounds(tr, rule, cid, max(need, 0))
         return "minion defeated"
     parts = injury_modifier(c, extra_triggers, vicious, None if by is None else tr.c(by))

@@ -30,11 +30,10 @@ QUALITIES = "seed 004 · Step 4: item qualities"
 @dataclass(frozen=True)
 class Rolled:
     """Step 3 for one pool result: its events, the net advantage after Superior and
-    Inferior, their damage bonus, whether the attack hits and its damage per hit."""
+    Inferior, whether the attack hits and its damage per hit (their damage bonus in)."""
 
     events: tuple[Event, ...]
     advantage: int
-    bonus: int
     hit: bool
     per_hit: int
 
@@ -68,7 +67,7 @@ def rolled(plan: Plan, a_id: str, result: PoolResult, symbols: str | None) -> Ro
         if bonus:
             parts.append(("Superior" if bonus > 0 else "Inferior", bonus))
         events.append(Total(STEP3, "damage per hit", tuple(parts), per_hit))
-    return Rolled(tuple(events), advantage, bonus, hit, per_hit)
+    return Rolled(tuple(events), advantage, hit, per_hit)
 
 
 @lru_cache(maxsize=4096)

@@ -19,7 +19,6 @@ from dataclasses import dataclass, field
 
 from fracas.core.choices import Choice, ask
 from fracas.dice.rollers import Roller
-from fracas.frozen import HashOnce, cached_hash
 from fracas.systems.genesys.sheet import Weapon
 from fracas.systems.genesys.tables import qualities, spend_option, spending
 
@@ -48,8 +47,8 @@ Spent = tuple[tuple[Spend, ...], tuple[str, ...], int, int, int]
 
 
 @dataclass(frozen=True)
-class Context(HashOnce):
-    """What the options depend on (hashed once: both sides' spending is cached by it)."""
+class Context:
+    """What the options depend on (both sides' spending is cached by it)."""
 
     hit: bool
     crit_possible: bool
@@ -63,14 +62,6 @@ class Context(HashOnce):
     blast_targets: bool = False
     target_prone: bool = False
     ally: bool = False  # an allied active character to give a boost die to its next check
-
-    def __hash__(self) -> int:
-        """Every field but the weapon, which is hashed by its name (equal contexts have
-        equal weapons, so equal names; a pydantic model hashes slowly)."""
-        return cached_hash(self, lambda: hash((
-            self.hit, self.crit_possible, self.crit_rating, self.weapon.name, self.auto_fire,
-            self.knockdown_cost, self.attacker_strain, self.attacker_prone, self.ranged,
-            self.blast_targets, self.target_prone, self.ally)))
 
 
 @dataclass

@@ -126,10 +126,6 @@ class Spending(_Frozen):
     advantage: tuple[SpendOption, ...]
     threat: tuple[SpendOption, ...]
 
-    def option(self, side: str, key: str) -> SpendOption | None:
-        rows = self.advantage if side == "advantage" else self.threat
-        return next((o for o in rows if o.key == key), None)
-
 
 def _load(name: str, model: type[BaseModel], wrap: str | None = None) -> Any:
     path = DATA / name
@@ -204,10 +200,10 @@ def spending() -> Spending:
 
 
 def spend_option(side: str, key: str) -> SpendOption | None:
-    """The option ``key`` of the data pack's ``advantage`` or ``threat`` table, as
-    :meth:`Spending.option` finds it, from a mapping made once per table (every attack's
-    spending asks again; the keys asked may come from a scenario or a request, so they
-    are not remembered)."""
+    """The first option ``key`` of the data pack's ``advantage`` table (any other ``side``:
+    the ``threat`` table), from a mapping made once per table (every attack's spending
+    asks again; the keys asked may come from a scenario or a request, so they are not
+    remembered)."""
     return _options(side == "advantage").get(key)
 
 
@@ -216,7 +212,7 @@ def _options(advantage: bool) -> dict[str, SpendOption]:
     table = spending()
     found: dict[str, SpendOption] = {}
     for option in table.advantage if advantage else table.threat:
-        found.setdefault(option.key, option)  # the first of a key, as option() finds it
+        found.setdefault(option.key, option)  # the first of a key
     return found
 
 

@@ -220,6 +220,11 @@ class Zamani(RuleSystem):
     def reactions(self, action: Action, roster: Roster) -> list[Action]:
         return reactions_for(action, roster)
 
+    def first_reaction(self, action: Action, roster: Roster) -> Action:
+        """The action itself: the attack as declared is the first reaction
+        (:func:`.actions.reactions_for`)."""
+        return action
+
     def health(self, combatant: Combatant) -> tuple[int, int]:
         return combatant.state.wounds, combatant.state.max_wounds
 
