@@ -59,10 +59,24 @@ def to_gorrs_turn(gm: Page, player: Page, tool: str) -> None:
     raise AssertionError("Gorr's action was not asked")
 
 
-def above_the_fold(page: Page, selector: str) -> bool:
-    box = page.locator(selector).first.bounding_box()
-    return box is not None and box["y"] >= 0 and box["y"] + min(box["height"], 60) <= PHONE[
-        "height"]
+def settled(page: Page) -> None:
+    """Wait until the panel is the last one it will draw for this version: a choice
+    shown before its odds is drawn again when they arrive (``data-odds-pending``)."""
+    page.wait_for_function("() => { const p = document.querySelector('#tracker .panel');"
+                           " return p && !p.dataset.oddsPending; }", timeout=15000)
+
+
+def tops(page: Page, *selectors: str) -> list[tuple[float, float] | None]:
+    """The top and height of the first match of each selector, measured in one go in the
+    page, so that no redraw falls between two measures."""
+    boxes: list[tuple[float, float] | None] = page.evaluate(
+        "sels => sels.map(s => { const e = document.querySelector(s); if (!e) return null;"
+        " const r = e.getBoundingClientRect(); return [r.top, r.height]; })", list(selectors))
+    return boxes
+
+
+def above_the_fold(box: tuple[float, float] | None) -> bool:
+    return box is not None and box[0] >= 0 and box[0] + min(box[1], 60) <= PHONE["height"]
 
 
 def test_the_gm_runs_the_enemy_and_the_player_sees_their_own(browser: Browser,
@@ -104,10 +118,11 @@ def test_the_gm_runs_the_enemy_and_the_player_sees_their_own(browser: Browser,
         caught_up(player, gm)
         # the player's phone: their character, then their decision, above the fold
         player.wait_for_selector("#pending #prompt")
-        assert above_the_fold(player, "#yours") and above_the_fold(player, "#prompt")
-        assert above_the_fold(player, "#pending button.option")
-        assert player.locator("#yours").bounding_box()["y"] < player.locator(  # type: ignore[index]
-            "#pending").bounding_box()["y"]  # type: ignore[index]
+        settled(player)
+        yours, prompt, option, pending = tops(player, "#yours", "#prompt",
+                                              "#pending button.option", "#pending")
+        assert above_the_fold(yours) and above_the_fold(prompt) and above_the_fold(option)
+        assert yours is not None and pending is not None and yours[0] < pending[0]
         assert player.locator("#c-gorr .numbers").count() == 0  # bar only: no numbers
         assert "takes out" not in player.content()
         # quick damage on Gorr, and a condition for two rounds beside his name
