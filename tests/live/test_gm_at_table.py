@@ -1,0 +1,73 @@
+"""A new GM at the terminal: ``fracas play`` run as a fresh process, fed the lines a GM
+types (names from the sheets, labels from the narration, typos), and what it answers."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+TRISTAT = "examples/tristat/duel-fight.yaml"
+GENESYS = "examples/genesys/duel-fight.yaml"
+
+
+def _play(path: str, seed: int, *lines: str, args: tuple[str, ...] = ()
+          ) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "fracas", "play", path, "--seed", str(seed),
+                           *args], input="\n".join(lines) + "\n", capture_output=True,
+                          text=True, timeout=300, env={**os.environ, "COLUMNS": "200"})
+
+
+def test_gm_commands_take_the_names_on_the_sheets_and_refuse_a_stranger() -> None:
+    done = _play(TRISTAT, 1, "3,4", "5,2", "gm hurt Gorr 3", "gm hurt nobody 3",
+                 "gm heal GORR 1", "gm cond Gorr blinded 2", "gm auto Rin cautious",
+                 "gm hand rin", "s", "q")
+    assert done.returncode == 0, done.stderr
+    out = done.stdout
+    assert "Traceback" not in out + done.stderr
+    assert "Gorr: health 60 → 57" in out and "Gorr: health 57 → 58" in out
+    assert "error (input 4): combatant: no combatant 'nobody' (allowed: Rin (rin), " \
+           "Gorr (gorr))" in out
+    assert "Gorr is blinded for 2 rounds" in out
+    assert "fracas decides for Rin from now on (cautious)" in out
+    assert "Rin is decided by hand again" in out
+
+
+def test_gm_set_takes_a_field_by_the_word_the_narration_shows() -> None:
+    done = _play(TRISTAT, 1, "3,4", "5,2", "gm set Rin Energy 30", "gm set rin most health 50",
+                 "gm set rin Energyx 1", "q")
+    assert done.returncode == 0, done.stderr
+    out = done.stdout
+    assert "Rin: Energy 40 → 30" in out and "Rin: most health 45 → 50" in out
+    refused = next(line for line in out.splitlines() if line.startswith("error (input 5)"))
+    assert "Rin has no value 'Energyx'" in refused
+    assert "health, most health, Energy, most Energy" in refused
+    assert "max_health" not in refused and "_" not in refused
+
+
+def test_a_gm_edit_that_ends_the_fight_says_the_fight_is_over() -> None:
+    done = _play(TRISTAT, 1, "3,4", "5,2", "gm remove Gorr")
+    assert done.returncode == 0, done.stderr
+    after = done.stdout.split("> gm remove Gorr", 1)[1]
+    assert "Gorr leaves the fight" in after
+    assert "Fight over after 1 round(s): blades win: nobody else can act" in after
+
+
+def test_undo_with_a_mistyped_count_undoes_nothing() -> None:
+    done = _play(TRISTAT, 1, "3,4", "5,2", "u x", "redo y", "u 1")
+    assert done.returncode == 0, done.stderr
+    out = done.stdout
+    assert "error (input 3): u: 'x' is not a number of steps" in out
+    assert "error (input 4): redo: 'y' is not a number of steps" in out
+    # the mistyped lines took nothing back: only the last undo goes back a roll
+    assert out.count("undid 1 step(s)") == 1
+    assert out.rstrip().splitlines()[-4].startswith("? Gorr's initiative")
+
+
+def test_a_mistyped_genesys_roll_is_refused_as_a_roll_not_read_as_a_command() -> None:
+    done = _play(GENESYS, 3, "s", "a", "1", "", "s s s s s", "q",
+                 args=("--control", "gm=person"))
+    assert done.returncode == 0, done.stderr
+    after = done.stdout.split("> s s s s s", 1)[1]
+    assert after.lstrip().startswith("error (input 5): dice: Red's attack on Blue")
+    assert "the positive dice cannot show sssss" in after
