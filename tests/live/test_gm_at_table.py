@@ -9,6 +9,8 @@ import sys
 
 TRISTAT = "examples/tristat/duel-fight.yaml"
 GENESYS = "examples/genesys/duel-fight.yaml"
+C22 = "examples/c22/duel-fight.yaml"
+CONTEST = "examples/contest/duel-fight.yaml"
 
 
 def _play(path: str, seed: int, *lines: str, args: tuple[str, ...] = ()
@@ -71,3 +73,29 @@ def test_a_mistyped_genesys_roll_is_refused_as_a_roll_not_read_as_a_command() ->
     after = done.stdout.split("> s s s s s", 1)[1]
     assert after.lstrip().startswith("error (input 5): dice: Red's attack on Blue")
     assert "the positive dice cannot show sssss" in after
+
+
+def test_a_card_not_in_the_deck_is_refused_naming_its_owner_as_on_the_sheet() -> None:
+    done = _play(C22, 8, "8c", "9D", "8d", "q", args=("--control", "gm=person"))
+    assert done.returncode == 0, done.stderr
+    refused = next(line for line in done.stdout.splitlines() if line.startswith("error"))
+    assert "9D is not left in Captain Vos's draw pile (allowed: 2H, 4C, 6S, 8D)" in refused
+    assert "vos's" not in refused
+
+
+def test_contest_initiative_says_whose_dice_to_type_and_in_which_order() -> None:
+    done = _play(CONTEST, 3, "17", "17 2", "q")
+    assert done.returncode == 0, done.stderr
+    out = " ".join(done.stdout.split())  # the prompt as one line, whatever the width
+    assert ("? Initiative for Rosa, then Grub the Brute (one die each, in that order): "
+            "d20 for initiative") in out
+    assert "Rosa rolls d20 for initiative: 17" in out
+    assert "Grub the Brute rolls d20 for initiative: 2" in out
+
+
+def test_the_gm_handed_a_combatants_policy_is_told_what_the_gm_may_be() -> None:
+    done = _play(TRISTAT, 1, "q", args=("--control", "gm=cautious"))
+    assert done.returncode == 2
+    assert "no combatant" not in done.stderr
+    assert ("controllers.gm: the GM's own choices cannot be made by 'cautious' (allowed: "
+            "gm=person (by hand) or gm=policy (the system's policy))") in done.stderr
