@@ -11,6 +11,7 @@ TRISTAT = "examples/tristat/duel-fight.yaml"
 GENESYS = "examples/genesys/duel-fight.yaml"
 C22 = "examples/c22/duel-fight.yaml"
 CONTEST = "examples/contest/duel-fight.yaml"
+ZAMANI = "examples/zamani/duel-fight.yaml"
 
 
 def _play(path: str, seed: int, *lines: str, args: tuple[str, ...] = ()
@@ -99,3 +100,21 @@ def test_the_gm_handed_a_combatants_policy_is_told_what_the_gm_may_be() -> None:
     assert "no combatant" not in done.stderr
     assert ("controllers.gm: the GM's own choices cannot be made by 'cautious' (allowed: "
             "gm=person (by hand) or gm=policy (the system's policy))") in done.stderr
+
+
+def test_the_rolls_fracas_makes_are_shown_to_the_table_in_every_system() -> None:
+    """A roll made with ``r`` (or ``--roll-all``) is told as it is told in Tri-Stat and
+    Genesys: the zamani d100, the contest's checks and damage, the c22 cards drawn."""
+    shown = {
+        ZAMANI: ("Kofi rolls d100 for short sword (swords): 82 > 65%: failure",),
+        CONTEST: ("Roll 1 · Rosa, sword attack: d20 shows 20 + 4 (sword) + 1 (strength) "
+                  "= 25 — critical threat",
+                  "Rosa's sword damage: d8 shows 1 × 2 (critical multiplier) = 2"),
+        C22: ("Mara draws 8C for initiative", "Mara draws 2S and 6D for the turn"),
+    }
+    for path, lines in shown.items():
+        done = _play(path, 3, "", "", "", "1", "", "1", "q",
+                     args=("--roll-all", "--control", "gm=person"))
+        assert done.returncode == 0, done.stderr
+        for line in lines:
+            assert line in done.stdout, (path, line)
