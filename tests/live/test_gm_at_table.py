@@ -118,3 +118,14 @@ def test_the_rolls_fracas_makes_are_shown_to_the_table_in_every_system() -> None
         assert done.returncode == 0, done.stderr
         for line in lines:
             assert line in done.stdout, (path, line)
+
+
+def test_a_name_of_several_words_is_taken_as_the_sheet_writes_it() -> None:
+    done = _play(C22, 8, "8c", "8d", "gm hurt captain vos 3", "gm cond Captain Vos stunned 1",
+                 "gm set Captain Vos Avoidance bonus 1", "q", args=("--control", "gm=person"))
+    assert done.returncode == 0, done.stderr
+    out = done.stdout
+    assert "error" not in out
+    assert "Captain Vos: health 14 → 11" in out
+    assert "Captain Vos is stunned for 1 round" in out
+    assert "Captain Vos: Avoidance bonus 0 → 1" in out
