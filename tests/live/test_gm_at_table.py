@@ -6,6 +6,11 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+from pathlib import Path
+
+from tests.ptyrun import interrupt, printed
+
+ROOT = Path(__file__).resolve().parents[2]
 
 TRISTAT = "examples/tristat/duel-fight.yaml"
 GENESYS = "examples/genesys/duel-fight.yaml"
@@ -129,3 +134,14 @@ def test_a_name_of_several_words_is_taken_as_the_sheet_writes_it() -> None:
     assert "Captain Vos: health 14 → 11" in out
     assert "Captain Vos is stunned for 1 round" in out
     assert "Captain Vos: Avoidance bonus 0 → 1" in out
+
+
+def test_ctrl_c_at_a_prompt_says_where_the_log_is_and_how_to_go_on(tmp_path: Path) -> None:
+    log = tmp_path / "duel.jsonl"
+    code, out = interrupt(["play", TRISTAT, "--seed", "1", "--log", str(log)],
+                          printed(b"allowed: 1 to 6"), cwd=ROOT)
+    assert code == 130 and "Traceback" not in out
+    assert f"log saved to {log}; go on with: fracas play --resume {log}" in out
+    done = subprocess.run([sys.executable, "-m", "fracas", "play", "--resume", str(log)],
+                          input="3,4\nq\n", capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0 and "? Gorr's initiative: 2d6" in done.stdout

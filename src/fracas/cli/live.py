@@ -345,15 +345,18 @@ def run(file: Path | None, log: Path | None, resume: Path | None, seed: int | No
     try:
         _loop(session, console, _lines(script), verbose, echo,
               (lambda: journal.sync(session)) if journal is not None else None)
-    finally:
+    except KeyboardInterrupt:
+        console.print()  # off the prompt's line
+        raise
+    finally:  # Ctrl-C included: the log is saved, and the GM is told how to go on
         if journal is not None:
             journal.sync(session)
             journal.detach()
-    if log is not None:
-        # one line whatever the width, so the command can be copied as it stands
-        where = escape(str(log))
-        console.print(f"[dim]log saved to {where}; go on with: fracas play --resume {where}[/]",
-                      soft_wrap=True)
+        if log is not None:
+            # one line whatever the width, so the command can be copied as it stands
+            where = escape(str(log))
+            console.print(f"[dim]log saved to {where}; go on with: fracas play --resume "
+                          f"{where}[/]", soft_wrap=True)
 
 
 def _loop(session: Session, console: Console, lines: Iterator[tuple[int, str]],
