@@ -145,3 +145,14 @@ def test_ctrl_c_at_a_prompt_says_where_the_log_is_and_how_to_go_on(tmp_path: Pat
     done = subprocess.run([sys.executable, "-m", "fracas", "play", "--resume", str(log)],
                           input="3,4\nq\n", capture_output=True, text=True, timeout=300)
     assert done.returncode == 0 and "? Gorr's initiative: 2d6" in done.stdout
+
+
+def test_the_genesys_dice_prompt_names_each_symbol_and_what_this_pool_can_show() -> None:
+    done = _play(GENESYS, 3, "s", "a", "1", "", "x", "q", args=("--control", "gm=person"))
+    assert done.returncode == 0, done.stderr
+    refused = next(line for line in done.stdout.splitlines() if line.startswith("error"))
+    assert "'x': unknown symbol" in refused
+    assert ("s success, a advantage, t triumph, f failure, h threat, d despair (counts like "
+            "2s1a too): up to 4 s, 4 a, 4 f, 4 h; no t, d in this pool; Enter or '-' for all "
+            "blanks") in refused
+    assert "0-0" not in done.stdout
