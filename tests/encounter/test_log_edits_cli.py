@@ -66,3 +66,32 @@ def test_a_log_given_to_the_wrong_command_says_which_log_it_is(tmp_path: Path) -
     done = fracas("replay", DUEL)
     assert done.returncode == 2 and "FightLog" not in done.stderr
     assert "line 1: not JSON (allowed: a fight log (fracas fight --log)" in done.stderr
+
+
+def test_a_hand_edited_session_log_is_refused_naming_the_line_of_the_input(
+        tmp_path: Path) -> None:
+    log = tmp_path / "session.jsonl"
+    typed = "3,4\n5,2\na\n1\n2,2\n5,6\ngm hurt rin 2\nq\n"
+    assert fracas("play", DUEL, "--seed", "1", "--log", log, stdin=typed).returncode == 0
+    records = [json.loads(line) for line in log.read_text().splitlines()]
+    dice_line = next(n for n, r in enumerate(records, start=1)
+                     if r["data"].get("dice") == [2, 2])
+    edit_line = next(n for n, r in enumerate(records, start=1)
+                     if r["data"].get("kind") == "gm")
+    cases = [
+        (dice_line, lambda d: d.update(dice=[2, 9]),
+         f"line {dice_line}: pinned value #2 for d6: 9 is not a value d6 can show "
+         "(allowed: 1 to 6)"),
+        (edit_line, lambda d: d["event"].update(after="x"),
+         f"line {edit_line}: health: 'x' does not fit health (allowed: a whole number)"),
+        (1, lambda d: d.update(system="genesys"),
+         "line 1: system: the system does not match the scenario's (allowed: 'tristat')"),
+    ]
+    for number, change, message in cases:
+        edited = [json.loads(json.dumps(r)) for r in records]
+        change(edited[number - 1]["data"])
+        path = rechained(edited, tmp_path / f"edited-{number}.jsonl")
+        for command in (("replay", path), ("play", "--resume", path)):
+            done = fracas(*command)
+            assert done.returncode == 2 and "Traceback" not in done.stderr, command
+            assert done.stderr.strip() == f"fracas: error: {path}: {message}", command
