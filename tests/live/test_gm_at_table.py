@@ -156,3 +156,10 @@ def test_the_genesys_dice_prompt_names_each_symbol_and_what_this_pool_can_show()
             "2s1a too): up to 4 s, 4 a, 4 f, 4 h; no t, d in this pool; Enter or '-' for all "
             "blanks") in refused
     assert "0-0" not in done.stdout
+
+
+def test_redo_of_a_gm_edit_shows_the_edit_put_back() -> None:
+    done = _play(TRISTAT, 1, "3,4", "5,2", "gm hurt Gorr 3", "u", "redo", "q")
+    assert done.returncode == 0, done.stderr
+    after = done.stdout.split("> redo", 1)[1].split("> q", 1)[0]
+    assert "redid 1 step(s)" in after and "Gorr: health 60 → 57" in after

@@ -9,6 +9,7 @@ stdin. The log is saved after every input when ``--log`` is given.
 
 from __future__ import annotations
 
+import difflib
 import json
 import sys
 from collections.abc import Callable, Iterator
@@ -253,16 +254,28 @@ def _command(session: Session, line: str, console: Console
             raise InputError(f"{' '.join(words[1:])!r} is not a number of steps", path=head,
                              allowed=f"{head} or {head} N (N a whole number)")
         steps = int(words[1]) if len(words) > 1 else 1
-        before = len(session.events)
+        before = list(session.events)
         (session.redo if head == "redo" else session.undo)(steps)
         console.print(f"[dim]{'redid' if head == 'redo' else 'undid'} {steps} step(s)[/]")
-        return tuple(session.events[before:]) if head == "redo" else ()
+        return _added(before, session.events) if head == "redo" else ()
     if head == "gm":
         return _gm(session, words[1:], line)
     pending = session.pending
     if pending is None:
         raise InputError("the fight is over", path="input", allowed="u, e, s, q")
     return session.decide({"option": head})
+
+
+def _added(before: list[Event], after: list[Event]) -> tuple[Event, ...]:
+    """The events ``after`` holds that ``before`` did not, in order: what a redo put back
+    (a GM edit goes in before the pending turn, not at the end)."""
+    same = 0  # the fight before the pending turn is as it was: compare only the rest
+    while same < min(len(before), len(after)) and before[same] == after[same]:
+        same += 1
+    before, after = before[same:], after[same:]
+    matcher = difflib.SequenceMatcher(a=before, b=after, autojunk=False)
+    return tuple(e for tag, _, _, start, end in matcher.get_opcodes()
+                 if tag in ("insert", "replace") for e in after[start:end])
 
 
 def _gm(session: Session, words: list[str], line: str) -> tuple[Event, ...]:
