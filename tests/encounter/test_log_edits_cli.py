@@ -95,3 +95,27 @@ def test_a_hand_edited_session_log_is_refused_naming_the_line_of_the_input(
             done = fracas(*command)
             assert done.returncode == 2 and "Traceback" not in done.stderr, command
             assert done.stderr.strip() == f"fracas: error: {path}: {message}", command
+
+
+def test_a_session_log_cut_short_goes_on_in_a_new_log(tmp_path: Path) -> None:
+    """A laptop that died while writing the last input: the log cannot be appended to
+    after the cut, the error says how to go on, and going on into a new log works."""
+    log = tmp_path / "session.jsonl"
+    typed = "3,4\n5,2\na\n1\n2,2\n5,6\ngm hurt rin 2\nq\n"
+    assert fracas("play", DUEL, "--seed", "1", "--log", log, stdin=typed).returncode == 0
+    cut = tmp_path / "cut.jsonl"
+    cut.write_bytes(log.read_bytes()[:-30])
+    done = fracas("play", "--resume", cut, stdin="q\n")
+    assert done.returncode == 2
+    assert done.stderr.strip() == (
+        f"fracas: error: {cut}: cannot continue a damaged log: line 8 is cut short "
+        f"(allowed: its whole lines go on in a new log: fracas play --resume {cut} --log "
+        "NEW.jsonl)")
+    kept = cut.read_bytes()
+    new = tmp_path / "new.jsonl"
+    done = fracas("play", "--resume", cut, "--log", new, stdin="q\n")
+    assert done.returncode == 0, done.stderr
+    assert "? Rin's action" in done.stdout  # where the whole lines stop: the edit is lost
+    assert cut.read_bytes() == kept
+    again = fracas("replay", new)
+    assert again.returncode == 0 and "6 input(s)" in again.stdout

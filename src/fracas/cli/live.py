@@ -37,7 +37,7 @@ from fracas.encounter.gm import field_named as gm_find_field
 from fracas.encounter.gm import marks as gm_marks
 from fracas.encounter.narration import Names, is_brief, say
 from fracas.encounter.session import RULE_GM, Session, known_names
-from fracas.encounter.session_log import SessionLog
+from fracas.encounter.session_log import SessionLog, load_session
 from fracas.errors import InputError
 from fracas.registry.scenarios import load_scenario
 
@@ -332,10 +332,11 @@ def run(file: Path | None, log: Path | None, resume: Path | None, seed: int | No
     console = render.make_console()
     journal: SessionLog | None = None
     if resume is not None:
-        journal, session = SessionLog.resume(resume)
-        if log is not None and log != resume:
-            journal.detach()
+        if log is not None and log != resume:  # the old log is only read (it may be cut)
+            session = load_session(resume)
             journal = SessionLog.create(log, session)
+        else:
+            journal, session = SessionLog.resume(resume)
         log = log or resume
     else:
         if file is None:

@@ -97,7 +97,7 @@ class LogWriter:
         if read.closed:
             raise InputError("the log is closed: nothing can be added to it", file=str(path))
         if read.stopped is not None and _cut_line(path):
-            raise InputError(f"cannot continue a damaged log: {read.stopped}", file=str(path))
+            raise CutShort(f"cannot continue a damaged log: {read.stopped}", file=str(path))
         out = _open(path, "a")
         return cls(out, str(path), read.records[-1].seq, read.last_hash), read
 
@@ -147,6 +147,11 @@ def _open(path: Path | str, mode: str) -> IO[str]:
         raise InputError("its folder does not exist", file=str(p)) from None
     except OSError as err:
         raise InputError(f"cannot write the file: {err.strerror or err}", file=str(p)) from None
+
+
+class CutShort(InputError):
+    """A log whose last line was cut short (its writer was stopped while writing it): it
+    reads up to its last whole line, but nothing can be appended after the cut."""
 
 
 def _cut_line(path: Path | str) -> bool:

@@ -17,7 +17,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from fracas.core.scenario import validation_error
-from fracas.encounter.log import LogWriter, read_log
+from fracas.encounter.log import CutShort, LogWriter, read_log
 from fracas.encounter.session import SESSION_VERSION, Session
 from fracas.errors import InputError
 
@@ -142,7 +142,12 @@ class SessionLog:
     @classmethod
     def resume(cls, path: Path | str) -> tuple[SessionLog, Session]:
         """Go on with a log (verified and replayed), appending to it."""
-        writer, read = LogWriter.resume(path, KIND)
+        try:
+            writer, read = LogWriter.resume(path, KIND)
+        except CutShort as err:
+            raise InputError(err.message, file=err.file, allowed="its whole lines go on in "
+                             f"a new log: fracas play --resume {path} --log NEW.jsonl"
+                             ) from None
         session, entries = _session(read.records, str(path))
         return cls(writer, entries), session
 
