@@ -184,7 +184,7 @@ def test_records_of_any_kind_are_chained_resumed_and_closed(tmp_path: Path) -> N
         (4, "close", {"records": 3})]
     with pytest.raises(InputError, match="the log is closed"):
         LogWriter.resume(path, "Session")
-    with pytest.raises(InputError, match="not a 'Other' log header"):
+    with pytest.raises(InputError, match="not a 'Other' log"):
         read_log(path, "Other")
 
 
@@ -243,5 +243,5 @@ def test_replay_names_the_damaged_line_and_bounds_undo(
     code, out, err = run_main(monkeypatch, capsys, "replay", str(path), "--json")
     assert code == 2 and out == ""
     assert err.strip() == (f"fracas: error: {path}: line 4: sequence number 5 where 4 was "
-                           "expected: lines are missing or out of order (allowed: a FightLog "
-                           "log written by fracas)")
+                           "expected: lines are missing or out of order (allowed: a fight log "
+                           "(fracas fight --log) as fracas wrote it)")

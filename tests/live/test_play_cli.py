@@ -73,7 +73,7 @@ def test_bad_input_on_stdin_is_refused_and_changes_nothing(tmp_path: Path) -> No
     assert "1 value(s) too many" in out
     assert "'99' is not on this list" in out
     assert "'banana' is not on this list" in out
-    assert "gorr has no value 'hp'" in out
+    assert "Gorr has no value 'hp'" in out
     assert "Traceback" not in out + done.stderr
     saved = load_session(log)
     # only the good inputs are in the log: two rolls and the action

@@ -35,7 +35,18 @@ def _number(text: str, what: str) -> int:
     return int(text)
 
 
-def _effect(part: str) -> tuple[str, dict[str, Any]]:
+def split_who(session: Session, words: list[str], least_left: int = 0
+              ) -> tuple[str, list[str]]:
+    """The combatant the first words name (its id or its name, which may be several words:
+    ``Captain Vos``) and the words after it; at least ``least_left`` words must follow."""
+    for k in range(len(words) - least_left, 0, -1):
+        cid = gm.find_combatant(session, " ".join(words[:k]))
+        if cid is not None:
+            return cid, words[k:]
+    return gm.combatant_named(session, words[0] if words else ""), words[1:]
+
+
+def _effect(session: Session, part: str) -> tuple[str, dict[str, Any]]:
     """One ``|`` part of ``gm do``: ``roll ...`` or an effect."""
     words = part.split()
     head = words[0].lower() if words else ""
@@ -48,16 +59,24 @@ def _effect(part: str) -> tuple[str, dict[str, Any]]:
             roll["target"] = _number(words[3], "target")
             roll["needs"] = "at least" if words[2] == "vs" else "at most"
         return "roll", roll
-    if head in ("damage", "heal") and len(words) == 3:
-        return "effect", {head: _number(words[2], head), "to": words[1]}
+    if head in ("damage", "heal") and len(words) >= 3:
+        cid, rest = split_who(session, words[1:-1])
+        if not rest:
+            return "effect", {head: _number(words[-1], head), "to": cid}
     if head == "cond" and len(words) >= 3:
-        timed = len(words) >= 4 and words[-1].isdigit()
-        name = " ".join(words[2:-1] if timed else words[2:])
-        return "effect", {"condition": name, "to": words[1],
-                          "rounds": int(words[-1]) if timed else 0}
+        cid, rest = split_who(session, words[1:], 1)
+        return "effect", _condition(cid, rest)
     raise InputError(f"not a roll or an effect: {part.strip()!r}", path="gm do",
                      allowed="roll 2d6 [vs|under N], damage ID N, heal ID N, "
                              "cond ID NAME [ROUNDS]")
+
+
+def _condition(cid: str, words: list[str]) -> dict[str, Any]:
+    """``NAME [ROUNDS]`` after ``cond ID``: the condition, for ROUNDS rounds (0: until
+    taken off)."""
+    timed = len(words) >= 2 and words[-1].isdigit()
+    name = " ".join(words[:-1] if timed else words)
+    return {"condition": name, "to": cid, "rounds": int(words[-1]) if timed else 0}
 
 
 def command(session: Session, words: list[str], line: str) -> tuple[Event, ...] | None:
@@ -67,32 +86,40 @@ def command(session: Session, words: list[str], line: str) -> tuple[Event, ...] 
     if what == "auto" and len(rest) <= 1:
         policy = rest[0] if rest else DEFAULT_POLICY
         return session.decide({"policy": policy})
-    if what == "auto" and len(rest) == 2:
-        return (gm.set_controller(session, rest[0], rest[1]),)
-    if what == "hand" and len(rest) == 1:
-        return (gm.set_controller(session, rest[0], "person"),)
+    if what == "auto" and len(rest) >= 2:
+        cid, left = split_who(session, rest[:-1])
+        if not left:
+            return (gm.set_controller(session, cid, rest[-1]),)
+    if what == "hand" and rest:
+        cid, left = split_who(session, rest)
+        if not left:
+            return (gm.set_controller(session, cid, "person"),)
     if what == "skip" and not rest:
         return session.decide({"skip": True})
     if what == "init":
-        players = rest[0].split(",") if rest else []
+        players = [gm.combatant_named(session, p.strip())
+                   for p in " ".join(rest).split(",") if p.strip()]
         return gm.roll_initiative(session, players)
-    if what in ("hurt", "heal") and len(rest) == 2:
-        amount = _number(rest[1], what)
-        act = gm.damage if what == "hurt" else gm.heal
-        return (act(session, rest[0], amount),)
+    if what in ("hurt", "heal") and len(rest) >= 2:
+        cid, left = split_who(session, rest[:-1])
+        if not left:
+            amount = _number(rest[-1], what)
+            act = gm.damage if what == "hurt" else gm.heal
+            return (act(session, cid, amount),)
     if what == "cond" and len(rest) >= 2:
-        rounds = _number(rest[-1], "rounds") if len(rest) >= 3 and rest[-1].isdigit() else 0
-        name = " ".join(rest[1:-1] if len(rest) >= 3 and rest[-1].isdigit() else rest[1:])
-        return (gm.set_condition(session, rest[0], name, rounds),)
+        cid, left = split_who(session, rest, 1)
+        condition = _condition(cid, left)
+        return (gm.set_condition(session, cid, condition["condition"], condition["rounds"]),)
     if what == "uncond" and len(rest) >= 2:
-        return (gm.clear_condition(session, rest[0], " ".join(rest[1:])),)
+        cid, left = split_who(session, rest, 1)
+        return (gm.clear_condition(session, cid, " ".join(left)),)
     if what == "do" and rest:
         text = line.split("do", 1)[1]
         description, *parts = text.split("|")
         roll: dict[str, Any] = {}
         effects = []
         for part in parts:
-            kind, value = _effect(part)
+            kind, value = _effect(session, part)
             if kind == "roll":
                 roll = value
             else:

@@ -9,6 +9,7 @@ stdin. The log is saved after every input when ``--log`` is given.
 
 from __future__ import annotations
 
+import difflib
 import json
 import sys
 from collections.abc import Callable, Iterator
@@ -31,10 +32,12 @@ from fracas.core.events import (
     TurnStarted,
 )
 from fracas.core.nesting import MAX_DEPTH, json_depth
+from fracas.encounter.gm import field_labels as gm_field_labels
+from fracas.encounter.gm import field_named as gm_find_field
 from fracas.encounter.gm import marks as gm_marks
 from fracas.encounter.narration import Names, is_brief, say
 from fracas.encounter.session import RULE_GM, Session, known_names
-from fracas.encounter.session_log import SessionLog
+from fracas.encounter.session_log import SessionLog, load_session
 from fracas.errors import InputError
 from fracas.registry.scenarios import load_scenario
 
@@ -55,6 +58,8 @@ At a dice prompt what you type is read as dice first: put / before a command
   e                      explain the last turn in full, with the rules cited
   s                      the turn order and health again
   gm set ID FIELD VALUE  change a value by hand (health, strain, conditions...)
+                         (ID: a combatant's name or id, any case; FIELD: its word,
+                         as the narration shows it: health, Energy, most health)
   gm add {JSON}          bring in a combatant (a scenario entry)
   gm remove ID           take a combatant out
   gm end REASON          end the fight
@@ -198,7 +203,7 @@ def command(session: Session, line: str, console: Console, verbose: bool,
         try:
             return session.decide({"dice": values})
         except InputError:
-            if head.split()[0] in COMMANDS:
+            if _command_shaped(head.split()):
                 return _command(session, line, console)
             raise
     first = line.split()[0].lower() if line.split() else ""
@@ -210,6 +215,18 @@ def command(session: Session, line: str, console: Console, verbose: bool,
         option = composer.key(session, line)
         return None if option is None else session.decide({"option": option})
     return _command(session, line, console)
+
+
+def _command_shaped(words: list[str]) -> bool:
+    """Is a line that is no roll a command as typed (``u 2``, ``gm ...``, ``q``), not a
+    roll mistyped (``s s s s s``: too many successes, which must be refused as dice)?"""
+    if not words or words[0] not in COMMANDS:
+        return False
+    if words[0] == "gm":
+        return True
+    if words[0] in ("u", "undo", "redo"):
+        return len(words) == 1 or (len(words) == 2 and words[1].isdigit())
+    return len(words) == 1
 
 
 def _command(session: Session, line: str, console: Console
@@ -233,11 +250,14 @@ def _command(session: Session, line: str, console: Console
         console.print(order_view(session))
         return None
     if head in ("u", "undo", "redo"):
-        steps = int(words[1]) if len(words) > 1 and words[1].isdigit() else 1
-        before = len(session.events)
+        if len(words) > 2 or (len(words) == 2 and not words[1].isdigit()):
+            raise InputError(f"{' '.join(words[1:])!r} is not a number of steps", path=head,
+                             allowed=f"{head} or {head} N (N a whole number)")
+        steps = int(words[1]) if len(words) > 1 else 1
+        before = list(session.events)
         (session.redo if head == "redo" else session.undo)(steps)
         console.print(f"[dim]{'redid' if head == 'redo' else 'undid'} {steps} step(s)[/]")
-        return tuple(session.events[before:]) if head == "redo" else ()
+        return _added(before, session.events) if head == "redo" else ()
     if head == "gm":
         return _gm(session, words[1:], line)
     pending = session.pending
@@ -246,15 +266,35 @@ def _command(session: Session, line: str, console: Console
     return session.decide({"option": head})
 
 
+def _added(before: list[Event], after: list[Event]) -> tuple[Event, ...]:
+    """The events ``after`` holds that ``before`` did not, in order: what a redo put back
+    (a GM edit goes in before the pending turn, not at the end)."""
+    same = 0  # the fight before the pending turn is as it was: compare only the rest
+    while same < min(len(before), len(after)) and before[same] == after[same]:
+        same += 1
+    before, after = before[same:], after[same:]
+    matcher = difflib.SequenceMatcher(a=before, b=after, autojunk=False)
+    return tuple(e for tag, _, _, start, end in matcher.get_opcodes()
+                 if tag in ("insert", "replace") for e in after[start:end])
+
+
 def _gm(session: Session, words: list[str], line: str) -> tuple[Event, ...]:
     done = gm_commands.command(session, words, line)
     if done is not None:
         return done
     what = words[0].lower() if words else ""
     if what == "set" and len(words) >= 4:
-        return (session.adjust(words[1], words[2], " ".join(words[3:])),)
-    if what == "remove" and len(words) == 2:
-        return (session.remove_combatant(words[1]),)
+        cid, rest = gm_commands.split_who(session, words[1:], 2)
+        for k in range(len(rest) - 1, 0, -1):  # the field by its label: ``most health``
+            field = gm_find_field(session, cid, " ".join(rest[:k]))
+            if field is not None:
+                return (session.adjust(cid, field, " ".join(rest[k:])),)
+        raise InputError(f"{session.state.roster[cid].name} has no value {rest[0]!r}",
+                         path="field", allowed=gm_field_labels(session, cid))
+    if what == "remove" and len(words) >= 2:
+        cid, rest = gm_commands.split_who(session, words[1:])
+        if not rest:
+            return (session.remove_combatant(cid),)
     if what == "end":
         return (session.end_fight(" ".join(words[1:]) or "no reason given"),)
     if what == "add" and len(words) >= 2:
@@ -292,10 +332,11 @@ def run(file: Path | None, log: Path | None, resume: Path | None, seed: int | No
     console = render.make_console()
     journal: SessionLog | None = None
     if resume is not None:
-        journal, session = SessionLog.resume(resume)
-        if log is not None and log != resume:
-            journal.detach()
+        if log is not None and log != resume:  # the old log is only read (it may be cut)
+            session = load_session(resume)
             journal = SessionLog.create(log, session)
+        else:
+            journal, session = SessionLog.resume(resume)
         log = log or resume
     else:
         if file is None:
@@ -318,15 +359,18 @@ def run(file: Path | None, log: Path | None, resume: Path | None, seed: int | No
     try:
         _loop(session, console, _lines(script), verbose, echo,
               (lambda: journal.sync(session)) if journal is not None else None)
-    finally:
+    except KeyboardInterrupt:
+        console.print()  # off the prompt's line
+        raise
+    finally:  # Ctrl-C included: the log is saved, and the GM is told how to go on
         if journal is not None:
             journal.sync(session)
             journal.detach()
-    if log is not None:
-        # one line whatever the width, so the command can be copied as it stands
-        where = escape(str(log))
-        console.print(f"[dim]log saved to {where}; go on with: fracas play --resume {where}[/]",
-                      soft_wrap=True)
+        if log is not None:
+            # one line whatever the width, so the command can be copied as it stands
+            where = escape(str(log))
+            console.print(f"[dim]log saved to {where}; go on with: fracas play --resume "
+                          f"{where}[/]", soft_wrap=True)
 
 
 def _loop(session: Session, console: Console, lines: Iterator[tuple[int, str]],
@@ -336,6 +380,7 @@ def _loop(session: Session, console: Console, lines: Iterator[tuple[int, str]],
     for number, line in lines:
         if echo:  # a transcript shows what was typed
             console.print(f"> {line}", highlight=False)
+        over = session.state.over
         try:
             result = command(session, line, console, verbose, composer)
         except InputError as err:  # nothing changed: say why and ask again
@@ -353,6 +398,12 @@ def _loop(session: Session, console: Console, lines: Iterator[tuple[int, str]],
                          full=not first or first[0].lower() not in COMMANDS)
             continue
         if isinstance(result, tuple):
+            if session.state.over and not over and not any(
+                    isinstance(e, FightEnded) for e in result):
+                # a GM edit that ends the fight (the last of a side taken out): its end
+                # comes from the turn played again after the edit
+                result = (*result, *(e for e in session.events[-1:]
+                                     if isinstance(e, FightEnded)))
             narrate(console, result, verbose, session)
             if any(isinstance(e, RoundStarted | FightEnded) for e in result):
                 console.print(order_view(session))

@@ -41,6 +41,10 @@ class Event:
     #: it concerns: health, defence totals, armour, sheet values). An event type is private
     #: unless it says otherwise.
     facts: ClassVar[str] = "private"
+    #: Told in the brief narration a table hears, as a :class:`Rolled` is: a system's own
+    #: event for a roll and what it showed (a d100 against its target, a contest's check,
+    #: the cards drawn), so a roll fracas made is never hidden from the table.
+    brief: ClassVar[bool] = False
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)

@@ -37,7 +37,15 @@ from fracas.core.scenario import Scenario
 from fracas.core.system import RuleSystem
 from fracas.dice.rollers import RandomRoller, Roller, ScriptedRoller
 from fracas.encounter.labels import action_words, reaction_words
-from fracas.encounter.log import FIGHT_LOG, FightLog, FightLogData, read_fight_log, replay_checked
+from fracas.encounter.log import (
+    FIGHT_LOG,
+    FightLog,
+    FightLogData,
+    log_words,
+    read_fight_log,
+    replay_checked,
+)
+from fracas.encounter.narration import teller
 from fracas.encounter.policies import DEFAULT_POLICY, POLICIES, Policy, exact_ranking_on
 from fracas.encounter.state import FightState, fold, slots_to_data
 from fracas.errors import FracasError, InputError, RulesError
@@ -390,12 +398,13 @@ def step(roller: Roller, setup: FightSetup, state: FightState, lean: bool = Fals
         return state, tuple(events)
 
 
-def _played_again(data: FightLogData, fight: Encounter) -> None:
+def _played_again(data: FightLogData, fight: Encounter, upto: int | None = None) -> None:
     """Play a logged fight again from its inputs (the scenario, the policies, the round
     limit and the seed of its dice, or the dice themselves when they were pinned) through
     the rules, turn by turn, and refuse the first
     logged event the rules did not produce there, naming its line: a log whose hash chain
-    was recomputed after an edit is refused as surely as a damaged one."""
+    was recomputed after an edit is refused as surely as a damaged one. ``upto``: only the
+    events on the lines before that line are compared."""
     seed, dice = data.header.get("seed"), data.header.get("dice")
     if dice is not None:
         if not isinstance(dice, dict) or not all(
@@ -411,29 +420,34 @@ def _played_again(data: FightLogData, fight: Encounter) -> None:
         again = Encounter(fight.scenario, fight.setup, seed=seed)
     ends = [*data.marks[1:], len(data.events)] if data.marks else []
     for start, end in zip(data.marks, ends, strict=True):
+        if upto is not None and data.lines[start] >= upto:
+            return  # ``upto``: only the events on the lines before it
         try:
             played = again.step() if not again.state.over else ()
         except FracasError as err:
             line = data.lines[start]
             raise InputError(f"the log's inputs do not play again to this turn: {err}",
                              file=data.path, path=f"line {line}",
-                             allowed=f"a {FIGHT_LOG} log written by fracas, unedited"
-                             ) from None
+                             allowed=f"{log_words(FIGHT_LOG)}, unedited") from None
         for index in range(start, max(end, start + len(played))):
             mine = played[index - start] if index - start < len(played) else None
             logged = data.events[index] if index < end else None
             if mine is not None and logged is not None and _same(mine, logged):
                 continue
             line = data.lines[index] if index < end else data.lines[end - 1] + 1
-            said = (f"the log has {logged.text()!r}" if logged is not None
+            if upto is not None and line >= upto:
+                return
+            tell = teller({cid: c.name for cid, c in fight.scenario.roster.items()},
+                          fight.setup.system.words)
+            said = (f"the log has {tell(logged)!r}" if logged is not None
                     else "the log's turn ends here")
-            rules = (f"the rules give {mine.text()!r}" if mine is not None
+            rules = (f"the rules give {tell(mine)!r}" if mine is not None
                      else "the rules give no more events in this turn"
                      if played else "the rules had ended the fight")
             raise InputError(f"an event the rules did not produce: {said}; played again "
                              f"from the log's inputs, {rules}", file=data.path,
-                             path=f"line {line}", allowed=f"a {FIGHT_LOG} log written by "
-                             "fracas, unedited")
+                             path=f"line {line}",
+                             allowed=f"{log_words(FIGHT_LOG)}, unedited")
 
 
 def _same(a: Event, b: Event) -> bool:
@@ -541,7 +555,14 @@ class Encounter:
                              path="system", allowed=repr(scenario.system.id))
         setup = FightSetup(scenario.system, tuple(policies.items()), limit)
         fight = cls(scenario, setup, seed=seed)
-        fight.state = replay_checked(data, scenario.roster)
+        try:
+            fight.state = replay_checked(data, scenario.roster)
+        except InputError as misfit:
+            # an edited event is named at its own line, not where a later event stops
+            # fitting the fight it changed: the rules are asked about the lines before
+            line = (misfit.path or "").removeprefix("line ")
+            _played_again(data, fight, int(line) if line.isdigit() else None)
+            raise
         _played_again(data, fight)
         fight.events = list(data.events)
         fight.marks = list(data.marks)

@@ -10,10 +10,11 @@ log, saved, and taken back by undo; a free-form action and its effects are one u
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from fracas.core.events import Changed, Event, SlotAdded, TurnStarted, _frozen
+from fracas.core.words import plain
 from fracas.dice.notation import parse_dice
 from fracas.encounter.live import PERSON, roll_rng
 from fracas.encounter.policies import POLICIES
@@ -173,8 +174,56 @@ def marks(events: Sequence[Event], round_now: int) -> dict[str, list[tuple[str, 
 def _who(session: Session, cid: str) -> str:
     if cid not in session.state.roster:
         raise InputError(f"no combatant with id {cid!r}", path="combatant",
-                         allowed=", ".join(session.state.roster))
+                         allowed=known(session))
     return session.state.roster[cid].name
+
+
+def known(session: Session) -> str:
+    """The combatants as a GM may name them: ``Rin (rin), Captain Vos (vos)``."""
+    return ", ".join(c.name if c.name == cid else f"{c.name} ({cid})"
+                     for cid, c in session.state.roster.items())
+
+
+def find_combatant(session: Session, said: str) -> str | None:
+    """The id of the combatant a GM names: its id, or its name on the sheet, in any case
+    (None: nobody, or more than one combatant of that name)."""
+    roster = session.state.roster
+    if said in roster:
+        return said
+    key = said.strip().casefold()
+    for hits in ([cid for cid in roster if cid.casefold() == key],
+                 [cid for cid, c in roster.items() if c.name.casefold() == key]):
+        if len(hits) == 1:
+            return hits[0]
+    return None
+
+
+def combatant_named(session: Session, said: str) -> str:
+    """:func:`find_combatant`, or an error listing who may be named."""
+    cid = find_combatant(session, said)
+    if cid is None:
+        raise InputError(f"no combatant {said!r}", path="combatant", allowed=known(session))
+    return cid
+
+
+def field_named(session: Session, cid: str, said: str) -> str | None:
+    """The state field a GM names for ``cid``: its data-pack label (``Energy``, ``most
+    health``) or its name, in any case (None: no such field)."""
+    state = session.state.roster[cid].state
+    words = session.system.words
+    key = said.strip().casefold()
+    for f in fields(state):
+        if key in (f.name.casefold(), plain(f.name).casefold(),
+                   plain(words.field(f.name)).casefold()):
+            return f.name
+    return None
+
+
+def field_labels(session: Session, cid: str) -> str:
+    """The fields of ``cid`` a GM may set, by their labels."""
+    words = session.system.words
+    return ", ".join(plain(words.field(f.name))
+                     for f in fields(session.state.roster[cid].state))
 
 
 def set_controller(session: Session, cid: str, controller: str) -> Event:
@@ -270,6 +319,7 @@ def _effect(session: Session, effect: Mapping[str, Any], where: str, round_now: 
 
 
 def _harm(session: Session, cid: str, amount: int) -> Changed:
+    _who(session, cid)  # a real combatant, or an error that changes nothing
     c = session._base.roster[cid]  # where the edit goes: before the pending turn
     name, before, after = session.system.harm_by_hand(c, amount)
     return Changed(RULE_GM, cid, name, before, after)

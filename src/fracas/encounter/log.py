@@ -97,7 +97,7 @@ class LogWriter:
         if read.closed:
             raise InputError("the log is closed: nothing can be added to it", file=str(path))
         if read.stopped is not None and _cut_line(path):
-            raise InputError(f"cannot continue a damaged log: {read.stopped}", file=str(path))
+            raise CutShort(f"cannot continue a damaged log: {read.stopped}", file=str(path))
         out = _open(path, "a")
         return cls(out, str(path), read.records[-1].seq, read.last_hash), read
 
@@ -149,6 +149,11 @@ def _open(path: Path | str, mode: str) -> IO[str]:
         raise InputError(f"cannot write the file: {err.strerror or err}", file=str(p)) from None
 
 
+class CutShort(InputError):
+    """A log whose last line was cut short (its writer was stopped while writing it): it
+    reads up to its last whole line, but nothing can be appended after the cut."""
+
+
 def _cut_line(path: Path | str) -> bool:
     with Path(path).open("rb") as f:
         f.seek(0, 2)
@@ -179,6 +184,16 @@ def _lines(path: Path) -> Iterator[tuple[int, bytes, bool]]:
                 raise InputError(f"a line longer than {MAX_LINE:,} bytes", file=str(path),
                                  path=f"line {number}", allowed="lines written by fracas")
             yield number, raw, raw.endswith(b"\n")
+
+
+#: The logs fracas writes, as a person knows them (the kind in the header is a code name).
+KNOWN_LOGS = {"FightLog": "a fight log (fracas fight --log)",
+              "session": "a live session's log (fracas play --log)"}
+
+
+def log_words(kind: str) -> str:
+    """A log's kind in words: ``a fight log (fracas fight --log)``."""
+    return KNOWN_LOGS.get(kind, f"a {kind!r} log")
 
 
 def log_kind(path: Path | str) -> str | None:
@@ -237,7 +252,8 @@ def read_log(path: Path | str, kind: str) -> LogRead:
     if not records:
         if stopped is not None:
             raise InputError(f"the log stops before its header: {stopped}", file=where)
-        raise InputError("an empty log", file=where, allowed=f"a {kind} log written by fracas")
+        raise InputError("an empty log", file=where,
+                         allowed=f"{log_words(kind)} as fracas wrote it")
     if not closed and stopped is None:
         stopped = f"the log stops after line {records[-1].seq} without being closed"
     return LogRead(where, tuple(records), closed, stopped, previous)
@@ -266,7 +282,7 @@ class _Bad:
 
     def __call__(self, message: str) -> InputError:
         return InputError(message, file=self.file, path=f"line {self.line}",
-                          allowed=f"a {self.kind} log written by fracas")
+                          allowed=f"{log_words(self.kind)} as fracas wrote it")
 
 
 def _check_line(item: Any, number: int, previous: str, kind: str, bad: _Bad
@@ -293,7 +309,8 @@ def _check_line(item: Any, number: int, previous: str, kind: str, bad: _Bad
         raise bad(f"sequence number {seq} where {number} was expected: lines are missing "
                   "or out of order")
     if number == 1 and record_kind != kind:
-        raise bad(f"the first line is a {record_kind!r} record, not a {kind!r} log header")
+        what = KNOWN_LOGS.get(record_kind, f"a {record_kind!r} record")
+        raise bad(f"this is {what}, not {log_words(kind)}")
     if number > 1 and record_kind == kind:
         raise bad(f"a second {kind!r} header")
     if record_kind == CLOSE and number == 1:
@@ -405,12 +422,14 @@ def _load_system(system_id: Any, file: str) -> None:
     from fracas.registry import get_system
 
     if not isinstance(system_id, str):
-        raise InputError("the log names no rule system", file=file, path="line 1.system",
+        raise InputError("the log names no rule system", file=file, path="line 1: system",
                          allowed="a system id (fracas systems)")
     try:
         get_system(system_id)
+    except InputError as err:
+        raise err.located(file=file, prefix="line 1: system") from None
     except FracasError as err:
-        raise InputError(str(err), file=file, path="line 1.system",
+        raise InputError(str(err), file=file, path="line 1: system",
                          allowed="a system id (fracas systems)") from None
 
 
@@ -429,7 +448,7 @@ def replay_checked(log: FightLogData, initial: Roster) -> FightState:
         if problem is not None:
             raise InputError(f"a {event.type} event that does not fit the fight: {problem}",
                              file=log.path, path=f"line {line}",
-                             allowed=f"a {FIGHT_LOG} log written by fracas")
+                             allowed=f"{log_words(FIGHT_LOG)} as fracas wrote it")
     return state
 
 

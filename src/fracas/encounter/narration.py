@@ -31,8 +31,8 @@ _PLACE = re.compile(r"^initiative place \d+$")
 def is_brief(event: Event) -> bool:
     """Whether the brief narration tells ``event`` (a roll of any system included)."""
     return isinstance(event, RoundStarted | TurnStarted | ActionChosen | Rolled | Outcome
-                      | FightEnded) or type(event).__name__.endswith(("Rolled", "Spent")) or (
-        type(event).__name__.startswith("Combatant"))
+                      | FightEnded) or event.brief or type(event).__name__.endswith(
+        ("Rolled", "Spent")) or type(event).__name__.startswith("Combatant")
 
 
 class Names:

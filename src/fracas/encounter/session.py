@@ -39,6 +39,7 @@ from fracas.encounter.engine import FightSetup, setup_from_scenario
 from fracas.encounter.gm import RULE_GM, CombatantAdded, CombatantRemoved, ControllerSet
 from fracas.encounter.hand import field_hints, hand_value, hint_words, shown
 from fracas.encounter.live import PERSON, Feed, dice_prompt, run_turn, whose_roll
+from fracas.encounter.narration import Names
 from fracas.encounter.policies import POLICIES
 from fracas.encounter.state import FightState, slots_from_data, slots_to_data
 from fracas.errors import FracasError, InputError, ScriptError
@@ -142,6 +143,10 @@ class Session:
             if cid == "gm" and name in (PERSON, "policy"):  # the GM's own choices
                 chosen[cid] = name
                 continue
+            if cid == "gm" and cid not in scenario.roster:
+                raise InputError(f"the GM's own choices cannot be made by {name!r}",
+                                 path="controllers.gm", allowed="gm=person (by hand) or "
+                                 "gm=policy (the system's policy)")
             if cid not in scenario.roster:
                 raise InputError(f"no combatant with id {cid!r}", path="controllers",
                                  allowed=", ".join(scenario.roster))
@@ -353,10 +358,10 @@ class Session:
             (self.entries, self.state, self.events, self.pending, self._turn_start,
              self.drawn, self._base, self._base_len) = saved
             if isinstance(err, ScriptError) and self.pending is not None:
-                said = err.message.split(": ", 1)[-1]
-                raise InputError(f"{self.pending.prompt}: value {err.position} for "
-                                 f"{err.die}: {said}", path="dice", allowed=err.allowed
-                                 ) from None
+                said = err.message.split(": ", 1)[-1]  # a deck's owner by name, not id
+                shown = Names(known_names(self)).label(f"{err.die}: {said}")
+                raise InputError(f"{self.pending.prompt}: value {err.position} for {shown}",
+                                 path="dice", allowed=err.allowed) from None
             if isinstance(err, InputError):
                 raise
             raise InputError(str(err), path="decide") from None

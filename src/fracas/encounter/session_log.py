@@ -17,7 +17,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from fracas.core.scenario import validation_error
-from fracas.encounter.log import LogWriter, read_log
+from fracas.encounter.log import CutShort, LogWriter, read_log
 from fracas.encounter.session import SESSION_VERSION, Session
 from fracas.errors import InputError
 
@@ -142,7 +142,12 @@ class SessionLog:
     @classmethod
     def resume(cls, path: Path | str) -> tuple[SessionLog, Session]:
         """Go on with a log (verified and replayed), appending to it."""
-        writer, read = LogWriter.resume(path, KIND)
+        try:
+            writer, read = LogWriter.resume(path, KIND)
+        except CutShort as err:
+            raise InputError(err.message, file=err.file, allowed="its whole lines go on in "
+                             f"a new log: fracas play --resume {path} --log NEW.jsonl"
+                             ) from None
         session, entries = _session(read.records, str(path))
         return cls(writer, entries), session
 
@@ -174,6 +179,7 @@ def _session(records: Any, file: str) -> tuple[Session, list[dict[str, Any]]]:
     head = _valid(SessionHeader, header.data, file, header.seq)
     assert isinstance(head, SessionHeader) and head.version == SESSION_VERSION
     entries: list[dict[str, Any]] = []
+    lines: list[int] = []  # the line each input is on
     drawn = head.drawn
     for record in rest:
         data = record.data
@@ -186,6 +192,7 @@ def _session(records: Any, file: str) -> tuple[Session, list[dict[str, Any]]]:
             if isinstance(entry, DiceInput) and entry.rolled is not None:
                 drawn = max(drawn, entry.rolled + 1)
             entries.append(dict(data))
+            lines.append(record.seq)
         elif record.kind == "cut":
             cut = _valid(CutRecord, data, file, record.seq)
             assert isinstance(cut, CutRecord)
@@ -194,6 +201,7 @@ def _session(records: Any, file: str) -> tuple[Session, list[dict[str, Any]]]:
                                  f"{len(entries)}", file=file, path=f"line {record.seq}",
                                  allowed=f"a length from 0 to {len(entries)}")
             del entries[cut.length:]
+            del lines[cut.length:]
             drawn = max(drawn, cut.drawn)
         elif record.kind == "close":
             _valid(CloseRecord, data, file, record.seq)
@@ -201,6 +209,40 @@ def _session(records: Any, file: str) -> tuple[Session, list[dict[str, Any]]]:
             raise InputError(f"unknown record kind {record.kind!r}", file=file,
                              path=f"line {record.seq}", allowed="input, cut")
     head_data = {**header.data, "drawn": drawn}
-    session = Session.from_records([head_data, *({"type": "Input", **e} for e in entries)],
-                                   file=file)
-    return session, entries
+
+    def replayed(upto: int) -> Session:
+        return Session.from_records(
+            [head_data, *({"type": "Input", **e} for e in entries[:upto])], file=file)
+
+    try:
+        return replayed(len(entries)), entries
+    except InputError as err:
+        if err.path is not None and err.path.split(".")[0] == "record 1":  # the header
+            field = err.path.partition(".")[2]
+            raise InputError(err.message, file=file, path="line 1" + (
+                f": {field}" if field else ""), allowed=err.allowed) from None
+        bad = _first_refused(replayed, len(entries))
+        if bad is None:
+            raise
+        # the path says the field (``health``, ``event``), the message what is allowed
+        raise InputError(err.message, file=file, path=f"line {lines[bad]}" + (
+            f": {err.path}" if err.path else ""), allowed=err.allowed) from None
+
+
+def _first_refused(replayed: Any, count: int) -> int | None:
+    """The index of the first input the rules refuse, found by replaying prefixes (only
+    when a log is refused; each input is played after those before it)."""
+    low, high = 0, count  # inputs[:low] replay; inputs[:high] are refused
+    while high - low > 1:
+        middle = (low + high) // 2
+        try:
+            replayed(middle)
+        except InputError:
+            high = middle
+        else:
+            low = middle
+    try:
+        replayed(low)
+    except InputError:
+        return None
+    return high - 1

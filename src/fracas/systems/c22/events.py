@@ -57,6 +57,8 @@ def _cards(cards: tuple[str, ...]) -> str:
 class C22Drew(Event):
     """Somebody drew cards from the top of their deck."""
 
+    brief: ClassVar[bool] = True
+
     facts: ClassVar[str] = "public"
 
     who: str

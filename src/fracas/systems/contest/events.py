@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import ClassVar
 
 from fracas.core.events import Event
 
@@ -70,6 +71,8 @@ class ContestBoons(Event):
 class ContestCheck(Event):
     """One check of the contest: the kept natural, plus rank and attribute, = total."""
 
+    brief: ClassVar[bool] = True
+
     roll: int
     who: str
     check: str
@@ -107,6 +110,8 @@ class ContestDecided(Event):
 @dataclass(frozen=True)
 class ContestDamage(Event):
     """A damage roll: the weapon's dice (times the critical multiplier) plus bonuses."""
+
+    brief: ClassVar[bool] = True
 
     who: str
     weapon: str

@@ -154,7 +154,9 @@ def _roll(roller: Roller, roster: Roster, df: Defaults) -> list[Event]:
     events: list[Event] = []
     die = d(df.initiative.die)
     ranks = tuple(c.sheet.rank(df.initiative.skill) or 0 for c in roster.values())
-    announce(roller, "gm", "initiative for everybody, in the order of the turn list")
+    names = [c.name.replace("{", "{{").replace("}", "}}") for c in roster.values()]
+    announce(roller, "gm", f"initiative for {', then '.join(names)}"
+             + (" (one die each, in that order)" if len(names) > 1 else ""))
     seen = roller.roll(InitiativeRoll(tuple(roster), ranks, df.initiative.die))
     for c, rank, natural in zip(roster.values(), ranks, seen.face, strict=True):
         events.append(Rolled(R_INITIATIVE, c.name, f"{die.label} for initiative", natural,

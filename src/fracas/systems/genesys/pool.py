@@ -335,13 +335,19 @@ def symbol_ranges(spec: PoolSpec) -> str:
     """What each symbol can number in this pool, for error messages."""
     pos = raw_reachable(spec, True)
     neg = raw_reachable(spec, False)
-    parts = []
+    most, never = [], []
     for letter, states, i in (("s", pos, 0), ("a", pos, 1), ("t", pos, 2),
                               ("f", neg, 0), ("h", neg, 1), ("d", neg, 2)):
         top = max(x[i] for x in states)
-        parts.append(f"{letter} 0-{top}")
-    return ("symbols s a t f h d (or counts like 2s1a), " + ", ".join(parts)
-            + "; '-' for all blanks")
+        (most.append(f"{top} {letter}") if top else never.append(letter))
+    shown = f"up to {', '.join(most)}" if most else "blanks only"
+    if never:
+        shown += f"; no {', '.join(never)} in this pool"
+    return (f"{SYMBOL_WORDS} (counts like 2s1a too): {shown}; Enter or '-' for all blanks")
+
+
+#: The letters typed for the symbols, as the table names them (public fact · dice faces).
+SYMBOL_WORDS = ("s success, a advantage, t triumph, f failure, h threat, d despair")
 
 
 @dataclass(frozen=True)

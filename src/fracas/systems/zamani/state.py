@@ -102,6 +102,8 @@ class ZamaniTarget(Event):
 class ZamaniRoll(Event):
     """A d100 roll against a percentile target: success on roll <= target; the margin."""
 
+    brief: ClassVar[bool] = True
+
     who: str
     what: str
     roll: int
