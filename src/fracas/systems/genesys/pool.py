@@ -339,7 +339,10 @@ def symbol_ranges(spec: PoolSpec) -> str:
     for letter, states, i in (("s", pos, 0), ("a", pos, 1), ("t", pos, 2),
                               ("f", neg, 0), ("h", neg, 1), ("d", neg, 2)):
         top = max(x[i] for x in states)
-        (most.append(f"{top} {letter}") if top else never.append(letter))
+        if top:
+            most.append(f"{top} {letter}")
+        else:
+            never.append(letter)
     shown = f"up to {', '.join(most)}" if most else "blanks only"
     if never:
         shown += f"; no {', '.join(never)} in this pool"
