@@ -31,42 +31,23 @@ from fracas.core.events import (
     _frozen,
     event_from_dict,
 )
-from fracas.core.model import Roster
 from fracas.core.scenario import Scenario
 from fracas.dice.variables import Variable
 from fracas.encounter.decisions import Decision, DiceRequest, Needed, Option
+from fracas.encounter.edits import apply_live, check_gm, fold_live
 from fracas.encounter.engine import FightSetup, setup_from_scenario
 from fracas.encounter.gm import RULE_GM, CombatantAdded, CombatantRemoved, ControllerSet
-from fracas.encounter.hand import field_hints, hand_value, hint_words, shown
+from fracas.encounter.hand import hand_value
 from fracas.encounter.live import PERSON, Feed, dice_prompt, run_turn, whose_roll
 from fracas.encounter.narration import Names
 from fracas.encounter.policies import POLICIES
-from fracas.encounter.state import FightState, slots_from_data, slots_to_data
+from fracas.encounter.state import FightState
 from fracas.errors import FracasError, InputError, ScriptError
 from fracas.registry.scenarios import scenario_from_mapping
 
 __all__ = ["RULE_GM", "Decision", "DiceRequest", "Option", "Session"]
 
 SESSION_VERSION = 1
-
-
-def _entry_mapping(entry: Any) -> dict[str, Any]:
-    """A combatant entry back from its frozen (tuple of pairs) form."""
-    if isinstance(entry, Mapping):
-        return {k: _entry_mapping(v) if isinstance(v, Mapping) else v for k, v in entry.items()}
-    out: dict[str, Any] = {}
-    for key, value in entry:
-        out[key] = _thaw(value)
-    return out
-
-
-def _thaw(value: Any) -> Any:
-    if isinstance(value, tuple) and value and all(
-            isinstance(p, tuple) and len(p) == 2 and isinstance(p[0], str) for p in value):
-        return {k: _thaw(v) for k, v in value}
-    if isinstance(value, tuple):
-        return [_thaw(v) for v in value]
-    return value
 
 
 def known_names(session: Session) -> dict[str, str]:
@@ -78,34 +59,6 @@ def known_names(session: Session) -> dict[str, str]:
             names[str(entry.get("id"))] = str(entry.get("name") or entry.get("id"))
     names.update({cid: c.name for cid, c in session.state.roster.items()})
     return names
-
-
-def apply_live(scenario: Scenario, state: FightState, event: Event) -> FightState:
-    """The state after one event, GM edits included (a combatant added or removed)."""
-    if isinstance(event, CombatantAdded):
-        entry = _entry_mapping(event.entry)
-        raw = dict(scenario.raw)
-        raw["combatants"] = [entry]
-        raw.pop("attack", None)
-        raw.pop("dice", None)
-        built = scenario_from_mapping(raw).roster[str(entry["id"])]
-        return replace(state, roster=Roster([*state.roster.values(), built]))
-    if isinstance(event, CombatantRemoved):
-        gone = event.combatant
-        slots = slots_from_data((tuple(x for x in data[0] if x != gone), *data[1:])
-                                for data in slots_to_data(state.slots))
-        return replace(state, roster=Roster(c for c in state.roster.values() if c.id != gone),
-                       slots=slots, acted=tuple(a for a in state.acted if a != gone),
-                       actor=None if state.actor == gone else state.actor)
-    return state.apply(event)
-
-
-def fold_live(scenario: Scenario, events: Sequence[Event]) -> FightState:
-    """A live fight's state from its events alone (the check on a session's log)."""
-    state = FightState(scenario.roster)
-    for event in events:
-        state = apply_live(scenario, state, event)
-    return state
 
 
 class Session:
@@ -259,7 +212,7 @@ class Session:
         return replace(decision, who=who, prompt=dice_prompt(request), dice=request)
 
     def _apply_gm(self, event: Event) -> None:
-        _check_gm(self.state, event)
+        check_gm(self.state, event)
         if isinstance(event, ControllerSet):
             self.current[event.combatant] = event.controller
         self.state = self._base = apply_live(self.scenario, self.state, event)
@@ -601,29 +554,3 @@ def _number(value: Any) -> Any:
 def _kind(value: Any) -> str:
     return {list: "a list", str: "text", dict: "a mapping", type(None): "nothing"}.get(
         type(value), f"a {type(value).__name__}")
-
-
-GM_EVENTS = ("Changed", "CombatantAdded", "CombatantRemoved", "FightEnded", "ControllerSet",
-             "GmAction", "GmRoll", "ConditionSet", "ConditionCleared", "Joined")
-
-
-def _check_gm(state: FightState, event: Event) -> None:
-    """A GM edit read back (from the session's inputs or a log) is held to the same checks
-    as one made at the table: a known combatant, a field that can be set by hand, a value
-    of that field's type."""
-    if event.type not in GM_EVENTS:
-        raise InputError(f"a {event.type} event is not a GM edit", path="event.type",
-                         allowed=", ".join(GM_EVENTS))
-    named = {"Changed": "target", "CombatantRemoved": "combatant", "ControllerSet": "combatant",
-             "GmAction": "actor", "ConditionSet": "combatant", "ConditionCleared": "combatant"}
-    if event.type in named:
-        cid = getattr(event, named[event.type])
-        if cid not in state.roster:
-            raise InputError(f"no combatant with id {cid!r}", path="event",
-                             allowed=", ".join(state.roster))
-    if isinstance(event, Changed):
-        now = state.roster[event.target].state
-        if hand_value(type(now), event.field, event.after, strict=True) != event.after:
-            raise InputError(f"{shown(event.after)} does not fit {event.field}",
-                             path="event.after",
-                             allowed=hint_words(field_hints(type(now))[event.field]))
