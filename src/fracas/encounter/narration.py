@@ -104,6 +104,26 @@ def value_words(value: Any, words: Words) -> str:
     return str(value)
 
 
+def say_public(event: Event, names: Names, words: Words) -> str | None:
+    """The line for ``event`` without its private facts (see :meth:`Event.public_text`), in
+    the table's words: names from the sheets, the data pack's word for an outcome; None
+    when nothing of it may be shown."""
+    if isinstance(event, Outcome):
+        outcome = words.outcome(event.outcome)
+        if not event.target:
+            return f"{names(event.actor)}: {outcome}"
+        return f"{names(event.actor)} → {names(event.target)}: {outcome}"
+    line = event.public_text()
+    return None if line is None else names.put(line)
+
+
+def public_teller(names: Mapping[str, str], words: Words) -> Callable[[Event], str | None]:
+    """Each event's line without its private facts, in the table's words (for a player
+    who may not see them: :func:`fracas.encounter.redact.event_lines`)."""
+    shown = Names(names)
+    return lambda event: say_public(event, shown, words)
+
+
 def teller(names: Mapping[str, str], words: Words) -> Callable[[Event], str]:
     """Each event's line in the table's words (names by id, the system's words), for a
     screen that prints events: the terminal's commands and the web tracker's log."""

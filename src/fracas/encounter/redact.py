@@ -128,9 +128,14 @@ Told = dict[int, tuple[Event, str, set[str] | None]]
 
 def event_lines(events: Sequence[Event], names: Names, viewer: Viewer,
                 say: Callable[[Event], str] | None = None,
-                told: Told | None = None) -> list[tuple[Event, str]]:
+                told: Told | None = None,
+                say_public: Callable[[Event], str | None] | None = None
+                ) -> list[tuple[Event, str]]:
     """The events ``viewer`` sees, each with the line they see: ``say``'s (the table's
-    words, see :func:`fracas.encounter.narration.say`), else the event's own text.
+    words, see :func:`fracas.encounter.narration.say`), else the event's own text; an
+    event whose private facts the viewer may not see, ``say_public``'s line (the same
+    words without them, :func:`fracas.encounter.narration.say_public`), else the event's
+    own public text.
     ``told``: what earlier calls with the same ``names`` and ``say`` worked out for each
     event (its line and whom it names), kept by the caller and added to here: a long
     fight's log is then told once, not again for every screen."""
@@ -165,7 +170,7 @@ def event_lines(events: Sequence[Event], names: Names, viewer: Viewer,
         if kind == "public" or all(viewer.sees(cid, kind) for cid in who):
             line: str | None = said
         else:
-            line = event.public_text()
+            line = say_public(event) if say_public else event.public_text()
         if line is None:
             continue
         if viewer.hidden & named:

@@ -13,7 +13,6 @@ from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, StreamingResponse
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from fracas.encounter.redact import event_lines
 from fracas.errors import InputError
 from fracas.web.auth import gm_id, role_for
 from fracas.web.live import stream
@@ -23,9 +22,8 @@ from fracas.web.views import (
     encounter_view,
     event_view,
     gm_tools,
+    lines_for,
     names_of,
-    teller,
-    told,
     viewer_of,
 )
 
@@ -295,8 +293,7 @@ def _changed(request: Request, eid: str, role: Role, version: int, events: Any
         wanted = list(events)
         _, session, info = request.app.state.tracker.just_changed(eid)
         names = names_of(session)
-        lines = event_lines(session.events, names, viewer_of(role, info.settings),
-                            teller(session, names), told(session, names))
+        lines = lines_for(session, names, viewer_of(role, info.settings))
         picked = []
         for e, line in reversed(lines):  # the newest match of each new event
             if e in wanted:

@@ -85,6 +85,14 @@ def teller(session: Session, names: Names) -> Callable[[Event], str]:
     return narration.teller(names.names, session.system.words)
 
 
+def lines_for(session: Session, names: Names, viewer: Viewer) -> list[tuple[Event, str]]:
+    """The log's events ``viewer`` sees, each with its line in the table's words (a line
+    cut of its private facts too)."""
+    return event_lines(session.events, names, viewer, teller(session, names),
+                       told(session, names),
+                       narration.public_teller(names.names, session.system.words))
+
+
 def gm_tools(session: Session, players: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
     """What the GM's tools offer now: the policies, whether GM-side initiative is asked,
     whether a turn may be skipped or taken by a free-form action, the places to join."""
@@ -174,9 +182,7 @@ def encounter_view(eid: str, title: str, system: RuleSystem, session: Session, v
                           "current": i == state.next_slot - 1 and state.actor is not None
                           and not state.over})
 
-    log = [event_view(e, line) for e, line in event_lines(session.events, names, viewer,
-                                                           teller(session, names),
-                                                           told(session, names))]
+    log = [event_view(e, line) for e, line in lines_for(session, names, viewer)]
 
     pending = session.pending
     asked: dict[str, Any] | None = None

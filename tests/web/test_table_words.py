@@ -1,0 +1,55 @@
+"""A new GM's table through a real server: every word a player or the GM reads comes from
+the sheets and the data pack, never a combatant's id or a code name, also where a line is
+cut of a fact the player may not see."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import httpx
+import pytest
+
+from fracas.web.testing import ServerProcess
+from fracas.web.tracker import load_example
+from tests.web.helpers import answer_for, invite, new_gm
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    db = tmp_path_factory.mktemp("words") / "t.sqlite3"
+    s = ServerProcess(f"sqlite:///{db}").start()
+    yield s
+    s.stop()
+
+
+def test_a_hit_cut_of_its_damage_names_the_combatants_as_on_their_sheets(
+        server: ServerProcess) -> None:
+    """Genesys three against three, one player with Kira, the others as health bars: the
+    GM's hits on Kira's friends are told to her without the wounds, in the same words as
+    the GM's log (``Gang boss → Tomas: hit``), not ``boss → tomas: plain hit``."""
+    example = "genesys/three-vs-three-fight.yaml"
+    names = {c["id"]: c["name"] for c in load_example(example)["combatants"]}
+    with httpx.Client(base_url=server.url, timeout=30) as http:
+        gm = new_gm(http)
+        r = gm.post("/api/encounters", {"example": example, "seed": 3})
+        assert r.status_code == 201, r.text
+        eid = r.json()["id"]
+        player = invite(gm, eid, "Ann", ["kira"])
+        view = gm.view(eid)
+        for _ in range(120):
+            if view["over"]:
+                break
+            r = gm.decide(eid, view["version"], answer_for(view["pending"]["decision"]))
+            assert r.status_code == 200, r.text
+            view = r.json()
+        gm_hits = [e["text"] for e in gm.view(eid)["log"] if e["type"] == "Outcome"]
+        seen = [e["text"] for e in player.view(eid)["log"] if e["type"] == "Outcome"]
+    cut = [line for line in seen if line not in gm_hits]
+    assert cut, "no hit was cut of its damage for the player"
+    for line in seen:
+        who, _, outcome = line.partition(": ")
+        assert all(part in names.values() for part in who.split(" → ")), line
+        assert outcome in {"hit", "miss", "critical injury", "blast", "guarded stance"}, line
+    # each cut line is the GM's line without what the target lost
+    for line in cut:
+        assert any(full.startswith(line + "; ") for full in gm_hits), line
