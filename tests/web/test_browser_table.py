@@ -1,0 +1,80 @@
+"""A new GM at the table, in Debian's headless Chromium (Playwright), with one player on a
+phone: what the dice form asks is what it takes (Genesys symbols as the prompt writes
+them, c22 cards), and a bad roll is told on the page."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from playwright.sync_api import Browser, Page
+
+from fracas.web.testing import ServerProcess
+from tests.web.test_browser import create_as_gm, invite_player, version
+from tests.web.test_browser_gm import PHONE, moved
+
+DESK = {"width": 1280, "height": 1000}
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    db = tmp_path_factory.mktemp("browser-table") / "t.sqlite3"
+    s = ServerProcess(f"sqlite:///{db}").start()
+    yield s
+    s.stop()
+
+
+def type_dice(page: Page, text: str) -> None:
+    """Type a roll and wait until it is taken (the version moves on)."""
+    before = version(page)
+    page.fill("#dice-input", text)
+    page.click("#enter-dice")
+    moved(page, before)
+    assert page.locator("#error").is_hidden()
+
+
+def test_genesys_symbols_are_asked_and_taken_as_the_prompt_writes_them(
+        browser: Browser, server: ServerProcess) -> None:
+    desk = browser.new_context(viewport=DESK)
+    phone = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
+    try:
+        gm = desk.new_page()
+        create_as_gm(gm, server, "genesys/duel-fight.yaml", "port", roll_all=False)
+        player = phone.new_page()
+        player.goto(invite_player(gm, "Pat", "red"))
+        # Red's initiative is the player's: one text for the whole pool, not "values"
+        player.wait_for_selector("#dice-input")
+        label = player.locator("form.dice label").inner_text()
+        assert "the symbols the dice show" in label and "value" not in label, label
+        assert "2s1a" in (player.locator("#dice-input").get_attribute("placeholder") or "")
+        before = version(player)
+        player.fill("#dice-input", "3")  # a number is no symbol: told on the page
+        player.click("#enter-dice")
+        player.wait_for_selector("#error:not([hidden])")
+        assert "is not a set of symbols" in player.locator("#error").inner_text()
+        assert version(player) == before
+        type_dice(player, "S,A")
+        # Blue's initiative is the GM's, typed as counts
+        gm.wait_for_function("() => /Blue's initiative/.test("
+                             "document.querySelector('#prompt')?.textContent || '')")
+        type_dice(gm, "2s")
+        log = gm.locator("#log").inner_text()
+        assert "Red rolls A: s a → 1 net success, 1 net advantage" in log
+        assert "Blue rolls A: ss → 2 net successes" in log
+    finally:
+        desk.close()
+        phone.close()
+
+
+def test_c22_cards_are_asked_as_cards(browser: Browser, server: ServerProcess) -> None:
+    desk = browser.new_context(viewport=DESK)
+    try:
+        gm = desk.new_page()
+        create_as_gm(gm, server, "c22/duel-fight.yaml", "crew", roll_all=False)
+        gm.wait_for_selector("#dice-input")
+        assert "4H" in (gm.locator("#dice-input").get_attribute("placeholder") or "")
+        assert "Mara's initiative" in gm.locator("#prompt").inner_text()
+        type_dice(gm, "4h")  # Mara's initiative card, in any case
+        assert "Captain Vos's initiative" in gm.locator("#prompt").inner_text()
+    finally:
+        desk.close()
