@@ -53,3 +53,25 @@ def test_a_hit_cut_of_its_damage_names_the_combatants_as_on_their_sheets(
     # each cut line is the GM's line without what the target lost
     for line in cut:
         assert any(full.startswith(line + "; ") for full in gm_hits), line
+
+
+def test_a_player_sees_the_enemys_conditions_not_its_cards(server: ServerProcess) -> None:
+    """c22, the others shown as health bars: Captain Vos's draw pile and discards are his
+    (private, as in the log), not conditions beside his name; Mara's own are hers."""
+    example = "c22/duel-fight.yaml"
+    with httpx.Client(base_url=server.url, timeout=30) as http:
+        gm = new_gm(http)
+        r = gm.post("/api/encounters", {"example": example, "seed": 2})
+        assert r.status_code == 201, r.text
+        eid = r.json()["id"]
+        player = invite(gm, eid, "Ann", ["mara"])
+        view = gm.view(eid)
+        while view["round"] < 1 or not view["log"]:  # both initiative cards drawn
+            r = gm.decide(eid, view["version"], {"roll": True})
+            assert r.status_code == 200, r.text
+            view = r.json()
+        gm_vos = next(c for c in gm.view(eid)["combatants"] if c["id"] == "vos")
+        seen = {c["id"]: c for c in player.view(eid)["combatants"]}
+    assert any(x.startswith("draw pile: ") for x in gm_vos["conditions"]), gm_vos
+    assert not any(":" in x for x in seen["vos"]["conditions"]), seen["vos"]
+    assert any(x.startswith("draw pile: ") for x in seen["mara"]["conditions"]), seen["mara"]

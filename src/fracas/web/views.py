@@ -39,14 +39,21 @@ def status_word(system: RuleSystem, c: Combatant) -> str:
     return "hurt" if current * 2 > maximum else "bloodied"
 
 
-def conditions(c: Combatant) -> list[str]:
-    """State flags that are on (``grappled``, ``prone``, ...), and non-empty lists of them."""
+def conditions(system: RuleSystem, c: Combatant, numbers: bool) -> list[str]:
+    """The state flags that are on (``grappled``, ``prone``, ...) and the named conditions,
+    by their labels in the data pack; with ``numbers`` (the viewer may see the
+    combatant's private facts) every other non-empty list of names too (a deck's draw
+    pile, the weapons in hand), which otherwise are private as in the log
+    (:meth:`fracas.core.events.Changed.fact_kind`)."""
+    words = system.words
     out = []
     for name, value in c.state_dict().items():
         if value is True:
-            out.append(name.replace("_", " "))
-        elif isinstance(value, list | tuple) and value and all(isinstance(v, str) for v in value):
-            out.append(f"{name.replace('_', ' ')}: {', '.join(value)}")
+            out.append(narration.field_label(name, words))
+        elif isinstance(value, list | tuple) and value and all(isinstance(v, str) for v in value) \
+                and (numbers or name == "conditions"):
+            out.append(f"{narration.field_label(name, words)}: "
+                       f"{narration.value_words(value, words)}")
     return out
 
 
@@ -126,12 +133,12 @@ def combatant_view(system: RuleSystem, c: Combatant, mine: bool, mode: str,
     if mode in ("full", "exact"):
         out["health"] = {"current": current, "max": maximum}
         out["bar"] = max(0.0, min(1.0, current / maximum)) if maximum else 0.0
-        out["conditions"] = conditions(c)
+        out["conditions"] = conditions(system, c, True)
     elif mode == "bar":
         out["bar"] = round(max(0.0, min(1.0, current / maximum)) if maximum else 0.0, 2)
-        out["conditions"] = conditions(c)
+        out["conditions"] = conditions(system, c, False)
     elif mode == "status":
-        out["conditions"] = conditions(c)
+        out["conditions"] = conditions(system, c, False)
     if mode == "full":
         out["state"] = c.state_dict()
         out["sheet"] = _jsonable(c.sheet.model_dump()) if hasattr(c.sheet, "model_dump") else None
