@@ -42,6 +42,7 @@ def test_genesys_symbols_are_asked_and_taken_as_the_prompt_writes_them(
         create_as_gm(gm, server, "genesys/duel-fight.yaml", "port", roll_all=False)
         player = phone.new_page()
         player.goto(invite_player(gm, "Pat", "red"))
+        assert "Pat (Red)" in gm.locator("#players").inner_text()  # the sheet's name
         # Red's initiative is the player's: one text for the whole pool, not "values"
         player.wait_for_selector("#dice-input")
         label = player.locator("form.dice label").inner_text()

@@ -227,7 +227,9 @@ def view(request: Request, eid: str, role: Role, changed: bool = False) -> dict[
     out = dict(out)
     if role.is_gm:
         base = str(request.base_url).rstrip("/")
+        named = names_of(session).names
         out["players"] = [{"name": p.name, "combatants": list(p.combatants),
+                           "controls": [named.get(c, c) for c in p.combatants],
                            "invite": f"{base}/join/{p.key}"}
                           for p in tracker.store.players_of(eid)]
         # the GM's tools depend on who the players hold, which no version counts
