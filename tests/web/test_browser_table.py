@@ -79,3 +79,45 @@ def test_c22_cards_are_asked_as_cards(browser: Browser, server: ServerProcess) -
         assert "Captain Vos's initiative" in gm.locator("#prompt").inner_text()
     finally:
         desk.close()
+
+
+def test_the_gm_edits_a_value_by_the_label_the_page_shows(browser: Browser,
+                                                          server: ServerProcess) -> None:
+    """Tri-Stat: the Edit form takes the field as the sheet's state shows it (``most
+    health``, offered in a list); a field that is not there is told with the labels; undo
+    takes the edit back, and a reload shows what the server holds."""
+    desk = browser.new_context(viewport=DESK)
+    try:
+        gm = desk.new_page()
+        create_as_gm(gm, server, "tristat/duel-fight.yaml", "blades", roll_all=False)
+        gm.wait_for_selector("#adjust")
+        offered = gm.locator("#field-labels option").evaluate_all(
+            "os => os.map(o => o.value)")
+        assert "most health" in offered and "max_health" not in offered
+        gm.select_option("#adjust select[name=combatant]", "gorr")
+        gm.fill("#adjust input[name=field]", "hp")
+        gm.fill("#adjust input[name=value]", "70")
+        gm.click("#adjust button[type=submit]")
+        gm.wait_for_selector("#error:not([hidden])")
+        told = gm.locator("#error").inner_text()
+        assert "Gorr has no value 'hp'" in told and "most health" in told, told
+        assert "max_health" not in told
+        before = version(gm)
+        gm.select_option("#adjust select[name=combatant]", "gorr")
+        gm.fill("#adjust input[name=field]", "Most Health")
+        gm.fill("#adjust input[name=value]", "70")
+        gm.click("#adjust button[type=submit]")
+        moved(gm, before)
+        assert gm.locator("#c-gorr .numbers").inner_text() == "60/70"
+        assert "Gorr: most health 60 → 70" in gm.locator("#log").inner_text()
+        gm.reload()
+        assert gm.locator("#c-gorr .numbers").inner_text() == "60/70"
+        before = version(gm)
+        gm.click("#undo")
+        moved(gm, before)
+        assert gm.locator("#c-gorr .numbers").inner_text() == "60/60"
+        gm.reload()
+        assert gm.locator("#c-gorr .numbers").inner_text() == "60/60"
+        assert "most health" not in gm.locator("#log").inner_text()
+    finally:
+        desk.close()

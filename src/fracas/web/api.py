@@ -13,6 +13,8 @@ from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, StreamingResponse
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from fracas.encounter.gm import field_labels, field_named
+from fracas.encounter.session import Session
 from fracas.errors import InputError
 from fracas.web.auth import gm_id, role_for
 from fracas.web.live import stream
@@ -337,15 +339,27 @@ def redo(request: Request, eid: str, body: Steps) -> JSONResponse:
     return as_json(_changed(request, eid, role, version, None))
 
 
+def edit(session: Session, cid: str, said: str, value: Any) -> Any:
+    """A GM's edit of ``cid``'s field named as the page shows it (its data-pack label,
+    ``members left``) or by its name, in any case."""
+    if cid not in session.state.roster:
+        return session.adjust(cid, said, value)  # the session names who there is
+    field = field_named(session, cid, said)
+    if field is None:
+        raise InputError(f"{session.state.roster[cid].name} has no value {said!r}",
+                         path="field", allowed=field_labels(session, cid))
+    return session.adjust(cid, field, value)
+
+
 @router.post("/encounters/{eid}/adjust")
 def adjust(request: Request, eid: str, body: Adjust) -> JSONResponse:
     """Edit a combatant's state by hand (GM only; an event in the log)."""
     tracker = request.app.state.tracker
     role = role_for(tracker.store, request, eid)
     tracker.gm_only(role, "edit by hand")
-    version, event = tracker.change(
-        eid, body.version, role,
-        lambda s: s.adjust(body.combatant, body.field, body.value), note="adjust")
+    version, event = tracker.change(eid, body.version, role,
+                                    lambda s: edit(s, body.combatant, body.field, body.value),
+                                    note="adjust")
     return as_json(_changed(request, eid, role, version, (event,)))
 
 
