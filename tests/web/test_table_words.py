@@ -75,3 +75,30 @@ def test_a_player_sees_the_enemys_conditions_not_its_cards(server: ServerProcess
     assert any(x.startswith("draw pile: ") for x in gm_vos["conditions"]), gm_vos
     assert not any(":" in x for x in seen["vos"]["conditions"]), seen["vos"]
     assert any(x.startswith("draw pile: ") for x in seen["mara"]["conditions"]), seen["mara"]
+
+
+def test_a_free_form_roll_at_the_table_is_a_value_the_dice_can_show(
+        server: ServerProcess) -> None:
+    """The GM types the value the table rolled for a free-form action: 13 on 2d6 is
+    refused with what 2d6 can show (it was taken as a success), 12 is taken."""
+    with httpx.Client(base_url=server.url, timeout=30) as http:
+        gm = new_gm(http)
+        r = gm.post("/api/encounters", {"example": "tristat/duel-fight.yaml", "seed": 1})
+        assert r.status_code == 201, r.text
+        eid = r.json()["id"]
+        view = gm.view(eid)
+        while view["pending"]["kind"] != "action":
+            r = gm.decide(eid, view["version"], answer_for(view["pending"]["decision"]))
+            assert r.status_code == 200, r.text
+            view = r.json()
+        body = {"version": view["version"], "description": "kicks the brazier over",
+                "roll": "2d6", "value": 13, "target": 7, "needs": "at least", "effects": []}
+        r = gm.post(f"/api/encounters/{eid}/free-action", body)
+        assert r.status_code == 400, r.text
+        assert r.json()["error"] == ("value: 2d6 cannot show 13 (allowed: 2 to 12, or leave "
+                                     "it empty to roll)")
+        assert gm.view(eid)["version"] == view["version"]
+        r = gm.post(f"/api/encounters/{eid}/free-action", {**body, "value": 12})
+        assert r.status_code == 200, r.text
+        assert any(e["text"].endswith("rolls 2d6: 12, needs at least 7: success")
+                   for e in r.json()["log"])

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from fracas.core.events import Changed, Event, SlotAdded, TurnStarted, _frozen
 from fracas.core.words import plain
-from fracas.dice.notation import parse_dice
+from fracas.dice.notation import bounds, parse_dice
 from fracas.encounter.live import PERSON, roll_rng
 from fracas.encounter.policies import POLICIES
 from fracas.errors import DiceSyntaxError, InputError
@@ -292,7 +292,12 @@ def _gm_roll(session: Session, actor: str, roll: str, value: int | None, target:
     if needs not in NEEDS:
         raise InputError(f"unknown comparison {needs!r}", path="needs",
                          allowed=", ".join(NEEDS))
-    if value is None:
+    if value is not None:
+        low, high = bounds(dice)
+        if not low <= value <= high:
+            raise InputError(f"{roll} cannot show {value}", path="value",
+                             allowed=f"{low} to {high}, or leave it empty to roll")
+    else:
         session.drawn += 1
         value = int(dice.sample(roll_rng(session.seed, session.drawn - 1)))
     success = None if target is None else (
