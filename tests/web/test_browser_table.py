@@ -71,6 +71,14 @@ def test_c22_cards_are_asked_as_cards(browser: Browser, server: ServerProcess) -
     desk = browser.new_context(viewport=DESK)
     try:
         gm = desk.new_page()
+        gm.goto(server.url + "/")
+        gm.click("#start")
+        gm.click("#to-encounters")
+        # the examples are offered by their titles, not by their files
+        shown = gm.locator("#example option").evaluate_all(
+            "os => os.map(o => [o.value, o.textContent])")
+        assert ["c22/duel-fight.yaml", "Sabre against cutlass, short decks (c22)"] in shown, shown
+        assert not [t for _, t in shown if ".yaml" in t or "_" in t]
         create_as_gm(gm, server, "c22/duel-fight.yaml", "crew", roll_all=False)
         gm.wait_for_selector("#dice-input")
         assert "4H" in (gm.locator("#dice-input").get_attribute("placeholder") or "")

@@ -9,6 +9,7 @@ written. Sessions are cached per encounter with the version they belong to.
 from __future__ import annotations
 
 import contextlib
+import functools
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
@@ -74,6 +75,19 @@ def list_examples() -> list[str]:
     if not root.is_dir():
         return []
     return sorted(str(p.relative_to(root)) for p in root.glob("*/*.yaml"))
+
+
+@functools.cache
+def example_choices() -> list[tuple[str, str]]:
+    """Each example (its file) with what the GM reads in the menu: its title and its
+    system (``Swordswoman vs brawler (tristat)``), not its file name."""
+    out = []
+    for name in list_examples():
+        raw = read_yaml(examples_dir() / name)
+        title = raw.get("title") if isinstance(raw, dict) else None
+        system = name.split("/", 1)[0]
+        out.append((name, f"{title} ({system})" if title else name))
+    return out
 
 
 def load_example(name: str) -> Any:
