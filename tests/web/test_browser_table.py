@@ -11,7 +11,7 @@ from playwright.sync_api import Browser, Page
 
 from fracas.web.testing import ServerProcess
 from tests.web.test_browser import create_as_gm, invite_player, version
-from tests.web.test_browser_gm import PHONE, moved
+from tests.web.test_browser_gm import PHONE, caught_up, moved, to_gorrs_turn
 
 DESK = {"width": 1280, "height": 1000}
 
@@ -129,3 +129,40 @@ def test_the_gm_edits_a_value_by_the_label_the_page_shows(browser: Browser,
         assert "most health" not in gm.locator("#log").inner_text()
     finally:
         desk.close()
+
+
+def test_a_roll_behind_the_screen_reaches_no_player(browser: Browser,
+                                                     server: ServerProcess) -> None:
+    """The GM's free-form action for Gorr with its roll behind the screen: the GM's log
+    tells the roll; the player's phone tells what Gorr does, and nothing of the roll (page
+    and JSON alike)."""
+    desk = browser.new_context(viewport=DESK)
+    phone = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
+    try:
+        gm = desk.new_page()
+        create_as_gm(gm, server, "tristat/duel-fight.yaml", "blades", roll_all=True)
+        player = phone.new_page()
+        player.goto(invite_player(gm, "Pat", "rin"))
+        player.wait_for_selector("#tracker")
+        to_gorrs_turn(gm, player, "#free-action")
+        gm.click("#free summary")
+        gm.fill("#free-action input[name=description]", "glowers at the door")
+        gm.fill("#free-action input[name=roll]", "3d6")
+        gm.fill("#free-action input[name=target]", "7")
+        gm.fill("#free-action input[name=value]", "12")
+        gm.check("#free-action input[name=hidden]")
+        before = version(gm)
+        gm.click("#free-action button[type=submit]")
+        moved(gm, before)
+        assert "Gorr rolls 3d6 (behind the screen): 12, needs at least 7: success" in \
+            gm.locator("#log").inner_text()
+        caught_up(player, gm)
+        seen = player.locator("#log").inner_text()
+        assert "Gorr: glowers at the door" in seen
+        assert "3d6" not in seen
+        eid = player.url.rsplit("/", 1)[1]
+        data = player.request.get(f"{server.url}/api/encounters/{eid}").text()
+        assert "glowers at the door" in data and "3d6" not in data
+    finally:
+        desk.close()
+        phone.close()

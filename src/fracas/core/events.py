@@ -38,8 +38,8 @@ class Event:
     #: goes through (:mod:`fracas.encounter.redact`): ``public`` (what the whole table sees:
     #: whose turn, the action declared, the dice shown), ``condition`` (a combatant's
     #: condition, seen wherever its status is), ``private`` (private facts of the combatants
-    #: it concerns: health, defence totals, armour, sheet values). An event type is private
-    #: unless it says otherwise.
+    #: it concerns: health, defence totals, armour, sheet values), ``gm`` (the GM's alone: a
+    #: roll behind the screen). An event type is private unless it says otherwise.
     facts: ClassVar[str] = "private"
     #: Told in the brief narration a table hears, as a :class:`Rolled` is: a system's own
     #: event for a roll and what it showed (a d100 against its target, a contest's check,

@@ -95,12 +95,17 @@ class GmRoll(Event):
     target: int | None
     needs: str  # "at least" or "at most"
     success: bool | None
+    hidden: bool = False  # rolled behind the GM's screen: no player sees it
+
+    def fact_kind(self) -> str:
+        return "gm" if self.hidden else "public"
 
     def text(self) -> str:
+        screen = " (behind the screen)" if self.hidden else ""
         if self.target is None:
-            return f"{self.who} rolls {self.dice}: {self.value}"
+            return f"{self.who} rolls {self.dice}{screen}: {self.value}"
         verdict = "success" if self.success else "failure"
-        return f"{self.who} rolls {self.dice}: {self.value}, needs {self.needs} " \
+        return f"{self.who} rolls {self.dice}{screen}: {self.value}, needs {self.needs} " \
                f"{self.target}: {verdict}"
 
 
@@ -243,11 +248,12 @@ def skip_turn(session: Session) -> tuple[Event, ...]:
 
 def free_action(session: Session, description: str, *, roll: str | None = None,
                 value: int | None = None, target: int | None = None,
-                needs: str = "at least",
+                needs: str = "at least", hidden: bool = False,
                 effects: Iterable[Mapping[str, Any]] = ()) -> tuple[Event, ...]:
     """The acting combatant's turn is a free-form action: ``description``, an optional
     ``roll`` (dice notation, rolled unless its ``value`` is given) against a
-    ``target`` number (``needs`` at least or at most), and ``effects`` applied by hand:
+    ``target`` number (``needs`` at least or at most; ``hidden``: behind the GM's screen,
+    no player sees the roll), and ``effects`` applied by hand:
     ``{"damage": N, "to": id}``, ``{"heal": N, "to": id}``, ``{"condition": name,
     "to": id, "rounds": N}``. One undo step."""
     pending = session.pending
@@ -271,7 +277,7 @@ def free_action(session: Session, description: str, *, roll: str | None = None,
         made.append(session._gm(GmAction(RULE_GM, actor, _who(session, actor), text[:500]),
                                 group))
         if roll:
-            made.append(session._gm(_gm_roll(session, actor, roll, value, target, needs),
+            made.append(session._gm(_gm_roll(session, actor, roll, value, target, needs, hidden),
                                     group))
         for i, effect in enumerate(plan):
             made.append(session._gm(_effect(session, effect, f"effects[{i}]", round_now), group))
@@ -283,7 +289,7 @@ def free_action(session: Session, description: str, *, roll: str | None = None,
 
 
 def _gm_roll(session: Session, actor: str, roll: str, value: int | None, target: int | None,
-             needs: str) -> GmRoll:
+             needs: str, hidden: bool = False) -> GmRoll:
     try:
         dice = parse_dice(roll)
     except DiceSyntaxError as err:
@@ -302,7 +308,8 @@ def _gm_roll(session: Session, actor: str, roll: str, value: int | None, target:
         value = int(dice.sample(roll_rng(session.seed, session.drawn - 1)))
     success = None if target is None else (
         value >= target if needs == "at least" else value <= target)
-    return GmRoll(RULE_GM, _who(session, actor), roll, int(value), target, needs, success)
+    return GmRoll(RULE_GM, _who(session, actor), roll, int(value), target, needs, success,
+                  hidden)
 
 
 def _effect(session: Session, effect: Mapping[str, Any], where: str, round_now: int

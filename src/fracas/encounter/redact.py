@@ -47,9 +47,13 @@ class Viewer:
                    frozenset(h for h in settings.get("hidden", ()) if h not in own))
 
     def sees(self, cid: str, kind: str) -> bool:
-        """May this viewer see ``kind`` facts (``private`` numbers, a ``condition``) of
-        ``cid``?"""
-        if self.gm or cid in self.own:
+        """May this viewer see ``kind`` facts (``private`` numbers, a ``condition``, ``gm``:
+        the GM's alone, as a roll behind the screen) of ``cid``?"""
+        if self.gm:
+            return True
+        if kind == "gm":
+            return False
+        if cid in self.own:
             return True
         if cid in self.hidden:
             return False

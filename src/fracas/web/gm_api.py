@@ -38,6 +38,8 @@ class FreeAction(Strict):
     value: int | None = Field(None, description="the roll's value at the table (else rolled)")
     target: int | None = Field(None, description="the target number the roll needs")
     needs: Literal["at least", "at most"] = "at least"
+    hidden: bool = Field(False, description="the roll is behind the GM's screen: no player "
+                                            "sees it")
     effects: list[dict[str, Any]] = Field(
         default_factory=list, max_length=50,
         description="{damage: N, to: id}, {heal: N, to: id}, {condition: name, to: id, "
@@ -105,7 +107,8 @@ def free_action(request: Request, eid: str, body: FreeAction) -> dict[str, Any]:
     return _gm_change(request, eid, body.version, "take a free-form action",
                       lambda s: gm.free_action(s, body.description, roll=body.roll,
                                                value=body.value, target=body.target,
-                                               needs=body.needs, effects=body.effects))
+                                               needs=body.needs, hidden=body.hidden,
+                                               effects=body.effects))
 
 
 @router.post("/initiative")

@@ -152,7 +152,8 @@
       send("free-action", {description: String(data.get("description") || ""),
                            roll: roll || null, value: roll ? whole(data.get("value")) : null,
                            target: roll ? whole(data.get("target")) : null,
-                           needs: data.get("needs") || "at least", effects: effects});
+                           needs: data.get("needs") || "at least",
+                           hidden: !!(roll && data.get("hidden")), effects: effects});
     } else if (form.dataset.form === "condition") {
       send("conditions", {combatant: data.get("combatant"), condition: data.get("condition"),
                           rounds: whole(data.get("rounds")) || 0, clear: !!data.get("clear")});
