@@ -4,6 +4,7 @@ them, c22 cards), and a bad roll is told on the page."""
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Iterator
 
 import pytest
@@ -24,6 +25,25 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
     s.stop()
 
 
+@contextlib.contextmanager
+def at_the_table(browser: Browser, server: ServerProcess, example: str, side: str,
+                 roll_all: bool, pc: str) -> Iterator[tuple[Page, Page]]:
+    """The GM's desk with a new encounter from ``example``, and a player's phone opened on
+    the invite for ``pc``."""
+    desk = browser.new_context(viewport=DESK)
+    phone = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
+    try:
+        gm = desk.new_page()
+        create_as_gm(gm, server, example, side, roll_all=roll_all)
+        player = phone.new_page()
+        player.goto(invite_player(gm, "Pat", pc))
+        player.wait_for_selector("#tracker")
+        yield gm, player
+    finally:
+        desk.close()
+        phone.close()
+
+
 def type_dice(page: Page, text: str) -> None:
     """Type a roll and wait until it is taken (the version moves on)."""
     before = version(page)
@@ -35,13 +55,8 @@ def type_dice(page: Page, text: str) -> None:
 
 def test_genesys_symbols_are_asked_and_taken_as_the_prompt_writes_them(
         browser: Browser, server: ServerProcess) -> None:
-    desk = browser.new_context(viewport=DESK)
-    phone = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
-    try:
-        gm = desk.new_page()
-        create_as_gm(gm, server, "genesys/duel-fight.yaml", "port", roll_all=False)
-        player = phone.new_page()
-        player.goto(invite_player(gm, "Pat", "red"))
+    with at_the_table(browser, server, "genesys/duel-fight.yaml", "port", False,
+                      "red") as (gm, player):
         assert "Pat (Red)" in gm.locator("#players").inner_text()  # the sheet's name
         # Red's initiative is the player's: one text for the whole pool, not "values"
         player.wait_for_selector("#dice-input")
@@ -62,9 +77,6 @@ def test_genesys_symbols_are_asked_and_taken_as_the_prompt_writes_them(
         log = gm.locator("#log").inner_text()
         assert "Red rolls A: s a → 1 net success, 1 net advantage" in log
         assert "Blue rolls A: ss → 2 net successes" in log
-    finally:
-        desk.close()
-        phone.close()
 
 
 def test_c22_cards_are_asked_as_cards(browser: Browser, server: ServerProcess) -> None:
@@ -136,14 +148,8 @@ def test_a_roll_behind_the_screen_reaches_no_player(browser: Browser,
     """The GM's free-form action for Gorr with its roll behind the screen: the GM's log
     tells the roll; the player's phone tells what Gorr does, and nothing of the roll (page
     and JSON alike)."""
-    desk = browser.new_context(viewport=DESK)
-    phone = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
-    try:
-        gm = desk.new_page()
-        create_as_gm(gm, server, "tristat/duel-fight.yaml", "blades", roll_all=True)
-        player = phone.new_page()
-        player.goto(invite_player(gm, "Pat", "rin"))
-        player.wait_for_selector("#tracker")
+    with at_the_table(browser, server, "tristat/duel-fight.yaml", "blades", True,
+                      "rin") as (gm, player):
         to_gorrs_turn(gm, player, "#free-action")
         gm.click("#free summary")
         gm.fill("#free-action input[name=description]", "glowers at the door")
@@ -163,6 +169,3 @@ def test_a_roll_behind_the_screen_reaches_no_player(browser: Browser,
         eid = player.url.rsplit("/", 1)[1]
         data = player.request.get(f"{server.url}/api/encounters/{eid}").text()
         assert "glowers at the door" in data and "3d6" not in data
-    finally:
-        desk.close()
-        phone.close()

@@ -11,7 +11,7 @@ import pytest
 
 from fracas.web.testing import ServerProcess
 from fracas.web.tracker import load_example
-from tests.web.helpers import answer_for, invite, new_gm
+from tests.web.helpers import Client, answer_for, invite, new_gm
 
 
 @pytest.fixture(scope="module")
@@ -22,6 +22,14 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
     s.stop()
 
 
+def gm_runs(http: httpx.Client, example: str, seed: int) -> tuple[Client, str]:
+    """A new GM and an encounter from ``example`` where the GM decides for everybody."""
+    gm = new_gm(http)
+    r = gm.post("/api/encounters", {"example": example, "seed": seed})
+    assert r.status_code == 201, r.text
+    return gm, str(r.json()["id"])
+
+
 def test_a_hit_cut_of_its_damage_names_the_combatants_as_on_their_sheets(
         server: ServerProcess) -> None:
     """Genesys three against three, one player with Kira, the others as health bars: the
@@ -30,10 +38,7 @@ def test_a_hit_cut_of_its_damage_names_the_combatants_as_on_their_sheets(
     example = "genesys/three-vs-three-fight.yaml"
     names = {c["id"]: c["name"] for c in load_example(example)["combatants"]}
     with httpx.Client(base_url=server.url, timeout=30) as http:
-        gm = new_gm(http)
-        r = gm.post("/api/encounters", {"example": example, "seed": 3})
-        assert r.status_code == 201, r.text
-        eid = r.json()["id"]
+        gm, eid = gm_runs(http, example, 3)
         player = invite(gm, eid, "Ann", ["kira"])
         view = gm.view(eid)
         for _ in range(120):
@@ -60,10 +65,7 @@ def test_a_player_sees_the_enemys_conditions_not_its_cards(server: ServerProcess
     (private, as in the log), not conditions beside his name; Mara's own are hers."""
     example = "c22/duel-fight.yaml"
     with httpx.Client(base_url=server.url, timeout=30) as http:
-        gm = new_gm(http)
-        r = gm.post("/api/encounters", {"example": example, "seed": 2})
-        assert r.status_code == 201, r.text
-        eid = r.json()["id"]
+        gm, eid = gm_runs(http, example, 2)
         player = invite(gm, eid, "Ann", ["mara"])
         view = gm.view(eid)
         while view["round"] < 1 or not view["log"]:  # both initiative cards drawn
@@ -82,10 +84,7 @@ def test_a_free_form_roll_at_the_table_is_a_value_the_dice_can_show(
     """The GM types the value the table rolled for a free-form action: 13 on 2d6 is
     refused with what 2d6 can show (it was taken as a success), 12 is taken."""
     with httpx.Client(base_url=server.url, timeout=30) as http:
-        gm = new_gm(http)
-        r = gm.post("/api/encounters", {"example": "tristat/duel-fight.yaml", "seed": 1})
-        assert r.status_code == 201, r.text
-        eid = r.json()["id"]
+        gm, eid = gm_runs(http, "tristat/duel-fight.yaml", 1)
         view = gm.view(eid)
         while view["pending"]["kind"] != "action":
             r = gm.decide(eid, view["version"], answer_for(view["pending"]["decision"]))
