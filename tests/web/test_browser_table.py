@@ -91,6 +91,14 @@ def test_c22_cards_are_asked_as_cards(browser: Browser, server: ServerProcess) -
             "os => os.map(o => [o.value, o.textContent])")
         assert ["c22/duel-fight.yaml", "Sabre against cutlass, short decks (c22)"] in shown, shown
         assert not [t for _, t in shown if ".yaml" in t or "_" in t]
+        # a side fracas is to play that the encounter does not have is refused, not let be
+        gm.select_option("#example", "c22/duel-fight.yaml")
+        gm.fill("#auto-sides", "undead")
+        gm.click("#create")
+        gm.wait_for_selector("#error")
+        assert gm.locator("#error").inner_text() == (
+            "sides fracas plays: no side 'undead' in this encounter (allowed: crew, pirates)")
+        assert gm.locator("#encounters").count() == 0
         create_as_gm(gm, server, "c22/duel-fight.yaml", "crew", roll_all=False)
         gm.wait_for_selector("#dice-input")
         assert "4H" in (gm.locator("#dice-input").get_attribute("placeholder") or "")

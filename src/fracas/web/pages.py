@@ -163,10 +163,16 @@ async def create(request: Request, source: str = Form("example"), example: str =
         sides = [s.strip() for s in auto.split(",") if s.strip()]
         controllers = None
         if sides and isinstance(raw, dict) and isinstance(raw.get("combatants"), list):
+            entries = [c for c in raw["combatants"]
+                       if isinstance(c, dict) and isinstance(c.get("id"), str)]
+            known = list(dict.fromkeys(c["side"] for c in entries
+                                       if isinstance(c.get("side"), str)))
+            unknown = [s for s in sides if s not in known]
+            if unknown:
+                raise InputError(f"no side {unknown[0]!r} in this encounter",
+                                 path="sides fracas plays", allowed=", ".join(known))
             controllers = {c["id"]: str(c.get("policy") or DEFAULT_POLICY)
-                           for c in raw["combatants"]
-                           if isinstance(c, dict) and isinstance(c.get("id"), str)
-                           and c.get("side") in sides}
+                           for c in entries if c.get("side") in sides}
         info = await asyncio.to_thread(
             tracker.create, gid, raw, file=name, title=title.strip() or None,
             seed=form_seed(seed), controllers=controllers,
