@@ -101,3 +101,16 @@ def test_a_free_form_roll_at_the_table_is_a_value_the_dice_can_show(
         assert r.status_code == 200, r.text
         assert any(e["text"].endswith("rolls 2d6: 12, needs at least 7: success")
                    for e in r.json()["log"])
+
+
+def test_a_combatant_added_at_the_table_is_told_as_the_entry_typed(
+        server: ServerProcess) -> None:
+    """The GM adds one combatant, typed in the page: a field it lacks is named in the
+    entry, not as the first of a scenario file's combatants."""
+    with httpx.Client(base_url=server.url, timeout=30) as http:
+        gm, eid = gm_runs(http, "tristat/duel-fight.yaml", 1)
+        r = gm.post(f"/api/encounters/{eid}/join", {
+            "version": gm.view(eid)["version"], "place": "next round",
+            "entry_yaml": "{id: thug, name: Thug, side: fists}"})
+    assert r.status_code == 400, r.text
+    assert r.json()["error"].startswith("entry.body: "), r.text

@@ -400,7 +400,15 @@ class Session:
         raw["combatants"] = [dict(entry)]
         raw.pop("attack", None)
         raw.pop("dice", None)
-        scenario_from_mapping(raw)
+        try:
+            scenario_from_mapping(raw)
+        except InputError as err:
+            # the entry typed is alone, not the first of a scenario's combatants
+            if not (err.path or "").startswith("combatants[0]"):
+                raise
+            raise InputError(err.message, file=err.file, allowed=err.allowed,
+                             path="entry" + (err.path or "").removeprefix("combatants[0]")
+                             ) from None
 
     def remove_combatant(self, cid: str) -> Event:
         """Take a combatant out of the fight."""
