@@ -114,3 +114,20 @@ def test_a_combatant_added_at_the_table_is_told_as_the_entry_typed(
             "entry_yaml": "{id: thug, name: Thug, side: fists}"})
     assert r.status_code == 400, r.text
     assert r.json()["error"].startswith("entry.body: "), r.text
+
+
+def test_a_genesys_condition_counted_in_rounds_is_told_in_words(server: ServerProcess) -> None:
+    """Kira is disoriented for one more round after this one (kept as ``disoriented:1``):
+    her player reads that beside her name and in the log, not the code."""
+    with httpx.Client(base_url=server.url, timeout=30) as http:
+        gm, eid = gm_runs(http, "genesys/three-vs-three-fight.yaml", 1)
+        player = invite(gm, eid, "Ann", ["kira"])
+        r = gm.post(f"/api/encounters/{eid}/adjust", {
+            "version": gm.view(eid)["version"], "combatant": "kira", "field": "conditions",
+            "value": "disoriented:1, out_of_ammo:pistol"})
+        assert r.status_code == 200, r.text
+        seen = player.view(eid)
+    kira = next(c for c in seen["combatants"] if c["id"] == "kira")
+    said = ("disoriented (1 more round(s) after this one), out of ammunition (pistol)")
+    assert kira["conditions"] == [f"conditions: {said}"]
+    assert f"Kira: conditions none → {said}" in [e["text"] for e in seen["log"]]

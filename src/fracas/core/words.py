@@ -34,6 +34,9 @@ class Word(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
     label: str = Field(min_length=1)
     description: str = ""
+    #: For a condition kept with values after its name (``disoriented:1``, ``burning:2:3``):
+    #: what they say, the first as ``{0}`` (``"{0} more round(s)"``).
+    values: str = ""
 
 
 class ActionWord(Word):
@@ -98,8 +101,24 @@ class Words(BaseModel):
         return word.label if word is not None else name
 
     def condition(self, name: str) -> str:
+        """A condition's label; one kept with values after its name (``disoriented:1``)
+        as its label and what they say (``disoriented (1 more round(s))``)."""
         word = self.conditions.get(name)
-        return word.label if word is not None else name
+        if word is not None:
+            return word.label
+        head, sep, rest = name.partition(":")
+        if not sep:
+            return name
+        values = rest.split(":")
+        word = self.conditions.get(head)
+        if word is None:
+            return f"{plain(head)} ({', '.join(values)})"
+        if word.values:
+            try:
+                return f"{word.label} ({word.values.format(*values)})"
+            except (IndexError, KeyError, ValueError):
+                pass  # fewer values than the words name: shown as they are
+        return f"{word.label} ({', '.join(values)})"
 
 
 def _text(value: Any) -> str:
