@@ -10,9 +10,11 @@ import pytest
 from fastapi.testclient import TestClient
 from httpx import Response
 
+from fracas.encounter.session import Session
 from fracas.errors import InputError
 from fracas.registry.scenarios import scenario_from_mapping
 from fracas.web.app import create_app
+from fracas.web.tracker import load_example
 from tests.web.helpers import (
     Client,
     advance_to,
@@ -157,8 +159,9 @@ def test_the_gm_adds_and_removes_combatants_with_the_cli_messages(http: TestClie
     ann = invite(gm, eid, "Ann", ["rin"])
     v = gm.view(eid)["version"]
     bad = {"id": "thug", "side": "fists", "body": 0, "mind": 2, "soul": 2}
-    with pytest.raises(InputError) as cli:
-        scenario_from_mapping({"system": "tristat", "combatants": [bad]})
+    with pytest.raises(InputError) as cli:  # play's ``gm add`` on the same fight
+        Session.start(scenario_from_mapping(load_example(DUEL))).add_combatant(bad)
+    assert str(cli.value).startswith("entry.body: ")
     r = gm.post(f"/api/encounters/{eid}/combatants", {"version": v, "entry": bad})
     assert r.status_code == 400 and r.json()["error"] == str(cli.value)
     entry = ("{id: thug, name: Thug, side: fists, body: 3, mind: 2, soul: 2,\n"
