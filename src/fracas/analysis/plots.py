@@ -34,12 +34,28 @@ def _plain_text(draw: Callable[..., Figure]) -> Callable[..., Figure]:
     return wrapped
 
 
+def check_writable(path: Path | str, option: str, what: str) -> None:
+    """Refuse, before any work, a file that cannot be written: one in a folder that does
+    not exist, or a folder itself (``what``: the kind of file, for the message)."""
+    path = Path(path)
+    folder = path.parent
+    if path.is_dir():
+        raise InputError(f"cannot write {what} {str(path)!r}: it is a folder", path=option,
+                         allowed=f"a file name for {what}")
+    if not folder.is_dir():
+        reason = "is not a folder" if folder.exists() else "does not exist"
+        raise InputError(f"cannot write {what} {str(path)!r}: the folder {str(folder)!r} "
+                         f"{reason}", path=option, allowed="a file in an existing folder")
+
+
 def check_path(path: Path | str, option: str = "--plot") -> str:
-    """The format of a plot file from its suffix (``png`` or ``svg``)."""
+    """The format of a plot file from its suffix (``png`` or ``svg``), and a file that can
+    be written there (checked before any work, so a long run is not lost at its end)."""
     suffix = Path(path).suffix.lower()
     if suffix not in FORMATS:
         raise InputError(f"cannot tell the picture format of {str(path)!r}", path=option,
                          allowed="a file name ending in .png or .svg")
+    check_writable(path, option, "the picture")
     return FORMATS[suffix]
 
 
@@ -49,8 +65,8 @@ def save(fig: Figure, path: Path | str, option: str = "--plot") -> None:
     try:
         fig.savefig(path, format=fmt, dpi=120, bbox_inches="tight")
     except OSError as err:
-        raise InputError(f"cannot write the picture: {err.strerror or err}", path=option,
-                         allowed="a writable file") from None
+        raise InputError(f"cannot write the picture {str(path)!r}: {err.strerror or err}",
+                         path=option, allowed="a writable file") from None
 
 
 def to_bytes(fig: Figure, fmt: str = "png") -> bytes:

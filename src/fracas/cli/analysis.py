@@ -174,9 +174,11 @@ def report(
     quiet: QuietOpt = False,
 ) -> None:
     """Write a one-page HTML report: odds, advice and pictures, readable offline."""
+    from fracas.analysis.plots import check_writable
     from fracas.analysis.report import build_report
 
     check_fights(fights, "-n")
+    check_writable(output, "-o", "the report")
     scenario = _load_scenario(file)
     with progress("report", "sections written", None, quiet, False) as track:
         page = build_report(scenario, top=top, max_states=max_states, fights=fights,
@@ -185,8 +187,9 @@ def report(
     try:
         output.write_text(page, encoding="utf-8")
     except OSError as err:
-        raise InputError(f"cannot write the report: {err.strerror or err}", path="-o",
-                         allowed="a writable file") from None
+        raise InputError(f"cannot write the report {str(output)!r}: "
+                         f"{err.strerror or err}", path="-o", allowed="a writable file"
+                         ) from None
     from fracas.cli import render
 
     render.make_console().print(f"Report written to {output} ({len(page) / 1024:,.0f} KiB).")

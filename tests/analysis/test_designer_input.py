@@ -1,0 +1,59 @@
+"""What a designer meets when an analysis command is given something it cannot use, run
+as a user runs it (a fresh ``python -m fracas`` process): one line naming the option or
+file and what is allowed, exit 2, and, for an output file that cannot be written, before
+any of the work (a long simulation is not lost at its end)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+EXAMPLES = Path(__file__).parents[2] / "examples"
+DUEL = str(EXAMPLES / "tristat" / "duel-fight.yaml")
+BIG = str(EXAMPLES / "tristat" / "warehouse-fight.yaml")  # minutes of work at -n 10,000,000
+FOREVER = "10000000"
+
+
+def fracas(*args: str, timeout: float = 120) -> subprocess.CompletedProcess[str]:
+    env = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES")}
+    return subprocess.run([sys.executable, "-m", "fracas", *args], capture_output=True,
+                          text=True, timeout=timeout, env=env)
+
+
+def refused(done: subprocess.CompletedProcess[str], *words: str) -> str:
+    """The one error line of a refused command, checked for ``words``."""
+    assert done.returncode == 2, done.stdout + done.stderr
+    assert done.stdout == "" and "Traceback" not in done.stderr
+    line = done.stderr.strip()
+    assert line.startswith("fracas: error: ") and "\n" not in line, line
+    for word in words:
+        assert word in line, line
+    return line
+
+
+@pytest.mark.parametrize("command", [
+    ["simulate", BIG, "-n", FOREVER, "--plot"],
+    ["odds", BIG, "--fight", "--plot"],
+    ["sweep", BIG, "--vary", "max_rounds=1..40", "--method", "simulate", "--fights",
+     FOREVER, "--plot"],
+    ["balance", BIG, "--vary", "max_rounds=1..40", "--target", "hunters=0.5", "--max-states",
+     "1", "--fights", FOREVER, "--plot"],
+    ["report", BIG, "-n", FOREVER, "--max-states", "1", "-o"],
+], ids=lambda c: c[0])
+def test_an_output_in_a_missing_folder_is_refused_before_the_work(tmp_path: Path,
+                                                                  command: list[str]) -> None:
+    name = "report.html" if command[0] == "report" else "picture.png"
+    path = tmp_path / "no-such-folder" / name
+    line = refused(fracas(*command, str(path), timeout=60), str(path),
+                   "the folder", "does not exist")
+    assert line.startswith(f"fracas: error: {command[-1]}: cannot write ")
+    assert not path.parent.exists()
+
+
+def test_a_folder_given_as_the_report_file_is_refused(tmp_path: Path) -> None:
+    refused(fracas("report", DUEL, "-o", str(tmp_path)), "-o", str(tmp_path),
+            "it is a folder")
