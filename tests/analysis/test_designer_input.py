@@ -57,3 +57,20 @@ def test_an_output_in_a_missing_folder_is_refused_before_the_work(tmp_path: Path
 def test_a_folder_given_as_the_report_file_is_refused(tmp_path: Path) -> None:
     refused(fracas("report", DUEL, "-o", str(tmp_path)), "-o", str(tmp_path),
             "it is a folder")
+
+
+def test_balance_names_target_for_a_side_the_scenario_lacks() -> None:
+    line = refused(fracas("balance", DUEL, "--vary", "rin.skills.melee=1..3", "--target",
+                          "nobody=0.5"), "no side 'nobody'", "blades, fists")
+    assert line.startswith("fracas: error: --target: ") and "--side" not in line
+
+
+@pytest.mark.parametrize("option,values", [
+    ("--vary", ["rin.skills.melee=1..3", "rin.skills.brawl=1..3"]),
+    ("--target", ["blades=0.5", "fists=0.4"]),
+])
+def test_balance_refuses_an_option_given_twice(option: str, values: list[str]) -> None:
+    given = {"--vary": ["rin.skills.melee=1..3"], "--target": ["blades=0.5"], option: values}
+    args = [word for name, vals in given.items() for v in vals for word in (name, v)]
+    refused(fracas("balance", DUEL, *args), f"{option}: given 2 times", *values,
+            f"one {option}")

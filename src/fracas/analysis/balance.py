@@ -129,7 +129,13 @@ def run_balance(spec: SweepSpec, target: Target, jobs: int = 1,
     for the win chance closest to ``target.chance``."""
     (vary,) = spec.varies
     check_range(vary)
-    check(spec)
+    try:
+        check(spec)
+    except InputError as err:
+        if err.path != "--side":
+            raise
+        raise InputError(err.message, file=err.file, path="--target",
+                         allowed=err.allowed) from None
     values = vary.values
     tried: dict[int, dict[str, Any]] = {}
     pool = None

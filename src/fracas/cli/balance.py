@@ -17,10 +17,10 @@ from fracas.errors import InputError
 @app.command()
 def balance(
     file: FileArg,
-    vary: Annotated[str, typer.Option(
+    vary: Annotated[list[str], typer.Option(
         "--vary", help="The value to tune: PATH=LOW..HIGH or PATH=LOW..HIGH..STEP (paths "
         "as in sweep: rin.skills.melee, red.group_size).", show_default=False)],
-    target: Annotated[str, typer.Option(
+    target: Annotated[list[str], typer.Option(
         "--target", help="SIDE=CHANCE: the side's win chance to aim at (0.6 or 60%).",
         show_default=False)],
     fights: Annotated[int, typer.Option("--fights", help="Fights per simulated value.",
@@ -54,8 +54,9 @@ def balance(
         from fracas.analysis.plots import check_path
 
         check_path(plot)
-    aim = parse_target(target)
-    varied = parse_vary(vary)
+    aim = parse_target(_one(target, "--target", "SIDE=CHANCE"))
+    varied = parse_vary(_one(vary, "--vary", "PATH=LOW..HIGH (to vary several values over "
+                             "a grid: fracas sweep)"))
     data = read_yaml(file)
     if not isinstance(data, dict):
         raise InputError("a scenario must be a mapping", file=str(file))
@@ -78,6 +79,15 @@ def balance(
     console = render.make_console()
     for part in balance_view(result, title):
         console.print(part)
+
+
+def _one(given: list[str], option: str, allowed: str) -> str:
+    """The one value of an option balance takes once (Typer would keep the last silently)."""
+    if len(given) != 1:
+        shown = ", ".join(given)
+        raise InputError(f"given {len(given)} times ({shown}); balance tunes one value "
+                         "for one side", path=option, allowed=f"one {option} {allowed}")
+    return given[0]
 
 
 def balance_view(result: Any, title: str) -> list[Any]:
