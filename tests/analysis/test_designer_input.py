@@ -5,7 +5,9 @@ any of the work (a long simulation is not lost at its end)."""
 
 from __future__ import annotations
 
+import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -74,3 +76,25 @@ def test_balance_refuses_an_option_given_twice(option: str, values: list[str]) -
     args = [word for name, vals in given.items() for v in vals for word in (name, v)]
     refused(fracas("balance", DUEL, *args), f"{option}: given 2 times", *values,
             f"one {option}")
+
+
+IDENTIFIER = re.compile(r"\b[a-z]+_[a-z_]+\b|=")  # snake_case or field=value: code's words
+
+
+@pytest.mark.parametrize("example", ["tristat/called_shot", "contest/dodge",
+                                     "c22/advance-on-hex", "genesys/brawl",
+                                     "zamani/controlled_disarm"])
+def test_advise_names_options_and_answers_in_the_data_pack_s_words(example: str) -> None:
+    done = fracas("advise", str(EXAMPLES / f"{example}.yaml"), "--json")
+    assert done.returncode == 0, done.stderr
+    data = json.loads(done.stdout)
+    shown = [data["situation"]]
+    for option in data["options"]:
+        shown += [option["label"], option["best_reply"]["label"]]
+        shown += [reply["label"] for reply in option["replies"]]
+    shown += [answer["label"] for answer in data["defenses"]]
+    assert [label for label in shown if IDENTIFIER.search(label)] == []
+    text = fracas("advise", str(EXAMPLES / f"{example}.yaml"), "--top", "3").stdout
+    assert data["options"][0]["label"] in text
+    if example == "c22/advance-on-hex":  # the defender's choice once the damage is known
+        assert "Choose when a full hit lands · Choose when a graze lands" in text

@@ -214,8 +214,13 @@ def duel_figure(duel: Any, title: str) -> Figure:
 @_plain_text
 def advice_figure(rows: Sequence[tuple[str, float, float, bool]], title: str,
                   xlabel: str = "expected damage") -> Figure:
-    """Horizontal bars of (label, value, chance to take out, highlighted) rows."""
-    height = 1.2 + 0.32 * len(rows)
+    """Horizontal bars of (label, value, chance to take out, highlighted) rows; a long
+    label is wrapped (up to three lines) rather than cut where the options differ."""
+    import textwrap
+
+    labels = [textwrap.fill(r[0], 48, max_lines=3, placeholder=" ...") for r in rows]
+    lines = max((label.count("\n") + 1 for label in labels), default=1)
+    height = 1.2 + (0.32 + 0.24 * (lines - 1)) * len(rows)
     fig = Figure(figsize=(9, height))
     ax = fig.subplots()
     y = list(range(len(rows)))
@@ -226,8 +231,7 @@ def advice_figure(rows: Sequence[tuple[str, float, float, bool]], title: str,
     for i, (_, value, out, _) in enumerate(rows):
         note = f"{value:.2f}" + (f"  (out {_pct(out)})" if out else "")
         ax.text(value + top * 0.01, i, note, va="center", fontsize=8)
-    ax.set_yticks(y, [r[0] if len(r[0]) <= 48 else r[0][:45] + "..." for r in rows],
-                  fontsize=8)
+    ax.set_yticks(y, labels, fontsize=8)
     ax.invert_yaxis()
     ax.set_xlim(0, top * 1.3)
     ax.set_xlabel(xlabel)
