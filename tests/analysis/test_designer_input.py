@@ -98,3 +98,22 @@ def test_advise_names_options_and_answers_in_the_data_pack_s_words(example: str)
     assert data["options"][0]["label"] in text
     if example == "c22/advance-on-hex":  # the defender's choice once the damage is known
         assert "Choose when a full hit lands · Choose when a graze lands" in text
+
+
+@pytest.mark.parametrize("example,shown", [
+    ("c22/one-tough-lizard", ["One Tough Lizard: Jace → Lizard", " full hit ", "health lost"]),
+    ("tristat/disarm", ["Vex → the ogre", " keeps the weapon "]),
+    ("contest/fumble-disarm", ["Grub the Brute → Rosa", "attacker critical"]),
+    ("zamani/surprise_stealth", [" surprise "]),
+])
+def test_odds_names_results_and_details_in_words_a_table_reads(example: str,
+                                                               shown: list[str]) -> None:
+    env = {**os.environ, "COLUMNS": "240"}
+    done = subprocess.run([sys.executable, "-m", "fracas", "odds",
+                           str(EXAMPLES / f"{example}.yaml")], capture_output=True,
+                          text=True, timeout=120, env=env)
+    assert done.returncode == 0, done.stderr
+    assert IDENTIFIER.findall(done.stdout) == []
+    for words in shown:
+        assert words in done.stdout
+    assert "True" not in done.stdout and "False" not in done.stdout  # yes and no

@@ -90,9 +90,10 @@ def _style(ax: Any) -> None:
 
 
 @_plain_text
-def odds_figure(odds: Any, title: str) -> Figure:
+def odds_figure(odds: Any, title: str, words: Any = None) -> Figure:
     """The damage distribution as bars and the chance to deal at least x, with the chance
-    of each result and the expected damage in the title."""
+    of each result (in the system's ``words``, when given) and the expected damage in the
+    title."""
     damage = odds.damage.probabilities()
     values = sorted(damage)
     probs = [float(damage[v]) for v in values]
@@ -117,7 +118,8 @@ def odds_figure(odds: Any, title: str) -> Figure:
     right.set_ylabel("P(damage ≥ x)")
     right.set_title("Chance to deal at least x", fontsize=11)
     _style(right)
-    results = " · ".join(f"{name} {_pct(p)}" for name, p in odds.outcomes.items())
+    results = " · ".join(f"{name if words is None else words.outcome(name)} {_pct(p)}"
+                         for name, p in odds.outcomes.items())
     fig.suptitle(f"{title}\nP(any hit) {_pct(odds.p_hit)} · {results} · "
                  f"taken out {_pct(odds.p_taken_out)} · "
                  f"expected damage {float(odds.expected_damage):.2f}", fontsize=11)

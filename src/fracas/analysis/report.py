@@ -98,8 +98,8 @@ def _table(head: list[str], rows: list[list[str]], marks: set[int] | None = None
     return "".join(out)
 
 
-def _odds_section(odds: AttackOdds, title: str) -> str:
-    rows = [[html.escape(k), _pct(p), _exact(p)]
+def _odds_section(odds: AttackOdds, title: str, words: Any) -> str:
+    rows = [[html.escape(words.outcome(k)), _pct(p), _exact(p)]
             for k, p in odds.outcomes.items()]
     rows.append(["<b>any hit</b>", _pct(odds.p_hit), _exact(odds.p_hit)])
     rows.append(["<b>target taken out</b>", _pct(odds.p_taken_out), _exact(odds.p_taken_out)])
@@ -111,7 +111,7 @@ def _odds_section(odds: AttackOdds, title: str) -> str:
         "<h2>Exact odds</h2>",
         _table(["result", "probability", "exact"], rows),
         f"<p><b>Expected damage: {float(e):.3f}</b> ({_exact(e)})</p>",
-        _img(plots.odds_figure(odds, title), "damage distribution"),
+        _img(plots.odds_figure(odds, title, words), "damage distribution"),
         _json_block("odds", odds.to_json()),
         "<details><summary>Damage table</summary>",
         _table(["damage", "probability", "at least", "exact"], damage), "</details>"])
@@ -223,7 +223,7 @@ def build_report(scenario: Scenario, top: int = 15, max_states: int = 200_000,
         body.append(f"<p><b>Attack:</b> {html.escape(who)}"
                     f"{', ' + html.escape(attack.describe()) if attack.describe() else ''}</p>")
         odds = attack_odds(system, attack, scenario.roster)
-        body.append(_odds_section(odds, f"{title}: {who}"))
+        body.append(_odds_section(odds, f"{title}: {who}", system.words))
         progress.advance(1)
         if attack.target is not None:
             body.append(_advice_section(advise(scenario), top))

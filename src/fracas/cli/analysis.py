@@ -56,8 +56,8 @@ def fight_odds(file: Path, as_json: bool, plot: Path | None, max_states: int,
     render.make_console().print(duel_view(duel, title))
 
 
-def odds_plot(result: Any, title: str, plot: Path) -> None:
-    _plots().save(_plots().odds_figure(result, title), plot)
+def odds_plot(result: Any, title: str, plot: Path, words: Any = None) -> None:
+    _plots().save(_plots().odds_figure(result, title, words), plot)
 
 
 def simulation_plot(summary: dict[str, Any], title: str, plot: Path) -> None:

@@ -267,15 +267,19 @@ def odds(
     _require_attack(scenario)
     assert scenario.attack is not None
     result = attack_odds(scenario.system, scenario.attack, scenario.roster)
-    title = f"{scenario.title or file.name}: {scenario.attack.actor} → {scenario.attack.target}"
+    who = scenario.roster[scenario.attack.actor].name  # the sheets' names, not their ids
+    if scenario.attack.target is not None:
+        who += f" → {scenario.roster[scenario.attack.target].name}"
+    title = f"{scenario.title or file.name}: {who}"
+    words = scenario.system.words
     if plot is not None:
         from fracas.cli.analysis import odds_plot
 
-        odds_plot(result, title, plot)
+        odds_plot(result, title, plot, words)
     if as_json:
         _print_json({"system": scenario.system.id, **result.to_json()}, "odds")
         return
-    render.make_console().print(render.odds_view(result, title))
+    render.make_console().print(render.odds_view(result, title, words))
 
 
 @app.command()
