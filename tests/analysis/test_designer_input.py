@@ -117,3 +117,14 @@ def test_odds_names_results_and_details_in_words_a_table_reads(example: str,
     for words in shown:
         assert words in done.stdout
     assert "True" not in done.stdout and "False" not in done.stdout  # yes and no
+
+
+@pytest.mark.parametrize("args,option", [
+    (["--side", "undead"], "--side"),  # an attack's expected damage: nobody wins it
+    (["--metric", "mean_rounds", "--side", "undead"], "--side"),  # the same for every side
+    (["--method", "simulate"], "--method"),  # an attack metric is always exact
+])
+def test_sweep_refuses_an_option_its_metric_would_ignore(args: list[str], option: str) -> None:
+    vampire = str(EXAMPLES / "tristat" / "vampire.yaml")
+    refused(fracas("sweep", vampire, "--vary", "attacker.skills.melee=1..2", *args),
+            f"{option}: the metric ", "would be ignored", "allowed: ")

@@ -444,6 +444,15 @@ def check(spec: SweepSpec) -> None:
     if spec.method not in METHODS:
         raise InputError(f"unknown method {spec.method!r}", path="--method",
                          allowed=", ".join(METHODS))
+    if spec.side is not None and spec.metric != "win_probability":
+        raise InputError(f"the metric {spec.metric} counts no side's wins, so --side would "
+                         "be ignored", path="--side",
+                         allowed="--side with --metric win_probability, or no --side")
+    if spec.method != "auto" and spec.metric not in FIGHT_METRICS:
+        raise InputError(f"the metric {spec.metric} is the attack's, always exact, so "
+                         f"--method {spec.method} would be ignored", path="--method",
+                         allowed="--method with a fight metric (win_probability, "
+                         "mean_rounds), or no --method")
     if not spec.varies:
         raise InputError("nothing to vary", path="--vary", allowed="at least one --vary")
     check_varies(spec.varies)
