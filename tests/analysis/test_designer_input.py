@@ -128,3 +128,21 @@ def test_sweep_refuses_an_option_its_metric_would_ignore(args: list[str], option
     vampire = str(EXAMPLES / "tristat" / "vampire.yaml")
     refused(fracas("sweep", vampire, "--vary", "attacker.skills.melee=1..2", *args),
             f"{option}: the metric ", "would be ignored", "allowed: ")
+
+
+@pytest.mark.parametrize("command", [["sweep"], ["balance", "--target", "blades=0.5"]])
+def test_a_file_that_is_no_mapping_is_refused_as_loading_it_would(tmp_path: Path,
+                                                                 command: list[str]) -> None:
+    path = tmp_path / "list.yaml"
+    path.write_text("- just\n- a list\n")
+    refused(fracas(command[0], str(path), "--vary", "rin.skills.melee=1..2", *command[1:]),
+            f"{path}: a scenario must be a mapping with system: and combatants:",
+            "(allowed: a YAML mapping)")
+
+
+def test_a_sweep_point_the_rules_refuse_is_named_as_it_was_typed() -> None:
+    vampire = str(EXAMPLES / "tristat" / "vampire.yaml")
+    done = fracas("sweep", vampire, "--vary", "attacker.skills.melee=1,x")
+    assert done.returncode == 0, done.stderr
+    text = " ".join(done.stdout.split())
+    assert "error at attacker.skills.melee=x: " in text and "{" not in text

@@ -8,7 +8,15 @@ from typing import Annotated, Any
 
 import typer
 
-from fracas.cli.base import FileArg, JsonOpt, MemoryOpt, app, check_fights, check_seed
+from fracas.cli.base import (
+    FileArg,
+    JsonOpt,
+    MemoryOpt,
+    app,
+    check_fights,
+    check_seed,
+    scenario_mapping,
+)
 from fracas.cli.jsonout import print_json
 from fracas.cli.progress import QuietOpt, progress
 from fracas.errors import InputError
@@ -128,15 +136,11 @@ def sweep(
 ) -> None:
     """Evaluate a metric over every combination of varied scenario values."""
     from fracas.analysis.sweep import SweepSpec, parse_vary, run_sweep
-    from fracas.core.scenario import read_yaml
-
     check_seed(seed)
     check_fights(fights, "--fights")
     if plot is not None:
         _plots().check_path(plot)
-    data = read_yaml(file)
-    if not isinstance(data, dict):
-        raise InputError("a scenario must be a mapping", file=str(file))
+    data = scenario_mapping(file)
     varies = tuple(parse_vary(v) for v in vary)
     chosen = metric or ("expected_damage" if data.get("attack") else "win_probability")
     spec = SweepSpec(data, str(file), varies, chosen, side, method, fights, seed, max_states,

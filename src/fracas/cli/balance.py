@@ -8,7 +8,15 @@ from typing import Annotated, Any
 
 import typer
 
-from fracas.cli.base import FileArg, JsonOpt, MemoryOpt, app, check_fights, check_seed
+from fracas.cli.base import (
+    FileArg,
+    JsonOpt,
+    MemoryOpt,
+    app,
+    check_fights,
+    check_seed,
+    scenario_mapping,
+)
 from fracas.cli.jsonout import print_json
 from fracas.cli.progress import QuietOpt, progress
 from fracas.errors import InputError
@@ -46,7 +54,6 @@ def balance(
 
     from fracas.analysis.balance import parse_target, run_balance
     from fracas.analysis.sweep import SweepSpec, parse_vary
-    from fracas.core.scenario import read_yaml
 
     check_seed(seed)
     check_fights(fights, "--fights")
@@ -57,9 +64,7 @@ def balance(
     aim = parse_target(_one(target, "--target", "SIDE=CHANCE"))
     varied = parse_vary(_one(vary, "--vary", "PATH=LOW..HIGH (to vary several values over "
                              "a grid: fracas sweep)"))
-    data = read_yaml(file)
-    if not isinstance(data, dict):
-        raise InputError("a scenario must be a mapping", file=str(file))
+    data = scenario_mapping(file)
     spec = SweepSpec(data, str(file), (varied,), "win_probability", aim.side, "auto",
                      fights, seed, max_states, int(max_memory * 2**30), max_seconds)
     with progress("balance", "values tried", None, quiet, as_json) as track:

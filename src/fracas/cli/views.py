@@ -124,7 +124,8 @@ def sweep_view(result: Any, title: str) -> list[Any]:
         notes.append(f"~ simulated: {simulated} point(s) past the exact budget")
     parts.append(Text("; ".join(notes), style="dim"))
     for p in errors[:5]:
-        parts.append(Text(f"error at {p['values']}: {p['error']}", style="red"))
+        at = ", ".join(f"{name}={value}" for name, value in p["values"].items())
+        parts.append(Text(f"error at {at}: {p['error']}", style="red"))
     if len(errors) > 5:
         parts.append(Text(f"... and {len(errors) - 5} more errors (see --json)", style="red"))
     return parts
