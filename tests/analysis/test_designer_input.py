@@ -146,3 +146,23 @@ def test_a_sweep_point_the_rules_refuse_is_named_as_it_was_typed() -> None:
     assert done.returncode == 0, done.stderr
     text = " ".join(done.stdout.split())
     assert "error at attacker.skills.melee=x: " in text and "{" not in text
+
+
+def test_a_fight_sweep_names_its_metric_and_whose_wins_it_counts() -> None:
+    duel = str(EXAMPLES / "tristat" / "duel-fight.yaml")
+    done = fracas("sweep", duel, "--vary", "rin.skills.melee=1..2", "--side", "fists")
+    assert done.returncode == 0, done.stderr
+    assert "fists win chance" in done.stdout and "win_probability" not in done.stdout
+    data = json.loads(fracas("sweep", duel, "--vary", "rin.skills.melee=1..2", "--json").stdout)
+    assert (data["metric"], data["side"]) == ("win_probability", "blades")  # the first's
+
+
+def test_a_sweep_picture_it_cannot_draw_is_refused_before_the_work(tmp_path: Path) -> None:
+    vampire = str(EXAMPLES / "tristat" / "vampire.yaml")
+    four = [w for path in ("attacker.skills.melee", "defender.armor.rating", "joe.body",
+                           "joe.mind") for w in ("--vary", f"{path}=1..9")]  # 6,561 points
+    # with no time at all to spend, only a refusal before the work can name --plot
+    line = refused(fracas("sweep", vampire, *four, "--plot", str(tmp_path / "x.png"),
+                          "--max-seconds", "0", timeout=60),
+                   "--plot: a plot shows one or two varied values")
+    assert "--max-seconds" not in line and not (tmp_path / "x.png").exists()

@@ -244,12 +244,21 @@ def advice_figure(rows: Sequence[tuple[str, float, float, bool]], title: str,
     return fig
 
 
+def check_sweep_plot(sizes: Sequence[int]) -> None:
+    """A sweep picture shows one or two varied values, or a third of at most six (the
+    number of values of each varied path in ``sizes``): checked before the sweep runs."""
+    if len(sizes) > 3 or (len(sizes) == 3 and sizes[2] > 6):
+        raise InputError("a plot shows one or two varied values (or a third of at most 6 "
+                         "values)", path="--plot", allowed="fewer --vary, or --json")
+
+
 @_plain_text
 def sweep_figure(result: Any, title: str) -> Figure:
     """One varied parameter: a line; two: a heat map; three: a heat map per value of the
     third (at most 6)."""
     axes_ = result.axes
-    metric = result.metric
+    metric = result.label
+    check_sweep_plot([len(values) for _, values in axes_])
     if len(axes_) == 1:
         fig = Figure(figsize=(7, 4.2))
         ax = fig.subplots()
@@ -270,9 +279,6 @@ def sweep_figure(result: Any, title: str) -> Figure:
         _style(ax)
         fig.tight_layout()
         return fig
-    if len(axes_) > 3 or (len(axes_) == 3 and len(axes_[2][1]) > 6):
-        raise InputError("a plot shows one or two varied values (or a third of at most 6 "
-                         "values)", path="--plot", allowed="fewer --vary, or --json")
     panels = [()] if len(axes_) == 2 else [(v,) for v in axes_[2][1]]
     (rname, rvalues), (cname, cvalues) = axes_[0], axes_[1]
     fig = Figure(figsize=(min(4 + 0.75 * len(cvalues), 14) * len(panels) ** 0.5 + 1,

@@ -40,6 +40,9 @@ from fracas.errors import FracasError, InputError
 
 METRICS = ("expected_damage", "p_hit", "p_taken_out", "win_probability", "mean_rounds")
 FIGHT_METRICS = ("win_probability", "mean_rounds")
+METRIC_WORDS = {"expected_damage": "expected damage", "p_hit": "chance to hit",
+                "p_taken_out": "chance to take the target out",
+                "win_probability": "win chance", "mean_rounds": "mean rounds to the end"}
 METHODS = ("auto", "exact", "simulate")
 MAX_POINTS = 1_000_000
 MAX_SECONDS = 600.0  # the default time budget of a whole sweep
@@ -237,14 +240,20 @@ class SweepOverBudget(FracasError):
         return f"the sweep passed its time budget of {self.seconds:g} s"
 
 
+def side_of(spec: SweepSpec, scenario: Any) -> str:
+    """The side whose win counts: ``--side``, else the attacker's, else the first
+    combatant's."""
+    return spec.side or (scenario.roster[scenario.attack.actor].side if scenario.attack
+                         else next(iter(scenario.roster.values())).side)
+
+
 def _fight_metric(spec: SweepSpec, scenario: Any, index: int) -> dict[str, Any]:
     from fracas.analysis.duel import duel_odds
     from fracas.analysis.simulate import probe, simulate, summarize
     from fracas.encounter.engine import setup_from_scenario
 
     setup = setup_from_scenario(scenario)
-    side = spec.side or (scenario.roster[scenario.attack.actor].side if scenario.attack
-                         else next(iter(scenario.roster.values())).side)
+    side = side_of(spec, scenario)
     if side not in scenario.roster.sides():
         raise InputError(f"no side {side!r}", path="--side",
                          allowed=", ".join(scenario.roster.sides()))
@@ -323,6 +332,7 @@ class SweepResult:
     metric: str
     points: list[dict[str, Any]]
     engine: str = "local"
+    side: str | None = None  # whose win counts, for win_probability
     _by: dict[tuple[str, ...], dict[str, Any]] = field(default_factory=dict, repr=False)
 
     def __post_init__(self) -> None:
@@ -350,8 +360,16 @@ class SweepResult:
         return [{k: p.get(k) for k in ("index", "values", "value", "exact", "error")}
                 for p in self.points]
 
+    @property
+    def label(self) -> str:
+        """The metric in words (a table's column, a picture's axis)."""
+        if self.metric == "win_probability" and self.side is not None:
+            return f"{self.side} win chance"
+        return METRIC_WORDS[self.metric]
+
     def to_json(self) -> dict[str, Any]:
-        return {"metric": self.metric, "engine": self.engine,
+        side = {} if self.side is None else {"side": self.side}
+        return {"metric": self.metric, **side, "engine": self.engine,
                 "vary": {v.path: list(v.values) for v in self.varies},
                 "points": self.points}
 
@@ -436,8 +454,9 @@ def evaluate_points(spec: SweepSpec, points: Sequence[tuple[int, tuple[Any, ...]
     return sorted(done, key=lambda p: order[int(p["index"])])
 
 
-def check(spec: SweepSpec) -> None:
-    """Fail early on a bad path, metric or size: the first point must load."""
+def check(spec: SweepSpec) -> str | None:
+    """Fail early on a bad path, metric or size: the first point must load. Returns the
+    side whose win counts, for ``win_probability``."""
     if spec.metric not in METRICS:
         raise InputError(f"unknown metric {spec.metric!r}", path="--metric",
                          allowed=", ".join(METRICS))
@@ -474,12 +493,13 @@ def check(spec: SweepSpec) -> None:
     if spec.metric not in FIGHT_METRICS and scenario.attack is None:
         raise InputError("this scenario has no attack: entry, so only fight metrics apply",
                          path="--metric", allowed="win_probability, mean_rounds")
+    return side_of(spec, scenario) if spec.metric == "win_probability" else None
 
 
 def run_sweep(spec: SweepSpec, jobs: int | None = None, scheduler: str | None = None,
               progress: Progress | None = None) -> SweepResult:
     """Evaluate every point, locally (``jobs`` processes) or on a Dask cluster."""
-    check(spec)
+    side = check(spec)
     jobs = jobs or os.cpu_count() or 1
     chunks = _chunks(spec, jobs)
     done = [0]
@@ -501,4 +521,5 @@ def run_sweep(spec: SweepSpec, jobs: int | None = None, scheduler: str | None = 
                          allowed="a larger --max-seconds, fewer points, --method simulate "
                          "or a smaller --max-states or --fights") from None
     points.sort(key=lambda p: int(p["index"]))
-    return SweepResult(spec.varies, spec.metric, points, "dask" if scheduler else "local")
+    return SweepResult(spec.varies, spec.metric, points, "dask" if scheduler else "local",
+                       side)

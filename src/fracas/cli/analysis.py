@@ -142,6 +142,8 @@ def sweep(
         _plots().check_path(plot)
     data = scenario_mapping(file)
     varies = tuple(parse_vary(v) for v in vary)
+    if plot is not None:
+        _plots().check_sweep_plot([len(v.values) for v in varies])
     chosen = metric or ("expected_damage" if data.get("attack") else "win_probability")
     spec = SweepSpec(data, str(file), varies, chosen, side, method, fights, seed, max_states,
                      int(max_memory * 2**30), max_seconds)
@@ -149,7 +151,7 @@ def sweep(
         result = run_sweep(spec, jobs, scheduler, track.advance)
     title = str(data.get("title") or file.name)
     if plot is not None:
-        _plots().save(_plots().sweep_figure(result, f"{title}: {result.metric}"), plot)
+        _plots().save(_plots().sweep_figure(result, f"{title}: {result.label}"), plot)
     if as_json:
         print_json("sweep", result.to_json())
         return

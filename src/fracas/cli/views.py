@@ -95,7 +95,7 @@ def cell(p: dict[str, Any] | None) -> str:
 def sweep_view(result: Any, title: str) -> list[Any]:
     axes = result.axes
     parts: list[Any] = []
-    caption = f"{title}: {result.metric}"
+    caption = f"{title}: {result.label}"
     if len(axes) == 2:
         (rname, rvalues), (cname, cvalues) = axes
         table = Table(title=caption, caption=f"rows: {rname}; columns: {cname}",
@@ -110,7 +110,7 @@ def sweep_view(result: Any, title: str) -> list[Any]:
         table = Table(title=caption, show_edge=False)
         for name, _ in axes:
             table.add_column(name, justify="right")
-        table.add_column(result.metric, justify="right")
+        table.add_column(result.label, justify="right")
         table.add_column("method", style="dim")
         for p in result.points:
             table.add_row(*(str(p["values"][n]) for n, _ in axes), cell(p),
