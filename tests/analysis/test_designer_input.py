@@ -166,3 +166,19 @@ def test_a_sweep_picture_it_cannot_draw_is_refused_before_the_work(tmp_path: Pat
                           "--max-seconds", "0", timeout=60),
                    "--plot: a plot shows one or two varied values")
     assert "--max-seconds" not in line and not (tmp_path / "x.png").exists()
+
+
+def test_a_simulated_report_counts_the_fights_nobody_won(tmp_path: Path) -> None:
+    """The alley fight past a tiny exact budget, simulated: 300 fights, some ending at the
+    round limit; the report's rows add up to every fight, as simulate's do."""
+    page = tmp_path / "alley.html"
+    alley = str(EXAMPLES / "tristat" / "alley-fight.yaml")
+    done = fracas("report", alley, "--max-states", "2000", "-n", "300", "-o", str(page),
+                  "--quiet")
+    assert done.returncode == 0, done.stderr
+    text = page.read_text(encoding="utf-8")
+    table = text[text.index("<h2>Simulated fights</h2>"):]
+    table = table[:table.index("</table>")]
+    wins = [int(cells[1].replace(",", "")) for cells in
+            (re.findall(r"<td>(.*?)</td>", row) for row in table.split("<tr")[2:])]
+    assert sum(wins) == 300 and "<td>no winner</td>" in table

@@ -184,6 +184,9 @@ def _fight_section(scenario: Scenario, max_states: int, fights: int, seed: int,
     rows = [[html.escape(side), f"{s['wins']:,}", _pct(s["p_win"]),
              f"{_pct(s['ci95'][0])} – {_pct(s['ci95'][1])}"]
             for side, s in summary["sides"].items()]
+    nobody = summary["no_winner"]
+    if nobody["count"]:  # the round limit, or nobody left: the rows sum to every fight
+        rows.append(["no winner", f"{nobody['count']:,}", _pct(nobody["p"]), ""])
     return "".join([
         "<h2>Simulated fights</h2>",
         f"<p class='note'>{html.escape(reason.capitalize())}, so {fights:,} fights were "
