@@ -182,3 +182,10 @@ def test_a_simulated_report_counts_the_fights_nobody_won(tmp_path: Path) -> None
     wins = [int(cells[1].replace(",", "")) for cells in
             (re.findall(r"<td>(.*?)</td>", row) for row in table.split("<tr")[2:])]
     assert sum(wins) == 300 and "<td>no winner</td>" in table
+
+
+@pytest.mark.parametrize("command", ["sweep", "balance"])
+def test_help_shows_what_to_type_not_a_python_type(command: str) -> None:
+    done = fracas(command, "--help")
+    assert done.returncode == 0 and "list[str]" not in done.stdout
+    assert "--vary PATH=" in done.stdout

@@ -109,6 +109,7 @@ def sweep(
     file: FileArg,
     vary: Annotated[list[str], typer.Option(
         "--vary", help="PATH=1..6, PATH=0..20..5 or PATH=a,b,c (repeat for more).",
+        metavar="PATH=VALUES",
         show_default=False)],
     metric: Annotated[str | None, typer.Option(
         "--metric", help="expected_damage, p_hit, p_taken_out, win_probability, "

@@ -26,10 +26,12 @@ from fracas.errors import InputError
 def balance(
     file: FileArg,
     vary: Annotated[list[str], typer.Option(
-        "--vary", help="The value to tune: PATH=LOW..HIGH or PATH=LOW..HIGH..STEP (paths "
+        "--vary", metavar="PATH=LOW..HIGH",
+        help="The value to tune: PATH=LOW..HIGH or PATH=LOW..HIGH..STEP (paths "
         "as in sweep: rin.skills.melee, red.group_size).", show_default=False)],
     target: Annotated[list[str], typer.Option(
-        "--target", help="SIDE=CHANCE: the side's win chance to aim at (0.6 or 60%).",
+        "--target", metavar="SIDE=CHANCE",
+        help="SIDE=CHANCE: the side's win chance to aim at (0.6 or 60%).",
         show_default=False)],
     fights: Annotated[int, typer.Option("--fights", help="Fights per simulated value.",
                                         min=1)] = 2000,
