@@ -189,3 +189,17 @@ def test_help_shows_what_to_type_not_a_python_type(command: str) -> None:
     done = fracas(command, "--help")
     assert done.returncode == 0 and "list[str]" not in done.stdout
     assert "--vary PATH=" in done.stdout
+
+
+def test_the_report_says_the_attack_and_its_results_in_words(tmp_path: Path) -> None:
+    page = tmp_path / "report.html"
+    done = fracas("report", str(EXAMPLES / "tristat" / "called_shot.yaml"), "-o", str(page),
+                  "--quiet")
+    assert done.returncode == 0, done.stderr
+    text = page.read_text(encoding="utf-8")
+    text = re.sub(r"<script.*?</script>|<img[^>]*>", "", text, flags=re.S)  # exact JSON
+    assert ("<b>Attack:</b> Sir Ulric → the black knight — Attack with longsword · "
+            "Trick shot (−1) · Called shot: vital spot") in text
+    assert "<td>critical hit</td>" in text and "Defend with willpower" in text
+    shown = re.sub(r"<[^>]*>|\S+\.yaml", " ", text)  # the words, less the file's name
+    assert IDENTIFIER.findall(shown) == []

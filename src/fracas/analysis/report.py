@@ -20,6 +20,7 @@ from fracas import __version__ as VERSION
 from fracas.analysis import plots
 from fracas.analysis.advise import Advice, advise
 from fracas.core.scenario import Scenario
+from fracas.encounter.labels import option_words
 from fracas.errors import InputError
 from fracas.odds.attack import AttackOdds, attack_odds
 from fracas.odds.text import fraction_text
@@ -223,8 +224,8 @@ def build_report(scenario: Scenario, top: int = 15, max_states: int = 200_000,
         who = f"{scenario.roster[attack.actor].name}"
         if attack.target:
             who += f" → {scenario.roster[attack.target].name}"
-        body.append(f"<p><b>Attack:</b> {html.escape(who)}"
-                    f"{', ' + html.escape(attack.describe()) if attack.describe() else ''}</p>")
+        said = option_words(attack, system.words)  # the data pack's words, as advise's
+        body.append(f"<p><b>Attack:</b> {html.escape(who)} — {html.escape(said)}</p>")
         odds = attack_odds(system, attack, scenario.roster)
         body.append(_odds_section(odds, f"{title}: {who}", system.words))
         progress.advance(1)
