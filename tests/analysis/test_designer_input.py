@@ -203,3 +203,22 @@ def test_the_report_says_the_attack_and_its_results_in_words(tmp_path: Path) -> 
     assert "<td>critical hit</td>" in text and "Defend with willpower" in text
     shown = re.sub(r"<[^>]*>|\S+\.yaml", " ", text)  # the words, less the file's name
     assert IDENTIFIER.findall(shown) == []
+
+
+@pytest.mark.parametrize("command", [
+    ["simulate", DUEL, "-n", "50"],
+    ["sweep", DUEL, "--vary", "rin.skills.melee=1..2"],
+    ["balance", DUEL, "--vary", "rin.skills.melee=1..2", "--target", "blades=0.5"],
+], ids=lambda c: c[0])
+def test_jobs_and_a_scheduler_together_are_refused(command: list[str]) -> None:
+    # the scheduler's address is never dialled: the refusal comes first
+    refused(fracas(*command, "--jobs", "2", "--scheduler", "tcp://127.0.0.1:1", timeout=60),
+            "--jobs: ", "not both")
+
+
+@pytest.mark.parametrize("flag,value", [("--max-states", "5"), ("--max-seconds", "1")])
+def test_odds_refuses_a_fight_budget_without_fight(flag: str, value: str) -> None:
+    vampire = str(EXAMPLES / "tristat" / "vampire.yaml")
+    refused(fracas("odds", vampire, flag, value), f"{flag}: ", f"--fight with {flag}")
+    done = fracas("odds", DUEL, "--fight", flag, value, "--quiet")  # with --fight: its budget
+    assert done.returncode in (0, 2) and "--fight with" not in done.stderr

@@ -13,6 +13,7 @@ from fracas.cli.base import (
     JsonOpt,
     MemoryOpt,
     app,
+    check_engine,
     check_fights,
     check_seed,
     scenario_mapping,
@@ -139,6 +140,7 @@ def sweep(
     from fracas.analysis.sweep import SweepSpec, parse_vary, run_sweep
     check_seed(seed)
     check_fights(fights, "--fights")
+    check_engine(jobs, scheduler)
     if plot is not None:
         _plots().check_path(plot)
     data = scenario_mapping(file)

@@ -13,6 +13,7 @@ from fracas.cli.base import (
     JsonOpt,
     MemoryOpt,
     app,
+    check_engine,
     check_fights,
     check_seed,
     scenario_mapping,
@@ -59,6 +60,7 @@ def balance(
 
     check_seed(seed)
     check_fights(fights, "--fights")
+    check_engine(jobs, scheduler)
     if plot is not None:
         from fracas.analysis.plots import check_path
 

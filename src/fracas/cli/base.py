@@ -56,6 +56,14 @@ def scenario_mapping(file: Path) -> dict[str, Any]:
     return data
 
 
+def check_engine(jobs: int | None, scheduler: str | None) -> None:
+    """Local processes or a Dask cluster, not both (one of them would be ignored)."""
+    if jobs is not None and scheduler is not None:
+        raise InputError(f"--jobs {jobs} runs local processes and --scheduler runs on a Dask "
+                         "cluster: one of them would be ignored", path="--jobs",
+                         allowed="--jobs N or --scheduler tcp://HOST:PORT, not both")
+
+
 def check_fights(n: int, flag: str) -> int:
     """A number of fights to simulate whose results fit in memory."""
     if n > MAX_FIGHTS:  # the results grow with n: refuse before any work
