@@ -123,6 +123,8 @@ def test_odds_names_results_and_details_in_words_a_table_reads(example: str,
     (["--side", "undead"], "--side"),  # an attack's expected damage: nobody wins it
     (["--metric", "mean_rounds", "--side", "undead"], "--side"),  # the same for every side
     (["--method", "simulate"], "--method"),  # an attack metric is always exact
+    (["--fights", "10"], "--fights"),
+    (["--max-states", "10"], "--max-states"),
 ])
 def test_sweep_refuses_an_option_its_metric_would_ignore(args: list[str], option: str) -> None:
     vampire = str(EXAMPLES / "tristat" / "vampire.yaml")

@@ -454,6 +454,17 @@ def evaluate_points(spec: SweepSpec, points: Sequence[tuple[int, tuple[Any, ...]
     return sorted(done, key=lambda p: order[int(p["index"])])
 
 
+def fight_option(metric: str, flag: str, shown: str | None = None) -> None:
+    """Refuse ``flag`` (a fight metric's option: ``--method``, ``--fights``,
+    ``--max-states``) given with an attack metric, which is always exact and would ignore
+    it."""
+    if metric in METRICS and metric not in FIGHT_METRICS:
+        raise InputError(f"the metric {metric} is the attack's, always exact, so "
+                         f"{shown or flag} would be ignored", path=flag,
+                         allowed=f"{flag} with a fight metric (win_probability, "
+                         f"mean_rounds), or no {flag}")
+
+
 def check(spec: SweepSpec) -> str | None:
     """Fail early on a bad path, metric or size: the first point must load. Returns the
     side whose win counts, for ``win_probability``."""
@@ -467,11 +478,8 @@ def check(spec: SweepSpec) -> str | None:
         raise InputError(f"the metric {spec.metric} counts no side's wins, so --side would "
                          "be ignored", path="--side",
                          allowed="--side with --metric win_probability, or no --side")
-    if spec.method != "auto" and spec.metric not in FIGHT_METRICS:
-        raise InputError(f"the metric {spec.metric} is the attack's, always exact, so "
-                         f"--method {spec.method} would be ignored", path="--method",
-                         allowed="--method with a fight metric (win_probability, "
-                         "mean_rounds), or no --method")
+    if spec.method != "auto":
+        fight_option(spec.metric, "--method", f"--method {spec.method}")
     if not spec.varies:
         raise InputError("nothing to vary", path="--vary", allowed="at least one --vary")
     check_varies(spec.varies)

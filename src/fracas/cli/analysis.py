@@ -126,10 +126,12 @@ def sweep(
                     ] = None,
     method: Annotated[str, typer.Option("--method", help="Fight metrics: auto (exact "
                                         "while small), exact, simulate.")] = "auto",
-    fights: Annotated[int, typer.Option("--fights", help="Fights per simulated point.",
-                                        min=1)] = 2000,
-    max_states: Annotated[int, typer.Option("--max-states", help="Exact budget per "
-                                            "point.", min=1)] = 10_000,
+    fights: Annotated[int | None, typer.Option(
+        "--fights", help="Fight metrics: fights per simulated point (default: 2000).",
+        min=1)] = None,
+    max_states: Annotated[int | None, typer.Option(
+        "--max-states", help="Fight metrics: exact budget per point (default: 10000).",
+        min=1)] = None,
     seed: Annotated[int, typer.Option("--seed", help="Seed of simulated points.")] = 0,
     max_memory: MemoryOpt = 1.0,
     max_seconds: Annotated[float, typer.Option("--max-seconds", help="Time budget of the "
@@ -137,9 +139,10 @@ def sweep(
     quiet: QuietOpt = False,
 ) -> None:
     """Evaluate a metric over every combination of varied scenario values."""
-    from fracas.analysis.sweep import SweepSpec, parse_vary, run_sweep
+    from fracas.analysis.sweep import SweepSpec, fight_option, parse_vary, run_sweep
+
     check_seed(seed)
-    check_fights(fights, "--fights")
+    check_fights(fights or 0, "--fights")
     check_engine(jobs, scheduler)
     if plot is not None:
         _plots().check_path(plot)
@@ -148,8 +151,11 @@ def sweep(
     if plot is not None:
         _plots().check_sweep_plot([len(v.values) for v in varies])
     chosen = metric or ("expected_damage" if data.get("attack") else "win_probability")
-    spec = SweepSpec(data, str(file), varies, chosen, side, method, fights, seed, max_states,
-                     int(max_memory * 2**30), max_seconds)
+    for flag, given in (("--fights", fights), ("--max-states", max_states)):
+        if given is not None:
+            fight_option(chosen, flag)
+    spec = SweepSpec(data, str(file), varies, chosen, side, method, fights or 2000, seed,
+                     max_states or 10_000, int(max_memory * 2**30), max_seconds)
     with progress("sweep", "points", spec.size, quiet, as_json) as track:
         result = run_sweep(spec, jobs, scheduler, track.advance)
     title = str(data.get("title") or file.name)
