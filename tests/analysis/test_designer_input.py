@@ -224,3 +224,14 @@ def test_odds_refuses_a_fight_budget_without_fight(flag: str, value: str) -> Non
     refused(fracas("odds", vampire, flag, value), f"{flag}: ", f"--fight with {flag}")
     done = fracas("odds", DUEL, "--fight", flag, value, "--quiet")  # with --fight: its budget
     assert done.returncode in (0, 2) and "--fight with" not in done.stderr
+
+
+def test_balance_past_its_budget_names_the_closest_value_it_finished() -> None:
+    """Two lone minions (a few seconds, exact), then a group of nine (far longer): the budget
+    runs out on the second, and the first, finished, is the closest so far (it was lost,
+    as the whole pair was reported at once)."""
+    genesys = str(EXAMPLES / "genesys" / "duel-fight.yaml")
+    line = refused(fracas("balance", genesys, "--vary", "red.group_size=1..9", "--target",
+                          "port=0.5", "--max-seconds", "30", "--jobs", "1", "--quiet"),
+                   "--max-seconds: ", "after 1 value(s) tried")
+    assert "closest so far: red.group_size=1 gives port 16.42%" in line

@@ -390,11 +390,14 @@ Progress = Callable[[int], None]
 
 
 def _local(spec: SweepSpec, chunks: list[Any], jobs: int, progress: Progress | None,
-           shared_pool: ProcessPoolExecutor | None = None) -> list[dict[str, Any]]:
-    results: list[dict[str, Any]] = []
+           shared_pool: ProcessPoolExecutor | None = None,
+           results: list[dict[str, Any]] | None = None) -> list[dict[str, Any]]:
+    """The chunks' points, as they finish, into ``results`` (a list the caller keeps, so
+    the points done before the time budget ran out are not lost with the error)."""
+    results = [] if results is None else results
     if jobs <= 1 or len(chunks) == 1:
         for chunk in chunks:
-            results += evaluate_chunk(spec, chunk)
+            results.extend(evaluate_chunk(spec, chunk))
             if progress:
                 progress(len(chunk))
         return results
@@ -414,7 +417,7 @@ def _local(spec: SweepSpec, chunks: list[Any], jobs: int, progress: Progress | N
             done, running = wait(running, return_when=FIRST_COMPLETED)
             for future in done:
                 part = future.result()
-                results += part
+                results.extend(part)
                 if progress:
                     progress(len(part))
     except BaseException:
@@ -440,16 +443,18 @@ def _dask(spec: SweepSpec, chunks: list[Any], address: str, progress: Progress |
 def evaluate_points(spec: SweepSpec, points: Sequence[tuple[int, tuple[Any, ...]]],
                     jobs: int, scheduler: str | None = None,
                     progress: Progress | None = None,
-                    pool: ProcessPoolExecutor | None = None) -> list[dict[str, Any]]:
+                    pool: ProcessPoolExecutor | None = None,
+                    finished: list[dict[str, Any]] | None = None) -> list[dict[str, Any]]:
     """The given points (index, values) of a started spec, in the order given: on local
     processes (``pool`` if one is kept across calls) or on the Dask cluster at
-    ``scheduler``. Raises :class:`SweepOverBudget` past the spec's deadline."""
+    ``scheduler``. Raises :class:`SweepOverBudget` past the spec's deadline; the local
+    points finished by then are in ``finished``, when given."""
     chunks = [[p] for p in points] if spec.metric in FIGHT_METRICS else _chunks_of(
         list(points), jobs)
     if scheduler:
         done = _dask(spec, chunks, scheduler, progress)
     else:
-        done = _local(spec, chunks, jobs, progress, pool)
+        done = _local(spec, chunks, jobs, progress, pool, finished)
     order = {index: k for k, (index, _) in enumerate(points)}
     return sorted(done, key=lambda p: order[int(p["index"])])
 
