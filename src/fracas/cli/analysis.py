@@ -13,9 +13,8 @@ from fracas.cli.base import (
     JsonOpt,
     MemoryOpt,
     app,
-    check_engine,
     check_fights,
-    check_seed,
+    check_run,
     scenario_mapping,
 )
 from fracas.cli.jsonout import print_json
@@ -141,9 +140,7 @@ def sweep(
     """Evaluate a metric over every combination of varied scenario values."""
     from fracas.analysis.sweep import SweepSpec, fight_option, parse_vary, run_sweep
 
-    check_seed(seed)
-    check_fights(fights or 0, "--fights")
-    check_engine(jobs, scheduler)
+    check_run(seed, fights or 0, "--fights", jobs, scheduler)
     if plot is not None:
         _plots().check_path(plot)
     data = scenario_mapping(file)

@@ -8,16 +8,7 @@ from typing import Annotated, Any
 
 import typer
 
-from fracas.cli.base import (
-    FileArg,
-    JsonOpt,
-    MemoryOpt,
-    app,
-    check_engine,
-    check_fights,
-    check_seed,
-    scenario_mapping,
-)
+from fracas.cli.base import FileArg, JsonOpt, MemoryOpt, app, check_run, scenario_mapping
 from fracas.cli.jsonout import print_json
 from fracas.cli.progress import QuietOpt, progress
 from fracas.errors import InputError
@@ -58,9 +49,7 @@ def balance(
     from fracas.analysis.balance import parse_target, run_balance
     from fracas.analysis.sweep import SweepSpec, parse_vary
 
-    check_seed(seed)
-    check_fights(fights, "--fights")
-    check_engine(jobs, scheduler)
+    check_run(seed, fights, "--fights", jobs, scheduler)
     if plot is not None:
         from fracas.analysis.plots import check_path
 

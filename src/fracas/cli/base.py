@@ -64,6 +64,15 @@ def check_engine(jobs: int | None, scheduler: str | None) -> None:
                          allowed="--jobs N or --scheduler tcp://HOST:PORT, not both")
 
 
+def check_run(seed: int | None, fights: int, flag: str, jobs: int | None,
+              scheduler: str | None) -> None:
+    """The options every command that may simulate shares: the seed, the number of
+    fights (given as ``flag``) and where they run."""
+    check_seed(seed)
+    check_fights(fights, flag)
+    check_engine(jobs, scheduler)
+
+
 def check_fights(n: int, flag: str) -> int:
     """A number of fights to simulate whose results fit in memory."""
     if n > MAX_FIGHTS:  # the results grow with n: refuse before any work

@@ -13,8 +13,7 @@ from fracas.cli.base import (
     MemoryOpt,
     SeedOpt,
     app,
-    check_engine,
-    check_fights,
+    check_run,
     check_seed,
 )
 from fracas.cli.progress import QuietOpt, progress
@@ -319,9 +318,7 @@ def simulate_cmd(
         from fracas.analysis.plots import check_path
 
         check_path(plot)
-    check_seed(seed)
-    check_fights(n, "-n")
-    check_engine(jobs, scheduler)
+    check_run(seed, n, "-n", jobs, scheduler)
     scenario = load_scenario(file)
     setup = setup_from_scenario(scenario, max_rounds, policy)
     with progress("simulate", "fights", n, quiet, as_json) as track:
