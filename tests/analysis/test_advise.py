@@ -87,17 +87,18 @@ def test_the_options_keep_the_situation_and_vary_the_choices() -> None:
 
 def test_defender_answers_include_reactions_and_prepared_defenses() -> None:
     advice = advise(load_scenario(EXAMPLES / "tristat" / "vampire.yaml"))
-    labels = [r.label for r in advice.defenses]
-    assert any("total_defense" in label for label in labels)
-    assert any("defense_willpower" in label for label in labels)
-    total = next(r for r in advice.defenses if "total_defense" in r.label)
+    labels = [r.label for r in advice.defenses]  # in the data pack's words
+    assert labels == ["Total defence first", "Defend with willpower",
+                      "No reaction (as written)"]
+    total = next(r for r in advice.defenses if r.label == "Total defence first")
     written = next(r for r in advice.defenses if r.action == advice.attack)
     assert total.odds.expected_damage < written.odds.expected_damage
 
     advice = advise(load_scenario(EXAMPLES / "contest" / "block.yaml"))
-    assert {r.label.split(" ")[0] for r in advice.defenses} == {"dodge", "block", "counter"}
+    assert {r.label.removesuffix(" (as written)") for r in advice.defenses} == {
+        "Dodge", "Block", "Counter-attack"}
     guard = advise(load_scenario(EXAMPLES / "zamani" / "gm_table.yaml"))
-    assert any(r.label.startswith("guard") for r in guard.defenses)
+    assert any(r.label == "Guard first" for r in guard.defenses)
 
 
 def test_advice_needs_an_attack_with_a_defender() -> None:

@@ -87,7 +87,7 @@ def test_advise_table_and_plot(monkeypatch: pytest.MonkeyPatch,
     code, out, _ = run(monkeypatch, capsys, "advise", str(EXAMPLES / "contest" / "dodge.yaml"),
                        "--plot", str(picture))
     assert code == 0 and "the attacker's options" in out and "defender's answers" in out
-    assert "sponge" in out and "called_shot" in out
+    assert "Sponge" in out and "Called shot" in out  # the data pack's words
     assert b"<svg" in picture.read_bytes()[:400]
 
 

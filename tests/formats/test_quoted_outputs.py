@@ -6,7 +6,9 @@ the next ``$`` line or the block's end. Each command is run as a user runs it (a
 folder where ``examples/`` is the repository's), and each quoted line must begin a line of
 the real output, in order: a quote may trim a line's end (a rule citation) or leave lines
 out (a ``...`` line marks a cut), but every figure it shows is the command's own. Timings
-(``1.22 s``) and a page's size in KiB are the only text not compared. docs/json.md's
+(``1.22 s``) and a page's size in KiB are the only text not compared. The exit status is
+checked too: 2 where the quote shows ``fracas: error:``, else 0 (so a run quoted with no
+output, a fight saved to a log, must still succeed). docs/json.md's
 ``--json`` examples have their own test (test_json_docs.py); an interactive session
 (``fracas play``) and a run whose point is to take minutes are named in :data:`NOT_RUN`
 with the reason.
@@ -29,7 +31,7 @@ PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
 BLOCK = re.compile(r"^```\n(.*?)^```", re.S | re.M)
 TIMING = re.compile(r"\b\d[\d,]*(\.\d+)? (s|KiB)\b")  # a time, a size: not compared
 COMMENT = re.compile(r"\s+# [^┃│]*")  # a shell comment under a command, not a "#" column
-WIDTH = 160  # a wide terminal's: a quote shows whole lines
+WIDTH = 240  # a very wide terminal's: a quote shows whole lines, rule citations and all
 NOT_RUN = {
     "play": "an interactive session (tests/encounter/test_play*.py drives it)",
     "--max-seconds 20": "its point is a run of minutes stopped by its budget",
@@ -81,19 +83,32 @@ def _norm(line: str) -> str:
 
 
 def differences(quoted: list[str], printed: list[str]) -> list[str]:
-    """Quoted lines that do not begin a printed line in order (empty: the quote holds)."""
+    """Quoted lines that do not begin a printed line in order (empty: the quote holds).
+
+    A quote may begin anywhere in the output; after that, each quoted line begins the
+    printed line right after the one before, unless a cut (a ``...`` line) comes between:
+    lines are left out only where the quote says so."""
     actual = [_norm(line) for line in printed]
     at = 0
+    cut = True  # the quote may begin anywhere
     problems = []
     for line in quoted:
         want = _norm(line)
-        if not want.strip() or want.strip().startswith(("...", "…")):  # a cut
+        if not want.strip():
+            continue
+        if want.strip().startswith(("...", "…")):  # a cut
+            cut = True
+            continue
+        if not cut and at < len(actual) and actual[at].startswith(want):
+            at += 1
             continue
         k = next((j for j in range(at, len(actual)) if actual[j].startswith(want)), None)
-        if k is None:
-            problems.append(want)
-        else:
+        if k is None or not cut:
+            problems.append(want if k is None else f"{want}  (lines left out before it "
+                                                   "with no '...' cut)")
+        if k is not None:
             at = k + 1
+        cut = False
     return problems
 
 
@@ -109,6 +124,14 @@ def test_the_matcher_notices_a_changed_figure() -> None:
     assert differences([" blades │ 32,840", "...", "done in 9 s"], printed) == []
     assert differences([" blades │ 32,529"], printed) == [" blades │ 32,529"]
     assert differences([" fists  │ 67,160", " blades │ 32,840"], printed) != []
+    assert differences([" blades │ 32,840", "done in 9 s"], printed) != []  # no cut
+    assert differences(["a table", "...", "done in 9 s"], printed) == []
+
+
+def test_the_exit_status_is_the_quote_s() -> None:
+    assert expected_exit(["fracas: error: --plot: cannot write the picture"]) == 2
+    assert expected_exit([" blades │ 32,840"]) == 0
+    assert expected_exit([]) == 0
 
 
 @pytest.fixture(scope="module")
@@ -133,3 +156,11 @@ def test_each_quoted_output_is_what_the_command_prints(page: str, command: str,
                           capture_output=True, text=True, cwd=scratch, env=env, timeout=600)
     printed = (done.stdout + done.stderr).splitlines()
     assert differences(quoted, printed) == [], f"{page}: {command}\n" + "\n".join(printed)
+    assert done.returncode == expected_exit(quoted), f"{page}: {command}\n" + "\n".join(
+        printed)
+
+
+def expected_exit(quoted: list[str]) -> int:
+    """A quote that shows fracas refusing exits 2; any other quoted run succeeds (even one
+    quoted with no output, such as a fight saved to a log)."""
+    return 2 if any(line.startswith("fracas: error: ") for line in quoted) else 0

@@ -28,9 +28,10 @@ from pydantic import BaseModel
 from fracas.core.model import DELAY, Action, Roster, apply_events
 from fracas.core.scenario import Scenario
 from fracas.core.system import RuleSystem
+from fracas.core.words import Words
 from fracas.dice.distribution import Distribution
 from fracas.dice.rollers import ExactRoller, Roller
-from fracas.encounter.labels import describe_action
+from fracas.encounter.labels import action_words, option_words, reaction_words
 from fracas.errors import FracasError, InputError
 from fracas.odds.attack import AttackOdds, attack_odds
 from fracas.odds.text import fraction_text
@@ -207,28 +208,24 @@ def attacker_options(system: RuleSystem, attack: Action, roster: Roster) -> list
     return [a for a in _unique(out) if a == attack or _legal(system, a, roster)]
 
 
-def situation(options: Sequence[Action], hide: set[str]) -> tuple[set[str], str]:
-    """Option fields every option shares (the situation, not a choice), and their text."""
+def situation(options: Sequence[Action], hide: set[str], words: Words
+              ) -> tuple[set[str], str]:
+    """Option fields every option shares (the situation, not a choice), and their text
+    in the data pack's words."""
     models = [o.options for o in options if o.options is not None]
     if not models or any(type(m) is not type(models[0]) for m in models):
         return set(), ""
     shared = set(type(models[0]).model_fields) - _varying(options) - hide
     dumped = models[0].model_dump(exclude_defaults=True)
-    text = ", ".join(f"{k}={v}" if not isinstance(v, bool) else k
-                     for k, v in dumped.items() if k in shared and k != "path")
+    text = ", ".join(words.options_text({k: v for k, v in dumped.items() if k in shared}))
     return shared, text
 
 
-def _reaction_label(variant: Action, fields: set[str]) -> str:
-    opts = variant.options
-    if opts is None or not fields:
-        return "no reaction"
-    parts = []
-    for name in sorted(fields):
-        value = getattr(opts, name)
-        parts.append(name if value is True else f"no {name}" if value is False
-                     else str(value))
-    return ", ".join(parts)
+def _replies(system: RuleSystem, action: Action, roster: Roster) -> list[tuple[str, Action]]:
+    """The defender's reactions to ``action``, each with its label in the data pack's
+    words (what it changes from the action as declared, as a table is asked)."""
+    variants = system.reactions(action, roster)
+    return [(reaction_words(v, variants[0], system.words, variants), v) for v in variants]
 
 
 # -- defenses --------------------------------------------------------------------------------
@@ -275,29 +272,29 @@ def advise(scenario: Scenario) -> Advice:
     system, roster = scenario.system, scenario.roster
     exact = ExactRoller()
     advice = Advice(attack)
+    words = system.words
     reaction_fields = _varying(system.reactions(attack, roster))
     offered = attacker_options(system, attack, roster)
-    shared, advice.situation = situation(offered, reaction_fields)
+    shared, advice.situation = situation(offered, reaction_fields, words)
     hide = shared | reaction_fields
     if len({a.weapon for a in offered}) == 1:
         hide.add("weapon")
     for action in offered:
-        variants = system.reactions(action, roster)
-        replies = tuple(Reply(_reaction_label(v, reaction_fields), v,
-                              attack_odds(system, v, roster, exact)) for v in variants)
+        replies = tuple(Reply(label, v, attack_odds(system, v, roster, exact))
+                        for label, v in _replies(system, action, roster))
         odds = attack_odds(system, action, roster, exact)
-        label = describe_action(action, hide) + (" (as written)" if action == attack else "")
+        label = option_words(action, words, hide) + (" (as written)" if action == attack
+                                                     else "")
         advice.options.append(Option(label, action, odds, replies, action == attack))
     advice.options.sort(key=lambda o: (-o.odds.expected_damage, -o.odds.p_taken_out,
                                        not o.as_written))
-    for v in system.reactions(attack, roster):
-        label = _reaction_label(v, reaction_fields)
+    for label, v in _replies(system, attack, roster):
         if v == attack:
             label += " (as written)"
         advice.defenses.append(Reply(label, v, attack_odds(system, v, roster, exact)))
     for prep in _prepared(system, attack, roster):
         who = "" if prep.actor == attack.target else f"{roster[prep.actor].name}: "
-        label = f"{who}{describe_action(prep)} first"
+        label = f"{who}{action_words(prep, roster, words)} first"
         try:
             prepared = _prepared_odds(system, prep, attack, roster, exact)
         except FracasError as err:

@@ -129,7 +129,13 @@ def run_balance(spec: SweepSpec, target: Target, jobs: int = 1,
     for the win chance closest to ``target.chance``."""
     (vary,) = spec.varies
     check_range(vary)
-    check(spec)
+    try:
+        check(spec)
+    except InputError as err:
+        if err.path != "--side":
+            raise
+        raise InputError(err.message, file=err.file, path="--target",
+                         allowed=err.allowed) from None
     values = vary.values
     tried: dict[int, dict[str, Any]] = {}
     pool = None
@@ -140,8 +146,14 @@ def run_balance(spec: SweepSpec, target: Target, jobs: int = 1,
 
     def evaluate(indices: list[int]) -> None:
         fresh = [i for i in indices if i not in tried]
-        for point in evaluate_points(spec, [(i, (values[i],)) for i in fresh], jobs,
-                                     scheduler, progress, pool):
+        finished: list[dict[str, Any]] = []
+        try:
+            points = evaluate_points(spec, [(i, (values[i],)) for i in fresh], jobs,
+                                     scheduler, progress, pool, finished)
+        except SweepOverBudget:  # the values finished in time still count as tried
+            tried.update({int(p["index"]): p for p in finished if p.get("value") is not None})
+            raise
+        for point in points:
             if point.get("value") is None:
                 raise InputError(f"at {vary.path}={values[point['index']]}: "
                                  f"{point.get('error')}", path="--vary",

@@ -34,12 +34,28 @@ def _plain_text(draw: Callable[..., Figure]) -> Callable[..., Figure]:
     return wrapped
 
 
+def check_writable(path: Path | str, option: str, what: str) -> None:
+    """Refuse, before any work, a file that cannot be written: one in a folder that does
+    not exist, or a folder itself (``what``: the kind of file, for the message)."""
+    path = Path(path)
+    folder = path.parent
+    if path.is_dir():
+        raise InputError(f"cannot write {what} {str(path)!r}: it is a folder", path=option,
+                         allowed=f"a file name for {what}")
+    if not folder.is_dir():
+        reason = "is not a folder" if folder.exists() else "does not exist"
+        raise InputError(f"cannot write {what} {str(path)!r}: the folder {str(folder)!r} "
+                         f"{reason}", path=option, allowed="a file in an existing folder")
+
+
 def check_path(path: Path | str, option: str = "--plot") -> str:
-    """The format of a plot file from its suffix (``png`` or ``svg``)."""
+    """The format of a plot file from its suffix (``png`` or ``svg``), and a file that can
+    be written there (checked before any work, so a long run is not lost at its end)."""
     suffix = Path(path).suffix.lower()
     if suffix not in FORMATS:
         raise InputError(f"cannot tell the picture format of {str(path)!r}", path=option,
                          allowed="a file name ending in .png or .svg")
+    check_writable(path, option, "the picture")
     return FORMATS[suffix]
 
 
@@ -49,8 +65,8 @@ def save(fig: Figure, path: Path | str, option: str = "--plot") -> None:
     try:
         fig.savefig(path, format=fmt, dpi=120, bbox_inches="tight")
     except OSError as err:
-        raise InputError(f"cannot write the picture: {err.strerror or err}", path=option,
-                         allowed="a writable file") from None
+        raise InputError(f"cannot write the picture {str(path)!r}: {err.strerror or err}",
+                         path=option, allowed="a writable file") from None
 
 
 def to_bytes(fig: Figure, fmt: str = "png") -> bytes:
@@ -74,9 +90,10 @@ def _style(ax: Any) -> None:
 
 
 @_plain_text
-def odds_figure(odds: Any, title: str) -> Figure:
+def odds_figure(odds: Any, title: str, words: Any = None) -> Figure:
     """The damage distribution as bars and the chance to deal at least x, with the chance
-    of each result and the expected damage in the title."""
+    of each result (in the system's ``words``, when given) and the expected damage in the
+    title."""
     damage = odds.damage.probabilities()
     values = sorted(damage)
     probs = [float(damage[v]) for v in values]
@@ -101,7 +118,8 @@ def odds_figure(odds: Any, title: str) -> Figure:
     right.set_ylabel("P(damage ≥ x)")
     right.set_title("Chance to deal at least x", fontsize=11)
     _style(right)
-    results = " · ".join(f"{name} {_pct(p)}" for name, p in odds.outcomes.items())
+    results = " · ".join(f"{name if words is None else words.outcome(name)} {_pct(p)}"
+                         for name, p in odds.outcomes.items())
     fig.suptitle(f"{title}\nP(any hit) {_pct(odds.p_hit)} · {results} · "
                  f"taken out {_pct(odds.p_taken_out)} · "
                  f"expected damage {float(odds.expected_damage):.2f}", fontsize=11)
@@ -198,8 +216,13 @@ def duel_figure(duel: Any, title: str) -> Figure:
 @_plain_text
 def advice_figure(rows: Sequence[tuple[str, float, float, bool]], title: str,
                   xlabel: str = "expected damage") -> Figure:
-    """Horizontal bars of (label, value, chance to take out, highlighted) rows."""
-    height = 1.2 + 0.32 * len(rows)
+    """Horizontal bars of (label, value, chance to take out, highlighted) rows; a long
+    label is wrapped (up to three lines) rather than cut where the options differ."""
+    import textwrap
+
+    labels = [textwrap.fill(r[0], 48, max_lines=3, placeholder=" ...") for r in rows]
+    lines = max((label.count("\n") + 1 for label in labels), default=1)
+    height = 1.2 + (0.32 + 0.24 * (lines - 1)) * len(rows)
     fig = Figure(figsize=(9, height))
     ax = fig.subplots()
     y = list(range(len(rows)))
@@ -210,8 +233,7 @@ def advice_figure(rows: Sequence[tuple[str, float, float, bool]], title: str,
     for i, (_, value, out, _) in enumerate(rows):
         note = f"{value:.2f}" + (f"  (out {_pct(out)})" if out else "")
         ax.text(value + top * 0.01, i, note, va="center", fontsize=8)
-    ax.set_yticks(y, [r[0] if len(r[0]) <= 48 else r[0][:45] + "..." for r in rows],
-                  fontsize=8)
+    ax.set_yticks(y, labels, fontsize=8)
     ax.invert_yaxis()
     ax.set_xlim(0, top * 1.3)
     ax.set_xlabel(xlabel)
@@ -222,12 +244,21 @@ def advice_figure(rows: Sequence[tuple[str, float, float, bool]], title: str,
     return fig
 
 
+def check_sweep_plot(sizes: Sequence[int]) -> None:
+    """A sweep picture shows one or two varied values, or a third of at most six (the
+    number of values of each varied path in ``sizes``): checked before the sweep runs."""
+    if len(sizes) > 3 or (len(sizes) == 3 and sizes[2] > 6):
+        raise InputError("a plot shows one or two varied values (or a third of at most 6 "
+                         "values)", path="--plot", allowed="fewer --vary, or --json")
+
+
 @_plain_text
 def sweep_figure(result: Any, title: str) -> Figure:
     """One varied parameter: a line; two: a heat map; three: a heat map per value of the
     third (at most 6)."""
     axes_ = result.axes
-    metric = result.metric
+    metric = result.label
+    check_sweep_plot([len(values) for _, values in axes_])
     if len(axes_) == 1:
         fig = Figure(figsize=(7, 4.2))
         ax = fig.subplots()
@@ -248,9 +279,6 @@ def sweep_figure(result: Any, title: str) -> Figure:
         _style(ax)
         fig.tight_layout()
         return fig
-    if len(axes_) > 3 or (len(axes_) == 3 and len(axes_[2][1]) > 6):
-        raise InputError("a plot shows one or two varied values (or a third of at most 6 "
-                         "values)", path="--plot", allowed="fewer --vary, or --json")
     panels = [()] if len(axes_) == 2 else [(v,) for v in axes_[2][1]]
     (rname, rvalues), (cname, cvalues) = axes_[0], axes_[1]
     fig = Figure(figsize=(min(4 + 0.75 * len(cvalues), 14) * len(panels) ** 0.5 + 1,

@@ -20,6 +20,7 @@ from fracas import __version__ as VERSION
 from fracas.analysis import plots
 from fracas.analysis.advise import Advice, advise
 from fracas.core.scenario import Scenario
+from fracas.encounter.labels import option_words
 from fracas.errors import InputError
 from fracas.odds.attack import AttackOdds, attack_odds
 from fracas.odds.text import fraction_text
@@ -98,8 +99,8 @@ def _table(head: list[str], rows: list[list[str]], marks: set[int] | None = None
     return "".join(out)
 
 
-def _odds_section(odds: AttackOdds, title: str) -> str:
-    rows = [[html.escape(k), _pct(p), _exact(p)]
+def _odds_section(odds: AttackOdds, title: str, words: Any) -> str:
+    rows = [[html.escape(words.outcome(k)), _pct(p), _exact(p)]
             for k, p in odds.outcomes.items()]
     rows.append(["<b>any hit</b>", _pct(odds.p_hit), _exact(odds.p_hit)])
     rows.append(["<b>target taken out</b>", _pct(odds.p_taken_out), _exact(odds.p_taken_out)])
@@ -111,7 +112,7 @@ def _odds_section(odds: AttackOdds, title: str) -> str:
         "<h2>Exact odds</h2>",
         _table(["result", "probability", "exact"], rows),
         f"<p><b>Expected damage: {float(e):.3f}</b> ({_exact(e)})</p>",
-        _img(plots.odds_figure(odds, title), "damage distribution"),
+        _img(plots.odds_figure(odds, title, words), "damage distribution"),
         _json_block("odds", odds.to_json()),
         "<details><summary>Damage table</summary>",
         _table(["damage", "probability", "at least", "exact"], damage), "</details>"])
@@ -184,6 +185,9 @@ def _fight_section(scenario: Scenario, max_states: int, fights: int, seed: int,
     rows = [[html.escape(side), f"{s['wins']:,}", _pct(s["p_win"]),
              f"{_pct(s['ci95'][0])} – {_pct(s['ci95'][1])}"]
             for side, s in summary["sides"].items()]
+    nobody = summary["no_winner"]
+    if nobody["count"]:  # the round limit, or nobody left: the rows sum to every fight
+        rows.append(["no winner", f"{nobody['count']:,}", _pct(nobody["p"]), ""])
     return "".join([
         "<h2>Simulated fights</h2>",
         f"<p class='note'>{html.escape(reason.capitalize())}, so {fights:,} fights were "
@@ -220,10 +224,10 @@ def build_report(scenario: Scenario, top: int = 15, max_states: int = 200_000,
         who = f"{scenario.roster[attack.actor].name}"
         if attack.target:
             who += f" → {scenario.roster[attack.target].name}"
-        body.append(f"<p><b>Attack:</b> {html.escape(who)}"
-                    f"{', ' + html.escape(attack.describe()) if attack.describe() else ''}</p>")
+        said = option_words(attack, system.words)  # the data pack's words, as advise's
+        body.append(f"<p><b>Attack:</b> {html.escape(who)} — {html.escape(said)}</p>")
         odds = attack_odds(system, attack, scenario.roster)
-        body.append(_odds_section(odds, f"{title}: {who}"))
+        body.append(_odds_section(odds, f"{title}: {who}", system.words))
         progress.advance(1)
         if attack.target is not None:
             body.append(_advice_section(advise(scenario), top))

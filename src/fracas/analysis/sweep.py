@@ -40,6 +40,9 @@ from fracas.errors import FracasError, InputError
 
 METRICS = ("expected_damage", "p_hit", "p_taken_out", "win_probability", "mean_rounds")
 FIGHT_METRICS = ("win_probability", "mean_rounds")
+METRIC_WORDS = {"expected_damage": "expected damage", "p_hit": "chance to hit",
+                "p_taken_out": "chance to take the target out",
+                "win_probability": "win chance", "mean_rounds": "mean rounds to the end"}
 METHODS = ("auto", "exact", "simulate")
 MAX_POINTS = 1_000_000
 MAX_SECONDS = 600.0  # the default time budget of a whole sweep
@@ -237,14 +240,20 @@ class SweepOverBudget(FracasError):
         return f"the sweep passed its time budget of {self.seconds:g} s"
 
 
+def side_of(spec: SweepSpec, scenario: Any) -> str:
+    """The side whose win counts: ``--side``, else the attacker's, else the first
+    combatant's."""
+    return spec.side or (scenario.roster[scenario.attack.actor].side if scenario.attack
+                         else next(iter(scenario.roster.values())).side)
+
+
 def _fight_metric(spec: SweepSpec, scenario: Any, index: int) -> dict[str, Any]:
     from fracas.analysis.duel import duel_odds
     from fracas.analysis.simulate import probe, simulate, summarize
     from fracas.encounter.engine import setup_from_scenario
 
     setup = setup_from_scenario(scenario)
-    side = spec.side or (scenario.roster[scenario.attack.actor].side if scenario.attack
-                         else next(iter(scenario.roster.values())).side)
+    side = side_of(spec, scenario)
     if side not in scenario.roster.sides():
         raise InputError(f"no side {side!r}", path="--side",
                          allowed=", ".join(scenario.roster.sides()))
@@ -323,6 +332,7 @@ class SweepResult:
     metric: str
     points: list[dict[str, Any]]
     engine: str = "local"
+    side: str | None = None  # whose win counts, for win_probability
     _by: dict[tuple[str, ...], dict[str, Any]] = field(default_factory=dict, repr=False)
 
     def __post_init__(self) -> None:
@@ -350,8 +360,16 @@ class SweepResult:
         return [{k: p.get(k) for k in ("index", "values", "value", "exact", "error")}
                 for p in self.points]
 
+    @property
+    def label(self) -> str:
+        """The metric in words (a table's column, a picture's axis)."""
+        if self.metric == "win_probability" and self.side is not None:
+            return f"{self.side} win chance"
+        return METRIC_WORDS[self.metric]
+
     def to_json(self) -> dict[str, Any]:
-        return {"metric": self.metric, "engine": self.engine,
+        side = {} if self.side is None else {"side": self.side}
+        return {"metric": self.metric, **side, "engine": self.engine,
                 "vary": {v.path: list(v.values) for v in self.varies},
                 "points": self.points}
 
@@ -372,11 +390,14 @@ Progress = Callable[[int], None]
 
 
 def _local(spec: SweepSpec, chunks: list[Any], jobs: int, progress: Progress | None,
-           shared_pool: ProcessPoolExecutor | None = None) -> list[dict[str, Any]]:
-    results: list[dict[str, Any]] = []
+           shared_pool: ProcessPoolExecutor | None = None,
+           results: list[dict[str, Any]] | None = None) -> list[dict[str, Any]]:
+    """The chunks' points, as they finish, into ``results`` (a list the caller keeps, so
+    the points done before the time budget ran out are not lost with the error)."""
+    results = [] if results is None else results
     if jobs <= 1 or len(chunks) == 1:
         for chunk in chunks:
-            results += evaluate_chunk(spec, chunk)
+            results.extend(evaluate_chunk(spec, chunk))
             if progress:
                 progress(len(chunk))
         return results
@@ -396,7 +417,7 @@ def _local(spec: SweepSpec, chunks: list[Any], jobs: int, progress: Progress | N
             done, running = wait(running, return_when=FIRST_COMPLETED)
             for future in done:
                 part = future.result()
-                results += part
+                results.extend(part)
                 if progress:
                     progress(len(part))
     except BaseException:
@@ -422,28 +443,48 @@ def _dask(spec: SweepSpec, chunks: list[Any], address: str, progress: Progress |
 def evaluate_points(spec: SweepSpec, points: Sequence[tuple[int, tuple[Any, ...]]],
                     jobs: int, scheduler: str | None = None,
                     progress: Progress | None = None,
-                    pool: ProcessPoolExecutor | None = None) -> list[dict[str, Any]]:
+                    pool: ProcessPoolExecutor | None = None,
+                    finished: list[dict[str, Any]] | None = None) -> list[dict[str, Any]]:
     """The given points (index, values) of a started spec, in the order given: on local
     processes (``pool`` if one is kept across calls) or on the Dask cluster at
-    ``scheduler``. Raises :class:`SweepOverBudget` past the spec's deadline."""
+    ``scheduler``. Raises :class:`SweepOverBudget` past the spec's deadline; the local
+    points finished by then are in ``finished``, when given."""
     chunks = [[p] for p in points] if spec.metric in FIGHT_METRICS else _chunks_of(
         list(points), jobs)
     if scheduler:
         done = _dask(spec, chunks, scheduler, progress)
     else:
-        done = _local(spec, chunks, jobs, progress, pool)
+        done = _local(spec, chunks, jobs, progress, pool, finished)
     order = {index: k for k, (index, _) in enumerate(points)}
     return sorted(done, key=lambda p: order[int(p["index"])])
 
 
-def check(spec: SweepSpec) -> None:
-    """Fail early on a bad path, metric or size: the first point must load."""
+def fight_option(metric: str, flag: str, shown: str | None = None) -> None:
+    """Refuse ``flag`` (a fight metric's option: ``--method``, ``--fights``,
+    ``--max-states``) given with an attack metric, which is always exact and would ignore
+    it."""
+    if metric in METRICS and metric not in FIGHT_METRICS:
+        raise InputError(f"the metric {metric} is the attack's, always exact, so "
+                         f"{shown or flag} would be ignored", path=flag,
+                         allowed=f"{flag} with a fight metric (win_probability, "
+                         f"mean_rounds), or no {flag}")
+
+
+def check(spec: SweepSpec) -> str | None:
+    """Fail early on a bad path, metric or size: the first point must load. Returns the
+    side whose win counts, for ``win_probability``."""
     if spec.metric not in METRICS:
         raise InputError(f"unknown metric {spec.metric!r}", path="--metric",
                          allowed=", ".join(METRICS))
     if spec.method not in METHODS:
         raise InputError(f"unknown method {spec.method!r}", path="--method",
                          allowed=", ".join(METHODS))
+    if spec.side is not None and spec.metric != "win_probability":
+        raise InputError(f"the metric {spec.metric} counts no side's wins, so --side would "
+                         "be ignored", path="--side",
+                         allowed="--side with --metric win_probability, or no --side")
+    if spec.method != "auto":
+        fight_option(spec.metric, "--method", f"--method {spec.method}")
     if not spec.varies:
         raise InputError("nothing to vary", path="--vary", allowed="at least one --vary")
     check_varies(spec.varies)
@@ -465,12 +506,13 @@ def check(spec: SweepSpec) -> None:
     if spec.metric not in FIGHT_METRICS and scenario.attack is None:
         raise InputError("this scenario has no attack: entry, so only fight metrics apply",
                          path="--metric", allowed="win_probability, mean_rounds")
+    return side_of(spec, scenario) if spec.metric == "win_probability" else None
 
 
 def run_sweep(spec: SweepSpec, jobs: int | None = None, scheduler: str | None = None,
               progress: Progress | None = None) -> SweepResult:
     """Evaluate every point, locally (``jobs`` processes) or on a Dask cluster."""
-    check(spec)
+    side = check(spec)
     jobs = jobs or os.cpu_count() or 1
     chunks = _chunks(spec, jobs)
     done = [0]
@@ -492,4 +534,5 @@ def run_sweep(spec: SweepSpec, jobs: int | None = None, scheduler: str | None = 
                          allowed="a larger --max-seconds, fewer points, --method simulate "
                          "or a smaller --max-states or --fights") from None
     points.sort(key=lambda p: int(p["index"]))
-    return SweepResult(spec.varies, spec.metric, points, "dask" if scheduler else "local")
+    return SweepResult(spec.varies, spec.metric, points, "dask" if scheduler else "local",
+                       side)

@@ -8,7 +8,15 @@ from typing import Annotated, Any
 
 import typer
 
-from fracas.cli.base import FileArg, JsonOpt, MemoryOpt, app, check_fights, check_seed
+from fracas.cli.base import (
+    FileArg,
+    JsonOpt,
+    MemoryOpt,
+    app,
+    check_fights,
+    check_run,
+    scenario_mapping,
+)
 from fracas.cli.jsonout import print_json
 from fracas.cli.progress import QuietOpt, progress
 from fracas.errors import InputError
@@ -56,8 +64,8 @@ def fight_odds(file: Path, as_json: bool, plot: Path | None, max_states: int,
     render.make_console().print(duel_view(duel, title))
 
 
-def odds_plot(result: Any, title: str, plot: Path) -> None:
-    _plots().save(_plots().odds_figure(result, title), plot)
+def odds_plot(result: Any, title: str, plot: Path, words: Any = None) -> None:
+    _plots().save(_plots().odds_figure(result, title, words), plot)
 
 
 def simulation_plot(summary: dict[str, Any], title: str, plot: Path) -> None:
@@ -101,6 +109,7 @@ def sweep(
     file: FileArg,
     vary: Annotated[list[str], typer.Option(
         "--vary", help="PATH=1..6, PATH=0..20..5 or PATH=a,b,c (repeat for more).",
+        metavar="PATH=VALUES",
         show_default=False)],
     metric: Annotated[str | None, typer.Option(
         "--metric", help="expected_damage, p_hit, p_taken_out, win_probability, "
@@ -116,10 +125,12 @@ def sweep(
                     ] = None,
     method: Annotated[str, typer.Option("--method", help="Fight metrics: auto (exact "
                                         "while small), exact, simulate.")] = "auto",
-    fights: Annotated[int, typer.Option("--fights", help="Fights per simulated point.",
-                                        min=1)] = 2000,
-    max_states: Annotated[int, typer.Option("--max-states", help="Exact budget per "
-                                            "point.", min=1)] = 10_000,
+    fights: Annotated[int | None, typer.Option(
+        "--fights", help="Fight metrics: fights per simulated point (default: 2000).",
+        min=1)] = None,
+    max_states: Annotated[int | None, typer.Option(
+        "--max-states", help="Fight metrics: exact budget per point (default: 10000).",
+        min=1)] = None,
     seed: Annotated[int, typer.Option("--seed", help="Seed of simulated points.")] = 0,
     max_memory: MemoryOpt = 1.0,
     max_seconds: Annotated[float, typer.Option("--max-seconds", help="Time budget of the "
@@ -127,25 +138,26 @@ def sweep(
     quiet: QuietOpt = False,
 ) -> None:
     """Evaluate a metric over every combination of varied scenario values."""
-    from fracas.analysis.sweep import SweepSpec, parse_vary, run_sweep
-    from fracas.core.scenario import read_yaml
+    from fracas.analysis.sweep import SweepSpec, fight_option, parse_vary, run_sweep
 
-    check_seed(seed)
-    check_fights(fights, "--fights")
+    check_run(seed, fights or 0, "--fights", jobs, scheduler)
     if plot is not None:
         _plots().check_path(plot)
-    data = read_yaml(file)
-    if not isinstance(data, dict):
-        raise InputError("a scenario must be a mapping", file=str(file))
+    data = scenario_mapping(file)
     varies = tuple(parse_vary(v) for v in vary)
+    if plot is not None:
+        _plots().check_sweep_plot([len(v.values) for v in varies])
     chosen = metric or ("expected_damage" if data.get("attack") else "win_probability")
-    spec = SweepSpec(data, str(file), varies, chosen, side, method, fights, seed, max_states,
-                     int(max_memory * 2**30), max_seconds)
+    for flag, given in (("--fights", fights), ("--max-states", max_states)):
+        if given is not None:
+            fight_option(chosen, flag)
+    spec = SweepSpec(data, str(file), varies, chosen, side, method, fights or 2000, seed,
+                     max_states or 10_000, int(max_memory * 2**30), max_seconds)
     with progress("sweep", "points", spec.size, quiet, as_json) as track:
         result = run_sweep(spec, jobs, scheduler, track.advance)
     title = str(data.get("title") or file.name)
     if plot is not None:
-        _plots().save(_plots().sweep_figure(result, f"{title}: {result.metric}"), plot)
+        _plots().save(_plots().sweep_figure(result, f"{title}: {result.label}"), plot)
     if as_json:
         print_json("sweep", result.to_json())
         return
@@ -174,9 +186,11 @@ def report(
     quiet: QuietOpt = False,
 ) -> None:
     """Write a one-page HTML report: odds, advice and pictures, readable offline."""
+    from fracas.analysis.plots import check_writable
     from fracas.analysis.report import build_report
 
     check_fights(fights, "-n")
+    check_writable(output, "-o", "the report")
     scenario = _load_scenario(file)
     with progress("report", "sections written", None, quiet, False) as track:
         page = build_report(scenario, top=top, max_states=max_states, fights=fights,
@@ -185,8 +199,9 @@ def report(
     try:
         output.write_text(page, encoding="utf-8")
     except OSError as err:
-        raise InputError(f"cannot write the report: {err.strerror or err}", path="-o",
-                         allowed="a writable file") from None
+        raise InputError(f"cannot write the report {str(output)!r}: "
+                         f"{err.strerror or err}", path="-o", allowed="a writable file"
+                         ) from None
     from fracas.cli import render
 
     render.make_console().print(f"Report written to {output} ({len(page) / 1024:,.0f} KiB).")

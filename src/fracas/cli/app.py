@@ -241,10 +241,12 @@ def odds(
                                               )] = None,
     fight: Annotated[bool, typer.Option("--fight", help="Exact odds of the whole fight.")
                      ] = False,
-    max_states: Annotated[int, typer.Option("--max-states", help="With --fight: the most "
-                                            "fight states to explore.", min=1)] = 1_000_000,
-    max_seconds: Annotated[float, typer.Option("--max-seconds", help="With --fight: the most "
-                                               "seconds to explore them.", min=0)] = 300.0,
+    max_states: Annotated[int | None, typer.Option(
+        "--max-states", help="With --fight: the most fight states to explore (default: "
+        "1000000).", min=1)] = None,
+    max_seconds: Annotated[float | None, typer.Option(
+        "--max-seconds", help="With --fight: the most seconds to explore them (default: "
+        "300).", min=0)] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="With --fight: no progress "
                                         "on stderr.")] = False,
 ) -> None:
@@ -253,8 +255,13 @@ def odds(
     if fight:
         from fracas.cli.analysis import fight_odds
 
-        fight_odds(file, as_json, plot, max_states, max_seconds, quiet)
+        fight_odds(file, as_json, plot, max_states or 1_000_000,
+                   300.0 if max_seconds is None else max_seconds, quiet)
         return
+    for flag, given in (("--max-states", max_states), ("--max-seconds", max_seconds)):
+        if given is not None:  # a budget of the whole fight's chain: one attack has none
+            raise InputError(f"{flag} bounds the exact odds of a whole fight", path=flag,
+                             allowed=f"--fight with {flag}, or no {flag}")
     if plot is not None:
         from fracas.analysis.plots import check_path
 
@@ -267,15 +274,19 @@ def odds(
     _require_attack(scenario)
     assert scenario.attack is not None
     result = attack_odds(scenario.system, scenario.attack, scenario.roster)
-    title = f"{scenario.title or file.name}: {scenario.attack.actor} → {scenario.attack.target}"
+    who = scenario.roster[scenario.attack.actor].name  # the sheets' names, not their ids
+    if scenario.attack.target is not None:
+        who += f" → {scenario.roster[scenario.attack.target].name}"
+    title = f"{scenario.title or file.name}: {who}"
+    words = scenario.system.words
     if plot is not None:
         from fracas.cli.analysis import odds_plot
 
-        odds_plot(result, title, plot)
+        odds_plot(result, title, plot, words)
     if as_json:
         _print_json({"system": scenario.system.id, **result.to_json()}, "odds")
         return
-    render.make_console().print(render.odds_view(result, title))
+    render.make_console().print(render.odds_view(result, title, words))
 
 
 @app.command()

@@ -8,7 +8,7 @@ from typing import Annotated, Any
 
 import typer
 
-from fracas.cli.base import FileArg, JsonOpt, MemoryOpt, app, check_fights, check_seed
+from fracas.cli.base import FileArg, JsonOpt, MemoryOpt, app, check_run, scenario_mapping
 from fracas.cli.jsonout import print_json
 from fracas.cli.progress import QuietOpt, progress
 from fracas.errors import InputError
@@ -17,11 +17,13 @@ from fracas.errors import InputError
 @app.command()
 def balance(
     file: FileArg,
-    vary: Annotated[str, typer.Option(
-        "--vary", help="The value to tune: PATH=LOW..HIGH or PATH=LOW..HIGH..STEP (paths "
+    vary: Annotated[list[str], typer.Option(
+        "--vary", metavar="PATH=LOW..HIGH",
+        help="The value to tune: PATH=LOW..HIGH or PATH=LOW..HIGH..STEP (paths "
         "as in sweep: rin.skills.melee, red.group_size).", show_default=False)],
-    target: Annotated[str, typer.Option(
-        "--target", help="SIDE=CHANCE: the side's win chance to aim at (0.6 or 60%).",
+    target: Annotated[list[str], typer.Option(
+        "--target", metavar="SIDE=CHANCE",
+        help="SIDE=CHANCE: the side's win chance to aim at (0.6 or 60%).",
         show_default=False)],
     fights: Annotated[int, typer.Option("--fights", help="Fights per simulated value.",
                                         min=1)] = 2000,
@@ -46,19 +48,16 @@ def balance(
 
     from fracas.analysis.balance import parse_target, run_balance
     from fracas.analysis.sweep import SweepSpec, parse_vary
-    from fracas.core.scenario import read_yaml
 
-    check_seed(seed)
-    check_fights(fights, "--fights")
+    check_run(seed, fights, "--fights", jobs, scheduler)
     if plot is not None:
         from fracas.analysis.plots import check_path
 
         check_path(plot)
-    aim = parse_target(target)
-    varied = parse_vary(vary)
-    data = read_yaml(file)
-    if not isinstance(data, dict):
-        raise InputError("a scenario must be a mapping", file=str(file))
+    aim = parse_target(_one(target, "--target", "SIDE=CHANCE"))
+    varied = parse_vary(_one(vary, "--vary", "PATH=LOW..HIGH (to vary several values over "
+                             "a grid: fracas sweep)"))
+    data = scenario_mapping(file)
     spec = SweepSpec(data, str(file), (varied,), "win_probability", aim.side, "auto",
                      fights, seed, max_states, int(max_memory * 2**30), max_seconds)
     with progress("balance", "values tried", None, quiet, as_json) as track:
@@ -78,6 +77,15 @@ def balance(
     console = render.make_console()
     for part in balance_view(result, title):
         console.print(part)
+
+
+def _one(given: list[str], option: str, allowed: str) -> str:
+    """The one value of an option balance takes once (Typer would keep the last silently)."""
+    if len(given) != 1:
+        shown = ", ".join(given)
+        raise InputError(f"given {len(given)} times ({shown}); balance tunes one value "
+                         "for one side", path=option, allowed=f"one {option} {allowed}")
+    return given[0]
 
 
 def balance_view(result: Any, title: str) -> list[Any]:

@@ -7,7 +7,7 @@ none of them (the entry point, :mod:`fracas.cli.app`, loads them), so no import 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -42,6 +42,35 @@ MemoryOpt = Annotated[float, typer.Option(
     "--max-memory", help="The most memory, in GB, a chain or sub-step cache may hold.",
     min=0.001, max=1_000_000)]
 MAX_FIGHTS = 10_000_000
+
+
+def scenario_mapping(file: Path) -> dict[str, Any]:
+    """A scenario file read as the mapping a sweep or a balance edits (the same message as
+    loading it when it is not one)."""
+    from fracas.core.scenario import read_yaml
+
+    data = read_yaml(file)
+    if not isinstance(data, dict):
+        raise InputError("a scenario must be a mapping with system: and combatants:",
+                         file=str(file), allowed="a YAML mapping")
+    return data
+
+
+def check_engine(jobs: int | None, scheduler: str | None) -> None:
+    """Local processes or a Dask cluster, not both (one of them would be ignored)."""
+    if jobs is not None and scheduler is not None:
+        raise InputError(f"--jobs {jobs} runs local processes and --scheduler runs on a Dask "
+                         "cluster: one of them would be ignored", path="--jobs",
+                         allowed="--jobs N or --scheduler tcp://HOST:PORT, not both")
+
+
+def check_run(seed: int | None, fights: int, flag: str, jobs: int | None,
+              scheduler: str | None) -> None:
+    """The options every command that may simulate shares: the seed, the number of
+    fights (given as ``flag``) and where they run."""
+    check_seed(seed)
+    check_fights(fights, flag)
+    check_engine(jobs, scheduler)
 
 
 def check_fights(n: int, flag: str) -> int:

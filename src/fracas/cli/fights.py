@@ -13,7 +13,7 @@ from fracas.cli.base import (
     MemoryOpt,
     SeedOpt,
     app,
-    check_fights,
+    check_run,
     check_seed,
 )
 from fracas.cli.progress import QuietOpt, progress
@@ -281,7 +281,8 @@ def simulate_cmd(
     n: Annotated[int, typer.Option("-n", help="How many fights.", min=1)] = 1000,
     seed: Annotated[int, typer.Option("--seed", help="Seed: same seed and n, same result.")
                     ] = 0,
-    jobs: Annotated[int, typer.Option("--jobs", help="Processes to use.", min=1)] = 1,
+    jobs: Annotated[int | None, typer.Option("--jobs", help="Processes to use (default: 1).",
+                                             min=1)] = None,
     method: Annotated[str, typer.Option(
         "--method", help="auto (counts the work each path needs on seeded trials, never "
         "the time: the same file, seed and -n take the same path on any machine; says "
@@ -317,12 +318,11 @@ def simulate_cmd(
         from fracas.analysis.plots import check_path
 
         check_path(plot)
-    check_seed(seed)
-    check_fights(n, "-n")
+    check_run(seed, n, "-n", jobs, scheduler)
     scenario = load_scenario(file)
     setup = setup_from_scenario(scenario, max_rounds, policy)
     with progress("simulate", "fights", n, quiet, as_json) as track:
-        fights = simulate(setup, scenario.roster, n, seed=seed, jobs=jobs,
+        fights = simulate(setup, scenario.roster, n, seed=seed, jobs=jobs or 1,
                           method=method,  # type: ignore[arg-type]
                           progress=track.advance, max_memory=int(max_memory * 2**30),
                           scheduler=scheduler, max_seconds=max_seconds)

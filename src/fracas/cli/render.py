@@ -77,7 +77,10 @@ def distribution_table(dist: Distribution[int], title: str, label: str = "value"
     return table
 
 
-def odds_view(odds: AttackOdds, title: str) -> Group:
+def odds_view(odds: AttackOdds, title: str, words: Any = None) -> Group:
+    """The exact odds of one attack as tables: results, damage, and each detail the
+    system reports, named in the system's ``words`` (its data pack) when given."""
+    from fracas.core.words import plain
     from fracas.odds.text import fraction_text
 
     summary = Table(title=title, show_edge=False)
@@ -85,7 +88,8 @@ def odds_view(odds: AttackOdds, title: str) -> Group:
     summary.add_column("probability", justify="right")
     summary.add_column("exact", justify="right", style="dim")
     for name, p in odds.outcomes.items():
-        summary.add_row(name, percent(p), fraction_text(p))
+        summary.add_row(name if words is None else words.outcome(name), percent(p),
+                        fraction_text(p))
     summary.add_row("[bold]any hit[/]", percent(odds.p_hit), fraction_text(odds.p_hit))
     summary.add_row("[bold]target taken out[/]", percent(odds.p_taken_out),
                     fraction_text(odds.p_taken_out))
@@ -95,13 +99,22 @@ def odds_view(odds: AttackOdds, title: str) -> Group:
                       style="bold"))
     parts.append(distribution_table(odds.damage, "Damage the target loses", "damage"))
     for name in odds.detail_names():
-        table = Table(title=name, show_edge=False)
-        table.add_column(name)
+        shown = plain(name)
+        table = Table(title=shown, show_edge=False)
+        table.add_column(shown)
         table.add_column("probability", justify="right")
         for value, p in odds.detail(name).probabilities().items():
-            table.add_row("—" if value is None else str(value), percent(p))
+            table.add_row(_detail_value(value), percent(p))
         parts.append(table)
     return Group(*parts)
+
+
+def _detail_value(value: Any) -> str:
+    if value is None:
+        return "—"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return str(value)
 
 
 def combatant_line(c: Combatant, current: int, maximum: int) -> Text:

@@ -95,7 +95,7 @@ def cell(p: dict[str, Any] | None) -> str:
 def sweep_view(result: Any, title: str) -> list[Any]:
     axes = result.axes
     parts: list[Any] = []
-    caption = f"{title}: {result.metric}"
+    caption = f"{title}: {result.label}"
     if len(axes) == 2:
         (rname, rvalues), (cname, cvalues) = axes
         table = Table(title=caption, caption=f"rows: {rname}; columns: {cname}",
@@ -110,7 +110,7 @@ def sweep_view(result: Any, title: str) -> list[Any]:
         table = Table(title=caption, show_edge=False)
         for name, _ in axes:
             table.add_column(name, justify="right")
-        table.add_column(result.metric, justify="right")
+        table.add_column(result.label, justify="right")
         table.add_column("method", style="dim")
         for p in result.points:
             table.add_row(*(str(p["values"][n]) for n, _ in axes), cell(p),
@@ -124,7 +124,8 @@ def sweep_view(result: Any, title: str) -> list[Any]:
         notes.append(f"~ simulated: {simulated} point(s) past the exact budget")
     parts.append(Text("; ".join(notes), style="dim"))
     for p in errors[:5]:
-        parts.append(Text(f"error at {p['values']}: {p['error']}", style="red"))
+        at = ", ".join(f"{name}={value}" for name, value in p["values"].items())
+        parts.append(Text(f"error at {at}: {p['error']}", style="red"))
     if len(errors) > 5:
         parts.append(Text(f"... and {len(errors) - 5} more errors (see --json)", style="red"))
     return parts

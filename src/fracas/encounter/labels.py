@@ -1,6 +1,5 @@
-"""Short labels of actions for menus, logs and advice: code-level (:func:`describe_action`)
-and in the table's words from the system's data pack (:func:`action_words`,
-:func:`reaction_words`)."""
+"""Short labels of actions for menus, logs and advice, in the table's words from the
+system's data pack (:func:`action_words`, :func:`option_words`, :func:`reaction_words`)."""
 
 from __future__ import annotations
 
@@ -11,18 +10,6 @@ from fracas.core.model import Action, Roster
 from fracas.core.words import Words
 
 
-def describe_action(action: Action, hide: Set[str] = frozenset()) -> str:
-    """A short label: kind, weapon and the options set, less the ``hide`` fields."""
-    opts = {} if action.options is None else action.options.model_dump(exclude_defaults=True)
-    opts = {k: v for k, v in opts.items() if k not in hide and k != "path"}
-    parts = [] if action.kind == "attack" or action.kind in opts else [action.kind]
-    if action.weapon and "weapon" not in hide:
-        parts.append(action.weapon)
-    for k, v in opts.items():
-        parts.append(k if v is True else f"no {k}" if v is False else f"{k}={v}")
-    return ", ".join(parts) or "plain"
-
-
 def _changed(action: Action) -> dict[str, Any]:
     return {} if action.options is None else action.options.model_dump(exclude_defaults=True)
 
@@ -30,16 +17,33 @@ def _changed(action: Action) -> dict[str, Any]:
 def action_words(action: Action, roster: Roster, words: Words) -> str:
     """``Attack the vampire with knife · Called shot: vital spot`` — the action's label,
     its target's name, its weapon and its options, all in the data pack's words."""
+    target = None
+    if action.target is not None and action.target in roster:
+        target = roster[action.target].name
+    return _words(action, words, target)
+
+
+def option_words(action: Action, words: Words, hide: Set[str] = frozenset()) -> str:
+    """``Attack with knife · Total attack`` — one of an attacker's options against a
+    defender already named, in the data pack's words: the action's label, its weapon
+    (unless ``weapon`` is in ``hide``) and its options less the ``hide`` fields."""
+    return _words(action, words, None, hide)
+
+
+def _words(action: Action, words: Words, target: str | None,
+           hide: Set[str] = frozenset()) -> str:
     word = words.action(action.kind)
     head = word.label
-    if action.target is not None and action.target in roster:
-        head += f" {roster[action.target].name}"
-    if action.offensive and word.group in ("attack", "disarm"):
+    if target is not None:
+        head += f" {target}"
+    if "weapon" in hide:
+        pass
+    elif action.offensive and word.group in ("attack", "disarm"):
         head += f" with {action.weapon or words.unarmed}"
     elif action.weapon:
         head += f" with {action.weapon}"
-    options = words.options_text(_changed(action))
-    return " · ".join([head, *options])
+    changed = {k: v for k, v in _changed(action).items() if k not in hide}
+    return " · ".join([head, *words.options_text(changed)])
 
 
 def _nothing(value: Any) -> bool:
