@@ -151,18 +151,45 @@ def validation_error(err: ValidationError, file: str | None, prefix: str | None,
     "field required" of the key it was meant to be (:mod:`fracas.core.unknown`).
     """
     errors = err.errors()
-    first, unknown, more = first_problem(errors, model)
-    loc = [p for p in first.get("loc", ()) if not (isinstance(p, str) and "[" in p)]
-    path = format_loc(loc)
-    if prefix:
-        path = join_path(prefix, path) if path else prefix
+    first, unknown, others = first_problem(errors, model)
+    path = _where(first, prefix)
     if unknown is not None:
         message, allowed = unknown
     else:
-        message = str(first.get("msg", "invalid"))
-        if message.startswith("Value error, "):
-            message = message[len("Value error, "):]
+        message = _said(first)
         allowed = _allowed(first, model)
-    if more:
-        message += f" (and {more} more problem(s))"
+    if others:  # the rest named too, each with what it allows: a file mended in one go
+        told = [_told(message, allowed)]
+        told += [f"{_where(e, prefix) or 'the file'}: {_told(_said(e), _allowed(e, model))}"
+                 for e in others[:SHOWN]]  # (a missing field's allowed is said already)
+        rest = len(others) - SHOWN
+        more = f"; and {rest} more problem{'s' if rest > 1 else ''}" if rest > 0 else ""
+        message, allowed = "; also ".join(told) + more, None
     return InputError(message, file=file, path=path or None, allowed=allowed)
+
+
+def _told(message: str, allowed: str | None) -> str:
+    return f"{message} (allowed: {allowed})" if allowed and allowed != message else message
+
+
+#: How many problems besides the first a validation error names (the rest are counted).
+SHOWN = 5
+
+
+def _where(error: Mapping[str, Any], prefix: str | None) -> str:
+    """The entry path of one pydantic problem (under ``prefix``)."""
+    loc = [p for p in error.get("loc", ()) if not (isinstance(p, str) and "[" in p)]
+    path = format_loc(loc)
+    if prefix:
+        path = join_path(prefix, path) if path else prefix
+    return path
+
+
+def _said(error: Mapping[str, Any]) -> str:
+    """What is wrong, in pydantic's words less its "Value error, " prefix; a missing field
+    is said plainly."""
+    if error.get("type") == "missing":
+        return "this field is required"
+    if error.get("type") == "extra_forbidden" and error.get("loc"):
+        return f"unknown key {str(error['loc'][-1])!r}"
+    return str(error.get("msg", "invalid")).removeprefix("Value error, ")

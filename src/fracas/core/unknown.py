@@ -23,6 +23,10 @@ def nearest(name: str, allowed: Iterable[str]) -> str | None:
     return matches[0] if matches else None
 
 
+def _likeness(a: str, b: str) -> float:
+    return difflib.SequenceMatcher(None, a, b).ratio()
+
+
 def unknown_message(kind: str, name: str, allowed: Sequence[str]) -> str:
     """``unknown key 'x'; did you mean 'y'?`` (without the hint when nothing is near)."""
     hint = nearest(name, allowed)
@@ -95,7 +99,9 @@ def _as_unknown(error: Mapping[str, Any], root: type[BaseModel],
         key = loc[-1]
         missing = _missing_beside(errors, loc[:-1])
         close = difflib.get_close_matches(key, missing, n=1, cutoff=0.4)
-        hint = close[0] if close else nearest(key, names)
+        near = nearest(key, names)  # a missing key is the likelier meaning, unless
+        hint = close[0] if close and not (near and _likeness(key, near) > _likeness(
+            key, close[0])) else near  # another name is plainly nearer ('armour', 'armor')
         message = f"unknown key {key!r}" + (f"; did you mean {hint!r}?" if hint else "")
         return dict(error), message, _fields(names), hint
     if kind == "missing" and isinstance(error.get("input"), Mapping):
@@ -110,22 +116,24 @@ def _as_unknown(error: Mapping[str, Any], root: type[BaseModel],
 
 
 def first_problem(errors: Sequence[Mapping[str, Any]], root: type[BaseModel] | None
-                  ) -> tuple[Mapping[str, Any], tuple[str, str | None] | None, int]:
+                  ) -> tuple[Mapping[str, Any], tuple[str, str | None] | None,
+                             list[Mapping[str, Any]]]:
     """The error to report first: an unknown key (with its message and allowed names)
-    before any other, else the first error as pydantic orders them; and how many other
-    problems remain (a missing key that the unknown one stands for is not counted)."""
+    before any other, else the first error as pydantic orders them; and the other
+    problems (a missing key that the unknown one stands for is not one of them)."""
     if root is not None:
         for error in errors:
             found = _as_unknown(error, root, errors)
             if found is not None:
                 err, message, allowed, stands_for = found
                 loc = tuple(err.get("loc", ()))
-                explained = [e for e in errors if
+                explained = [e for e in errors if e is err or
                              (e.get("type") == "extra_forbidden" and tuple(e["loc"]) == loc)
                              or (e.get("type") == "missing"
                                  and tuple(e["loc"]) == (*loc[:-1], stands_for))]
-                return err, (message, allowed), len(errors) - max(1, len(explained))
-    return errors[0], None, len(errors) - 1
+                return err, (message, allowed), [e for e in errors
+                                                 if not any(e is x for x in explained)]
+    return errors[0], None, list(errors[1:])
 
 
 def _fields(names: Sequence[str]) -> str | None:

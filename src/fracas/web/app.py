@@ -21,6 +21,7 @@ from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from fracas.core.scenario import SHOWN
 from fracas.errors import FracasError, InputError, format_loc
 from fracas.web import api, gm_api, pages
 from fracas.web.auth import Unauthorized
@@ -106,15 +107,19 @@ def validation_message(err: RequestValidationError) -> tuple[int, str]:
     if kind == "json_invalid":
         reason = (first.get("ctx") or {}).get("error", "not valid JSON")
         return 400, f"malformed JSON: {reason}"
-    loc = [p for p in first.get("loc", ()) if p != "body"]
-    where = format_loc(loc) if loc else "body"
-    message = str(first.get("msg", "invalid")).removeprefix("Value error, ")
-    if kind == "missing":
+    told = [_problem(e) for e in err.errors()[:1 + SHOWN]]
+    rest = len(err.errors()) - len(told)
+    more = f"; and {rest} more problem{'s' if rest > 1 else ''}" if rest > 0 else ""
+    return 422, "; also ".join(told) + more  # every problem named: mended in one go
+
+
+def _problem(error: Any) -> str:
+    """One problem of a request body: its field path and what is wrong."""
+    loc = [p for p in error.get("loc", ()) if p != "body"]
+    message = str(error.get("msg", "invalid")).removeprefix("Value error, ")
+    if error.get("type") == "missing":
         message = "this field is required"
-    text = f"{where}: {message}"
-    if len(err.errors()) > 1:
-        text += f" (and {len(err.errors()) - 1} more problem(s))"
-    return 422, text
+    return f"{format_loc(loc) if loc else 'body'}: {message}"
 
 
 DB_VARIABLE = "FRACAS_SERVE_DB"
