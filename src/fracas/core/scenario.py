@@ -162,10 +162,13 @@ def validation_error(err: ValidationError, file: str | None, prefix: str | None,
         told = [_told(message, allowed)]
         told += [f"{_where(e, prefix) or 'the file'}: {_told(_said(e), _allowed(e, model))}"
                  for e in others[:SHOWN]]  # (a missing field's allowed is said already)
-        rest = len(others) - SHOWN
-        more = f"; and {rest} more problem{'s' if rest > 1 else ''}" if rest > 0 else ""
-        message, allowed = "; also ".join(told) + more, None
+        message, allowed = "; also ".join(told) + and_more(len(others) - SHOWN), None
     return InputError(message, file=file, path=path or None, allowed=allowed)
+
+
+def and_more(rest: int) -> str:
+    """The count of problems not named (none: nothing)."""
+    return f"; and {rest} more problem{'s' if rest > 1 else ''}" if rest > 0 else ""
 
 
 def _told(message: str, allowed: str | None) -> str:

@@ -21,7 +21,7 @@ from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from fracas.core.scenario import SHOWN
+from fracas.core.scenario import SHOWN, and_more
 from fracas.errors import FracasError, InputError, format_loc
 from fracas.web import api, gm_api, pages
 from fracas.web.auth import Unauthorized
@@ -107,10 +107,8 @@ def validation_message(err: RequestValidationError) -> tuple[int, str]:
     if kind == "json_invalid":
         reason = (first.get("ctx") or {}).get("error", "not valid JSON")
         return 400, f"malformed JSON: {reason}"
-    told = [_problem(e) for e in err.errors()[:1 + SHOWN]]
-    rest = len(err.errors()) - len(told)
-    more = f"; and {rest} more problem{'s' if rest > 1 else ''}" if rest > 0 else ""
-    return 422, "; also ".join(told) + more  # every problem named: mended in one go
+    told = [_problem(e) for e in err.errors()[:1 + SHOWN]]  # each named: mended in one go
+    return 422, "; also ".join(told) + and_more(len(err.errors()) - len(told))
 
 
 def _problem(error: Any) -> str:
