@@ -148,3 +148,19 @@ def test_nul_and_control_characters_in_text(world: tuple[TestClient, Client, str
         assert gm.get(f"/api/encounters/{r.json()['id']}").status_code == 200
     assert gm.get("/api/encounters/a%00b").status_code == 404
     assert gm.get("/api/encounters/" + "x" * 500).status_code == 404
+
+
+def test_a_title_is_at_most_200_characters(world: tuple[TestClient, Client, str]) -> None:
+    http, gm, _ = world
+    http.cookies.set(GM_COOKIE, gm.headers["Authorization"].split()[1])
+    assert 'name="title" maxlength="200"' in http.get("/gm").text
+    r = http.post("/gm/encounters", data={"source": "example", "example": DUEL,
+                                          "title": "x" * 5000})
+    assert r.status_code == 400, r.status_code
+    assert "title: the title is 5,000 characters long (allowed: at most 200 characters)" in (
+        r.text)
+    refused(gm.post("/api/encounters", {"example": DUEL, "title": "x" * 201}), 422, "title")
+    r = http.post("/gm/encounters", data={"source": "example", "example": DUEL,
+                                          "title": "y" * 200}, follow_redirects=False)
+    assert r.status_code == 303
+    assert "y" * 200 in http.get(r.headers["location"]).text

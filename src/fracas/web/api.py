@@ -19,7 +19,7 @@ from fracas.errors import InputError
 from fracas.web.auth import gm_id, role_for
 from fracas.web.live import stream
 from fracas.web.store import Memory
-from fracas.web.tracker import MAX_SEED, Role, list_examples, load_example, plain_text
+from fracas.web.tracker import MAX_SEED, MAX_TITLE, Role, list_examples, load_example, plain_text
 from fracas.web.views import (
     encounter_view,
     event_view,
@@ -60,7 +60,7 @@ class NewEncounter(Strict):
     scenario: dict[str, Any] | None = Field(None, description="a scenario mapping")
     scenario_yaml: str | None = Field(None, max_length=200_000,
                                       description="a scenario file's text")
-    title: str | None = Field(None, max_length=200)
+    title: str | None = Field(None, max_length=MAX_TITLE)
     seed: int | None = Field(None, ge=0, le=MAX_SEED)
     controllers: dict[str, str] | None = Field(
         None, description="combatant id -> 'person' or a policy name")

@@ -20,7 +20,7 @@ from fracas.registry import systems
 from fracas.web.api import view, yaml_text
 from fracas.web.auth import GM_COOKIE, Unauthorized, gm_id, player_cookie, role_for
 from fracas.web.compose import composed
-from fracas.web.tracker import MAX_SEED, example_choices, load_example
+from fracas.web.tracker import MAX_SEED, MAX_TITLE, example_choices, load_example
 
 router = APIRouter()
 TEMPLATES = Environment(loader=FileSystemLoader(Path(__file__).parent / "templates"),
@@ -106,7 +106,7 @@ def dashboard(request: Request, status: int = 200, error: str | None = None,
     gid = gm_id(tracker.store, request)
     return render("gm.html", status, encounters=tracker.store.encounters_of(gid),
                   examples=example_choices(), systems=sorted(systems()), error=error,
-                  form=form or {})
+                  form=form or {}, max_title=MAX_TITLE)
 
 
 @router.get("/gm", response_class=HTMLResponse)

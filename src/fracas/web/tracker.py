@@ -30,6 +30,7 @@ VISIBILITY = ("exact", "bar", "status", "hidden")
 DEFAULT_SETTINGS: dict[str, Any] = {"others": "bar", "hidden": []}
 CACHED = 256  # live sessions kept in memory
 MAX_SEED = 2**63 - 1
+MAX_TITLE = 200  # characters in an encounter's title typed by the GM
 
 
 @dataclass(frozen=True)
@@ -302,6 +303,9 @@ class Tracker:
         people = {**dict.fromkeys(scenario.roster, "person"), "gm": "person", **ctl}
         session = Session.start(scenario, seed=seed, controllers=people, roll_all=roll_all)
         records = session.to_records()
+        if title is not None and len(title) > MAX_TITLE:
+            raise InputError(f"the title is {len(title):,} characters long", path="title",
+                             allowed=f"at most {MAX_TITLE} characters")
         name = plain_text(title or scenario.title or f"{scenario.system.id} encounter",
                           "title")
         info = self.store.create_encounter(gm_id, name, scenario.system.id, dict(raw), chosen,
