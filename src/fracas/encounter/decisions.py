@@ -141,8 +141,8 @@ class DiceRequest:
     def to_dict(self) -> dict[str, Any]:
         return {"die": self.die, "who": self.who, "what": self.what, "count": self.count,
                 "allowed": self.allowed, "stream": self.stream, "needs": self.needs,
-                "typed": self.typed, "part": self.part, "parts": self.parts,
-                "rest": [{"part": k, "who": w} for k, w in self.rest]}
+                "typed": self.typed, "part": self.part, "parts": self.parts}
+        # (not whose the other parts are: a player may not know a hidden enemy)
 
 
 @dataclass(frozen=True)
