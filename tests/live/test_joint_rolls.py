@@ -151,3 +151,15 @@ def test_the_gms_roll_all_leaves_the_players_die_to_the_player() -> None:
     s.undo(1)
     s.undo(1)
     assert s.pending is not None and s.pending.who == "rosa" and not s.entries
+
+
+def test_a_log_giving_a_part_the_roll_does_not_have_is_refused_by_name() -> None:
+    s = Session.start(load_scenario(DUEL), seed=3, controllers=RIVALS, odds=False)
+    records = s.to_records()
+    records.append({"type": "Input", "kind": "dice", "part": 3, "dice": [4], "by": "gm",
+                    "n": 1})
+    with pytest.raises(InputError) as err:
+        Session.from_records(records, file="duel.jsonl")
+    said = str(err.value)
+    assert "duel.jsonl" in said and "gives part 3 of d20 for initiative" in said
+    assert "allowed: 1, 2" in said
