@@ -90,11 +90,13 @@ def test_a_card_not_in_the_deck_is_refused_naming_its_owner_as_on_the_sheet() ->
 
 
 def test_contest_initiative_says_whose_dice_to_type_and_in_which_order() -> None:
-    done = _play(CONTEST, 3, "17", "17 2", "q")
+    done = _play(CONTEST, 3, "17 2", "17", "2", "q")
     assert done.returncode == 0, done.stderr
     out = " ".join(done.stdout.split())  # the prompt as one line, whatever the width
-    assert ("? Initiative for Rosa, then Grub the Brute (one die each, in that order): "
-            "d20 for initiative") in out
+    # each one's own die, asked of its owner in roster order; two values for one is refused
+    assert out.index("? Rosa's initiative: d20") < out.index("? Grub the Brute's initiative")
+    assert "error (input 1): dice: Rosa's initiative: d20: value 2 for d20: 1 value(s) " \
+           "too many (2)" in out
     assert "Rosa rolls d20 for initiative: 17" in out
     assert "Grub the Brute rolls d20 for initiative: 2" in out
 

@@ -280,16 +280,22 @@ def narrated(roller: Roller) -> bool:
     return bool(getattr(roller, "narrates", True))
 
 
-def announce(roller: Roller, who: str, what: str, needs: str = "") -> None:
+def announce(roller: Roller, who: str, what: str, needs: str = "",
+             owners: tuple[tuple[str, str], ...] = ()) -> None:
     """Say what the next roll is for, as a table asks for it: whose roll (a combatant
     id or name, or ``gm`` for a roll of the table's), what for (``defence``, ``critical
     die``; ``{actor}`` and ``{target}`` stand for the names of the acting combatant and
-    its target) and what it needs (``6 or less``).
+    its target) and what it needs (``6 or less``). ``owners``: for a roll of several
+    people's dice at once (see :mod:`fracas.dice.joint`), whose each part is and what
+    for (``("{actor}", "attack")``), so that each owner is asked for their own part.
     Only a roller that asks people for dice listens (a live session's); the others do
     not have the hook, and the call costs nothing."""
     hook = getattr(roller, "announce", None)
     if hook is not None:
-        hook(who, what, needs)
+        if owners:
+            hook(who, what, needs, owners)
+        else:
+            hook(who, what, needs)
 
 
 def exact(fn: Callable[..., RH], *args: Any) -> Distribution[RH]:

@@ -132,11 +132,17 @@ class DiceRequest:
     stream: str = "dice"
     needs: str = ""  # what the roll needs, in words ("6 or less"), where the rules say
     typed: str = "values"  # how the table writes it: values (3,5), cards or symbols
+    # one owner's part of a roll of several people's dice at once (see fracas.dice.joint):
+    part: int = 0  # which part (from 1; 0: a whole roll)
+    parts: int = 0  # how many parts the roll has
+    shared: int | None = None  # the "roll it" number an earlier part was rolled with
+    rest: tuple[tuple[int, str], ...] = ()  # the other parts still missing, and whose
 
     def to_dict(self) -> dict[str, Any]:
         return {"die": self.die, "who": self.who, "what": self.what, "count": self.count,
                 "allowed": self.allowed, "stream": self.stream, "needs": self.needs,
-                "typed": self.typed}
+                "typed": self.typed, "part": self.part, "parts": self.parts}
+        # (not whose the other parts are: a player may not know a hidden enemy)
 
 
 @dataclass(frozen=True)

@@ -9,13 +9,14 @@ log, saved, and taken back by undo; a free-form action and its effects are one u
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, fields
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from fracas.core.events import Changed, Event, SlotAdded, TurnStarted, _frozen
 from fracas.core.words import plain
 from fracas.dice.notation import bounds, parse_dice
+from fracas.encounter.decisions import Decision
 from fracas.encounter.live import PERSON, roll_rng
 from fracas.encounter.policies import POLICIES
 from fracas.errors import DiceSyntaxError, InputError
@@ -380,12 +381,22 @@ def at_round_start(session: Session) -> bool:
         not session._base.started or session._base.next_slot >= len(session._base.slots))
 
 
+def gm_side_asked(pending: Decision | None, keep: Collection[str]) -> bool:
+    """Is a die of the GM's side (anybody's not in ``keep``) asked now: the roll asked,
+    or another part of a roll of several people's dice that a player's part waits on?"""
+    if pending is None or pending.kind != "dice":
+        return False
+    rest = pending.dice.rest if pending.dice is not None else ()
+    return pending.who not in keep or any(who not in keep for _, who in rest)
+
+
 def roll_initiative(session: Session, players: Iterable[str] = ()) -> tuple[Event, ...]:
     """Roll every initiative die of the GM's side (everybody not in ``players``) now
-    asked, one after the other, up to the first roll a player makes; one undo step."""
+    asked, one after the other, up to the first roll a player makes, and the GM's parts
+    of a roll of several people's dice (everybody's initiative at once) around a
+    player's own part, which is left to the player; one undo step."""
     keep = set(players)
-    if not (at_round_start(session) and session.pending is not None
-            and session.pending.kind == "dice" and session.pending.who not in keep):
+    if not (at_round_start(session) and gm_side_asked(session.pending, keep)):
         raise InputError("no GM-side initiative roll is asked now", path="initiative",
                          allowed="at the start of a round, when the GM's side rolls")
     group = len(session.entries)
@@ -397,6 +408,17 @@ def roll_initiative(session: Session, players: Iterable[str] = ()) -> tuple[Even
         session.decide({"roll": True})
         last = max(i for i, e in enumerate(session.entries) if not e.get("auto"))
         session.entries[last]["group"] = group
+    request = session.pending.dice if session.pending is not None else None
+    if (request is not None and request.part and at_round_start(session)
+            and session.state.round == round_now):
+        ours = [k for k, who in request.rest if who not in keep]
+        if ours:
+            shared = request.shared
+            if shared is None:
+                shared, session.drawn = session.drawn, session.drawn + 1
+            stamp = session._stamp()
+            session._add([{"kind": "dice", "part": k, "rolled": shared, "by": "gm",
+                           "n": stamp + i, "group": group} for i, k in enumerate(ours)])
     return tuple(session.events[before:])
 
 

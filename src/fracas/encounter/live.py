@@ -21,6 +21,7 @@ from fracas.core.events import Event
 from fracas.core.model import PASS, Action, Roster
 from fracas.core.system import RuleSystem
 from fracas.core.words import plain
+from fracas.dice.joint import Split, split
 from fracas.dice.rollers import Roller
 from fracas.dice.variables import Variable
 from fracas.encounter.decisions import (
@@ -141,6 +142,7 @@ class Feed:
     names: dict[str, str] = field(default_factory=dict)  # combatant id -> name
     previous: Mapping[str, str] = field(default_factory=dict)  # actor -> last target
     announced: tuple[str, str, str] | None = None  # the next roll: who, what for, needs
+    owners: tuple[tuple[str, str], ...] = ()  # the next roll's parts: whose, what for
 
     def about(self, actor: str, context: str, target: str | None) -> None:
         """Name what the next rolls are for (an action just chosen, and its target)."""
@@ -203,18 +205,25 @@ class LiveRoller:
     def _draw(self, var: Variable[Any], number: int) -> Any:
         return var.sample(roll_rng(self.feed.seed, number))
 
-    def announce(self, who: str, what: str, needs: str = "") -> None:
+    def announce(self, who: str, what: str, needs: str = "",
+                 owners: tuple[tuple[str, str], ...] = ()) -> None:
         """What the next roll is for (see :func:`fracas.dice.rollers.announce`)."""
         self.feed.announced = (who, what, needs)
+        self.feed.owners = owners
 
     def roll(self, var: Variable[Any]) -> Any:
         feed = self.feed
         announced, feed.announced = feed.announced, None
+        owners, feed.owners = feed.owners, ()
         who = var.stream if var.stream not in ("dice", "policy") else feed.actor
         if announced is not None:  # an id, or a combatant's name
             by_name = {n: i for i, n in feed.names.items()}
             who = announced[0] if announced[0] in feed.names else by_name.get(
                 announced[0], "gm")
+        parts = split(var) if owners else None
+        if (parts is not None and len(parts.parts) == len(owners)
+                and self._by_parts(var, who)):
+            return self._joint(var, parts, owners)
         feed.streams.append(var.stream)
         if feed.trial is not None and feed.used_rolls >= len(feed.rolls):
             feed.used_rolls += 1
@@ -224,15 +233,7 @@ class LiveRoller:
             feed.used_rolls += 1
             if "rolled" in entry:
                 return self._draw(var, int(entry["rolled"]))
-            values = _Values(list(entry.get("dice", [])))
-            value = var.from_script(values)
-            if values.used != len(values.values):
-                extra = values.values[values.used:]
-                raise ScriptError(f"{len(extra)} value(s) too many "
-                                  f"({', '.join(map(str, extra))})", die=var.label,
-                                  position=values.used + 1,
-                                  allowed=f"exactly {values.used} value(s)")
-            return value
+            return _scripted(var, entry)
         if var.stream == "policy" or feed.unattended() or feed.auto(var, who):
             entry = {"kind": "dice", "rolled": feed.next_roll, "auto": True}
             feed.next_roll += 1
@@ -260,6 +261,71 @@ class LiveRoller:
                               var.stream, needs, var.typed)
         raise Needed(Decision("dice", who, dice_prompt(request), dice=request))
 
+    def _by_parts(self, var: Variable[Any], who: str) -> bool:
+        """Is a roll of several people's dice asked of each owner, part by part? So in
+        a log that gives it by parts, and where nothing is given yet and a person asks
+        for it; a log of the whole roll (older logs), and dice the session rolls by
+        itself, keep the whole roll (the same draw)."""
+        feed = self.feed
+        if feed.used_rolls < len(feed.rolls):
+            return "part" in feed.rolls[feed.used_rolls]
+        return feed.trial is None and not (
+            var.stream == "policy" or feed.unattended() or feed.auto(var, who))
+
+    def _joint(self, var: Variable[Any], sp: Split,
+               owners: tuple[tuple[str, str], ...]) -> Any:
+        """A roll of several people's dice, each part given by its owner (typed, or
+        rolled: every part rolled draws from one "roll it" number, so parts all rolled
+        are the very draw of the whole roll)."""
+        feed = self.feed
+        count = len(sp.parts)
+        got: dict[int, dict[str, Any]] = {}
+        while (len(got) < count and feed.used_rolls < len(feed.rolls)
+               and "part" in feed.rolls[feed.used_rolls]):
+            entry = feed.rolls[feed.used_rolls]
+            k = entry["part"]
+            if not isinstance(k, int) or isinstance(k, bool) or not 1 <= k <= count or (
+                    k in got):
+                raise InputError(f"dice entry {feed.used_rolls + 1} gives part {k!r} of "
+                                 f"{var.label}", path="part",
+                                 allowed=", ".join(str(j) for j in range(1, count + 1)
+                                                   if j not in got))
+            got[k] = entry
+            feed.used_rolls += 1
+            feed.streams.append(var.stream)
+        shared = next((int(e["rolled"]) for e in got.values() if "rolled" in e), None)
+        drawn = None if shared is None else sp.sample_parts(roll_rng(feed.seed, shared))
+        values: list[Any] = []
+        for k, part in enumerate(sp.parts, start=1):
+            if k in got:
+                entry = got[k]
+                values.append(drawn[k - 1] if "rolled" in entry and drawn is not None
+                              else _scripted(part, entry))
+            elif feed.trial is not None:
+                values.append(part.sample(feed.trial))
+        if len(values) == count:
+            return sp.join(tuple(values))
+        missing = [k for k in range(1, count + 1) if k not in got]
+        owner = [self._owner(o) for o, _ in owners]
+        k = missing[0]
+        part = sp.parts[k - 1]
+        what = f"{feed.name(owner[k - 1])}'s {owners[k - 1][1]}"
+        request = DiceRequest(Names(feed.names).label(part.label), owner[k - 1], what,
+                              dice_count(part), dice_allowed(part), var.stream, "",
+                              part.typed, part=k, parts=count, shared=shared,
+                              rest=tuple((j, owner[j - 1]) for j in missing[1:]))
+        raise Needed(Decision("dice", owner[k - 1], dice_prompt(request), dice=request))
+
+    def _owner(self, said: str) -> str:
+        """A part's owner: ``{actor}``, ``{target}``, a combatant's id or name."""
+        feed = self.feed
+        if said == "{actor}":
+            return feed.actor
+        if said == "{target}":
+            return feed.target or "gm"
+        by_name = {n: i for i, n in feed.names.items()}
+        return said if said in feed.names else by_name.get(said, "gm")
+
     def resolve(self, fn: Callable[..., Any], *args: Any) -> Any:
         return fn(self, *args)
 
@@ -273,6 +339,19 @@ class LiveRoller:
                         for i, label in enumerate(choice.options))
         return self.feed.answer(choice.kind, len(options), lambda: Decision(
             choice.kind, who, choice.prompt, options), lambda name: choice.default)
+
+
+def _scripted(var: Variable[Any], entry: Mapping[str, Any]) -> Any:
+    """``var``'s value from the values a person entered (all of them used)."""
+    values = _Values(list(entry.get("dice", [])))
+    value = var.from_script(values)
+    if values.used != len(values.values):
+        extra = values.values[values.used:]
+        raise ScriptError(f"{len(extra)} value(s) too many "
+                          f"({', '.join(map(str, extra))})", die=var.label,
+                          position=values.used + 1,
+                          allowed=f"exactly {values.used} value(s)")
+    return value
 
 
 def dice_prompt(request: DiceRequest) -> str:

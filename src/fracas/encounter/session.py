@@ -202,7 +202,7 @@ class Session:
 
     def _named(self, decision: Decision, feed: Feed) -> Decision:
         """A dice request naming who rolls, where a trial run of the turn can tell."""
-        if decision.dice is None:
+        if decision.dice is None or decision.dice.part:  # a part names its owner
             return decision
         who = whose_roll(self.setup, self._base, feed, self.current)
         if who is None or who == decision.who:
@@ -273,9 +273,13 @@ class Session:
             return {"kind": "answer", "decision": pending.kind, "policy": str(policy),
                     "by": by}
         if pending.kind == "dice":
+            part = {"part": pending.dice.part} if pending.dice and pending.dice.part else {}
             if answer.get("roll") or policy is not None:
+                if pending.dice is not None and pending.dice.shared is not None:
+                    # a part of a roll another part of which was rolled: the same draw
+                    return {"kind": "dice", **part, "rolled": pending.dice.shared, "by": by}
                 self.drawn += 1
-                return {"kind": "dice", "rolled": self.drawn - 1, "by": by}
+                return {"kind": "dice", **part, "rolled": self.drawn - 1, "by": by}
             values = answer.get("dice")
             symbols = pending.dice is not None and pending.dice.typed == "symbols"
             if symbols and (isinstance(values, str) or (
@@ -289,7 +293,7 @@ class Session:
                 shown = pending.dice.allowed if pending.dice else "the die's values"
                 raise InputError(f"{pending.prompt}: give the dice", path="dice",
                                  allowed=f"a list of values ({shown}), or roll: true")
-            return {"kind": "dice", "dice": [_number(v) for v in values], "by": by}
+            return {"kind": "dice", **part, "dice": [_number(v) for v in values], "by": by}
         option = answer.get("option")
         ids = [o.id for o in pending.options]
         if str(option) not in ids:

@@ -59,10 +59,13 @@ class SessionHeader(_Record):
 
 class DiceInput(_Input):
     """Dice: typed at the table (``dice``), or drawn by the session (``rolled``: which
-    draw; ``auto`` when the session rolled it by itself)."""
+    draw; ``auto`` when the session rolled it by itself); ``part``: which owner's part
+    of a roll of several people's dice (see :mod:`fracas.dice.joint`; none in older
+    logs, which give such a roll whole)."""
 
     kind: Literal["dice"]
     by: str | None = None
+    part: int | None = Field(None, ge=1, le=MAX_COUNT)
     dice: list[Annotated[int, Field(ge=-MAX_COUNT, le=MAX_COUNT)]
                | Annotated[str, Field(max_length=100)]] | None = Field(
         None, min_length=1, max_length=10_000)

@@ -18,7 +18,7 @@ from fracas.core.events import Event, _jsonable
 from fracas.core.model import Combatant
 from fracas.core.system import RuleSystem
 from fracas.encounter import narration
-from fracas.encounter.gm import at_round_start, marks
+from fracas.encounter.gm import at_round_start, gm_side_asked, marks
 from fracas.encounter.live import PERSON
 from fracas.encounter.policies import POLICIES
 from fracas.encounter.redact import Names, Told, Viewer, decision_view, event_lines
@@ -109,8 +109,7 @@ def gm_tools(session: Session, players: Sequence[Mapping[str, Any]]) -> dict[str
     round_start = at_round_start(session)
     return {
         "policies": list(POLICIES),
-        "initiative": bool(round_start and pending is not None and pending.kind == "dice"
-                           and pending.who not in mine),
+        "initiative": bool(round_start and gm_side_asked(pending, mine)),
         "turn": pending is not None and pending.kind == "action",
         "places": 0 if round_start or state.round != session._base.round
         or not session._base.started else len(state.slots) - state.next_slot + 1,

@@ -232,7 +232,8 @@ def contest_roll(roller: Roller, s: ContestSetup, a_armed: bool, d_armed: bool) 
     defender's check, the attacker's confirmation, the defender's confirmation, the
     attacker's weapon roll, the defender's weapon roll (each only when called for)."""
     r = s.rules
-    announce(roller, "gm", "{actor}'s attack and {target}'s defence, in that order")
+    announce(roller, "gm", "{actor}'s attack and {target}'s defence, in that order",
+             owners=(("{actor}", "attack"), ("{target}", "defence")))
     pair = roller.roll(pair_variable(s))
     winner, a_cls, d_cls = (str(x) for x in pair.meaning[:3])
     a_nat, at, d_nat, dt = pair.face

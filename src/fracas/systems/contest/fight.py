@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, cast
 from fracas.core.events import Event, Note, Rolled
 from fracas.core.model import Action, Combatant, Roster, Slot, apply_events
 from fracas.dice import Distribution, Roller, RollOff, Variable, d
+from fracas.dice.joint import Split
 from fracas.dice.reading import Reading
 from fracas.dice.rollers import EnumerationTooLarge, announce
 from fracas.dice.variables import Script
@@ -95,8 +96,14 @@ class InitiativeRoll(Variable[Reading]):
         return count, tuple(naturals)
 
     def sample(self, rng: np.random.Generator) -> Reading:
-        naturals = rng.integers(1, self.sides + 1, size=len(self.ids))
-        return self.meaning(tuple(int(n) for n in naturals))
+        return self.meaning(self._naturals(rng))
+
+    def _naturals(self, rng: np.random.Generator) -> tuple[int, ...]:
+        return tuple(int(n) for n in rng.integers(1, self.sides + 1, size=len(self.ids)))
+
+    def split_parts(self) -> Split:
+        """Each combatant's own die (see :mod:`fracas.dice.joint`)."""
+        return Split(tuple(d(self.sides) for _ in self.ids), self._naturals, self.meaning)
 
     def from_script(self, script: Script) -> Reading:
         return self.meaning(tuple(d(self.sides).from_script(script) for _ in self.ids))
@@ -156,7 +163,8 @@ def _roll(roller: Roller, roster: Roster, df: Defaults) -> list[Event]:
     ranks = tuple(c.sheet.rank(df.initiative.skill) or 0 for c in roster.values())
     names = [c.name.replace("{", "{{").replace("}", "}}") for c in roster.values()]
     announce(roller, "gm", f"initiative for {', then '.join(names)}"
-             + (" (one die each, in that order)" if len(names) > 1 else ""))
+             + (" (one die each, in that order)" if len(names) > 1 else ""),
+             owners=tuple((cid, "initiative") for cid in roster))
     seen = roller.roll(InitiativeRoll(tuple(roster), ranks, df.initiative.die))
     for c, rank, natural in zip(roster.values(), ranks, seen.face, strict=True):
         events.append(Rolled(R_INITIATIVE, c.name, f"{die.label} for initiative", natural,
