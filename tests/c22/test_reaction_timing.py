@@ -119,3 +119,21 @@ def test_fracas_attack_lets_the_defender_choose_once_the_damage_is_known(tmp_pat
     # and spends no card against the red joker (Accuracy 14)
     hopeless = attack(["RJ", "2H"], [])
     assert hopeless["damage"] == 2 and hopeless["defender"]["discard"] == []
+
+
+def test_a_split_chosen_at_the_table_reads_in_the_tables_words(tmp_path: Path) -> None:
+    # Ash takes the other split (2H as the weapon card): the narration says who chose it,
+    # in words, not the option's code key
+    path = tmp_path / "duel.yaml"
+    path.write_text(yaml.safe_dump({"system": "c22", "title": "a dagger against a blocker",
+                                    "combatants": [ASH, BO]}))
+    script = tmp_path / "moves.txt"
+    script.write_text("4S\n4C\na\nRJ,2H\n2\n1\nq\n")
+    done = subprocess.run([sys.executable, "-m", "fracas", "play", str(path), "--seed", "1",
+                           "--script", str(script), "--verbose"],
+                          capture_output=True, text=True, timeout=300,
+                          env={**os.environ, "COLUMNS": "200"})
+    assert done.returncode == 0, done.stderr
+    out = done.stdout
+    assert "Ash takes 2H as the weapon card and RJ as the maneuver card (chosen by Ash)" in out
+    assert "weapon_card" not in out
