@@ -43,6 +43,9 @@ class ActionWord(Word):
     """An action kind: its label, its description, and the group a table names it by."""
 
     group: Literal["attack", "grapple", "disarm", "defend", "move", "other"] = "other"
+    #: The action's label when taken with none of its options (a sacrifice of no ranks:
+    #: ``Sacrifice nothing``); empty: the label.
+    without_options: str = ""
 
 
 class Words(BaseModel):
