@@ -137,6 +137,12 @@ def _text(value: Any) -> str:
 _SNAKE = re.compile(r"\b([A-Za-z]+)_([A-Za-z_]+)\b")
 
 
+def count(n: int, one: str, many: str = "") -> str:
+    """``1 square``, ``2 squares``: a number and its noun (``many``: the plural, if not
+    ``one`` + s)."""
+    return f"{n} {one if n == 1 else many or one + 's'}"
+
+
 def plain(text: str) -> str:
     """``half_before`` → ``half before``: the last resort for a name with no label."""
     return _SNAKE.sub(lambda m: m.group(0).replace("_", " "), str(text))
