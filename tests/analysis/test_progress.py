@@ -25,7 +25,7 @@ VAMPIRE = str(EXAMPLES / "tristat" / "vampire.yaml")
     (["sweep", VAMPIRE, "--vary", "attacker.skills.melee=1..3", "--jobs", "1", "--json"],
      r"fracas: sweep: \d of 3 \(\d+%\) points, \d+ s"),
     (["odds", str(EXAMPLES / "zamani" / "duel-fight.yaml"), "--fight", "--json"],
-     r"fracas: odds --fight: [\d,]+ fight states explored, \d+ s"),
+     r"fracas: odds --fight: [\d,]+ fight states? explored, \d+ s"),
 ], ids=["simulate", "sweep", "odds --fight"])
 def test_progress_lines_on_a_pipe_and_none_when_quiet(
         monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
@@ -51,7 +51,7 @@ def test_report_says_how_far_it_got_and_nothing_when_quiet(
     code, _, err = run_main(monkeypatch, capsys, *args)
     assert code == 0 and page.exists()
     line = (r"fracas: report: [\d,]+( of 64 \(\d+%\))? "
-            r"(sections written|fight states explored|fights simulated), \d+ s")
+            r"(sections? written|fight states? explored|fights simulated), \d+ s")
     lines = err.splitlines()
     assert lines and all(re.fullmatch(line, text) for text in lines), err
     assert any(text.startswith("fracas: report: 64 of 64 (100%) fights") for text in lines)
@@ -71,3 +71,16 @@ def test_a_long_silent_unit_of_work_still_gets_a_line(
             if seen:
                 break
     assert re.match(r"fracas: sweep: 0 of 4 \(0%\) points, \d+ s\n", seen), seen
+
+
+def test_balance_counts_one_value_tried_in_the_singular(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setattr(progress, "EVERY", 0.0)  # a line at every value tried
+    code, out, err = run_main(monkeypatch, capsys, "balance", VAMPIRE, "--vary",
+                              "attacker.skills.melee=1..3", "--target", "hunters=50%",
+                              "--jobs", "1", "--json")
+    assert code == 0 and json.loads(out)
+    lines = err.splitlines()
+    assert lines and all(re.fullmatch(r"fracas: balance: (1 value|[02-9]\d* values) tried, "
+                                      r"\d+ s", text) for text in lines), err
+    assert any(text.startswith("fracas: balance: 1 value tried,") for text in lines), err

@@ -72,20 +72,26 @@ def test_the_plan_option_keeps_a_plan_chosen_before_the_attack() -> None:
     assert "6C" in fight.state.roster["b"].state.discard
 
 
-def test_live_play_asks_the_reaction_after_the_weapon_card_with_accuracy_and_damage(
-        tmp_path: Path) -> None:
+def play_duel(tmp_path: Path, moves: str, *options: str) -> str:
+    """``fracas play`` of Ash against Bo (seed 1), the moves typed from a script."""
     path = tmp_path / "duel.yaml"
     path.write_text(yaml.safe_dump({"system": "c22", "title": "a dagger against a blocker",
                                     "combatants": [ASH, BO]}))
     script = tmp_path / "moves.txt"
-    # initiative cards, Ash's usual attack (a), Ash's hand, the split, Bo's reaction (none), quit
-    script.write_text("4S\n4C\na\nRJ,2H\n1\n1\nq\n")
+    script.write_text(moves)
     done = subprocess.run([sys.executable, "-m", "fracas", "play", str(path), "--seed", "1",
-                           "--script", str(script), "--log", str(tmp_path / "log.jsonl")],
+                           "--script", str(script), *options],
                           capture_output=True, text=True, timeout=300,
                           env={**os.environ, "COLUMNS": "200"})
     assert done.returncode == 0, done.stderr
-    out = done.stdout
+    return done.stdout
+
+
+def test_live_play_asks_the_reaction_after_the_weapon_card_with_accuracy_and_damage(
+        tmp_path: Path) -> None:
+    # initiative cards, Ash's usual attack (a), Ash's hand, the split, Bo's reaction (none), quit
+    out = play_duel(tmp_path, "4S\n4C\na\nRJ,2H\n1\n1\nq\n",
+                    "--log", str(tmp_path / "log.jsonl"))
     cards = out.index("Ash's turn: the next 2 cards")
     split = out.index("which is the weapon card?")
     reaction = out.index("Bo's reaction to Ash's attack: a full hit, Accuracy 14 against "
@@ -119,3 +125,11 @@ def test_fracas_attack_lets_the_defender_choose_once_the_damage_is_known(tmp_pat
     # and spends no card against the red joker (Accuracy 14)
     hopeless = attack(["RJ", "2H"], [])
     assert hopeless["damage"] == 2 and hopeless["defender"]["discard"] == []
+
+
+def test_a_split_chosen_at_the_table_reads_in_the_tables_words(tmp_path: Path) -> None:
+    # Ash takes the other split (2H as the weapon card): the narration says who chose it,
+    # in words, not the option's code key
+    out = play_duel(tmp_path, "4S\n4C\na\nRJ,2H\n2\n1\nq\n", "--verbose")
+    assert "Ash takes 2H as the weapon card and RJ as the maneuver card (chosen by Ash)" in out
+    assert "weapon_card" not in out

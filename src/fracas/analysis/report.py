@@ -160,7 +160,7 @@ def _fight_section(scenario: Scenario, max_states: int, fights: int, seed: int,
     setup = setup_from_scenario(scenario)
     title = scenario.title or "fight"
     reason = ""
-    progress.stage("fight states explored")
+    progress.stage("fight state{s} explored")
     try:
         duel = duel_odds(setup, scenario.roster, max_states, max_seconds=max_seconds,
                          progress=progress.update)
@@ -177,7 +177,7 @@ def _fight_section(scenario: Scenario, max_states: int, fights: int, seed: int,
             f"<p><b>Mean rounds: {float(duel.mean_rounds()):.3f}</b></p>",
             _img(plots.duel_figure(duel, title), "fight odds"),
             _json_block("fight", duel.to_json())])
-    progress.stage("fights simulated", fights)
+    progress.stage("fight{s} simulated", fights)
     played = simulate(setup, scenario.roster, fights, seed=seed, progress=progress.advance,
                       max_memory=max_memory)
     summary = summarize(played,

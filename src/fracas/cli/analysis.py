@@ -49,7 +49,7 @@ def fight_odds(file: Path, as_json: bool, plot: Path | None, max_states: int,
         _plots().check_path(plot)
     scenario = _load_scenario(file)
     setup = setup_from_scenario(scenario)
-    with progress("odds --fight", "fight states explored", None, quiet, as_json) as track:
+    with progress("odds --fight", "fight state{s} explored", None, quiet, as_json) as track:
         duel = duel_odds(setup, scenario.roster, max_states, progress=track.update,
                          max_seconds=max_seconds)
     title = scenario.title or file.name
@@ -153,7 +153,7 @@ def sweep(
             fight_option(chosen, flag)
     spec = SweepSpec(data, str(file), varies, chosen, side, method, fights or 2000, seed,
                      max_states or 10_000, int(max_memory * 2**30), max_seconds)
-    with progress("sweep", "points", spec.size, quiet, as_json) as track:
+    with progress("sweep", "point{s}", spec.size, quiet, as_json) as track:
         result = run_sweep(spec, jobs, scheduler, track.advance)
     title = str(data.get("title") or file.name)
     if plot is not None:
@@ -192,7 +192,7 @@ def report(
     check_fights(fights, "-n")
     check_writable(output, "-o", "the report")
     scenario = _load_scenario(file)
-    with progress("report", "sections written", None, quiet, False) as track:
+    with progress("report", "section{s} written", None, quiet, False) as track:
         page = build_report(scenario, top=top, max_states=max_states, fights=fights,
                             max_seconds=max_seconds, max_memory=int(max_memory * 2**30),
                             progress=track)

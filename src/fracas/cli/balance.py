@@ -60,7 +60,7 @@ def balance(
     data = scenario_mapping(file)
     spec = SweepSpec(data, str(file), (varied,), "win_probability", aim.side, "auto",
                      fights, seed, max_states, int(max_memory * 2**30), max_seconds)
-    with progress("balance", "values tried", None, quiet, as_json) as track:
+    with progress("balance", "value{s} tried", None, quiet, as_json) as track:
         result = run_balance(spec, aim, jobs or os.cpu_count() or 1, scheduler,
                              track.advance)
     title = str(data.get("title") or file.name)
@@ -98,7 +98,7 @@ def balance_view(result: Any, title: str) -> list[Any]:
     table = Table(title=f"{title}: {result.vary.path} for {side} to win "
                   f"{result.target.chance:.1%}", show_edge=False)
     table.add_column(result.vary.path, justify="right")
-    table.add_column(f"{side} wins", justify="right")
+    table.add_column(f"{side} win chance", justify="right")
     sampled = any(p.get("ci95") for p in result.points)
     if sampled:
         table.add_column("95% interval", justify="right")
@@ -110,7 +110,7 @@ def balance_view(result: Any, title: str) -> list[Any]:
         table.add_row(str(result.value_of(p)), render.percent(p["value"]), *interval,
                       p["method"], "◀ closest" if p is result.best else "")
     best = result.best
-    line = (f"{result.vary.path} = {result.value_of(best)}: {side} wins "
+    line = (f"{result.vary.path} = {result.value_of(best)}: {side} win chance "
             f"{render.percent(best['value'])}")
     line += " (exact)" if best["method"] == "exact" else (
         f" (95% interval {best['ci95'][0]:.1%} – {best['ci95'][1]:.1%}, {best['method']})")

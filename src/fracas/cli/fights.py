@@ -321,7 +321,7 @@ def simulate_cmd(
     check_run(seed, n, "-n", jobs, scheduler)
     scenario = load_scenario(file)
     setup = setup_from_scenario(scenario, max_rounds, policy)
-    with progress("simulate", "fights", n, quiet, as_json) as track:
+    with progress("simulate", "fight{s}", n, quiet, as_json) as track:
         fights = simulate(setup, scenario.roster, n, seed=seed, jobs=jobs or 1,
                           method=method,  # type: ignore[arg-type]
                           progress=track.advance, max_memory=int(max_memory * 2**30),

@@ -35,6 +35,7 @@ from fracas.core.nesting import MAX_DEPTH, json_depth
 from fracas.encounter.gm import field_labels as gm_field_labels
 from fracas.encounter.gm import field_named as gm_find_field
 from fracas.encounter.gm import marks as gm_marks
+from fracas.encounter.gm import told
 from fracas.encounter.narration import Names, is_brief, say
 from fracas.encounter.session import RULE_GM, Session, known_names
 from fracas.encounter.session_log import SessionLog, load_session
@@ -243,7 +244,7 @@ def _command(session: Session, line: str, console: Console
     if head == "e":
         console.print(Rule("[dim]the last turn in full[/]"))
         names, words = names_of(session), session.system.words
-        console.print(render.event_lines(last_turn(session),
+        console.print(render.event_lines(told(last_turn(session)),
                                          say=lambda e: say(e, names, words)))
         return None
     if head == "s":

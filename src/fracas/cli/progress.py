@@ -18,9 +18,16 @@ QuietOpt = Annotated[bool, typer.Option("--quiet", "-q", help="No progress on st
 EVERY = 5.0  # seconds between two plain progress lines
 
 
+def said(unit: str, n: int, total: int | None) -> str:
+    """The unit of ``n`` done: ``{s}`` in it is the plural's ending, left out for one
+    done of no known total (``1 value tried``; ``1 of 300 fights``)."""
+    return unit.replace("{s}", "" if n == 1 and total is None else "s")
+
+
 class Tracker:
     """Counts work done (``advance`` by k, or ``update`` to n) and shows it; ``stage``
-    starts counting another kind of work (``unit``, ``total``) from 0."""
+    starts counting another kind of work (``unit``, ``{s}`` where its plural ends in s;
+    ``total``) from 0."""
 
     def __init__(self, show: Callable[[int], None], unit: str = "",
                  total: int | None = None) -> None:
@@ -54,7 +61,8 @@ def _lines(command: str, tracker: Tracker, started: float) -> Callable[[int], No
             last[0] = now
             total = tracker.total
             share = f" of {total:,} ({n / total:.0%})" if total else ""
-            sys.stderr.write(f"fracas: {command}: {n:,}{share} {tracker.unit}, "
+            sys.stderr.write(f"fracas: {command}: {n:,}{share} "
+                             f"{said(tracker.unit, n, total)}, "
                              f"{now - started:.0f} s\n")
             sys.stderr.flush()
     return show
@@ -110,8 +118,10 @@ def progress(command: str, unit: str, total: int | None, quiet: bool, as_json: b
                 TimeElapsedColumn()))
     with Progress(*columns, console=render.make_console(stderr=True),
                   transient=True) as bar:
-        task = bar.add_task(unit, total=total)
-        tracker = Tracker(lambda n: bar.update(task, completed=n), unit, total)
-        tracker._relabel = lambda: bar.update(task, description=tracker.unit,
-                                              total=tracker.total, completed=0)
+        task = bar.add_task(said(unit, 0, total), total=total)
+        tracker = Tracker(lambda n: bar.update(
+            task, completed=n, description=said(tracker.unit, n, tracker.total)), unit, total)
+        tracker._relabel = lambda: bar.update(
+            task, description=said(tracker.unit, 0, tracker.total), total=tracker.total,
+            completed=0)
         yield tracker

@@ -43,6 +43,9 @@ class ActionWord(Word):
     """An action kind: its label, its description, and the group a table names it by."""
 
     group: Literal["attack", "grapple", "disarm", "defend", "move", "other"] = "other"
+    #: The action's label when taken with none of its options (a sacrifice of no ranks:
+    #: ``Sacrifice nothing``); empty: the label.
+    without_options: str = ""
 
 
 class Words(BaseModel):
@@ -132,6 +135,12 @@ def _text(value: Any) -> str:
 
 
 _SNAKE = re.compile(r"\b([A-Za-z]+)_([A-Za-z_]+)\b")
+
+
+def count(n: int, one: str, many: str = "") -> str:
+    """``1 square``, ``2 squares``: a number and its noun (``many``: the plural, if not
+    ``one`` + s)."""
+    return f"{n} {one if n == 1 else many or one + 's'}"
 
 
 def plain(text: str) -> str:

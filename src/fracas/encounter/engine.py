@@ -248,14 +248,17 @@ def step(roller: Roller, setup: FightSetup, state: FightState, lean: bool = Fals
             state = state.apply(e)
             watch(e)
 
-    def take(actor: str, actions: Sequence[Action], chosen: Action | None = None) -> None:
-        """The actor's policy picks one of ``actions`` (unless it has: ``chosen``), its
-        target's policy the reaction; the action is resolved."""
+    def take(actor: str, actions: Sequence[Action], chosen: Action | None = None,
+             early: bool = False) -> None:
+        """The actor's policy picks one of ``actions`` (unless it has: ``chosen``; ``early``:
+        a choice before the round's initiative), its target's policy the reaction; the
+        action is resolved."""
         policy_name, policy = controller(actor)
         if controllers is not None and actor in controllers:
             actions = list(actions)  # a person's menu lists them all
         if chosen is None:
-            chosen = policy.choose(roller, system, actor, actions, state.roster)
+            choose = policy.choose_before_round if early else policy.choose
+            chosen = choose(roller, system, actor, actions, state.roster)
         action = chosen
         variants: list[Action] = []
         if action.target is not None and action.target in state.roster:
@@ -294,7 +297,7 @@ def step(roller: Roller, setup: FightSetup, state: FightState, lean: bool = Fals
                            if a.kind != DELAY]  # no slot to delay before initiative
                 if choices:
                     asked = True
-                    take(cid, choices)
+                    take(cid, choices, early=True)
                     end = _ended(system, state)
                     if end is not None:
                         emit([end])

@@ -13,7 +13,16 @@ from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, fields
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from fracas.core.events import Changed, Event, SlotAdded, TurnStarted, _frozen
+from fracas.core.events import (
+    ActionChosen,
+    Changed,
+    Event,
+    RoundStarted,
+    SlotAdded,
+    TurnStarted,
+    _frozen,
+)
+from fracas.core.model import PASS
 from fracas.core.words import plain
 from fracas.dice.notation import bounds, parse_dice
 from fracas.encounter.decisions import Decision
@@ -150,6 +159,20 @@ class Joined(SlotAdded):
 
     def text(self) -> str:
         return f"{self.label} joins this round's order"
+
+
+def told(events: Sequence[Event]) -> list[Event]:
+    """The events as the table is told them: the pass that makes room for a GM's free-form
+    action in the same turn is left out (the action says what the combatant does)."""
+    out: list[Event] = []
+    for i, event in enumerate(events):
+        if isinstance(event, ActionChosen) and event.action == PASS:
+            later = next((e for e in events[i + 1:]
+                          if isinstance(e, GmAction | TurnStarted | RoundStarted)), None)
+            if isinstance(later, GmAction) and later.actor == event.actor:
+                continue
+        out.append(event)
+    return out
 
 
 NEEDS = ("at least", "at most")

@@ -33,7 +33,8 @@ def option_words(action: Action, words: Words, hide: Set[str] = frozenset()) -> 
 def _words(action: Action, words: Words, target: str | None,
            hide: Set[str] = frozenset()) -> str:
     word = words.action(action.kind)
-    head = word.label
+    changed = {k: v for k, v in _changed(action).items() if k not in hide}
+    head = word.without_options if word.without_options and not changed else word.label
     if target is not None:
         head += f" {target}"
     if "weapon" in hide:
@@ -42,7 +43,6 @@ def _words(action: Action, words: Words, target: str | None,
         head += f" with {action.weapon or words.unarmed}"
     elif action.weapon:
         head += f" with {action.weapon}"
-    changed = {k: v for k, v in _changed(action).items() if k not in hide}
     return " · ".join([head, *words.options_text(changed)])
 
 

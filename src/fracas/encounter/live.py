@@ -373,6 +373,16 @@ class Person(Policy):
 
     def choose(self, roller: Roller, system: RuleSystem, actor: str,
                actions: Sequence[Action], roster: Roster) -> Action:
+        return self._ask(roller, system, actor, actions, roster,
+                         f"{roster[actor].name}'s action")
+
+    def choose_before_round(self, roller: Roller, system: RuleSystem, actor: str,
+                            actions: Sequence[Action], roster: Roster) -> Action:
+        return self._ask(roller, system, actor, actions, roster,
+                         f"{roster[actor].name}'s choice before the round's initiative")
+
+    def _ask(self, roller: Roller, system: RuleSystem, actor: str,
+             actions: Sequence[Action], roster: Roster, heading: str) -> Action:
         name = roster[actor].name
         words = system.words
 
@@ -382,7 +392,7 @@ class Person(Policy):
         def ask() -> Decision:
             menu = build_menu(actor, actions, roster, words, label,
                               self.feed.previous.get(actor))
-            return Decision("action", actor, f"{name}'s action", tuple(
+            return Decision("action", actor, heading, tuple(
                 Option(str(i + 1), label(a), _later(system, a, roster) if self.feed.odds
                        else None)
                 for i, a in enumerate(actions)), menu=menu)
@@ -422,9 +432,18 @@ class _Watch(Policy):
 
     def choose(self, roller: Roller, system: RuleSystem, actor: str,
                actions: Sequence[Action], roster: Roster) -> Action:
-        action = self.inner.choose(roller, system, actor, actions, roster)
+        return self._noted(self.inner.choose(roller, system, actor, actions, roster),
+                           system, roster)
+
+    def choose_before_round(self, roller: Roller, system: RuleSystem, actor: str,
+                            actions: Sequence[Action], roster: Roster) -> Action:
+        return self._noted(self.inner.choose_before_round(roller, system, actor, actions,
+                                                          roster), system, roster)
+
+    def _noted(self, action: Action, system: RuleSystem, roster: Roster) -> Action:
         label = action_words(action, roster, system.words)
-        self.feed.about(actor, f"{roster[actor].name}'s {_lower(label)}", action.target)
+        self.feed.about(action.actor, f"{roster[action.actor].name}'s {_lower(label)}",
+                        action.target)
         return action
 
     def react(self, roller: Roller, system: RuleSystem, variants: list[Action],

@@ -156,8 +156,11 @@ def say(event: Event, names: Names, words: Words) -> str:
         hurt = f"; {names(event.target)} loses {event.damage}" if event.damage else ""
         return f"{names(event.actor)} → {names(event.target)}: {outcome}{hurt}"
     if isinstance(event, Changed):
-        return (f"{names(event.target)}: {words.field(event.field)} "
-                f"{value_words(event.before, words)} → {value_words(event.after, words)}")
+        field = f"{names(event.target)}: {words.field(event.field)}"
+        if event.before is None:  # a value given for the first time: nothing was there
+            return f"{field} set to {value_words(event.after, words)}"
+        return (f"{field} {value_words(event.before, words)} → "
+                f"{value_words(event.after, words)}")
     if isinstance(event, FightEnded):
         return names.put(event.text())
     return names.put(event.text())

@@ -104,6 +104,12 @@ class Policy(ABC):
                actions: Sequence[Action], roster: Roster) -> Action:
         """One of ``actions`` (never empty)."""
 
+    def choose_before_round(self, roller: Roller, system: RuleSystem, actor: str,
+                            actions: Sequence[Action], roster: Roster) -> Action:
+        """One of ``actions``, chosen as a round begins, before its initiative
+        (:meth:`~fracas.core.system.RuleSystem.round_choices`): as any action."""
+        return self.choose(roller, system, actor, actions, roster)
+
     def react(self, roller: Roller, system: RuleSystem, variants: list[Action],
               roster: Roster) -> Action:
         """One of ``variants``: the attack with the defender's chosen reaction."""

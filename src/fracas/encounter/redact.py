@@ -24,6 +24,7 @@ from dataclasses import dataclass, field, fields
 from typing import Any
 
 from fracas.core.events import ActionChosen, Event, RoundStarted, TurnStarted
+from fracas.encounter.gm import told as told_events
 
 VISIBILITY = ("exact", "bar", "status", "hidden")
 UNSEEN = "someone unseen"
@@ -152,6 +153,7 @@ def event_lines(events: Sequence[Event], names: Names, viewer: Viewer,
             memo[id(event)] = known
         return known[1], known[2]
 
+    events = told_events(events)
     if viewer.gm:
         return [(e, tell(e)[0]) for e in events]
     out = []

@@ -224,21 +224,21 @@ def choose_split(att: Attack, hand: tuple[Card, Card]) -> tuple[Plan, str]:
     choice, why = att.opts.weapon_card, ""
     if choice not in ("auto", "first", "second", "higher", "lower"):
         if choice == hand[0].label:
-            return first, f"weapon_card: {choice}"
+            return first, f"weapon card: {choice}"
         if choice == hand[1].label:
-            return second, f"weapon_card: {choice}"
+            return second, f"weapon card: {choice}"
         why = f"{choice} was not drawn; "
         choice = "auto"
     if choice == "first":
-        return first, "weapon_card: first"
+        return first, "weapon card: first"
     if choice == "second":
-        return second, "weapon_card: second"
+        return second, "weapon card: second"
     values = att.conf.values
     if choice in ("higher", "lower"):
         sign = 1 if choice == "higher" else -1
         best = max((first, second), key=lambda p: (sign * values.value(p.weapon_card),
                                                    p.raised))
-        return best, why + f"weapon_card: {choice}"
+        return best, why + f"weapon card: {choice}"
     scored = [(expected_damage(att, p), p.raised, p.accuracy, -i, p)
               for i, p in enumerate((first, second))]
     best_score = max(scored, key=lambda s: s[:4])
@@ -263,7 +263,7 @@ def person_split(roller: Roller, att: Attack, hand: tuple[Card, Card], p: Plan, 
                                 f"{hand[1].label}: which is the weapon card?", labels, default))
     if picked == default:
         return p, why
-    return plans[picked], f"weapon_card: {plans[picked].weapon_card.label}, chosen by {who.name}"
+    return plans[picked], f"chosen by {who.name}"
 
 
 def resolve_attack(conf: Conf, roller: Roller, action: Action, roster: Roster) -> Resolution:

@@ -18,8 +18,7 @@ class GenesysPoolStep(Event):
     pool: str
 
     def text(self) -> str:
-        owner = f"{self.who}'" if self.who.endswith("s") else f"{self.who}'s"
-        return f"{owner} pool: {self.source}: {self.change} → {self.pool}"
+        return f"{self.who}'s pool: {self.source}: {self.change} → {self.pool}"
 
 
 @dataclass(frozen=True)

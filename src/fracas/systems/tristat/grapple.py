@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from fracas.core.events import Compared, Note, Rolled, SlotAdded
 from fracas.core.model import Resolution
+from fracas.core.words import count
 from fracas.dice import TWO_D6, Roller
 from fracas.dice.rollers import announce
 from fracas.systems.tristat import rulebook as R
@@ -164,16 +165,17 @@ def resolve_throw(roller: Roller, ctx: Ctx) -> Resolution:
     conditions = ctx.get(t.id, "conditions")
     if "prone" not in conditions:
         ctx.change(R.THROWING, t.id, "conditions", tuple(sorted({*conditions, "prone"})))
-    ctx.add(Note(R.THROWING, f"{t.name} is knocked prone and thrown {squares} square(s) "
-                             f"(the throw's margin)"))
+    ctx.add(Note(R.THROWING, f"{t.name} is knocked prone and thrown "
+                             f"{count(squares, 'square')} (the throw's margin)"))
     extra = 0
     if o.wall_at is not None and squares > o.wall_at:
         blocked = squares - o.wall_at
         counted = min(blocked, ctx.defaults.throw_wall_max_squares)
         extra = counted * ctx.defaults.throw_wall_damage_per_square
         capped = f", at most {counted} count" if counted < blocked else ""
-        ctx.add(Note(R.THROWING, f"a wall stops {t.name} after {o.wall_at} square(s): "
-                                 f"{blocked} square(s) it cannot move{capped}"))
+        ctx.add(Note(R.THROWING, f"a wall stops {t.name} after "
+                                 f"{count(o.wall_at, 'square')}: "
+                                 f"{count(blocked, 'square')} it cannot move{capped}"))
         ctx.add(TristatMultiplied(R.THROWING, "wall damage, direct to Health", counted,
                                   (("damage a square, table default",
                                     ctx.defaults.throw_wall_damage_per_square),), extra))
