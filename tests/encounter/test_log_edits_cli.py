@@ -119,3 +119,26 @@ def test_a_session_log_cut_short_goes_on_in_a_new_log(tmp_path: Path) -> None:
     assert cut.read_bytes() == kept
     again = fracas("replay", new)
     assert again.returncode == 0 and "6 input(s)" in again.stdout
+
+
+def test_a_log_told_in_older_words_replays_but_not_a_changed_choice(tmp_path: Path) -> None:
+    """A chosen action's wording (``said``, from the data pack) may be reworded between
+    versions: a log written before ("Sacrifice" where fracas now says "Sacrifice
+    nothing") plays again; a changed choice is still refused at its line."""
+    log = tmp_path / "fight.jsonl"
+    assert fracas("fight", "examples/zamani/duel-fight.yaml", "--seed", "7", "--log",
+                  log).returncode == 0
+    records = [json.loads(line) for line in log.read_text().splitlines()]
+    chosen = [r["data"]["event"] for r in records
+              if r["data"].get("event", {}).get("type") == "ActionChosen"]
+    assert "Sacrifice nothing" in {e["said"] for e in chosen}
+    for event in chosen:
+        event["said"] = "in older words"
+    done = fracas("replay", rechained(records, tmp_path / "older.jsonl"))
+    assert done.returncode == 0, done.stderr
+    line, event = next((n, r["data"]["event"]) for n, r in enumerate(records, start=1)
+                       if r["data"].get("event", {}).get("action") == "attack")
+    event["detail"] = "a spear never drawn"
+    done = fracas("replay", rechained(records, tmp_path / "changed.jsonl"))
+    assert done.returncode == 2 and f": line {line}: an event the rules did not produce" in (
+        done.stderr)

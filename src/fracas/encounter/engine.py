@@ -454,8 +454,17 @@ def _played_again(data: FightLogData, fight: Encounter, upto: int | None = None)
 
 
 def _same(a: Event, b: Event) -> bool:
-    return json.dumps(a.to_dict(), sort_keys=True, default=str) == json.dumps(
-        b.to_dict(), sort_keys=True, default=str)
+    """The same event, wording aside: a chosen action's ``said`` (the action in the data
+    pack's words) is how it was told, and a log written before a label was reworded
+    still plays again; what was chosen, by whom and on whom is compared."""
+    return _facts(a) == _facts(b)
+
+
+def _facts(event: Event) -> str:
+    data = event.to_dict()
+    if isinstance(event, ActionChosen):
+        data.pop("said", None)
+    return json.dumps(data, sort_keys=True, default=str)
 
 
 class Encounter:
