@@ -113,8 +113,9 @@ def test_p_hit_of_fracas_odds_follows_the_seeds_hit(tmp_path: Path) -> None:
 def test_the_default_dodge_is_named_in_the_reaction_menu(tmp_path: Path) -> None:
     # seed 001 · Step 2 has no "no defense" option: the default reaction is a dodge
     script = tmp_path / "moves.txt"
-    # everybody's initiative in one roll, Grub's usual attack (a): Rosa's reaction next
-    script.write_text("r\na\n")
+    # each one's initiative die (Rosa's, then Grub's), Grub's usual attack (a): Rosa's
+    # reaction next
+    script.write_text("r\nr\na\n")
     done = _fracas("play", str(ROOT / "examples/contest/duel-fight.yaml"), "--seed", "1",
                    "--script", str(script))
     assert done.returncode == 0, done.stderr

@@ -11,11 +11,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
-
-import numpy as np
+from typing import TYPE_CHECKING, Any
 
 from fracas.dice.variables import Group, Mapped, Variable
+
+if TYPE_CHECKING:  # numpy is loaded by what draws, not by exact odds (tests/foundation)
+    import numpy as np
 
 
 @dataclass(frozen=True)
