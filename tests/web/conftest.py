@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from fracas.web.testing import throwaway_postgres
+from fracas.web.testing import ServerProcess, throwaway_postgres
 
 
 @pytest.fixture(scope="session")
@@ -45,6 +45,17 @@ def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     if request.param == "sqlite":
         return f"sqlite:///{tmp_path / 'tracker.sqlite3'}"
     return str(request.getfixturevalue("pg_url"))
+
+
+@pytest.fixture(scope="module")
+def server(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+           ) -> Iterator[ServerProcess]:
+    """``fracas serve`` in a child process on a loopback port, one per test module, on a
+    SQLite file of its own."""
+    db = tmp_path_factory.mktemp(request.module.__name__.rsplit(".", 1)[-1]) / "t.sqlite3"
+    s = ServerProcess(f"sqlite:///{db}").start()
+    yield s
+    s.stop()
 
 
 CHROMIUM = "/usr/bin/chromium"

@@ -11,7 +11,6 @@ from __future__ import annotations
 import os
 import re
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
@@ -22,13 +21,6 @@ from fracas.web.testing import ServerProcess
 
 SHOTS = os.environ.get("FRACAS_SCREENSHOTS")
 
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    db = tmp_path_factory.mktemp("browser") / "t.sqlite3"
-    s = ServerProcess(f"sqlite:///{db}").start()
-    yield s
-    s.stop()
 
 
 def version(page: Page) -> int:

@@ -11,9 +11,7 @@ With ``FRACAS_SCREENSHOTS=<dir>`` the test also saves the screenshots of docs/se
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 
-import pytest
 from playwright.sync_api import Browser, Page
 
 from fracas.web.testing import ServerProcess
@@ -21,13 +19,6 @@ from tests.web.test_browser import shot, version
 
 PHONE = {"width": 390, "height": 844}
 
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    db = tmp_path_factory.mktemp("browser-gm") / "t.sqlite3"
-    s = ServerProcess(f"sqlite:///{db}").start()
-    yield s
-    s.stop()
 
 
 def moved(page: Page, before: int) -> None:
@@ -162,52 +153,6 @@ def test_the_gm_runs_the_enemy_and_the_player_sees_their_own(browser: Browser,
         # undo takes the whole free-form action back
         click(gm, "#undo")
         assert "kicks the brazier over" not in gm.locator("#log").inner_text()
-    finally:
-        desk.close()
-        phone.close()
-
-
-def test_the_gms_roll_all_leaves_the_players_own_d20_in_a_contest(
-        browser: Browser, server: ServerProcess) -> None:
-    """The contest rolls everybody's initiative as one roll: the GM's one click rolls
-    Grub's d20 and the player's phone still asks Pat for Rosa's own, which Pat types."""
-    desk = browser.new_context(viewport={"width": 1280, "height": 1000})
-    phone = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True,
-                                device_scale_factor=2)
-    try:
-        gm = desk.new_page()
-        gm.goto(server.url + "/")
-        gm.click("#start")
-        gm.click("#to-encounters")
-        gm.select_option("#example", "contest/duel-fight.yaml")
-        gm.click("#create")
-        gm.wait_for_url(re.compile(r".*/e/\w+$"))
-        gm.fill("#invite input[name=name]", "Pat")
-        gm.check("#invite input[value=rosa]")
-        gm.click("#invite button[type=submit]")
-        gm.wait_for_selector("#players button.copy")
-        link = gm.locator("#players button.copy").get_attribute("data-copy") or ""
-        player = phone.new_page()
-        player.goto(link)
-        player.wait_for_selector("#pending #dice-input")
-        assert "Rosa's initiative" in player.locator("#prompt").inner_text()
-        caught_up(gm, player)
-        gm.wait_for_selector("#roll-initiative")
-        click(gm, "#roll-initiative")
-        caught_up(player, gm)
-        # Rosa's die is still Pat's: asked on the phone, the round not begun
-        assert "Rosa's initiative" in player.locator("#prompt").inner_text()
-        assert player.locator("#pending #dice-input").count() == 1
-        assert gm.locator("#roll-initiative").count() == 0
-        assert "round 1" not in gm.locator("#round").inner_text()
-        before = version(player)
-        player.fill("#dice-input", "17")
-        player.click("#enter-dice")
-        moved(player, before)
-        assert player.locator("#error").is_hidden()
-        caught_up(gm, player)
-        assert gm.locator("#round").inner_text() == "round 1"
-        assert "Rosa rolls d20 for initiative: 17" in gm.locator("body").inner_text()
     finally:
         desk.close()
         phone.close()

@@ -1,28 +1,20 @@
 """A new GM at the table, in Debian's headless Chromium (Playwright), with one player on a
 phone: what the dice form asks is what it takes (Genesys symbols as the prompt writes
-them, c22 cards), and a bad roll is told on the page."""
+them, c22 cards), a bad roll is told on the page, and the GM's roll-all leaves a player's
+own die of a contest's joint roll to the player."""
 
 from __future__ import annotations
 
 import contextlib
 from collections.abc import Iterator
 
-import pytest
 from playwright.sync_api import Browser, Page
 
 from fracas.web.testing import ServerProcess
 from tests.web.test_browser import create_as_gm, invite_player, version
-from tests.web.test_browser_gm import PHONE, caught_up, moved, to_gorrs_turn
+from tests.web.test_browser_gm import PHONE, caught_up, click, moved, to_gorrs_turn
 
 DESK = {"width": 1280, "height": 1000}
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    db = tmp_path_factory.mktemp("browser-table") / "t.sqlite3"
-    s = ServerProcess(f"sqlite:///{db}").start()
-    yield s
-    s.stop()
 
 
 @contextlib.contextmanager
@@ -177,3 +169,26 @@ def test_a_roll_behind_the_screen_reaches_no_player(browser: Browser,
         eid = player.url.rsplit("/", 1)[1]
         data = player.request.get(f"{server.url}/api/encounters/{eid}").text()
         assert "glowers at the door" in data and "3d6" not in data
+
+
+def test_the_gms_roll_all_leaves_the_players_own_d20_in_a_contest(
+        browser: Browser, server: ServerProcess) -> None:
+    """The contest rolls everybody's initiative as one roll: the GM's one click rolls
+    Grub's d20 and the player's phone still asks Pat for Rosa's own, which Pat types."""
+    with at_the_table(browser, server, "contest/duel-fight.yaml", "raiders", False,
+                      "rosa") as (gm, player):
+        player.wait_for_selector("#pending #dice-input")
+        assert "Rosa's initiative" in player.locator("#prompt").inner_text()
+        caught_up(gm, player)
+        gm.wait_for_selector("#roll-initiative")
+        click(gm, "#roll-initiative")
+        caught_up(player, gm)
+        # Rosa's die is still Pat's: asked on the phone, the round not begun
+        assert "Rosa's initiative" in player.locator("#prompt").inner_text()
+        assert player.locator("#pending #dice-input").count() == 1
+        assert gm.locator("#roll-initiative").count() == 0
+        assert "round 1" not in gm.locator("#round").inner_text()
+        type_dice(player, "17")
+        caught_up(gm, player)
+        assert gm.locator("#round").inner_text() == "round 1"
+        assert "Rosa rolls d20 for initiative: 17" in gm.locator("body").inner_text()

@@ -20,13 +20,6 @@ from tests.web.helpers import Client, invite, new_gm
 DUEL = "tristat/duel-fight.yaml"
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    db = tmp_path_factory.mktemp("gm") / "t.sqlite3"
-    s = ServerProcess(f"sqlite:///{db}").start()
-    yield s
-    s.stop()
-
 
 @pytest.fixture
 def gm(server: ServerProcess) -> Iterator[Client]:

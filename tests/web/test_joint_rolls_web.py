@@ -5,24 +5,15 @@ and the GM's "roll all GM-side initiative" rolls the GM's dice and leaves the pl
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import httpx
-import pytest
 
 from fracas.web.testing import ServerProcess
 from tests.web.helpers import invite, new_gm
 
 DUEL = "contest/duel-fight.yaml"  # Rosa (the player's) against Grub the Brute (the GM's)
 
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    db = tmp_path_factory.mktemp("joint") / "t.sqlite3"
-    s = ServerProcess(f"sqlite:///{db}").start()
-    yield s
-    s.stop()
 
 
 def _texts(view: dict[str, Any]) -> list[str]:

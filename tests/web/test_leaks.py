@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import re
 import threading
-from collections.abc import Iterator
 from typing import Any
 
 import httpx
@@ -43,13 +42,6 @@ PUBLIC = {"RoundStarted", "TurnStarted", "ActionChosen", "SlotAdded", "SlotPasse
           "C22Initiative", "C22Moved", "ZamaniCountdown", "CombatantAdded",
           "CombatantRemoved"}
 
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    db = tmp_path_factory.mktemp("leaks") / "t.sqlite3"
-    s = ServerProcess(f"sqlite:///{db}").start()
-    yield s
-    s.stop()
 
 
 class Tap:

@@ -4,22 +4,11 @@ cut of a fact the player may not see."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import httpx
-import pytest
 
 from fracas.web.testing import ServerProcess
 from fracas.web.tracker import load_example
 from tests.web.helpers import Client, answer_for, invite, new_gm
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    db = tmp_path_factory.mktemp("words") / "t.sqlite3"
-    s = ServerProcess(f"sqlite:///{db}").start()
-    yield s
-    s.stop()
 
 
 def gm_runs(http: httpx.Client, example: str, seed: int) -> tuple[Client, str]:
