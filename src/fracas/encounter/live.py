@@ -217,9 +217,7 @@ class LiveRoller:
         owners, feed.owners = feed.owners, ()
         who = var.stream if var.stream not in ("dice", "policy") else feed.actor
         if announced is not None:  # an id, or a combatant's name
-            by_name = {n: i for i, n in feed.names.items()}
-            who = announced[0] if announced[0] in feed.names else by_name.get(
-                announced[0], "gm")
+            who = self._owner(announced[0])
         parts = split(var) if owners else None
         if (parts is not None and len(parts.parts) == len(owners)
                 and self._by_parts(var, who)):
@@ -317,7 +315,8 @@ class LiveRoller:
         raise Needed(Decision("dice", owner[k - 1], dice_prompt(request), dice=request))
 
     def _owner(self, said: str) -> str:
-        """A part's owner: ``{actor}``, ``{target}``, a combatant's id or name."""
+        """Whose a roll or a part of one is: ``{actor}``, ``{target}``, a combatant's id
+        or name (anything else: the GM's)."""
         feed = self.feed
         if said == "{actor}":
             return feed.actor
