@@ -259,3 +259,23 @@ def test_a_default_defence_is_named_and_no_reaction_only_when_there_is_none() ->
                                                                        "Counter-attack"]
     assert _first_reaction("examples/tristat/duel-fight.yaml") == ["No reaction",
                                                                    "Defend with willpower"]
+
+
+def test_a_genesys_critical_injury_typed_at_the_table_is_told_by_name(tmp_path: Path
+                                                                      ) -> None:
+    """The GM types the Critical Injury's d100 (one value, as the prompt's example
+    shows) and the table hears which injury it was, not only "critical injury"."""
+    typed = ["s a", "3s", "2s", "s", "s", "2s a",  # everybody's initiative
+             "1",  # Tomas takes the first PC slot
+             "",  # his usual attack: Dockside bruiser, with the short sword
+             "sst f h", "1", "1",  # the triumph on his Critical rating, the threat on strain
+             "100", "q"]
+    done = _play("examples/genesys/three-vs-three-fight.yaml", "--seed", "3",
+                 stdin="\n".join(typed) + "\n")
+    out = done.stdout
+    assert done.returncode == 0, done.stderr
+    assert "error" not in out, out[-2000:]
+    asked = out.index("? Tomas's Critical Injury roll against Dockside bruiser: d100")
+    assert "type what the table shows (3) or r to roll" in out[asked:]
+    told = out[out.index("> 100"):]
+    assert "Critical Injury on Dockside bruiser: d100 100 → Crippled (Hard)" in told, told

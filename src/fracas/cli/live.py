@@ -138,7 +138,9 @@ def show_pending(console: Console, session: Session, composer: Composer,
             console.print("  type the symbols the dice show (ss a t, 2s 1a, sat; Enter for "
                           "none) or r to roll", highlight=False)
         else:
-            example = "4H,2S" if "card" in p.dice.die else "3" if p.dice.count == 1 else "3,5"
+            # as many values as the rules read (count None): one now, more asked if needed
+            example = "4H,2S" if "card" in p.dice.die else "3,5" if (
+                p.dice.count or 1) > 1 else "3"
             console.print(f"  type what the table shows ({example}) or r to roll",
                           highlight=False)
         console.print(f"  [dim]allowed: {_esc(p.dice.allowed)}[/]")

@@ -80,7 +80,10 @@ class GenesysDamage(Event):
 
 @dataclass(frozen=True)
 class GenesysCriticalInjury(Event):
-    """A Critical Injury roll and the injury it gives (seed 004 · Step 6)."""
+    """A Critical Injury roll and the injury it gives (seed 004 · Step 6): told in the
+    brief narration too, since the table must know which injury it was."""
+
+    brief: ClassVar[bool] = True
 
     target: str
     natural: int | None
