@@ -34,7 +34,7 @@ COMMENT = re.compile(r"\s+# [^┃│]*")  # a shell comment under a command, not
 WIDTH = 240  # a very wide terminal's: a quote shows whole lines, rule citations and all
 NOT_RUN = {
     "play": "an interactive session (tests/encounter/test_play*.py drives it)",
-    "--max-seconds 20": "its point is a run of minutes stopped by its budget",
+    "--max-seconds 20": "how many points end within its 20 s budget depends on the machine",
 }
 
 
