@@ -279,3 +279,15 @@ def test_a_genesys_critical_injury_typed_at_the_table_is_told_by_name(tmp_path: 
     assert "type what the table shows (3) or r to roll" in out[asked:]
     told = out[out.index("> 100"):]
     assert "Critical Injury on Dockside bruiser: d100 100 → Crippled (Hard)" in told, told
+
+
+def test_cards_are_drawn_and_a_one_value_roll_shows_one_value(tmp_path: Path) -> None:
+    """A c22 prompt offers to draw the cards (``r``), not to roll them; a roll of one
+    value shows one value as its example."""
+    cards = _play("examples/c22/boarding-fight.yaml", "--seed", "3", stdin="q\n")
+    assert cards.returncode == 0, cards.stderr
+    assert "? Mara's initiative: the cards until a number card\n" \
+           "  type what the table shows (4H,2S) or r to draw\n" in cards.stdout, cards.stdout
+    d20 = _play("examples/contest/duel-fight.yaml", "--seed", "3", stdin="q\n")
+    assert d20.returncode == 0, d20.stderr
+    assert "  type what the table shows (3) or r to roll\n" in d20.stdout, d20.stdout

@@ -94,6 +94,8 @@ def test_c22_cards_are_asked_as_cards(browser: Browser, server: ServerProcess) -
         create_as_gm(gm, server, "c22/duel-fight.yaml", "crew", roll_all=False)
         gm.wait_for_selector("#dice-input")
         assert "4H" in (gm.locator("#dice-input").get_attribute("placeholder") or "")
+        assert gm.locator("#enter-dice").inner_text() == "Enter cards"  # drawn, not rolled
+        assert gm.locator("form.dice .roll").inner_text() == "Draw for me"
         assert "Mara's initiative" in gm.locator("#prompt").inner_text()
         type_dice(gm, "4h")  # Mara's initiative card, in any case
         assert "Captain Vos's initiative" in gm.locator("#prompt").inner_text()

@@ -141,7 +141,8 @@ def show_pending(console: Console, session: Session, composer: Composer,
             # as many values as the rules read (count None): one now, more asked if needed
             example = "4H,2S" if "card" in p.dice.die else "3,5" if (
                 p.dice.count or 1) > 1 else "3"
-            console.print(f"  type what the table shows ({example}) or r to roll",
+            draw = "draw" if "card" in p.dice.die else "roll"
+            console.print(f"  type what the table shows ({example}) or r to {draw}",
                           highlight=False)
         console.print(f"  [dim]allowed: {_esc(p.dice.allowed)}[/]")
         return
