@@ -322,7 +322,7 @@ def _controllers(values: list[str] | None) -> dict[str, str]:
         cid, sep, name = value.partition("=")
         if not sep or not cid or not name:
             raise InputError(f"{value!r} is not ID=CONTROLLER", path="--control",
-                             allowed="ID=person or ID=<policy>, e.g. vampire=cautious")
+                             allowed="ID=person or ID=POLICY, e.g. vampire=cautious")
         out[cid] = name
     return out
 
