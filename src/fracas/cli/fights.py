@@ -17,6 +17,7 @@ from fracas.cli.base import (
     check_seed,
 )
 from fracas.cli.progress import QuietOpt, progress
+from fracas.core.words import count
 from fracas.errors import InputError
 
 if TYPE_CHECKING:
@@ -177,13 +178,14 @@ def replay(
     encounter = Encounter.load(log)
     turns = len(encounter.marks)
     if undo > turns:
-        raise InputError(f"cannot undo {undo:,} turn(s): the log holds {turns}",
+        raise InputError(f"cannot undo {undo:,} {'turn' if undo == 1 else 'turns'}: the log "
+                         f"holds {turns}",
                          path="--undo", allowed=f"0 to {turns}")
     for _ in range(undo):
         encounter.undo()
     if encounter.stopped is not None:
         typer.echo(f"fracas: warning: {log}: the log is incomplete ({encounter.stopped}); "
-                   f"replaying its {turns} whole turn(s)", err=True)
+                   f"replaying its {count(turns, 'whole turn')}", err=True)
     if as_json:
         data = fight_json(encounter)
         data["log"] = {"kind": "fight", "complete": encounter.stopped is None,
@@ -191,7 +193,7 @@ def replay(
         print_json("replay", data)
         return
     _show_replayed(encounter, f"{log}: a fight log (fracas fight --log)",
-                   f", undid {undo} turn(s)" if undo else "")
+                   f", undid {count(undo, 'turn')}" if undo else "")
 
 
 def _show_replayed(fight: Encounter | Session, title: str, undone: str) -> None:
@@ -225,7 +227,8 @@ def _replay_session(log: Path, undo: int, as_json: bool) -> None:
     stopped = read_log(log, KIND).stopped
     inputs = sum(not e.get("auto") for e in session.entries)
     if undo > inputs:
-        raise InputError(f"cannot undo {undo:,} input(s): the log holds {inputs}",
+        raise InputError(f"cannot undo {undo:,} {'input' if undo == 1 else 'inputs'}: the log "
+                         f"holds {inputs}",
                          path="--undo", allowed=f"0 to {inputs}")
     if undo:
         session.undo(undo)
@@ -239,8 +242,8 @@ def _replay_session(log: Path, undo: int, as_json: bool) -> None:
                        "pending": session.pending.prompt if session.pending else None}
         print_json("replay", data)
         return
-    _show_replayed(session, f"{log}: a live session's log (fracas play --log): {inputs} "
-                   "input(s)", f", undid {undo} input(s)" if undo else "")
+    _show_replayed(session, f"{log}: a live session's log (fracas play --log): "
+                   f"{count(inputs, 'input')}", f", undid {count(undo, 'input')}" if undo else "")
     if session.pending is not None:
         typer.echo(f"waiting for: {session.pending.prompt} (go on with: fracas play "
                    f"--resume {log})")

@@ -32,6 +32,7 @@ from fracas.core.events import (
     TurnStarted,
 )
 from fracas.core.nesting import MAX_DEPTH, json_depth
+from fracas.core.words import count
 from fracas.encounter.gm import field_labels as gm_field_labels
 from fracas.encounter.gm import field_named as gm_find_field
 from fracas.encounter.gm import marks as gm_marks
@@ -257,7 +258,7 @@ def _command(session: Session, line: str, console: Console
         steps = int(words[1]) if len(words) > 1 else 1
         before = list(session.events)
         (session.redo if head == "redo" else session.undo)(steps)
-        console.print(f"[dim]{'redid' if head == 'redo' else 'undid'} {steps} step(s)[/]")
+        console.print(f"[dim]{'redid' if head == 'redo' else 'undid'} {count(steps, 'step')}[/]")
         return _added(before, session.events) if head == "redo" else ()
     if head == "gm":
         return _gm(session, words[1:], line)
