@@ -23,7 +23,14 @@ from rich.text import Text
 
 from fracas.cli import gm as gm_commands
 from fracas.cli import render
-from fracas.cli.menus import Composer, dice_words, esc, show_menu, show_options
+from fracas.cli.menus import (
+    Composer,
+    answer_hint,
+    dice_words,
+    esc,
+    show_menu,
+    show_options,
+)
 from fracas.core.events import (
     Event,
     FightEnded,
@@ -396,6 +403,12 @@ def _loop(session: Session, console: Console, lines: Iterator[tuple[int, str]],
             save()
         if result is None:  # a step of the action taken, or a command that shows only
             first = line.strip().lstrip("/").split()[:1]
+            pending = session.pending
+            if not first and pending is not None and pending.menu is None and (
+                    pending.kind != "dice"):  # Enter alone at a reaction or a choice
+                show_pending(console, session, composer, full=False)
+                console.print(f"  [dim]{answer_hint(pending.options)}[/]", highlight=False)
+                continue
             show_pending(console, session, composer,
                          full=not first or first[0].lower() not in COMMANDS)
             continue
