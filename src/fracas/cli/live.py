@@ -58,7 +58,7 @@ An action, step by step (what, with what, at whom, then options):
   b  /  +                one step back / the next page of a long list
 A reaction or a choice:  1, 2, ...
 Dice, as the table shows them:
-  3,5  or  3 5           numbers (cards: 4S,10H)
+  3,5  or  3 5           numbers (cards: 4S,10H; 00 on a d100 is 100)
   ss a t, 2s 1a, sat     Genesys symbols (s a t f h d, any case); Enter for none
   r                      roll it for me
 At a dice prompt what you type is read as dice first: put / before a command

@@ -558,6 +558,10 @@ class Session:
 
 
 def _number(value: Any) -> Any:
+    """A value typed for a die: a whole number as a number; ``00`` stays as typed (a d100's
+    100 as percentile dice show it, refused on any other die: the die reads it)."""
+    if isinstance(value, str) and value.strip() == "00":
+        return "00"
     digits = value.strip().removeprefix("-") if isinstance(value, str) else ""
     if digits.isascii() and digits.isdigit() and len(digits) <= 30:  # "--5", 5,000 digits: text
         return int(value)
