@@ -17,7 +17,6 @@ from fracas.cli.base import (
     check_seed,
 )
 from fracas.cli.progress import QuietOpt, progress
-from fracas.core.words import count
 from fracas.errors import InputError
 
 if TYPE_CHECKING:
@@ -173,6 +172,7 @@ def replay(
         return
 
     from fracas.cli.jsonout import print_json
+    from fracas.core.words import count
     from fracas.encounter.engine import Encounter
 
     encounter = Encounter.load(log)
@@ -220,6 +220,7 @@ def _show_replayed(fight: Encounter | Session, title: str, undone: str) -> None:
 def _replay_session(log: Path, undo: int, as_json: bool) -> None:
     """``fracas replay`` of a live session's log (``fracas play --log``)."""
     from fracas.cli.jsonout import print_json
+    from fracas.core.words import count
     from fracas.encounter.log import read_log
     from fracas.encounter.session_log import KIND, load_session
 
