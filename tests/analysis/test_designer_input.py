@@ -233,5 +233,5 @@ def test_balance_past_its_budget_names_the_closest_value_it_finished() -> None:
     genesys = str(EXAMPLES / "genesys" / "duel-fight.yaml")
     line = refused(fracas("balance", genesys, "--vary", "red.group_size=1..9", "--target",
                           "port=0.5", "--max-seconds", "30", "--jobs", "1", "--quiet"),
-                   "--max-seconds: ", "after 1 value(s) tried")
+                   "--max-seconds: ", "after 1 value tried")
     assert "closest so far: red.group_size=1 gives port 16.42%" in line

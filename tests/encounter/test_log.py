@@ -212,7 +212,7 @@ def test_fight_log_is_appended_turn_by_turn_and_keeps_them_when_stopped(
     assert len(loaded.marks) == 3 and loaded.stopped is not None
     assert loaded.events == played().events[:len(loaded.events)]
     code, out, err = run_main(monkeypatch, capsys, "replay", str(log), "--json")
-    assert code == 0 and "warning" in err and "replaying its 3 whole turn(s)" in err
+    assert code == 0 and "warning" in err and "replaying its 3 whole turns" in err
     assert json.loads(out)["log"] == {"kind": "fight", "complete": False,
                                       "stopped": loaded.stopped, "turns": 3}
 
@@ -233,7 +233,7 @@ def test_replay_names_the_damaged_line_and_bounds_undo(
     fight, path = saved
     code, out, err = run_main(monkeypatch, capsys, "replay", str(path), "--undo", "100000")
     turns = len(fight.marks)
-    assert code == 2 and f"cannot undo 100,000 turn(s): the log holds {turns}" in err
+    assert code == 2 and f"cannot undo 100,000 turns: the log holds {turns}" in err
     code, out, _ = run_main(monkeypatch, capsys, "replay", str(path), "--undo", str(turns),
                             "--json")
     assert code == 0 and json.loads(out)["events"] == [] and json.loads(out)["log"][

@@ -118,7 +118,7 @@ def test_a_session_log_cut_short_goes_on_in_a_new_log(tmp_path: Path) -> None:
     assert "? Rin's action" in done.stdout  # where the whole lines stop: the edit is lost
     assert cut.read_bytes() == kept
     again = fracas("replay", new)
-    assert again.returncode == 0 and "6 input(s)" in again.stdout
+    assert again.returncode == 0 and "6 inputs" in again.stdout
 
 
 def test_a_log_told_in_older_words_replays_but_not_a_changed_choice(tmp_path: Path) -> None:

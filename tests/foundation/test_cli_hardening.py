@@ -155,7 +155,7 @@ def test_a_session_log_with_a_key_twice_is_refused(session_log: Path, tmp_path: 
 def test_undo_past_the_start_changes_nothing(tmp_path: Path) -> None:
     log = tmp_path / "session.jsonl"
     done = fracas("play", DUEL, "--seed", "3", "--log", log, stdin="3,5\nu 2\n9,9\nq\n")
-    assert "only 1 step(s) to undo" in done.stdout
+    assert "only 1 step to undo" in done.stdout
     assert "9 is not a value d6 can show" in done.stdout  # still asking for Gorr's 2d6
     assert [r["data"].get("dice") for r in records(log)[1:]] == [[3, 5]]
     again = fracas("play", "--resume", log, stdin="q\n")

@@ -89,7 +89,7 @@ def test_each_extra_trigger_adds_ten_to_the_single_roll() -> None:
     weapon = {**SWORD, "crit": 2}
     res, after = attack(["aa aa s", 35], weapon)
     (roll,) = injuries(res)
-    assert roll.parts == (("1 extra trigger(s)", 10),) and roll.total == 45
+    assert roll.parts == (("1 extra trigger", 10),) and roll.total == 45
     assert roll.injury == "Bowled Over"
     assert "prone" in after["b"].state.conditions and after["b"].state.strain == 1
 

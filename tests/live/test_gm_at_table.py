@@ -58,7 +58,7 @@ def test_a_gm_edit_that_ends_the_fight_says_the_fight_is_over() -> None:
     assert done.returncode == 0, done.stderr
     after = done.stdout.split("> gm remove Gorr", 1)[1]
     assert "Gorr leaves the fight" in after
-    assert "Fight over after 1 round(s): blades win: nobody else can act" in after
+    assert "Fight over after 1 round: blades win: nobody else can act" in after
 
 
 def test_undo_with_a_mistyped_count_undoes_nothing() -> None:
@@ -68,7 +68,7 @@ def test_undo_with_a_mistyped_count_undoes_nothing() -> None:
     assert "error (input 3): u: 'x' is not a number of steps" in out
     assert "error (input 4): redo: 'y' is not a number of steps" in out
     # the mistyped lines took nothing back: only the last undo goes back a roll
-    assert out.count("undid 1 step(s)") == 1
+    assert out.count("undid 1 step") == 1
     assert out.rstrip().splitlines()[-4].startswith("? Gorr's initiative")
 
 
@@ -95,7 +95,7 @@ def test_contest_initiative_says_whose_dice_to_type_and_in_which_order() -> None
     out = " ".join(done.stdout.split())  # the prompt as one line, whatever the width
     # each one's own die, asked of its owner in roster order; two values for one is refused
     assert out.index("? Rosa's initiative: d20") < out.index("? Grub the Brute's initiative")
-    assert "error (input 1): dice: Rosa's initiative: d20: value 2 for d20: 1 value(s) " \
+    assert "error (input 1): dice: Rosa's initiative: d20: value 2 for d20: 1 value " \
            "too many (2)" in out
     assert "Rosa rolls d20 for initiative: 17" in out
     assert "Grub the Brute rolls d20 for initiative: 2" in out
@@ -164,4 +164,4 @@ def test_redo_of_a_gm_edit_shows_the_edit_put_back() -> None:
     done = _play(TRISTAT, 1, "3,4", "5,2", "gm hurt Gorr 3", "u", "redo", "q")
     assert done.returncode == 0, done.stderr
     after = done.stdout.split("> redo", 1)[1].split("> q", 1)[0]
-    assert "redid 1 step(s)" in after and "Gorr: health 60 → 57" in after
+    assert "redid 1 step" in after and "Gorr: health 60 → 57" in after

@@ -56,8 +56,8 @@ def test_the_gm_commands_at_the_terminal(tmp_path: Path) -> None:
     assert "Gorr rolls 2d6:" in out and "needs at most 8" in out
     assert "Gorr: health 60 → 57" in out and "Gorr is blinded for 2 rounds" in out
     assert "blinded (2 rd)" in out
-    assert "undid 1 step(s)" in out
-    after_undo = out.split("undid 1 step(s)")[1]
+    assert "undid 1 step" in out
+    after_undo = out.split("undid 1 step")[1]
     assert "blinded" not in after_undo.split("gm auto gorr cautious")[0]
     assert "fracas decides for Gorr from now on (cautious)" in out
     assert "Gorr: health 60 → 58" in out and "Gorr: health 58 → 59" in out

@@ -44,7 +44,7 @@ def test_redo_survives_a_restart(db_url: str) -> None:
         redone = r.json()
         assert redone["log"] == before["log"] and redone["pending"] == before["pending"]
         r = gm.post(f"/api/encounters/{eid}/redo", {"version": redone["version"]})
-        assert r.status_code == 400 and "only 0 step(s) to redo" in r.json()["error"]
+        assert r.status_code == 400 and "only 0 steps to redo" in r.json()["error"]
         # undo, then a new decision: the redo stack is gone, in the database too
         r = gm.post(f"/api/encounters/{eid}/undo", {"version": redone["version"]})
         assert r.status_code == 200, r.text
@@ -52,7 +52,7 @@ def test_redo_survives_a_restart(db_url: str) -> None:
     with TestClient(create_app(db_url)) as http:
         gm = Client(http, key)
         r = gm.post(f"/api/encounters/{eid}/redo", {"version": gm.view(eid)["version"]})
-        assert r.status_code == 400 and "only 0 step(s) to redo" in r.json()["error"]
+        assert r.status_code == 400 and "only 0 steps to redo" in r.json()["error"]
 
 
 def test_redo_after_the_server_process_is_killed(tmp_path: Path) -> None:

@@ -117,6 +117,6 @@ def test_a_genesys_condition_counted_in_rounds_is_told_in_words(server: ServerPr
         assert r.status_code == 200, r.text
         seen = player.view(eid)
     kira = next(c for c in seen["combatants"] if c["id"] == "kira")
-    said = ("disoriented (1 more round(s) after this one), out of ammunition (pistol)")
+    said = ("disoriented (1 more round after this one), out of ammunition (pistol)")
     assert kira["conditions"] == [f"conditions: {said}"]
     assert f"Kira: conditions none → {said}" in [e["text"] for e in seen["log"]]

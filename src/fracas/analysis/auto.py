@@ -41,6 +41,7 @@ from fracas.analysis.paths import (
 )
 from fracas.analysis.sampled import SubstepCache
 from fracas.core.model import Roster
+from fracas.core.words import count
 from fracas.encounter.engine import FightSetup
 
 STEPS_TRIAL = 4  # fights played step by step first (kept when steps wins)
@@ -132,7 +133,7 @@ def choose(setup: FightSetup, roster: Roster, seed: int, n: int,
     seeded trials (see the module's docstring); the same on every machine."""
     first = steps_chunk((setup, roster, seed, 0, min(n, STEPS_TRIAL)))
     if first.n >= n:
-        return Choice("steps", f"auto chose the steps path: {n} fight(s), played step by "
+        return Choice("steps", f"auto chose the steps path: {count(n, 'fight')}, played step by "
                       "step first", first)
     turns = max(1.0, float(first.actions.mean()) if first.actions is not None else 1.0)
     said = f"step by step ~{turns:,.1f} turns a fight, ~{n * turns:,.0f} in all"

@@ -32,6 +32,7 @@ from fracas.analysis.sweep import (
     check,
     evaluate_points,
 )
+from fracas.core.words import count
 from fracas.errors import InputError
 
 PER_ROUND = 3  # values tried between the straddling pair in each round
@@ -182,7 +183,7 @@ def run_balance(spec: SweepSpec, target: Target, jobs: int = 1,
                   f"closest so far: {vary.path}={values[best['index']]} gives "
                   f"{target.side} {float(best['value']):.2%}")
         raise InputError(f"the balance passed its time budget of {err.seconds:g} s after "
-                         f"{len(tried)} value(s) tried ({so_far})", path="--max-seconds",
+                         f"{count(len(tried), 'value')} tried ({so_far})", path="--max-seconds",
                          allowed="a larger --max-seconds, a narrower range, or a smaller "
                          "--max-states or --fights") from None
     best = _closest(tried, target)

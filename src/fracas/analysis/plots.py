@@ -114,13 +114,13 @@ def odds_figure(odds: Any, title: str, words: Any = None) -> Figure:
     right.step(values, at_least, where="post", color=COLOURS[1], linewidth=2)
     right.plot(values, at_least, "o", color=COLOURS[1], markersize=3)
     right.set_ylim(0, 1.05)
-    right.set_xlabel("x")
-    right.set_ylabel("P(damage ≥ x)")
-    right.set_title("Chance to deal at least x", fontsize=11)
+    right.set_xlabel("damage, at least")
+    right.set_ylabel("chance")
+    right.set_title("Chance to deal at least this damage", fontsize=11)
     _style(right)
     results = " · ".join(f"{name if words is None else words.outcome(name)} {_pct(p)}"
                          for name, p in odds.outcomes.items())
-    fig.suptitle(f"{title}\nP(any hit) {_pct(odds.p_hit)} · {results} · "
+    fig.suptitle(f"{title}\nany hit {_pct(odds.p_hit)} · {results} · "
                  f"taken out {_pct(odds.p_taken_out)} · "
                  f"expected damage {float(odds.expected_damage):.2f}", fontsize=11)
     fig.tight_layout()
@@ -321,7 +321,7 @@ def balance_figure(result: Any, title: str) -> Figure:
     ax = fig.subplots()
     xs = [result.value_of(p) for p in result.points]
     ys = [float(p["value"]) for p in result.points]
-    ax.plot(xs, ys, "o-", color=COLOURS[0], linewidth=2, label=f"{result.target.side} wins")
+    ax.plot(xs, ys, "o-", color=COLOURS[0], linewidth=2, label=f"{result.target.side} win chance")
     bars = [(x, y, p["ci95"]) for x, y, p in zip(xs, ys, result.points, strict=True)
             if p.get("ci95")]
     if bars:
@@ -339,7 +339,7 @@ def balance_figure(result: Any, title: str) -> Figure:
 
     ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     ax.set_xlabel(result.vary.path)
-    ax.set_ylabel(f"chance that {result.target.side} wins")
+    ax.set_ylabel(f"{result.target.side} win chance")
     ax.set_ylim(-0.02, 1.02)
     ax.set_title(title, fontsize=11)
     ax.legend(frameon=False, fontsize=9)

@@ -22,7 +22,7 @@ from fracas.cli.progress import QuietOpt, progress
 from fracas.errors import InputError
 
 PlotOpt = Annotated[Path | None, typer.Option(
-    "--plot", help="Save a picture (.png or .svg).", show_default=False)]
+    "--plot", metavar="FILE", help="Save a picture (.png or .svg).", show_default=False)]
 
 
 def _plots() -> Any:
@@ -77,7 +77,7 @@ def simulation_plot(summary: dict[str, Any], title: str, plot: Path) -> None:
 def advise(
     file: FileArg,
     as_json: JsonOpt = False,
-    top: Annotated[int, typer.Option("--top", help="Options to show.", min=1)] = 15,
+    top: Annotated[int, typer.Option("--top", metavar="N", help="Options to show.", min=1)] = 15,
     plot: PlotOpt = None,
 ) -> None:
     """Rank the attacker's options and the defender's answers by exact odds."""
@@ -117,23 +117,26 @@ def sweep(
     ] = None,
     as_json: JsonOpt = False,
     plot: PlotOpt = None,
-    jobs: Annotated[int | None, typer.Option("--jobs", help="Local processes (default: "
+    jobs: Annotated[int | None, typer.Option("--jobs", metavar="N",
+                                             help="Local processes (default: "
                                              "every core).", min=1)] = None,
     scheduler: Annotated[str | None, typer.Option(
-        "--scheduler", help="A Dask scheduler (tcp://host:8786) to run on.")] = None,
-    side: Annotated[str | None, typer.Option("--side", help="The side whose win counts.")
+        "--scheduler", metavar="URL", help="A Dask scheduler (tcp://host:8786) to run on.")] = None,
+    side: Annotated[str | None, typer.Option("--side", metavar="SIDE",
+                                             help="The side whose win counts.")
                     ] = None,
     method: Annotated[str, typer.Option("--method", help="Fight metrics: auto (exact "
                                         "while small), exact, simulate.")] = "auto",
     fights: Annotated[int | None, typer.Option(
-        "--fights", help="Fight metrics: fights per simulated point (default: 2000).",
+        "--fights", metavar="N", help="Fight metrics: fights per simulated point (default: 2000).",
         min=1)] = None,
     max_states: Annotated[int | None, typer.Option(
-        "--max-states", help="Fight metrics: exact budget per point (default: 10000).",
+        "--max-states", metavar="N", help="Fight metrics: exact budget per point (default: 10000).",
         min=1)] = None,
-    seed: Annotated[int, typer.Option("--seed", help="Seed of simulated points.")] = 0,
+    seed: Annotated[int, typer.Option("--seed", metavar="N", help="Seed of simulated points.")] = 0,
     max_memory: MemoryOpt = 1.0,
-    max_seconds: Annotated[float, typer.Option("--max-seconds", help="Time budget of the "
+    max_seconds: Annotated[float, typer.Option("--max-seconds", metavar="SECONDS",
+                                               help="Time budget of the "
                                                "whole sweep, in seconds.", min=0)] = 600.0,
     quiet: QuietOpt = False,
 ) -> None:
@@ -173,14 +176,18 @@ def sweep(
 @app.command()
 def report(
     file: FileArg,
-    output: Annotated[Path, typer.Option("-o", "--output", help="The HTML file to write.")
+    output: Annotated[Path, typer.Option("-o", "--output", metavar="FILE",
+                                         help="The HTML file to write.")
                       ] = Path("report.html"),
-    top: Annotated[int, typer.Option("--top", help="Options to show.", min=1)] = 15,
-    max_states: Annotated[int, typer.Option("--max-states", help="Exact budget of a fight.",
+    top: Annotated[int, typer.Option("--top", metavar="N", help="Options to show.", min=1)] = 15,
+    max_states: Annotated[int, typer.Option("--max-states", metavar="N",
+                                            help="Exact budget of a fight.",
                                             min=1)] = 200_000,
-    fights: Annotated[int, typer.Option("-n", help="Fights to simulate past the budget.",
+    fights: Annotated[int, typer.Option("-n", metavar="N",
+                                        help="Fights to simulate past the budget.",
                                         min=1)] = 20_000,
-    max_seconds: Annotated[float, typer.Option("--max-seconds", help="Time budget of the "
+    max_seconds: Annotated[float, typer.Option("--max-seconds", metavar="SECONDS",
+                                               help="Time budget of the "
                                                "exact fight odds.", min=0)] = 60.0,
     max_memory: MemoryOpt = 1.0,
     quiet: QuietOpt = False,

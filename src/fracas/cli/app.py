@@ -86,14 +86,16 @@ def _find_roll(expression: str) -> Any:
 
 @app.command()
 def roll(
-    expression: Annotated[str, typer.Argument(help="Dice: 2d6, d100, d%, 3d20kh1, 4d6kl3, "
+    expression: Annotated[str, typer.Argument(metavar="DICE",
+                                              help="Dice: 2d6, d100, d%, 3d20kh1, 4d6kl3, "
                                               "2d6+3, d8+d6-1 (or a system's pool).")],
     seed: SeedOpt = None,
     odds: Annotated[bool, typer.Option("--odds", help="Exact distribution instead.")] = False,
     joint: Annotated[bool, typer.Option("--joint", help="With --odds, a pool's full joint "
                                         "distribution too.")] = False,
     as_json: JsonOpt = False,
-    max_work: Annotated[int, typer.Option("--max-work", help="With --odds: the most steps "
+    max_work: Annotated[int, typer.Option("--max-work", metavar="STEPS",
+                                          help="With --odds: the most steps "
                                           "to spend building the distribution.", min=1)
                         ] = ODDS_WORK,
 ) -> None:
@@ -198,7 +200,8 @@ def attack_json(scenario: Scenario, result: Resolution) -> dict[str, Any]:
 def attack(
     file: FileArg,
     seed: SeedOpt = None,
-    dice: Annotated[str | None, typer.Option("--dice", help="Pin the dice: 1,1,4.")] = None,
+    dice: Annotated[str | None, typer.Option("--dice", metavar="DICE",
+                                             help="Pin the dice: 1,1,4.")] = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Resolve the scenario's attack step by step (pinned dice if the file has them)."""
@@ -237,15 +240,18 @@ def attack(
 def odds(
     file: FileArg,
     as_json: JsonOpt = False,
-    plot: Annotated[Path | None, typer.Option("--plot", help="Save a picture (.png or .svg)."
+    plot: Annotated[Path | None, typer.Option("--plot", metavar="FILE",
+                                              help="Save a picture (.png or .svg)."
                                               )] = None,
     fight: Annotated[bool, typer.Option("--fight", help="Exact odds of the whole fight.")
                      ] = False,
     max_states: Annotated[int | None, typer.Option(
-        "--max-states", help="With --fight: the most fight states to explore (default: "
+        "--max-states", metavar="N",
+        help="With --fight: the most fight states to explore (default: "
         "1000000).", min=1)] = None,
     max_seconds: Annotated[float | None, typer.Option(
-        "--max-seconds", help="With --fight: the most seconds to explore them (default: "
+        "--max-seconds", metavar="SECONDS",
+        help="With --fight: the most seconds to explore them (default: "
         "300).", min=0)] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="With --fight: no progress "
                                         "on stderr.")] = False,
@@ -291,7 +297,8 @@ def odds(
 
 @app.command()
 def demo(
-    examples: Annotated[Path | None, typer.Option(help="The examples folder.")] = None,
+    examples: Annotated[Path | None, typer.Option(
+        metavar="FOLDER", help="The examples folder.")] = None,
 ) -> None:
     """A short narrated showcase of what the built-in systems can do."""
     from fracas.cli import render

@@ -25,20 +25,24 @@ def balance(
         "--target", metavar="SIDE=CHANCE",
         help="SIDE=CHANCE: the side's win chance to aim at (0.6 or 60%).",
         show_default=False)],
-    fights: Annotated[int, typer.Option("--fights", help="Fights per simulated value.",
+    fights: Annotated[int, typer.Option("--fights", metavar="N", help="Fights per simulated value.",
                                         min=1)] = 2000,
     scheduler: Annotated[str | None, typer.Option(
-        "--scheduler", help="A Dask scheduler (tcp://host:8786) to run on.")] = None,
+        "--scheduler", metavar="URL", help="A Dask scheduler (tcp://host:8786) to run on.")] = None,
     plot: Annotated[Path | None, typer.Option(
-        "--plot", help="Save a picture (.png or .svg).", show_default=False)] = None,
-    max_seconds: Annotated[float, typer.Option("--max-seconds", help="Time budget of the "
+        "--plot", metavar="FILE",
+        help="Save a picture (.png or .svg).", show_default=False)] = None,
+    max_seconds: Annotated[float, typer.Option("--max-seconds", metavar="SECONDS",
+                                               help="Time budget of the "
                                                "whole search, in seconds.", min=0)] = 600.0,
     as_json: JsonOpt = False,
-    jobs: Annotated[int | None, typer.Option("--jobs", help="Local processes (default: "
+    jobs: Annotated[int | None, typer.Option("--jobs", metavar="N",
+                                             help="Local processes (default: "
                                              "every core).", min=1)] = None,
-    max_states: Annotated[int, typer.Option("--max-states", help="Exact budget per value "
+    max_states: Annotated[int, typer.Option("--max-states", metavar="N",
+                                            help="Exact budget per value "
                                             "(past it, simulated).", min=1)] = 100_000,
-    seed: Annotated[int, typer.Option("--seed", help="Seed of simulated values.")] = 0,
+    seed: Annotated[int, typer.Option("--seed", metavar="N", help="Seed of simulated values.")] = 0,
     max_memory: MemoryOpt = 1.0,
     quiet: QuietOpt = False,
 ) -> None:

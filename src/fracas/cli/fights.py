@@ -92,9 +92,11 @@ def fight_json(fight: Encounter | Session) -> dict[str, Any]:
 
 
 PolicyOpt = Annotated[str | None, typer.Option(
-    "--policy", help=f"One policy for everybody ({', '.join(POLICY_NAMES)}); default: each "
+    "--policy", metavar="POLICY",
+    help=f"One policy for everybody ({', '.join(POLICY_NAMES)}); default: each "
     "combatant's own, else aggressive.")]
-RoundsOpt = Annotated[int | None, typer.Option("--max-rounds", help="Round limit.", min=1)]
+RoundsOpt = Annotated[int | None, typer.Option("--max-rounds", metavar="N",
+                                               help="Round limit.", min=1)]
 
 
 @app.command()
@@ -102,7 +104,8 @@ def fight(
     file: FileArg,
     seed: SeedOpt = None,
     as_json: JsonOpt = False,
-    log: Annotated[Path | None, typer.Option("--log", help="Save the event log (JSON Lines).")
+    log: Annotated[Path | None, typer.Option("--log", metavar="FILE",
+                                             help="Save the event log (JSON Lines).")
                    ] = None,
     policy: PolicyOpt = None,
     max_rounds: RoundsOpt = None,
@@ -147,8 +150,10 @@ def fight(
 
 @app.command()
 def replay(
-    log: Annotated[Path, typer.Argument(help="A log saved by fight --log or play --log.")],
-    undo: Annotated[int, typer.Option("--undo", help="Take back the last N turns (of a "
+    log: Annotated[Path, typer.Argument(
+        metavar="LOG", help="A log saved by fight --log or play --log.")],
+    undo: Annotated[int, typer.Option("--undo", metavar="N",
+                                      help="Take back the last N turns (of a "
                                       "play --log session: the last N inputs).", min=0)
                     ] = 0,
     as_json: JsonOpt = False,
@@ -167,18 +172,20 @@ def replay(
         return
 
     from fracas.cli.jsonout import print_json
+    from fracas.core.words import count
     from fracas.encounter.engine import Encounter
 
     encounter = Encounter.load(log)
     turns = len(encounter.marks)
     if undo > turns:
-        raise InputError(f"cannot undo {undo:,} turn(s): the log holds {turns}",
+        raise InputError(f"cannot undo {undo:,} {'turn' if undo == 1 else 'turns'}: the log "
+                         f"holds {turns}",
                          path="--undo", allowed=f"0 to {turns}")
     for _ in range(undo):
         encounter.undo()
     if encounter.stopped is not None:
         typer.echo(f"fracas: warning: {log}: the log is incomplete ({encounter.stopped}); "
-                   f"replaying its {turns} whole turn(s)", err=True)
+                   f"replaying its {count(turns, 'whole turn')}", err=True)
     if as_json:
         data = fight_json(encounter)
         data["log"] = {"kind": "fight", "complete": encounter.stopped is None,
@@ -186,7 +193,7 @@ def replay(
         print_json("replay", data)
         return
     _show_replayed(encounter, f"{log}: a fight log (fracas fight --log)",
-                   f", undid {undo} turn(s)" if undo else "")
+                   f", undid {count(undo, 'turn')}" if undo else "")
 
 
 def _show_replayed(fight: Encounter | Session, title: str, undone: str) -> None:
@@ -213,6 +220,7 @@ def _show_replayed(fight: Encounter | Session, title: str, undone: str) -> None:
 def _replay_session(log: Path, undo: int, as_json: bool) -> None:
     """``fracas replay`` of a live session's log (``fracas play --log``)."""
     from fracas.cli.jsonout import print_json
+    from fracas.core.words import count
     from fracas.encounter.log import read_log
     from fracas.encounter.session_log import KIND, load_session
 
@@ -220,7 +228,8 @@ def _replay_session(log: Path, undo: int, as_json: bool) -> None:
     stopped = read_log(log, KIND).stopped
     inputs = sum(not e.get("auto") for e in session.entries)
     if undo > inputs:
-        raise InputError(f"cannot undo {undo:,} input(s): the log holds {inputs}",
+        raise InputError(f"cannot undo {undo:,} {'input' if undo == 1 else 'inputs'}: the log "
+                         f"holds {inputs}",
                          path="--undo", allowed=f"0 to {inputs}")
     if undo:
         session.undo(undo)
@@ -234,8 +243,8 @@ def _replay_session(log: Path, undo: int, as_json: bool) -> None:
                        "pending": session.pending.prompt if session.pending else None}
         print_json("replay", data)
         return
-    _show_replayed(session, f"{log}: a live session's log (fracas play --log): {inputs} "
-                   "input(s)", f", undid {undo} input(s)" if undo else "")
+    _show_replayed(session, f"{log}: a live session's log (fracas play --log): "
+                   f"{count(inputs, 'input')}", f", undid {count(undo, 'input')}" if undo else "")
     if session.pending is not None:
         typer.echo(f"waiting for: {session.pending.prompt} (go on with: fracas play "
                    f"--resume {log})")
@@ -278,10 +287,12 @@ def simulation_view(summary: dict[str, Any], title: str) -> list[Any]:
 @app.command("simulate")
 def simulate_cmd(
     file: FileArg,
-    n: Annotated[int, typer.Option("-n", help="How many fights.", min=1)] = 1000,
-    seed: Annotated[int, typer.Option("--seed", help="Seed: same seed and n, same result.")
+    n: Annotated[int, typer.Option("-n", metavar="N", help="How many fights.", min=1)] = 1000,
+    seed: Annotated[int, typer.Option("--seed", metavar="N",
+                                      help="Seed: same seed and n, same result.")
                     ] = 0,
-    jobs: Annotated[int | None, typer.Option("--jobs", help="Processes to use (default: 1).",
+    jobs: Annotated[int | None, typer.Option("--jobs", metavar="N",
+                                             help="Processes to use (default: 1).",
                                              min=1)] = None,
     method: Annotated[str, typer.Option(
         "--method", help="auto (counts the work each path needs on seeded trials, never "
@@ -291,15 +302,17 @@ def simulate_cmd(
                     ] = "auto",
     max_memory: MemoryOpt = 1.0,
     scheduler: Annotated[str | None, typer.Option(
-        "--scheduler", help="Play the fights on this existing Dask scheduler "
+        "--scheduler", metavar="URL", help="Play the fights on this existing Dask scheduler "
         "(tcp://HOST:PORT) instead of --jobs processes.")] = None,
     as_json: JsonOpt = False,
     policy: PolicyOpt = None,
     max_rounds: RoundsOpt = None,
-    plot: Annotated[Path | None, typer.Option("--plot", help="Save a picture (.png or .svg)."
+    plot: Annotated[Path | None, typer.Option("--plot", metavar="FILE",
+                                              help="Save a picture (.png or .svg)."
                                               )] = None,
     max_seconds: Annotated[float, typer.Option(
-        "--max-seconds", help="Time budget of the fights, on every path (auto moves from "
+        "--max-seconds", metavar="SECONDS",
+        help="Time budget of the fights, on every path (auto moves from "
         "the fast path to the steps one when the chain of states passes it).", min=0,
         max=1e9)] = 600.0,
     quiet: QuietOpt = False,

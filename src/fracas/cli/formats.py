@@ -25,7 +25,8 @@ def schema_cmd(
     system: Annotated[str | None, typer.Argument(help="A system id (see `fracas systems`).",
                                                  show_default=False)] = None,
     out: Annotated[Path | None, typer.Option(
-        "--out", help="Write <id>.json for every system (or SYSTEM's) into this folder.")
+        "--out", metavar="FOLDER",
+        help="Write SYSTEM.json for every system (or SYSTEM's) into this folder.")
     ] = None,
 ) -> None:
     """Print the JSON Schema of a scenario file of SYSTEM (draft 2020-12)."""

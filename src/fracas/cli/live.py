@@ -23,7 +23,14 @@ from rich.text import Text
 
 from fracas.cli import gm as gm_commands
 from fracas.cli import render
-from fracas.cli.menus import Composer, dice_words, esc, show_menu, show_options
+from fracas.cli.menus import (
+    Composer,
+    answer_hint,
+    dice_words,
+    esc,
+    show_menu,
+    show_options,
+)
 from fracas.core.events import (
     Event,
     FightEnded,
@@ -32,6 +39,7 @@ from fracas.core.events import (
     TurnStarted,
 )
 from fracas.core.nesting import MAX_DEPTH, json_depth
+from fracas.core.words import count
 from fracas.encounter.gm import field_labels as gm_field_labels
 from fracas.encounter.gm import field_named as gm_find_field
 from fracas.encounter.gm import marks as gm_marks
@@ -50,7 +58,7 @@ An action, step by step (what, with what, at whom, then options):
   b  /  +                one step back / the next page of a long list
 A reaction or a choice:  1, 2, ...
 Dice, as the table shows them:
-  3,5  or  3 5           numbers (cards: 4S,10H)
+  3,5  or  3 5           numbers (cards: 4S,10H; 00 on a d100 is 100)
   ss a t, 2s 1a, sat     Genesys symbols (s a t f h d, any case); Enter for none
   r                      roll it for me
 At a dice prompt what you type is read as dice first: put / before a command
@@ -260,7 +268,7 @@ def _command(session: Session, line: str, console: Console
         steps = int(words[1]) if len(words) > 1 else 1
         before = list(session.events)
         (session.redo if head == "redo" else session.undo)(steps)
-        console.print(f"[dim]{'redid' if head == 'redo' else 'undid'} {steps} step(s)[/]")
+        console.print(f"[dim]{'redid' if head == 'redo' else 'undid'} {count(steps, 'step')}[/]")
         return _added(before, session.events) if head == "redo" else ()
     if head == "gm":
         return _gm(session, words[1:], line)
@@ -325,7 +333,7 @@ def _controllers(values: list[str] | None) -> dict[str, str]:
         cid, sep, name = value.partition("=")
         if not sep or not cid or not name:
             raise InputError(f"{value!r} is not ID=CONTROLLER", path="--control",
-                             allowed="ID=person or ID=<policy>, e.g. vampire=cautious")
+                             allowed="ID=person or ID=POLICY, e.g. vampire=cautious")
         out[cid] = name
     return out
 
@@ -398,6 +406,12 @@ def _loop(session: Session, console: Console, lines: Iterator[tuple[int, str]],
             save()
         if result is None:  # a step of the action taken, or a command that shows only
             first = line.strip().lstrip("/").split()[:1]
+            pending = session.pending
+            if not first and pending is not None and pending.menu is None and (
+                    pending.kind != "dice"):  # Enter alone at a reaction or a choice
+                show_pending(console, session, composer, full=False)
+                console.print(f"  [dim]{answer_hint(pending.options)}[/]", highlight=False)
+                continue
             show_pending(console, session, composer,
                          full=not first or first[0].lower() not in COMMANDS)
             continue

@@ -132,6 +132,15 @@ def show_options(console: Console, options: tuple[Option, ...], page: int = 0) -
         console.print("  [dim]+: more[/]", highlight=False)
 
 
+def answer_hint(options: tuple[Option, ...]) -> str:
+    """What to type at a reaction or a choice, said when Enter is pressed with nothing
+    typed (the list is on the screen already)."""
+    ids = [o.id for o in options]
+    numbers = " or ".join(ids) if len(ids) <= 2 else f"{ids[0]} to {ids[-1]}"
+    more = ", or + for more of the list" if page_of(options, 0)[1] else ""
+    return f"type the number of an answer ({numbers}){more}, then Enter"
+
+
 def dice_words(line: str, typed: str) -> list[str]:
     """What a table typed for a roll, as the values the session takes: symbols are one
     value for the whole pool (``ss a t``, ``2s 1a``, ``s,a``, ``sat``, blank for none);

@@ -13,24 +13,30 @@ from typing import Annotated
 import typer
 
 from fracas.cli.base import SeedOpt, app
+from fracas.cli.fights import POLICY_NAMES
 
 
 @app.command()
 def play(
-    file: Annotated[Path | None, typer.Argument(help="A fight file (YAML); not needed with "
-                                                "--resume.", show_default=False)] = None,
-    log: Annotated[Path | None, typer.Option("--log", help="Save the session's log here "
-                                             "(JSON Lines), after every input.")] = None,
-    resume: Annotated[Path | None, typer.Option("--resume", help="Go on with a saved log "
-                                                "(and keep saving to it).")] = None,
+    file: Annotated[Path | None, typer.Argument(
+        metavar="FILE", help="A fight file (YAML); not needed with --resume.",
+        show_default=False)] = None,
+    log: Annotated[Path | None, typer.Option(
+        "--log", metavar="FILE", help="Save the session's log here (JSON Lines), after every "
+        "input.")] = None,
+    resume: Annotated[Path | None, typer.Option(
+        "--resume", metavar="FILE", help="Go on with a saved log (and keep saving to it).")
+                      ] = None,
     seed: SeedOpt = None,
-    script: Annotated[Path | None, typer.Option("--script", help="Read the commands from "
-                                                "this file, one a line.")] = None,
+    script: Annotated[Path | None, typer.Option(
+        "--script", metavar="FILE", help="Read the commands from this file, one a line.")
+                      ] = None,
     verbose: Annotated[bool, typer.Option("--verbose", help="Every event, with its rule.")
                        ] = False,
     control: Annotated[list[str] | None, typer.Option(
-        "--control", help="ID=person or ID=<policy>; repeatable. Default: a person decides "
-        "for everybody (the players and the GM).")] = None,
+        "--control", metavar="ID=WHO", help="Who decides for a combatant: ID=person, or "
+        f"ID=POLICY ({', '.join(POLICY_NAMES)}) for the computer; repeatable. "
+        "Default: a person decides for everybody (the players and the GM).")] = None,
     roll_all: Annotated[bool, typer.Option("--roll-all", help="Roll every die; people "
                                            "only decide.")] = False,
 ) -> None:

@@ -33,17 +33,22 @@ def seed_example(db: str, example: str, people: str | None, base: str) -> list[s
 
 @app.command()
 def serve(
-    db: Annotated[str, typer.Option(help="Database: a SQLite file path or URL, or "
+    db: Annotated[str, typer.Option(metavar="DATABASE",
+                                    help="Database: a SQLite file path or URL, or "
                                          "postgresql://user:pass@host/db.")] = "fracas.sqlite3",
-    host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
-    port: Annotated[int, typer.Option(help="Port to listen on.", min=0, max=65535)] = 8000,
+    host: Annotated[str, typer.Option(
+        metavar="ADDRESS", help="Address to listen on.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(
+        metavar="PORT", help="Port to listen on.", min=0, max=65535)] = 8000,
     example: Annotated[str | None, typer.Option(
+        metavar="FILE",
         help="Also create an encounter from this example (e.g. tristat/duel-fight.yaml) "
              "and print its GM and player links.")] = None,
     people: Annotated[str | None, typer.Option(
+        metavar="SIDE",
         help="With --example: the side the player controls (default: the first).")] = None,
     workers: Annotated[int, typer.Option(
-        min=1, max=64,
+        metavar="N", min=1, max=64,
         help="Server processes sharing the address (PostgreSQL only: live updates reach "
              "every process through PostgreSQL's LISTEN/NOTIFY; SQLite runs one).")] = 1,
 ) -> None:

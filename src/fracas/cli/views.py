@@ -9,6 +9,7 @@ from rich.table import Table
 from rich.text import Text
 
 from fracas.cli import render
+from fracas.core.words import count
 
 
 def exact_text(p: Any, limit: int = 24) -> str:
@@ -121,7 +122,7 @@ def sweep_view(result: Any, title: str) -> list[Any]:
     errors = [p for p in result.points if p.get("value") is None]
     notes = [f"{len(result.points):,} points on {result.engine} workers"]
     if simulated:
-        notes.append(f"~ simulated: {simulated} point(s) past the exact budget")
+        notes.append(f"~ simulated: {count(simulated, 'point')} past the exact budget")
     parts.append(Text("; ".join(notes), style="dim"))
     for p in errors[:5]:
         at = ", ".join(f"{name}={value}" for name, value in p["values"].items())

@@ -342,4 +342,5 @@ class FightEnded(Event):
     reason: str
 
     def text(self) -> str:
-        return f"Fight over after {self.rounds} round(s): {self.reason}"
+        rounds = "round" if self.rounds == 1 else "rounds"
+        return f"Fight over after {self.rounds} {rounds}: {self.reason}"

@@ -12,6 +12,11 @@ or ``field=value`` (one value of a choice), e.g.::
       vital_target: {label: "Called shot: vital spot", description: "−8 to hit, ..."}
       trick_shot: {label: "Trick shot (−{value})", description: "..."}
       move=half_before: {label: "Half move first", description: "..."}
+
+A noun after a value says both its forms as ``[one|many]``, and the one that agrees with
+the value just before it is shown: ``"{value} [boon|boons] to the attacker"`` reads
+``1 boon to the attacker``, ``2 boons to the attacker``; ``"{0} more [round|rounds]"``
+reads ``1 more round``. Such a pair before any value is refused as the words load.
 """
 
 from __future__ import annotations
@@ -21,11 +26,16 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 GROUPS = ("attack", "grapple", "disarm", "defend", "move", "other")
 GROUP_LABELS = {"attack": "Attack", "grapple": "Grapple", "disarm": "Disarm",
                 "defend": "Defend", "move": "Move", "other": "Something else"}
+
+
+#: A value to put in (``{value}``, ``{0}``) or a noun's two forms (``[round|rounds]``).
+_PIECE = re.compile(r"\{(?P<name>\w+)\}|\[(?P<one>[^\[\]|{}]*)\|(?P<many>[^\[\]|{}]*)\]")
+_ONE = re.compile(r"[+\-−]?1")
 
 
 class Word(BaseModel):
@@ -35,8 +45,19 @@ class Word(BaseModel):
     label: str = Field(min_length=1)
     description: str = ""
     #: For a condition kept with values after its name (``disoriented:1``, ``burning:2:3``):
-    #: what they say, the first as ``{0}`` (``"{0} more round(s)"``).
+    #: what they say, the first as ``{0}`` (``"{0} more [round|rounds]"``).
     values: str = ""
+
+    @field_validator("label", "description", "values")
+    @classmethod
+    def _forms_follow_a_value(cls, text: str) -> str:
+        for found in _PIECE.finditer(text):
+            if found.group("one") is None:
+                break  # a value first: every pair after it has one to agree with
+            raise ValueError(f"[{found.group('one')}|{found.group('many')}] comes before any "
+                             "value: a word's two forms follow the value they agree with, "
+                             "e.g. \"{value} [boon|boons]\"")
+        return text
 
 
 class ActionWord(Word):
@@ -76,8 +97,8 @@ class Words(BaseModel):
         if word is None:
             word = self.options.get(field)
             if word is not None:
-                word = Word(label=word.label.replace("{value}", _text(value)),
-                            description=word.description.replace("{value}", _text(value)))
+                word = Word(label=fill(word.label, value=value),
+                            description=fill(word.description, value=value))
         if word is None:  # not in the data pack: shown as it is (a test finds it)
             return Word(label=field if value is True else f"{field}={_text(value)}")
         return None if word.label == "-" else word
@@ -105,7 +126,7 @@ class Words(BaseModel):
 
     def condition(self, name: str) -> str:
         """A condition's label; one kept with values after its name (``disoriented:1``)
-        as its label and what they say (``disoriented (1 more round(s))``)."""
+        as its label and what they say (``disoriented (1 more round)``)."""
         word = self.conditions.get(name)
         if word is not None:
             return word.label
@@ -118,7 +139,7 @@ class Words(BaseModel):
             return f"{plain(head)} ({', '.join(values)})"
         if word.values:
             try:
-                return f"{word.label} ({word.values.format(*values)})"
+                return f"{word.label} ({fill(word.values, values)})"
             except (IndexError, KeyError, ValueError):
                 pass  # fewer values than the words name: shown as they are
         return f"{word.label} ({', '.join(values)})"
@@ -132,6 +153,30 @@ def _text(value: Any) -> str:
     if isinstance(value, tuple | list):
         return ", ".join(map(str, value))
     return str(value)
+
+
+def fill(text: str, values: tuple[Any, ...] | list[Any] = (), **named: Any) -> str:
+    """A data-pack text with its values put in: ``{0}``, ``{1}``... the ``values`` in order,
+    ``{value}`` (any name) the ``named`` one; a noun's forms ``[one|many]`` as the value just
+    before them needs (``one`` after 1, else ``many``). A name not given is left as it is;
+    a position past the values given raises IndexError."""
+    last: str | None = None
+
+    def put(found: re.Match[str]) -> str:
+        nonlocal last
+        name = found.group("name")
+        if name is None:
+            one = last is not None and _ONE.fullmatch(last.strip()) is not None
+            return found.group("one") if one else found.group("many")
+        if name.isdigit():
+            last = _text(values[int(name)])
+        elif name in named:
+            last = _text(named[name])
+        else:
+            return found.group(0)
+        return last
+
+    return _PIECE.sub(put, text)
 
 
 _SNAKE = re.compile(r"\b([A-Za-z]+)_([A-Za-z_]+)\b")

@@ -132,11 +132,12 @@ class ScriptedRoller:
         """Raise if pinned values were left over: the script did not fit the resolution."""
         for stream, rest in self.leftover().items():
             position = self._used[stream] + 1
+            used = self._used[stream]
             raise ScriptError(
-                f"{len(rest)} value(s) left over ({', '.join(map(str, rest))}): "
+                f"{len(rest)} {_values(len(rest))} left over ({', '.join(map(str, rest))}): "
                 "the resolution needed fewer",
                 die=stream, position=position,
-                allowed=f"exactly {self._used[stream]} values for {stream}",
+                allowed=f"exactly {used} {_values(used)} for {stream}",
             )
 
     def run(self, fn: Callable[..., R], *args: Any) -> R:
@@ -301,3 +302,8 @@ def announce(roller: Roller, who: str, what: str, needs: str = "",
 def exact(fn: Callable[..., RH], *args: Any) -> Distribution[RH]:
     """The exact distribution of ``fn(roller, *args)`` with a fresh :class:`ExactRoller`."""
     return ExactRoller().distribution(fn, *args)
+
+
+def _values(n: int) -> str:
+    """``value`` or ``values``, as ``n`` needs (dice sit below the words of ``core``)."""
+    return "value" if n == 1 else "values"

@@ -66,8 +66,11 @@ class Variable(ABC, Generic[T]):
 
 
 def check_value(label: str, dist: Distribution[Any], value: object, position: int) -> Any:
-    """A pinned value, checked to be one the die can show (ints may be given as text)."""
+    """A pinned value, checked to be one the die can show (ints may be given as text;
+    ``00`` on a d100 is 100, as percentile dice show it, and is refused on any other die)."""
     candidate = value
+    if isinstance(value, str) and value.strip() == "00" and _is_d100(dist):
+        return 100
     if isinstance(value, str):
         digits = value.strip().removeprefix("-")  # one sign at most: "--5" is no number
         if digits.isascii() and digits.isdigit() and len(digits) <= 30:  # never int() of 5000
@@ -79,10 +82,15 @@ def check_value(label: str, dist: Distribution[Any], value: object, position: in
         f"{shown[0]} to {shown[-1]}"
         if all(type(x) is int for x in shown) and len(shown) == shown[-1] - shown[0] + 1
         else ", ".join(map(str, shown[:20])) + (" ..." if len(shown) > 20 else "")
-    )
+    ) + (" (00 is 100)" if _is_d100(dist) else "")
     said = repr(value) if len(repr(value)) <= 40 else repr(value)[:37] + "..."
     raise ScriptError(f"{said} is not a value {label} can show", die=label,
                       position=position, allowed=allowed)
+
+
+def _is_d100(dist: Distribution[Any]) -> bool:
+    """Does ``dist`` show exactly the faces of a d100, 1 to 100?"""
+    return 100 in dist and 0 not in dist and list(dist.outcomes()) == list(range(1, 101))
 
 
 @dataclass(frozen=True, eq=True)

@@ -20,7 +20,7 @@ from fracas.core.choices import Choice
 from fracas.core.events import Event
 from fracas.core.model import PASS, Action, Roster
 from fracas.core.system import RuleSystem
-from fracas.core.words import plain
+from fracas.core.words import count, plain
 from fracas.dice.joint import Split, split
 from fracas.dice.rollers import Roller
 from fracas.dice.variables import Variable
@@ -104,9 +104,9 @@ class _Values:
 
     def take(self, die: str, stream: str = "dice") -> tuple[object, int]:
         if self.used >= len(self.values):
-            raise ScriptError(f"needs more than the {len(self.values)} value(s) given",
+            raise ScriptError(f"needs more than the {count(len(self.values), 'value')} given",
                               die=die, position=self.used + 1,
-                              allowed=f"at least {self.used + 1} values")
+                              allowed=f"at least {count(self.used + 1, 'value')}")
         self.used += 1
         return self.values[self.used - 1], self.used
 
@@ -346,10 +346,10 @@ def _scripted(var: Variable[Any], entry: Mapping[str, Any]) -> Any:
     value = var.from_script(values)
     if values.used != len(values.values):
         extra = values.values[values.used:]
-        raise ScriptError(f"{len(extra)} value(s) too many "
+        raise ScriptError(f"{count(len(extra), 'value')} too many "
                           f"({', '.join(map(str, extra))})", die=var.label,
                           position=values.used + 1,
-                          allowed=f"exactly {values.used} value(s)")
+                          allowed=f"exactly {count(values.used, 'value')}")
     return value
 
 

@@ -33,6 +33,7 @@ from fracas.core.events import (
 )
 from fracas.core.model import Roster
 from fracas.core.nesting import MAX_DEPTH, bad_text, json_depth
+from fracas.core.words import count
 from fracas.encounter.state import FightState
 from fracas.errors import FracasError, InputError
 
@@ -295,7 +296,8 @@ def _check_line(item: Any, number: int, previous: str, kind: str, bad: _Bad
         missing = sorted({"seq", "kind", "data", "hash"} - keys)
         what = (f"missing {', '.join(missing)}" if missing else "") + (
             "; " if missing and extra else "") + (
-            f"unknown key(s) {', '.join(map(repr, extra))}" if extra else "")
+            f"unknown {'key' if len(extra) == 1 else 'keys'} {', '.join(map(repr, extra))}"
+            if extra else "")
         raise bad(f"not a record ({what})")
     seq, record_kind, data, digest = item["seq"], item["kind"], item["data"], item["hash"]
     if type(seq) is not int or not isinstance(record_kind, str) or not isinstance(
@@ -398,7 +400,7 @@ def read_fight_log(path: Path | str) -> FightLogData:
                 raise err.located(file=read.path, prefix=f"line {record.seq}") from None
         elif record.kind == "turn":
             if data != {"turn": turn, "events": len(pending)} or not pending:
-                raise bad(f"turn {turn} has {len(pending)} event(s) before this line, but "
+                raise bad(f"turn {turn} has {count(len(pending), 'event')} before this line, but "
                           f"the line says {data!r}")
             marks.append(len(events))
             events.extend(pending)
@@ -406,12 +408,12 @@ def read_fight_log(path: Path | str) -> FightLogData:
             turn += 1
         elif record.kind == CLOSE:
             if pending or data != {"turns": turn - 1, "events": len(events)}:
-                raise bad(f"the close record does not match the log ({turn - 1} turn(s), "
-                          f"{len(events)} event(s))")
+                raise bad(f"the close record does not match the log ({count(turn - 1, 'turn')}, "
+                          f"{count(len(events), 'event')})")
         else:
             raise bad(f"unknown record kind {record.kind!r}", )
     if pending:
-        stopped = (f"{stopped}: turn {turn} is incomplete ({len(pending)} event(s) "
+        stopped = (f"{stopped}: turn {turn} is incomplete ({count(len(pending), 'event')} "
                    f"dropped)")
     return FightLogData(read.path, header, tuple(events), tuple(lines[:len(events)]),
                         tuple(marks), stopped)

@@ -32,6 +32,7 @@ from fracas.core.events import (
     event_from_dict,
 )
 from fracas.core.scenario import Scenario
+from fracas.core.words import count
 from fracas.dice.variables import Variable
 from fracas.encounter.decisions import Decision, DiceRequest, Needed, Option
 from fracas.encounter.edits import apply_live, check_gm, fold_live
@@ -191,7 +192,7 @@ class Session:
         self.pending = None
         rest = self.entries[index:]
         if any(e["kind"] != "gm" for e in rest):
-            raise InputError(f"{len(rest)} input(s) after the end of the fight",
+            raise InputError(f"{count(len(rest), 'input')} after the end of the fight",
                              path=f"entries[{index}]")
         for entry in rest:  # GM edits after the end (a value set right)
             event = event_from_dict(dict(entry["event"]))
@@ -441,7 +442,7 @@ class Session:
             made = [i for i, e in enumerate(entries) if not e.get("auto")]
             if not made:
                 raise InputError("nothing to undo" if not done else
-                                 f"only {done} step(s) to undo", path="undo",
+                                 f"only {count(done, 'step')} to undo", path="undo",
                                  allowed=f"undo 1 to {done}" if done else "a decision first")
             last = max(made, key=lambda i: (int(entries[i].get("n", 0)), i))
             group = entries[last].get("group")
@@ -469,7 +470,7 @@ class Session:
     def redo(self, steps: int = 1) -> None:
         """Put back the last ``steps`` inputs taken back by :meth:`undo`."""
         if steps > len(self.redo_stack):
-            raise InputError(f"only {len(self.redo_stack)} step(s) to redo", path="redo")
+            raise InputError(f"only {count(len(self.redo_stack), 'step')} to redo", path="redo")
         for _ in range(steps):
             put = self.redo_stack.pop()
             if put and put[0].get("kind") == "reinsert":
@@ -557,6 +558,10 @@ class Session:
 
 
 def _number(value: Any) -> Any:
+    """A value typed for a die: a whole number as a number; ``00`` stays as typed (a d100's
+    100 as percentile dice show it, refused on any other die: the die reads it)."""
+    if isinstance(value, str) and value.strip() == "00":
+        return "00"
     digits = value.strip().removeprefix("-") if isinstance(value, str) else ""
     if digits.isascii() and digits.isdigit() and len(digits) <= 30:  # "--5", 5,000 digits: text
         return int(value)

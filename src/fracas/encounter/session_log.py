@@ -17,6 +17,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from fracas.core.scenario import validation_error
+from fracas.core.words import count
 from fracas.encounter.log import CutShort, LogWriter, read_log
 from fracas.encounter.session import SESSION_VERSION, Session
 from fracas.errors import InputError
@@ -200,7 +201,7 @@ def _session(records: Any, file: str) -> tuple[Session, list[dict[str, Any]]]:
             cut = _valid(CutRecord, data, file, record.seq)
             assert isinstance(cut, CutRecord)
             if cut.length > len(entries):
-                raise InputError(f"a cut to {cut.length} input(s) where the log holds "
+                raise InputError(f"a cut to {count(cut.length, 'input')} where the log holds "
                                  f"{len(entries)}", file=file, path=f"line {record.seq}",
                                  allowed=f"a length from 0 to {len(entries)}")
             del entries[cut.length:]

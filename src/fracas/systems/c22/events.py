@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from fracas.core.events import Event
+from fracas.core.words import count
 
 SEED = "seed 000"
 DEFAULT = "table default"
@@ -128,7 +129,7 @@ class C22Moved(Event):
                 f"{self.who} does not move")
         where = " → ".join(f"({a}, {b})" for a, b in self.path)
         tail = f"; stops: {self.stopped}" if self.stopped else ""
-        return f"{self.who} moves {self.spaces} space(s), {self.metres} m: {where}{tail}"
+        return f"{self.who} moves {count(self.spaces, 'space')}, {self.metres} m: {where}{tail}"
 
 
 @dataclass(frozen=True)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from fracas.core.events import Changed, Event, Note, Outcome
 from fracas.core.model import Action, Combatant, Resolution, Roster
+from fracas.core.words import count
 from fracas.dice.rollers import Roller
 from fracas.errors import InputError
 from fracas.systems.c22.cards import HandKey
@@ -39,9 +40,10 @@ def check_move(conf: Conf, roster: Roster, mover: Combatant, path: tuple[Pos, ..
     if done.stopped:
         raise InputError(
             f"illegal move: {mover.name} {done.stopped} after {len(done.path)} of "
-            f"{len(path)} space(s)", path=where,
-            allowed=f"{allowance.actions} movement action(s) of {allowance.spaces_per_action} "
-                    f"spaces ({allowance.metres(grid)} m each) on the {grid.kind} grid")
+            f"{count(len(path), 'space')}", path=where,
+            allowed=f"{count(allowance.actions, 'movement action')} of "
+                    f"{count(allowance.spaces_per_action, 'space')} "
+                    f"({allowance.metres(grid)} m each) on the {grid.kind} grid")
 
 
 def move_along(conf: Conf, mover: Combatant, path: tuple[Pos, ...], option: Option | None,

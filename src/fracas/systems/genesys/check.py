@@ -10,6 +10,7 @@ from typing import Any
 
 from fracas.core.events import Event
 from fracas.core.model import Combatant
+from fracas.core.words import count
 from fracas.systems.genesys import state as st
 from fracas.systems.genesys.dice import PoolSpec
 from fracas.systems.genesys.events import GenesysPoolStep
@@ -224,7 +225,7 @@ def _talents(b: PoolBuilder, attacker: Combatant, weapon: Weapon, options: Optio
             changes.append(f"-{gone} setback")
         if t.upgrade_ability:
             spec = upgrade(spec, t.upgrade_ability * n, True)
-            changes.append(f"{t.upgrade_ability * n} upgrade(s) of ability")
+            changes.append(f"{count(t.upgrade_ability * n, 'upgrade')} of ability")
         if changes:
             b.step(TALENTS, f"talent {name}" + (f" {rank}" if t.ranked else ""),
                    ", ".join(changes), spec)
@@ -247,16 +248,16 @@ def _finish(defaults: Any, b: PoolBuilder, c: Combatant, characteristic: str,
                    add(b.spec, **plain))
     rule = f"{POOL_RULE} (upgrades)"
     if up_a:
-        b.step(rule, "upgrade the ability", f"{up_a} time(s)", upgrade(b.spec, up_a, True))
+        b.step(rule, "upgrade the ability", count(up_a, "time"), upgrade(b.spec, up_a, True))
     if up_d:
-        b.step(rule, "upgrade the difficulty", f"{up_d} time(s)", upgrade(b.spec, up_d, False))
+        b.step(rule, "upgrade the difficulty", count(up_d, "time"), upgrade(b.spec, up_d, False))
     mode = defaults.downgrade_without_die
     drule = f"{rule}; {DEFAULT} · downgrade_without_die={mode}"
     if down_a:
-        b.step(drule, "downgrade the ability", f"{down_a} time(s)",
+        b.step(drule, "downgrade the ability", count(down_a, "time"),
                downgrade(b.spec, down_a, True, mode))
     if down_d:
-        b.step(drule, "downgrade the difficulty", f"{down_d} time(s)",
+        b.step(drule, "downgrade the difficulty", count(down_d, "time"),
                downgrade(b.spec, down_d, False, mode))
     if no_boost and b.spec.boost:
         b.step(f"{SEED} · Critical Injury effects", "Scattered Senses", "all boost dice removed",

@@ -8,6 +8,7 @@ from typing import Any
 
 from fracas.core.events import EFFECTS, Changed, Event, Note
 from fracas.core.model import Combatant, Roster
+from fracas.core.words import count
 from fracas.dice.rollers import Roller, announce
 from fracas.frozen import replaced
 from fracas.systems.genesys import state as st
@@ -148,7 +149,7 @@ def injury_modifier(c: Combatant, extra_triggers: int, vicious: int,
     Step 6: "Some weapons and talents modify this Critical Injury roll")."""
     parts = []
     if extra_triggers:
-        parts.append((f"{extra_triggers} extra trigger(s)", 10 * extra_triggers))
+        parts.append((count(extra_triggers, "extra trigger"), 10 * extra_triggers))
     untreated = len(c.state.critical_injuries)
     if untreated:
         parts.append((f"{untreated} untreated Critical Injur{'y' if untreated == 1 else 'ies'}",

@@ -18,6 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from fracas.core.choices import Choice, ask
+from fracas.core.words import count, fill
 from fracas.dice.rollers import Roller
 from fracas.systems.genesys.sheet import Weapon
 from fracas.systems.genesys.tables import qualities, spend_option, spending
@@ -93,11 +94,11 @@ class _Offer:
 _QUALITY_EFFECT = {
     "extra_hit": "one more hit (base damage plus net successes)",
     "blast": "each character engaged with the target is hit too",
-    "burn": "the target burns for {r} round(s)",
-    "ensnare": "the target is immobilized for {r} round(s)",
+    "burn": "the target burns for {r} [round|rounds]",
+    "ensnare": "the target is immobilized for {r} [round|rounds]",
     "knockdown": "the target is knocked prone",
     "stun": "the target suffers {r} strain",
-    "disorient": "the target is disoriented for {r} round(s)",
+    "disorient": "the target is disoriented for {r} [round|rounds]",
 }
 
 
@@ -138,7 +139,7 @@ def _advantage_offer(key: str, ctx: Context) -> _Offer | str:
             limit = None
         elif info.repeatable == "rating":
             limit = q.rating or 1
-        text = _QUALITY_EFFECT.get(info.effect, info.text).format(r=q.rating or 1)
+        text = fill(_QUALITY_EFFECT.get(info.effect, info.text), r=q.rating or 1)
         return _Offer(key, q.label(), cost, 1, info.effect, text, f"{STEP4}: item qualities",
                       limit)
     option = spend_option("advantage", key)
@@ -167,7 +168,7 @@ def _threat_offer(key: str, ctx: Context) -> _Offer | str:
 def _buy(purse: _Purse, offer: _Offer, big_ok: bool = True, explicit: bool = False) -> bool:
     if offer.limit is not None and purse.times(offer.key) >= offer.limit:
         if explicit:
-            purse.notes.append(f"{offer.label}: already bought {offer.limit} time(s)")
+            purse.notes.append(f"{offer.label}: already bought {count(offer.limit, 'time')}")
         return False
     if offer.small is not None and purse.small >= offer.small:
         purse.small -= offer.small

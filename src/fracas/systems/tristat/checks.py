@@ -4,6 +4,7 @@ and resolution (RulesError for a state the rules forbid)."""
 from __future__ import annotations
 
 from fracas.core.model import Action, Combatant, Roster
+from fracas.core.words import count
 from fracas.errors import InputError
 from fracas.systems.tristat.sheet import Defaults, Options
 from fracas.systems.tristat.state import attacks_per_round
@@ -102,7 +103,7 @@ def _check_turn(action: Action, a: Combatant, t: Combatant, o: Options,
         return
     most = attacks_per_round(a.sheet, defaults)
     if a.state.attacks_used >= most:
-        raise InputError(f"{a.name} has used its {most} attack(s) this round",
+        raise InputError(f"{a.name} has used its {count(most, 'attack')} this round",
                          path="attack.attacker")
 
 
@@ -157,7 +158,7 @@ def _check_options(action: Action, a: Combatant, t: Combatant, o: Options,
                       if w.hands == 1 and w.name not in a.state.disarmed]
         if action.weapon not in one_handed or len(one_handed) < 2:
             raise InputError(f"two weapons need a one-handed weapon in each hand; {a.name} "
-                             f"has {len(one_handed)} one-handed weapon(s)"
+                             f"has {count(len(one_handed), 'one-handed weapon')}"
                              + ("" if action.weapon in one_handed or action.weapon is None
                                 else f" and the {action.weapon} is not one"),
                              path="attack.options.two_weapons",

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 
 from fracas.core.events import Note, Outcome
 from fracas.core.model import DELAY, Action, Combatant, Resolution, Roster, Slot
+from fracas.core.words import count
 from fracas.errors import InputError
 
 from .attack import _after_action
@@ -90,7 +91,7 @@ def resolve_other(system: Zamani, action: Action, roster: Roster) -> Resolution:
     elif kind == "sacrifice":
         rule = f"{SEED} · Sacrifice"
         n = opts.ranks
-        ev.append(Note(rule, f"{me.name} sacrifices {n} rank(s) for this Turn: −{5 * n}% on "
+        ev.append(Note(rule, f"{me.name} sacrifices {count(n, 'rank')} for this Turn: −{5 * n}% on "
                              f"rolled skills, +{n} initiative" if n else
                              f"{me.name} sacrifices nothing this Turn"))
         ch.set(rule, me.id, "sacrifice", n)

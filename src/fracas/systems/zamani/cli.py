@@ -90,13 +90,16 @@ def build_app(services: CommandServices) -> typer.Typer:
     @app.command("countdown")
     def countdown_cmd(
         combatants: Annotated[list[str] | None, typer.Argument(
+            metavar="NAME=INITIATIVE",
             help="name=initiative[:fitness[:spirit]] for each character, e.g. joe=12 ann=21:5:4",
             show_default=False)] = None,
         scenario: Annotated[Path | None, typer.Option(
-            "--from", help="Take the characters from a zamani scenario file.")] = None,
+            "--from", metavar="FILE",
+            help="Take the characters from a zamani scenario file.")] = None,
         seed: Annotated[int | None, typer.Option(
-            "--seed", help="Seed of the tie-break die.")] = None,
-        die: Annotated[int, typer.Option("--die", help="Sides of the tie-break die.")] = 10,
+            "--seed", metavar="N", help="Seed of the tie-break die.")] = None,
+        die: Annotated[int, typer.Option("--die", metavar="SIDES",
+                                         help="Sides of the tie-break die.")] = 10,
         as_json: JsonOpt = False,
     ) -> None:
         """Who acts on each segment of the countdown, 10 to 1 (ties: Fitness, Spirit, a die)."""
@@ -127,7 +130,8 @@ def build_app(services: CommandServices) -> typer.Typer:
 
     @app.command("table")
     def table_cmd(
-        file: Annotated[str, typer.Argument(help="A table file (.yaml/.csv), or 'default'.")
+        file: Annotated[str, typer.Argument(
+            metavar="FILE", help="A table file (.yaml/.csv), or 'default'.")
                         ] = "default",
         as_json: JsonOpt = False,
     ) -> None:
