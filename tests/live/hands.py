@@ -15,12 +15,14 @@ def hand_values(pending: Decision, rng: random.Random) -> list[Any]:
     range, cards left in the pile, or the symbols each Genesys die shows."""
     request = pending.dice
     assert request is not None, pending
-    numbers = re.fullmatch(r"(-?\d+) to (-?\d+)", request.allowed)
+    numbers = re.fullmatch(r"(-?\d+) to (-?\d+)( \(00 is 100\))?", request.allowed)
     if numbers:
         low, high = int(numbers[1]), int(numbers[2])
         if "roll-off" in request.die:  # a roll-off goes on while tied: type untied dice
             return rng.sample(range(low, high + 1), request.count or 1)
-        return [rng.randint(low, high) for _ in range(request.count or 1)]
+        values = [rng.randint(low, high) for _ in range(request.count or 1)]
+        # percentile dice show 100 as 00, and the table types what they show
+        return ["00" if v == 100 and numbers[3] else v for v in values]
     if request.die.startswith("pool "):
         spec, faces = PoolSpec.parse(request.die[5:]), die_faces()
         shown = [rng.choice(faces[kind].faces) for kind in DIE_ORDER
