@@ -250,26 +250,26 @@ def contest_roll(roller: Roller, s: ContestSetup, a_armed: bool, d_armed: bool) 
     dice = RollDice(a_nat, at, d_nat, dt)
     a_crit = d_crit = a_fumble = d_fumble = ""
     if a_cls == "threat":
-        announce(roller, "gm", "{actor}'s roll to confirm the critical hit")
+        announce(roller, "{actor}", "roll to confirm the critical hit")
         seen = roller.roll(confirm_variable(s.attack, dt, False, r.ties_to_defender))
         a_crit = "confirmed" if seen.meaning[0] else "threat"
         dice = dataclasses.replace(dice, a_confirm=_shown(seen))
     if d_cls == "threat":
-        announce(roller, "gm", "{target}'s roll to confirm the critical")
+        announce(roller, "{target}", "roll to confirm the critical")
         seen = roller.roll(confirm_variable(s.defense, at, True, r.ties_to_defender))
         d_crit = "confirmed" if seen.meaning[0] else "threat"
         dice = dataclasses.replace(dice, d_confirm=_shown(seen))
     if a_cls == "fumble":
         a_fumble = "fumble"
         if a_armed:
-            announce(roller, "gm", "{actor}'s weapon roll after the fumble")
+            announce(roller, "{actor}", "weapon roll after the fumble")
             seen = roller.roll(weapon_variable(s.attack_weapon_roll, r.weapon_difficulty))
             a_fumble = "fumble" if seen.meaning[0] else "disarmed"
             dice = dataclasses.replace(dice, a_weapon=_shown(seen))
     if d_cls == "fumble":
         d_fumble = "fumble"
         if d_armed and s.defense_weapon_roll is not None:
-            announce(roller, "gm", "{target}'s weapon roll after the fumble")
+            announce(roller, "{target}", "weapon roll after the fumble")
             seen = roller.roll(weapon_variable(s.defense_weapon_roll, r.weapon_difficulty))
             d_fumble = "fumble" if seen.meaning[0] else "disarmed"
             dice = dataclasses.replace(dice, d_weapon=_shown(seen))
