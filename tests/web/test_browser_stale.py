@@ -12,6 +12,7 @@ import httpx
 from playwright.sync_api import Browser, Page, Route
 
 from fracas.web.testing import ServerProcess
+from tests.web.helpers import invite, new_gm, open_example
 from tests.web.test_browser import version
 from tests.web.test_browser_gm import caught_up, moved
 from tests.web.test_browser_table import at_the_table, type_dice
@@ -84,13 +85,9 @@ def test_a_stale_click_says_the_table_moved_on_and_shows_it_as_it_stands(
 
 def test_the_apis_stale_answer_names_the_versions_and_what_is_asked_now(
         server: ServerProcess) -> None:
-    from tests.web.helpers import invite, new_gm
-
     with httpx.Client(base_url=server.url, timeout=60) as http:
         gm = new_gm(http)
-        r = gm.post("/api/encounters", {"example": "contest/duel-fight.yaml", "seed": 3})
-        assert r.status_code == 201, r.text
-        eid = str(r.json()["id"])
+        eid = open_example(gm, "contest/duel-fight.yaml", 3)
         pat = invite(gm, eid, "Pat", ["rosa"])
         old = gm.view(eid)["version"]
         assert pat.decide(eid, old, {"dice": [17]}).status_code == 200

@@ -9,7 +9,7 @@ from typing import Any
 import httpx
 
 from fracas.web.testing import ServerProcess
-from tests.web.helpers import invite, new_gm
+from tests.web.helpers import invite, new_gm, open_example
 
 DUEL = "contest/duel-fight.yaml"  # Rosa (Ann's) against Grub the Brute (Bob's)
 
@@ -28,9 +28,7 @@ def test_each_players_confirmation_roll_is_asked_of_that_player(
         server: ServerProcess) -> None:
     with httpx.Client(base_url=server.url, timeout=60) as http:
         gm = new_gm(http)
-        r = gm.post("/api/encounters", {"example": DUEL, "seed": 3})
-        assert r.status_code == 201, r.text
-        eid = str(r.json()["id"])
+        eid = open_example(gm, DUEL, 3)
         ann = invite(gm, eid, "Ann", ["rosa"])
         bob = invite(gm, eid, "Bob", ["grub"])
         # initiative: Rosa 15, Grub 2 (each types their own); Rosa attacks, Grub dodges
