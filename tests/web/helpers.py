@@ -60,6 +60,13 @@ def new_encounter(gm: Client, example: str, people: list[str], seed: int = 1,
     return dict(r.json())
 
 
+def open_example(gm: Client, example: str, seed: int) -> str:
+    """A new encounter of ``example`` (the GM deciding for everybody): its id."""
+    r = gm.post("/api/encounters", {"example": example, "seed": seed})
+    assert r.status_code == 201, r.text
+    return str(r.json()["id"])
+
+
 def invite(gm: Client, eid: str, name: str, combatants: list[str]) -> Client:
     r = gm.post(f"/api/encounters/{eid}/players", {"name": name, "combatants": combatants})
     assert r.status_code == 201, r.text

@@ -10,7 +10,7 @@ from typing import Any
 import httpx
 
 from fracas.web.testing import ServerProcess
-from tests.web.helpers import invite, new_gm
+from tests.web.helpers import invite, new_gm, open_example
 
 DUEL = "contest/duel-fight.yaml"  # Rosa (the player's) against Grub the Brute (the GM's)
 
@@ -28,9 +28,7 @@ def _ok(r: httpx.Response) -> dict[str, Any]:
 def test_the_player_rolls_their_own_d20_and_roll_all_leaves_it(server: ServerProcess) -> None:
     with httpx.Client(base_url=server.url, timeout=60) as http:
         gm = new_gm(http)
-        r = gm.post("/api/encounters", {"example": DUEL, "seed": 3})
-        assert r.status_code == 201, r.text
-        eid = str(r.json()["id"])
+        eid = open_example(gm, DUEL, 3)
         ann = invite(gm, eid, "Ann", ["rosa"])
         view = gm.view(eid)
         # Rosa's own die is asked of Rosa (her player), not of the GM

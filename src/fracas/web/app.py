@@ -185,9 +185,22 @@ def create_app(db_url: str, *, serving: bool = False) -> FastAPI:
         status, message = validation_message(err)
         return _error(status, message)
 
+    @app.exception_handler(Conflict)
+    async def _conflict(request: Request, err: Conflict) -> Any:
+        """A change sent for an older version: the API says so (with the version now and
+        what the table asks now, for a page that shows it and asks again)."""
+        if pages.wants_html(request):
+            return pages.error_page(request, 409, str(err))
+        body: dict[str, Any] = {"error": str(err)}
+        if err.version is not None:
+            body["version"] = err.version
+        if err.moved_on:
+            body["moved_on"] = err.moved_on
+        return JSONResponse(body, status_code=409)
+
     statuses: list[tuple[type[Exception], int]] = [
-        (Unauthorized, 401), (Forbidden, 403), (NotFound, 404), (Conflict, 409),
-        (InputError, 400), (FracasError, 400)]
+        (Unauthorized, 401), (Forbidden, 403), (NotFound, 404), (InputError, 400),
+        (FracasError, 400)]
     for kind, status in statuses:
         def handler(request: Request, err: Exception, status: int = status) -> Any:
             if pages.wants_html(request):

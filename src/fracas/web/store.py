@@ -51,7 +51,15 @@ from fracas.web.db import (
 
 
 class Conflict(FracasError):
-    """Someone else committed first: the change read an older version of the encounter."""
+    """Someone else committed first: the change read an older version of the encounter.
+    ``version``: the encounter's version now, where known; ``moved_on``: what the table
+    asks now in its own words (``Grub the Brute's defence``), for a page that shows the
+    table as it stands and asks again."""
+
+    def __init__(self, message: str, *, version: int | None = None, moved_on: str = ""):
+        super().__init__(message)
+        self.version = version
+        self.moved_on = moved_on
 
 
 class NotFound(FracasError):

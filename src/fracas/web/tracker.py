@@ -52,6 +52,25 @@ class Role:
 GM = Role("gm")
 
 
+def asked_now(session: Session, role: Role, settings: Mapping[str, Any]) -> str:
+    """What the table asks now, in its words, as ``role`` may see it: the decision itself
+    (``Grub the Brute's defence``) where it is the role's to answer, else whose it is (a
+    combatant hidden from the players is the GM's), or that the fight is over."""
+    pending = session.pending
+    if pending is None:
+        return "the end of the fight"
+    if role.controls(pending.who):
+        return pending.dice.what if pending.dice is not None else pending.prompt
+    hidden = set(settings.get("hidden", ())) - set(role.combatants)
+    roster = session.state.roster
+    if pending.who in roster and pending.who not in hidden:
+        return f"{roster[pending.who].name}'s {_DECISION.get(pending.kind, 'answer')}"
+    return "the GM's turn to answer"
+
+
+_DECISION = {"dice": "roll", "action": "action", "reaction": "reaction"}
+
+
 class Forbidden(Exception):
     """The role may not do this (HTTP 403)."""
 
@@ -376,8 +395,11 @@ class Tracker:
         with entry.lock:
             session = self._fresh(eid, entry)
             if expected is not None and expected != entry.version:
+                settings = entry.info.settings if entry.info is not None else {}
                 raise Conflict(f"the fight has moved on: this was sent for version {expected}, "
-                               f"it is now at version {entry.version}; reload and try again")
+                               f"it is now at version {entry.version}; reload and try again",
+                               version=entry.version,
+                               moved_on=asked_now(session, role, settings))
             old = entry.records
             try:
                 result = act(session)

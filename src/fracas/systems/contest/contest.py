@@ -23,6 +23,7 @@ from fracas.dice.reading import Reading
 from fracas.dice.rollers import announce
 from fracas.frozen import HashOnce
 from fracas.frozen import cached_hash as _cached_hash
+from fracas.systems.contest.events import check_dice
 
 CRIT_ORDER = {"": 0, "threat": 1, "confirmed": 2}
 
@@ -65,6 +66,11 @@ class Check:
 
     def variable(self) -> Keep:
         return boons_banes(self.net, self.die)
+
+    def named_variable(self) -> Variable[int]:
+        """The check's dice named in a table's words (``2d20 with a boon, keep the
+        higher``), as a dice prompt shows them: the same values as :meth:`variable`."""
+        return Mapped(self.variable(), _same, check_dice(self.net, self.die))
 
     def parts(self) -> tuple[tuple[str, int], ...]:
         out: tuple[tuple[str, int], ...] = ((self.rank_label, self.rank),)
@@ -175,6 +181,10 @@ class ContestResult:
     __getstate__ = HashOnce.__getstate__
 
 
+def _same(value: int) -> int:
+    return value
+
+
 def _beats(total: int, other: int, by_defender: bool, ties_to_defender: bool) -> bool:
     """Does ``total`` win against ``other``? Ties go to the defender (table default)."""
     if total != other:
@@ -197,7 +207,7 @@ def pair_variable(s: ContestSetup) -> Variable[Reading]:
         return Reading((winner, a_cls, d_cls, dt if a_cls == "threat" else None,
                      at if d_cls == "threat" else None), (a_nat, at, d_nat, dt))
 
-    return Mapped(Group((a.variable(), dd.variable())), meaning)
+    return Mapped(Group((a.named_variable(), dd.named_variable())), meaning)
 
 
 @lru_cache(maxsize=4096)
@@ -209,7 +219,7 @@ def confirm_variable(check: Check, opponent: int, by_defender: bool, ties_to_def
         total = nat + check.bonus
         return Reading((_beats(total, opponent, by_defender, ties_to_defender),), (nat, total))
 
-    return Mapped(check.variable(), meaning)
+    return Mapped(check.named_variable(), meaning)
 
 
 @lru_cache(maxsize=1024)
@@ -240,26 +250,26 @@ def contest_roll(roller: Roller, s: ContestSetup, a_armed: bool, d_armed: bool) 
     dice = RollDice(a_nat, at, d_nat, dt)
     a_crit = d_crit = a_fumble = d_fumble = ""
     if a_cls == "threat":
-        announce(roller, "gm", "{actor}'s roll to confirm the critical hit")
+        announce(roller, "{actor}", "roll to confirm the critical hit")
         seen = roller.roll(confirm_variable(s.attack, dt, False, r.ties_to_defender))
         a_crit = "confirmed" if seen.meaning[0] else "threat"
         dice = dataclasses.replace(dice, a_confirm=_shown(seen))
     if d_cls == "threat":
-        announce(roller, "gm", "{target}'s roll to confirm the critical")
+        announce(roller, "{target}", "roll to confirm the critical")
         seen = roller.roll(confirm_variable(s.defense, at, True, r.ties_to_defender))
         d_crit = "confirmed" if seen.meaning[0] else "threat"
         dice = dataclasses.replace(dice, d_confirm=_shown(seen))
     if a_cls == "fumble":
         a_fumble = "fumble"
         if a_armed:
-            announce(roller, "gm", "{actor}'s weapon roll after the fumble")
+            announce(roller, "{actor}", "weapon roll after the fumble")
             seen = roller.roll(weapon_variable(s.attack_weapon_roll, r.weapon_difficulty))
             a_fumble = "fumble" if seen.meaning[0] else "disarmed"
             dice = dataclasses.replace(dice, a_weapon=_shown(seen))
     if d_cls == "fumble":
         d_fumble = "fumble"
         if d_armed and s.defense_weapon_roll is not None:
-            announce(roller, "gm", "{target}'s weapon roll after the fumble")
+            announce(roller, "{target}", "weapon roll after the fumble")
             seen = roller.roll(weapon_variable(s.defense_weapon_roll, r.weapon_difficulty))
             d_fumble = "fumble" if seen.meaning[0] else "disarmed"
             dice = dataclasses.replace(dice, d_weapon=_shown(seen))

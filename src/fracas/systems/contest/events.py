@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import ClassVar
 
@@ -46,6 +47,37 @@ def _count(n: int, word: str) -> str:
     return f"{names.get(n, str(n))} {word}{'s' if n != 1 else ''}"
 
 
+_NOTATION = re.compile(r"(\d*)d(\d+)(?:k([hl])1)?")
+
+
+def check_dice(net: int, die: int, told: bool = False) -> str:
+    """A check's dice in a table's words: ``d20``; ``2d20 with a boon, keep the higher``;
+    ``3d20 with two banes, keep the lowest`` (``told``: ``... (the lowest kept)``, as a
+    roll is told after it is made)."""
+    if net == 0:
+        return f"d{die}"
+    count = 1 + abs(net)
+    word = "boon" if net > 0 else "bane"
+    extra = f"a {word}" if abs(net) == 1 else _count(abs(net), word)
+    kept = ("higher" if net > 0 else "lower") if count == 2 else (
+        "highest" if net > 0 else "lowest")
+    return f"{count}d{die} with {extra}" + (f" (the {kept} kept)" if told
+                                            else f", keep the {kept}")
+
+
+def dice_words(notation: str, told: bool = False) -> str:
+    """The words of a check's dice as events keep them (``2d20kh1``, the key a log
+    holds): see :func:`check_dice`; other notation is shown as it is."""
+    found = _NOTATION.fullmatch(notation)
+    if found is None:
+        return notation
+    count, die, keep = int(found[1] or 1), int(found[2]), found[3]
+    if keep is None and count != 1:
+        return notation
+    net = 0 if count == 1 else (count - 1) * (1 if keep == "h" else -1)
+    return check_dice(net, die, told)
+
+
 @dataclass(frozen=True)
 class ContestBoons(Event):
     """A side's boons and banes, by source, netted into the dice it rolls."""
@@ -53,15 +85,17 @@ class ContestBoons(Event):
     who: str
     sources: tuple[tuple[str, int], ...]  # (source, +n boons / -n banes)
     net: int
-    dice: str
+    dice: str  # the notation (``2d20kh1``): a log's key; told in words
 
     def text(self) -> str:
         shown = ", ".join(
             f"{_count(abs(n), 'boon' if n > 0 else 'bane')} ({src})" for src, n in self.sources)
+        rolls = self.dice.partition("k")[0]
+        most = "" if abs(self.net) == 1 else "st"
         if self.net > 0:
-            net = f"net {_count(self.net, 'boon')}: rolls {self.dice}, keeps the highest"
+            net = f"net {_count(self.net, 'boon')}: rolls {rolls}, keeps the highe{most or 'r'}"
         elif self.net < 0:
-            net = f"net {_count(-self.net, 'bane')}: rolls {self.dice}, keeps the lowest"
+            net = f"net {_count(-self.net, 'bane')}: rolls {rolls}, keeps the lowe{most or 'r'}"
         else:
             net = "they cancel out: one d20"
         return f"{self.who}: {shown}; {net}"
@@ -76,7 +110,7 @@ class ContestCheck(Event):
     roll: int
     who: str
     check: str
-    dice: str
+    dice: str  # the notation (``2d20kh1``, ``d20``): a log's key; told in words
     natural: int
     parts: tuple[tuple[str, int], ...]
     total: int
@@ -84,7 +118,7 @@ class ContestCheck(Event):
 
     def text(self) -> str:
         tail = f" — {self.note}" if self.note else ""
-        return (f"Roll {self.roll} · {self.who}, {self.check}: {self.dice} shows "
+        return (f"Roll {self.roll} · {self.who}, {self.check}: {dice_words(self.dice, True)} shows "
                 f"{self.natural}{_terms(self.parts)} = {self.total}{tail}")
 
 

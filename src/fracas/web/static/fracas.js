@@ -69,7 +69,12 @@
       headers: {"Content-Type": "application/json"}, body: JSON.stringify(body)
     }).then(function (r) {
       return r.json().then(function (data) {
-        if (!r.ok) { showError(data.error || ("error " + r.status)); }
+        if (r.status === 409) {
+          // sent for an older version: the panel is brought up to date just below
+          showError("Someone acted first: the table has moved on" +
+            (data.moved_on ? " to " + data.moved_on : "") +
+            " — here it is as it stands now; choose again.");
+        } else if (!r.ok) { showError(data.error || ("error " + r.status)); }
         return refresh();
       });
     }).catch(function (err) { showError(err.message); });
