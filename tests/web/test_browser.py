@@ -34,13 +34,17 @@ def shot(page: Page, name: str) -> None:
 
 
 def create_as_gm(gm: Page, server: ServerProcess, example: str, side: str,
-                 roll_all: bool) -> str:
+                 roll_all: bool, seed: int | None = None) -> str:
+    """A new GM's encounter from ``example`` (``seed``: the form's optional seed, for a
+    test whose dice fracas rolls must not tie with the ones it types)."""
     gm.goto(server.url + "/")
     gm.click("#start")
     link = gm.locator("#admin-link").inner_text()
     assert re.fullmatch(re.escape(server.url) + r"/gm/[\w-]+", link)
     gm.click("#to-encounters")
     gm.select_option("#example", example)
+    if seed is not None:
+        gm.fill("input[name=seed]", str(seed))
     if roll_all:
         gm.check("input[name=roll_all]")
     gm.click("#create")

@@ -19,14 +19,15 @@ DESK = {"width": 1280, "height": 1000}
 
 @contextlib.contextmanager
 def at_the_table(browser: Browser, server: ServerProcess, example: str, side: str,
-                 roll_all: bool, pc: str) -> Iterator[tuple[Page, Page]]:
-    """The GM's desk with a new encounter from ``example``, and a player's phone opened on
-    the invite for ``pc``."""
+                 roll_all: bool, pc: str, seed: int | None = None
+                 ) -> Iterator[tuple[Page, Page]]:
+    """The GM's desk with a new encounter from ``example`` (``seed``: the roller's), and a
+    player's phone opened on the invite for ``pc``."""
     desk = browser.new_context(viewport=DESK)
     phone = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
     try:
         gm = desk.new_page()
-        create_as_gm(gm, server, example, side, roll_all=roll_all)
+        create_as_gm(gm, server, example, side, roll_all=roll_all, seed=seed)
         player = phone.new_page()
         player.goto(invite_player(gm, "Pat", pc))
         player.wait_for_selector("#tracker")
@@ -177,8 +178,10 @@ def test_the_gms_roll_all_leaves_the_players_own_d20_in_a_contest(
         browser: Browser, server: ServerProcess) -> None:
     """The contest rolls everybody's initiative as one roll: the GM's one click rolls
     Grub's d20 and the player's phone still asks Pat for Rosa's own, which Pat types."""
+    # seeded: Grub's d20, rolled by fracas, must not tie with Rosa's typed 17 (a tie is
+    # a roll-off, and the round would not begin yet)
     with at_the_table(browser, server, "contest/duel-fight.yaml", "raiders", False,
-                      "rosa") as (gm, player):
+                      "rosa", seed=1) as (gm, player):
         player.wait_for_selector("#pending #dice-input")
         assert "Rosa's initiative" in player.locator("#prompt").inner_text()
         caught_up(gm, player)
@@ -193,4 +196,6 @@ def test_the_gms_roll_all_leaves_the_players_own_d20_in_a_contest(
         type_dice(player, "17")
         caught_up(gm, player)
         assert gm.locator("#round").inner_text() == "round 1"
-        assert "Rosa rolls d20 for initiative: 17" in gm.locator("body").inner_text()
+        log = gm.locator("#log").inner_text()
+        assert "Rosa rolls d20 for initiative: 17" in log
+        assert "Grub the Brute rolls d20 for initiative: 11" in log  # seed 1's die
