@@ -8,9 +8,11 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Iterator
 
+import httpx
 from playwright.sync_api import Browser, Page
 
 from fracas.web.testing import ServerProcess
+from tests.web.helpers import Client, answer_for
 from tests.web.test_browser import create_as_gm, invite_player, version
 from tests.web.test_browser_gm import PHONE, caught_up, click, moved, to_gorrs_turn
 
@@ -199,3 +201,34 @@ def test_the_gms_roll_all_leaves_the_players_own_d20_in_a_contest(
         log = gm.locator("#log").inner_text()
         assert "Rosa rolls d20 for initiative: 17" in log
         assert "Grub the Brute rolls d20 for initiative: 11" in log  # seed 1's die
+
+
+def test_percentile_dice_typed_00_on_the_page_are_100(browser: Browser, server: ServerProcess
+                                                      ) -> None:
+    """The dice form of a d100 takes 00, as percentile dice show 100, and says so; its
+    example is one value."""
+    desk = browser.new_context(viewport=DESK)
+    try:
+        gm = desk.new_page()
+        link = create_as_gm(gm, server, "zamani/duel-fight.yaml", "", roll_all=False, seed=1)
+        eid = gm.url.rsplit("/", 1)[1]
+        with httpx.Client(base_url=server.url, timeout=60) as http:
+            api = Client(http, link.rsplit("/", 1)[1])
+            view = api.view(eid)
+            for _ in range(20):  # the GM answers by the API up to Kofi's first d100
+                decision = view["pending"]["decision"]
+                if decision["dice"] and decision["dice"]["die"] == "d100":
+                    break
+                r = api.decide(eid, view["version"], answer_for(decision))
+                assert r.status_code == 200, r.text
+                view = r.json()
+        gm.wait_for_function("v => +document.querySelector('#tracker').dataset.version >= v",
+                             arg=view["version"], timeout=15000)
+        assert "Kofi's short sword roll" in gm.locator("#prompt").inner_text()
+        assert "1 to 100 (00 is 100)" in gm.locator("form.dice label").inner_text()
+        assert gm.locator("#dice-input").get_attribute("placeholder") == "e.g. 3"
+        type_dice(gm, "00")
+        log = gm.locator("#log").inner_text()
+        assert "Kofi rolls d100 for short sword (swords): 100 > 65%: failure" in log, log
+    finally:
+        desk.close()

@@ -166,7 +166,8 @@
       send("join", {entry_yaml: String(data.get("entry") || ""), place: data.get("place")});
     } else if (form.dataset.dice) {
       var values = String(data.get("dice") || "").split(/[\s,]+/).filter(Boolean).map(function (x) {
-        return /^-?\d+$/.test(x) ? parseInt(x, 10) : x;
+        // 00 stays as typed: percentile dice show 100 so, and the die reads it
+        return /^-?\d+$/.test(x) && x !== "00" ? parseInt(x, 10) : x;
       });
       send("decisions", {answer: {dice: values}});
     } else if (form.dataset.form === "settings") {
