@@ -291,3 +291,18 @@ def test_cards_are_drawn_and_a_one_value_roll_shows_one_value(tmp_path: Path) ->
     d20 = _play("examples/contest/duel-fight.yaml", "--seed", "3", stdin="q\n")
     assert d20.returncode == 0, d20.stderr
     assert "  type what the table shows (3) or r to roll\n" in d20.stdout, d20.stdout
+
+
+def test_a_value_the_die_cannot_show_is_told_once(tmp_path: Path) -> None:
+    """A one-value roll's bad value: the prompt names the die once, then what is wrong
+    (not 'value 1 for d100 (...): 142 is not a value d100 (...) can show')."""
+    typed = ["s a", "3s", "2s", "s", "s", "2s a", "1", "", "sst f h", "1", "1",
+             "142", "100", "q"]
+    done = _play("examples/genesys/three-vs-three-fight.yaml", "--seed", "3",
+                 stdin="\n".join(typed) + "\n")
+    assert done.returncode == 0, done.stderr
+    error = next(line for line in done.stdout.splitlines() if line.startswith("error"))
+    assert error == ("error (input 12): dice: Tomas's Critical Injury roll against Dockside "
+                     "bruiser: d100 (Critical Injury on Dockside bruiser): 142 is not a value "
+                     "it can show (allowed: 1 to 100 (00 is 100))"), error
+    assert "Critical Injury on Dockside bruiser: d100 100 → Crippled (Hard)" in done.stdout

@@ -317,7 +317,14 @@ class Session:
              self.drawn, self._base, self._base_len) = saved
             if isinstance(err, ScriptError) and self.pending is not None:
                 said = err.message.split(": ", 1)[-1]  # a deck's owner by name, not id
-                shown = Names(known_names(self)).label(f"{err.die}: {said}")
+                asked, names = self.pending.dice, Names(known_names(self))
+                if asked is not None and asked.count in (1, None) and err.position == 1 and (
+                        names.label(err.die) == asked.die):
+                    # the prompt names the die and this is its one value: not named again
+                    said = said.replace(f"a value {err.die} can show", "a value it can show")
+                    raise InputError(f"{self.pending.prompt}: {said}", path="dice",
+                                     allowed=err.allowed) from None
+                shown = names.label(f"{err.die}: {said}")
                 raise InputError(f"{self.pending.prompt}: value {err.position} for {shown}",
                                  path="dice", allowed=err.allowed) from None
             if isinstance(err, InputError):
