@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 from typer.testing import CliRunner
 
 from fracas.cli.app import app
 from fracas.core.events import Changed, Compared, Outcome, Total
+from fracas.encounter.narration import Names, say
 from fracas.systems.c22 import SYSTEM
 from fracas.systems.c22.events import C22Drew, C22Maneuver, C22Reduced, C22Split
 from fracas.testing import check_system
@@ -131,3 +135,28 @@ def test_raised_dash_covers_the_whole_path() -> None:
 
 def test_conforms() -> None:
     check_system(SYSTEM, sorted(Path(EXAMPLES).glob("*.yaml")))
+
+
+def test_a_deck_change_is_told_by_its_size_and_the_cards_that_moved() -> None:
+    """The Lizard's attack in a fresh ``fracas attack``: Jace's draw pile of 22 cards is
+    told as '22 → 20 (less 4H, 4S)', not as both piles card by card."""
+    done = subprocess.run([sys.executable, "-m", "fracas", "attack",
+                           str(EXAMPLES / "one-tough-lizard.yaml")], capture_output=True,
+                          text=True, timeout=120, env={**os.environ, "COLUMNS": "200"})
+    assert done.returncode == 0, done.stderr
+    assert "Jace: draw pile 22 → 20 (less 4H, 4S)" in done.stdout, done.stdout
+    assert "Jace: discard pile none → 4S, 4H" in done.stdout  # a short list: whole
+    assert "2C, 2D" not in done.stdout
+
+
+def test_a_reshuffled_pile_is_told_by_its_size() -> None:
+    pile = tuple(f"{n}{s}" for n in (2, 4, 5, 6, 8) for s in "CDHS")
+    words = example("one-tough-lizard.yaml").system.words
+    names = Names({"jace": "Jace"})
+    back = say(Changed("Decks", "jace", "draw_pile", (), pile), names, words)
+    assert back == "Jace: draw pile 0 → 20", back  # 20 cards came: counted, not listed
+    joker = say(Changed("Decks", "jace", "draw_pile", pile[:18], (*pile[:18], "RJ")),
+                names, words)
+    assert joker == "Jace: draw pile 18 → 19 (plus RJ)", joker
+    short = say(Changed("Decks", "jace", "discard", ("4S",), ("4S", "4H")), names, words)
+    assert short == "Jace: discard pile 4S → 4S, 4H", short

@@ -104,6 +104,29 @@ def value_words(value: Any, words: Words) -> str:
     return str(value)
 
 
+LONG_LIST = 8  # a list longer than this is told by its size and what came and went
+
+
+def _long_list_change(before: Any, after: Any, words: Words) -> str | None:
+    """A change of a long list of plain values (a c22 draw pile of 22 cards) as its sizes
+    and what left it or joined it (``22 → 20 (less 4S, 4H)``), not both lists whole; None
+    for anything else. More than :data:`LONG_LIST` items moved are told by count only."""
+    if not (isinstance(before, tuple) and isinstance(after, tuple)) or max(
+            len(before), len(after)) <= LONG_LIST or any(
+            isinstance(v, Mapping | tuple | list) for v in (*before, *after)):
+        return None
+    left, joined = list(before), []
+    for v in after:
+        if v in left:
+            left.remove(v)
+        else:
+            joined.append(v)
+    parts = [f"{word} {value_words(tuple(moved), words)}"
+             for word, moved in (("less", left), ("plus", joined))
+             if moved and len(moved) <= LONG_LIST]
+    return f"{len(before)} → {len(after)}" + (f" ({'; '.join(parts)})" if parts else "")
+
+
 def say_public(event: Event, names: Names, words: Words) -> str | None:
     """The line for ``event`` without its private facts (see :meth:`Event.public_text`), in
     the table's words: names from the sheets, the data pack's word for an outcome; None
@@ -159,6 +182,9 @@ def say(event: Event, names: Names, words: Words) -> str:
         field = f"{names(event.target)}: {words.field(event.field)}"
         if event.before is None:  # a value given for the first time: nothing was there
             return f"{field} set to {value_words(event.after, words)}"
+        moved = _long_list_change(event.before, event.after, words)
+        if moved is not None:
+            return f"{field} {moved}"
         return (f"{field} {value_words(event.before, words)} → "
                 f"{value_words(event.after, words)}")
     if isinstance(event, FightEnded):
