@@ -25,7 +25,10 @@ Each check raises :class:`AssertionError` saying what is wrong. The checks:
 9. live play: with a person deciding for everybody (and the GM), every choice the
    system offers - actions, reactions and its own mid-resolution choices (see
    :mod:`fracas.core.choices`) - is a JSON-able decision of a known controller whose
-   every option a person can take (and take back), and dice can be typed or rolled.
+   every option a person can take (and take back), and dice can be typed or rolled;
+10. words: every action, reaction, choice before initiative and option the scenario
+    offers has its words in the system's data pack (``data/words.yaml``), so that menus,
+    prompts and narration speak the table's language, not code identifiers.
 """
 
 from __future__ import annotations
@@ -216,6 +219,36 @@ def check_live(scenario: Scenario, decisions: int = 12, seed: int = 1) -> None:
         session.decide({"option": ids[(n * 7) % len(ids)]}, by=pending.who)
 
 
+def check_words(scenario: Scenario) -> int:
+    """Check 10 on a scenario: each action kind and option key of every action, reaction
+    and choice before initiative its combatants are offered (at the start) has words in
+    the data pack. Returns how many actions it looked at."""
+    from fracas.encounter.decisions import option_keys
+
+    system, roster = scenario.system, scenario.roster
+    words = system.words
+    pack = system.data_dir() / "words.yaml"
+    where = scenario.path or "scenario"
+    seen = 0
+    for cid in roster:
+        for action in [*system.actions(cid, roster), *system.round_choices(cid, roster, 1)]:
+            variants = system.reactions(action, roster) if (
+                action.target is not None and action.offensive) else []
+            for variant in [action, *variants]:
+                seen += 1
+                assert variant.kind in words.actions, (
+                    f"{where}: {cid}'s action {variant.kind!r} has no words: give it a "
+                    f"label under actions: in {pack}")
+                for key in option_keys(variant):
+                    field, _, value = key.partition("=")
+                    if value.startswith("{"):  # a nested option: its parts have words
+                        continue
+                    assert key in words.options or field in words.options, (
+                        f"{where}: {cid}'s {variant.kind} option {key!r} has no words: "
+                        f"give {field!r} (or {key!r}) a label under options: in {pack}")
+    return seen
+
+
 def check_system(system_cls: type[RuleSystem], scenario_paths: Iterable[Path | str],
                  samples: int = 25) -> None:
     """Run every check on a system and its example scenarios (at least one)."""
@@ -228,3 +261,4 @@ def check_system(system_cls: type[RuleSystem], scenario_paths: Iterable[Path | s
         check_scenario(scenario, samples)
         check_fight_hooks(scenario)
         check_live(scenario)
+        check_words(scenario)

@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 
 from fracas.core.words import load_words
-from fracas.encounter.decisions import option_keys
 from fracas.errors import InputError
 from fracas.registry import systems
 from fracas.registry.scenarios import load_scenario
+from fracas.testing import check_words
 
 SYSTEMS = sorted(systems())
 
@@ -30,23 +30,16 @@ def test_a_bad_words_file_names_the_file_the_entry_and_the_field() -> None:
 
 @pytest.mark.parametrize("system_id", SYSTEMS)
 def test_every_action_and_option_of_the_examples_has_words(system_id: str) -> None:
-    words = systems()[system_id]().words
-    seen = 0
-    for path in sorted(Path("examples").glob(f"{system_id}/*.yaml")):
-        scenario = load_scenario(path)
-        system = scenario.system
-        for cid in scenario.roster:
-            actions = [*system.actions(cid, scenario.roster),
-                       *system.round_choices(cid, scenario.roster, 1)]
-            for action in actions:
-                reactions = system.reactions(action, scenario.roster) if (
-                    action.target is not None and action.offensive) else [action]
-                for variant in [action, *reactions]:
-                    seen += 1
-                    assert variant.kind in words.actions, (path, variant.kind)
-                    for key in option_keys(variant):
-                        field, _, _ = key.partition("=")
-                        nested = key.split("=", 1)[1].startswith("{")
-                        assert nested or key in words.options or field in words.options, (
-                            path, key)
+    """The conformance kit's words check (check 10) on every example of the system."""
+    seen = sum(check_words(load_scenario(path))
+               for path in sorted(Path("examples").glob(f"{system_id}/*.yaml")))
     assert seen > 0
+
+
+def test_the_words_check_names_what_has_no_words_and_where_to_give_them() -> None:
+    """A system whose data pack lacks a word fails conformance, naming the action or
+    option and the words file (the test duel has no data pack at all)."""
+    scenario = load_scenario("tests/toy/duel-fight.yaml")
+    with pytest.raises(AssertionError, match=r"ann's action 'attack' has no words: give "
+                                             r"it a label under actions: in .*words\.yaml"):
+        check_words(scenario)
