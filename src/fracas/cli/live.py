@@ -44,7 +44,7 @@ from fracas.encounter.gm import field_labels as gm_field_labels
 from fracas.encounter.gm import field_named as gm_find_field
 from fracas.encounter.gm import marks as gm_marks
 from fracas.encounter.gm import told
-from fracas.encounter.narration import Names, is_brief, say
+from fracas.encounter.narration import Names, health_besides, is_brief, say
 from fracas.encounter.session import RULE_GM, Session, known_names
 from fracas.encounter.session_log import SessionLog, load_session
 from fracas.errors import InputError
@@ -113,12 +113,16 @@ def narrate(console: Console, events: tuple[Event, ...], verbose: bool,
             session: Session) -> None:
     """Print events: the brief lines a table reads aloud, or all of them with their rules."""
     names, words = names_of(session), session.system.words
-    for e in events:
+    later: dict[int, list[Event]] = {}
+    if not verbose:
+        for i, at in health_besides(events, health_field(session), RULE_GM).items():
+            later.setdefault(at, []).append(events[i])
+    for i, e in enumerate(events):
         if isinstance(e, RoundStarted):
             console.print(Rule(f"[bold]Round {e.round}[/]"))
             console.print(Text(say(e, names, words), style="dim"), highlight=False)
             continue
-        if not verbose and not is_brief(e) and e.rule != RULE_GM:
+        if not verbose and not is_brief(e) and e.rule != RULE_GM and later.get(i) != [e]:
             continue
         style = {"TurnStarted": "bold", "Outcome": "bold", "Changed": "yellow",
                  "ActionChosen": "magenta", "Rolled": "cyan", "FightEnded": "bold"}.get(
@@ -129,6 +133,17 @@ def narrate(console: Console, events: tuple[Event, ...], verbose: bool,
         if verbose:
             line.append(f"  [{e.rule}]", style="dim")
         console.print(line, highlight=False)
+        for besides in later.get(i, []) if isinstance(e, Outcome) else []:
+            console.print(Text("  " + say(besides, names, words), style="yellow"),
+                          highlight=False)
+
+
+def health_field(session: Session) -> Callable[[str], str | None]:
+    """The state field a combatant's health bar shows (None: nobody of that id now)."""
+    def field(cid: str) -> str | None:
+        c = session.state.roster.get(cid)
+        return None if c is None else session.system.harm_by_hand(c, 0)[0]
+    return field
 
 
 def show_pending(console: Console, session: Session, composer: Composer,

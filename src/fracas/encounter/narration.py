@@ -35,6 +35,31 @@ def is_brief(event: Event) -> bool:
         ("Rolled", "Spent")) or type(event).__name__.startswith("Combatant")
 
 
+def health_besides(events: tuple[Event, ...] | list[Event],
+                   health_field: Callable[[str], str | None], by_hand: str = ""
+                   ) -> dict[int, int]:
+    """The health changes the brief narration tells besides its outcome lines: in each turn,
+    a change of the health field (``health_field(combatant id)``, None for one who left)
+    of a combatant no outcome of that turn names as its target (a counter attack's
+    damage to the attacker, damage at the start of a turn), by the index of the event,
+    with the index of the outcome line it is told after (itself when none follows); a
+    change by hand (rule ``by_hand``) is told already."""
+    out: dict[int, int] = {}
+    start = 0
+    for end in [i for i, e in enumerate(events) if isinstance(e, TurnStarted)] + [
+            len(events)]:
+        turn = range(start, end)
+        outcomes = [i for i in turn if isinstance(events[i], Outcome)]
+        targets = {getattr(events[i], "target", "") for i in outcomes}
+        for i in turn:
+            e = events[i]
+            if (isinstance(e, Changed) and e.target not in targets and e.before != e.after
+                    and e.field == health_field(e.target) and e.rule != by_hand):
+                out[i] = next((j for j in outcomes if j > i), i)
+        start = end
+    return out
+
+
 class Names:
     """Combatant ids to names, and the text of any event with its ids put into names."""
 

@@ -1,0 +1,40 @@
+"""What a game master new to fracas meets at the terminal with ``fracas play``: every fact
+the table needs told once, in the table's words, each through the real command in a
+fresh process fed what a GM typed."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+GATE = "examples/contest/gate-fight.yaml"
+FORD = "examples/zamani/river-crossing-fight.yaml"
+WAREHOUSE = "examples/tristat/warehouse-fight.yaml"
+
+
+def _play(path: str, *lines: str) -> str:
+    """``fracas play PATH`` fed ``lines`` on stdin, then ``q``: what it printed."""
+    done = subprocess.run([sys.executable, "-m", "fracas", "play", path, "--seed", "1"],
+                          input="\n".join((*lines, "q")) + "\n", capture_output=True,
+                          text=True, timeout=600, env={**os.environ, "COLUMNS": "200"})
+    assert done.returncode == 0, done.stderr[-2000:]
+    return done.stdout
+
+
+#: the gate fight's initiatives: Rosa 15 acts first, then Bigger Angrier Amanda 12
+GATE_START = ("10", "15", "5", "12", "8")
+
+
+def test_a_counter_attacks_damage_to_the_attacker_is_told_with_the_outcome() -> None:
+    """Rosa attacks Amanda, who counters and wins the contest 2-1: Rosa's critical hit
+    takes 10 from Amanda, and Amanda's hand axe takes Rosa's 10 health; the brief lines
+    say both, not only the damage to the attack's target."""
+    out = _play(GATE, *GATE_START, "1", "2", "", "2",  # sword, at Amanda, go; she counters
+                "20", "5", "15",  # roll 1: Rosa's 20 (a threat) against 5, confirmed
+                "10", "10", "3", "4",  # rolls 2 and 3 to Amanda
+                "5", "3 4")  # Rosa's d8, Amanda's 2d6
+    lines = out.splitlines()
+    hit = lines.index("  Rosa → Bigger Angrier Amanda: critical hit; Bigger Angrier Amanda "
+                      "loses 10")
+    assert lines[hit + 1] == "  Rosa: health 10 → 0", lines[hit - 3:hit + 3]
