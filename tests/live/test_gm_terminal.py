@@ -38,3 +38,31 @@ def test_a_counter_attacks_damage_to_the_attacker_is_told_with_the_outcome() -> 
     hit = lines.index("  Rosa → Bigger Angrier Amanda: critical hit; Bigger Angrier Amanda "
                       "loses 10")
     assert lines[hit + 1] == "  Rosa: health 10 → 0", lines[hit - 3:hit + 3]
+
+
+#: the ford: nobody sacrifices, Kofi attacks Obi and misses (00 is 100); Sefa acts next
+FORD_START = ("", "", "", "", "", "", "1", "2", "", "1", "00")
+
+
+def test_a_condition_the_rules_know_put_on_by_the_gm_is_one_the_rules_apply() -> None:
+    """Seed 002 · Defense: a stunned character does not get even its Dexterity ranks as a
+    defense. ``gm cond Jabari stunned 1`` puts it on in the rules, not only beside his
+    name: Sefa's club then meets the first column; ``u`` takes the whole edit back."""
+    out = _play(FORD, *FORD_START, "gm cond Jabari stunned 1", "1", "3", "", "1", "30", "e",
+                "s")
+    assert "Jabari has no defense (stunned: not even Dexterity)" in out, out[-3000:]
+    assert "Sefa → Jabari: medium hit; Jabari loses 6" in out
+    undone = _play(FORD, *FORD_START, "gm cond Jabari stunned 1", "u", "1", "3", "", "1",
+                   "30", "e")
+    assert "undid 1 step" in undone
+    assert "Jabari defends with Dexterity" in undone, undone[-3000:]
+
+
+def test_the_status_shows_the_conditions_the_rules_put_on() -> None:
+    """Rosa is brought to 0 by a counter attack: the rules make her dying, and ``s``
+    shows it beside her name, not only 'out'."""
+    out = _play(GATE, *GATE_START, "1", "2", "", "2", "20", "5", "15", "10", "10", "3",
+                "4", "5", "3 4", "s")
+    status = out.split("> s", 1)[1]
+    rosa = next(line for line in status.splitlines() if " Rosa " in line)
+    assert "dying" in rosa, status

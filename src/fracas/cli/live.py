@@ -92,12 +92,17 @@ def order_view(session: Session) -> Table:
             placed = [c for c in placed if c not in current] + current
     rest = [cid for cid in state.roster if cid not in placed]
     marks = gm_marks(session.events, state.round)
+    words = system.words
     for cid in [*placed, *rest]:
         c = state.roster[cid]
         current, maximum = system.health(c)
         who = "by hand" if session.is_person(cid) else session.current.get(cid, "")
         mark = "▶" if cid == state.actor and not state.over else " "
-        held = ", ".join(f"{n} ({left} rd)" if left else n for n, left in marks.get(cid, []))
+        marked = marks.get(cid, [])
+        ruled = [words.condition(n) for n in getattr(c.state, "conditions", ())
+                 if isinstance(n, str)]
+        held = ", ".join([f"{n} ({left} rd)" if left else n for n, left in marked]
+                         + [n for n in ruled if n not in {m for m, _ in marked}])
         table.add_row(mark, c.name, f"[dim]{c.side}[/]", render.health_bar(current, maximum),
                       "" if system.is_active(c) else "[red]out[/]", f"[dim]{who}[/]",
                       escape(held))
