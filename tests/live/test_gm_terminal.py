@@ -80,3 +80,19 @@ def test_a_confirmation_and_a_weapon_roll_say_what_they_need() -> None:
     # the table default: d20 + 4 (sword) + 1 (strength) against 10
     assert "? Rosa's weapon roll after the fumble: d20, needs 5 or more (a total of 10)" in (
         fumble), fumble[-1500:]
+
+
+def test_a_roll_of_two_dice_typed_wrong_is_told_once_in_the_tables_words() -> None:
+    """2d6 typed as one value, three values, or a 7: the error says how many values the
+    roll needs (not 'value 2 for d6: needs more than the 1 value given (allowed: at
+    least 2 values)') and names the die once, without the answer's field name."""
+    out = _play(WAREHOUSE, "4", "4 4 4", "3 7", "3 4")
+    errors = [line for line in out.splitlines() if line.startswith("error")]
+    assert errors == [
+        "error (input 1): Joe's initiative: 2d6: type 2 values, not 1 (allowed: 2 values, "
+        "each 1 to 6)",
+        "error (input 2): Joe's initiative: 2d6: type 2 values, not 3 (allowed: 2 values, "
+        "each 1 to 6)",
+        "error (input 3): Joe's initiative: 2d6: 7 is not a value d6 can show (allowed: 1 "
+        "to 6)"], errors
+    assert "? Ada's initiative: 2d6" in out  # 3 4 then taken

@@ -143,6 +143,20 @@ def narrate(console: Console, events: tuple[Event, ...], verbose: bool,
                           highlight=False)
 
 
+#: where in an answer an error of play was found: the name of a field of the answer, which
+#: the table never typed (the message says what was wrong with what it typed)
+ANSWER_FIELDS = frozenset({"dice", "option", "input", "decide", "field", "combatant",
+                           "condition"})
+
+
+def error_text(err: InputError) -> str:
+    """An error of an input as the table reads it: the message and what is allowed, without
+    the answer's field name (``dice:``) where that is all its place says."""
+    if err.file is None and err.path in ANSWER_FIELDS:
+        return err.message + (f" (allowed: {err.allowed})" if err.allowed else "")
+    return str(err)
+
+
 def health_field(session: Session) -> Callable[[str], str | None]:
     """The state field a combatant's health bar shows (None: nobody of that id now)."""
     def field(cid: str) -> str | None:
@@ -416,7 +430,8 @@ def _loop(session: Session, console: Console, lines: Iterator[tuple[int, str]],
         try:
             result = command(session, line, console, verbose, composer)
         except InputError as err:  # nothing changed: say why and ask again
-            console.print(f"[red]error[/] (input {number}): {_esc(str(err))}",
+            where = f" (input {number})" if echo else ""  # a script's line; not at a terminal
+            console.print(f"[red]error[/]{where}: {_esc(error_text(err))}",
                           highlight=False, soft_wrap=True)
             show_pending(console, session, composer)
             continue
