@@ -40,19 +40,20 @@ def test_a_counter_attacks_damage_to_the_attacker_is_told_with_the_outcome() -> 
     assert lines[hit + 1] == "  Rosa: health 10 → 0", lines[hit - 3:hit + 3]
 
 
-#: the ford: nobody sacrifices, Kofi attacks Obi and misses (00 is 100); Sefa acts next
-FORD_START = ("", "", "", "", "", "", "1", "2", "", "1", "00")
+#: the ford: nobody sacrifices, Kofi attacks Obi (who has only his Dexterity to defend
+#: with: no choice asked) and misses (00 is 100); Sefa acts next
+FORD_START = ("", "", "", "", "", "", "1", "2", "", "00")
 
 
 def test_a_condition_the_rules_know_put_on_by_the_gm_is_one_the_rules_apply() -> None:
     """Seed 002 · Defense: a stunned character does not get even its Dexterity ranks as a
     defense. ``gm cond Jabari stunned 1`` puts it on in the rules, not only beside his
     name: Sefa's club then meets the first column; ``u`` takes the whole edit back."""
-    out = _play(FORD, *FORD_START, "gm cond Jabari stunned 1", "1", "3", "", "1", "30", "e",
+    out = _play(FORD, *FORD_START, "gm cond Jabari stunned 1", "1", "3", "", "30", "e",
                 "s")
     assert "Jabari has no defense (stunned: not even Dexterity)" in out, out[-3000:]
     assert "Sefa → Jabari: medium hit; Jabari loses 6" in out
-    undone = _play(FORD, *FORD_START, "gm cond Jabari stunned 1", "u", "1", "3", "", "1",
+    undone = _play(FORD, *FORD_START, "gm cond Jabari stunned 1", "u", "1", "3", "",
                    "30", "e")
     assert "undid 1 step" in undone
     assert "Jabari defends with Dexterity" in undone, undone[-3000:]
@@ -96,3 +97,14 @@ def test_a_roll_of_two_dice_typed_wrong_is_told_once_in_the_tables_words() -> No
         "error (input 3): Joe's initiative: 2d6: 7 is not a value d6 can show (allowed: 1 "
         "to 6)"], errors
     assert "? Ada's initiative: 2d6" in out  # 3 4 then taken
+
+
+def test_a_defender_is_asked_only_to_choose_between_defenses_that_differ() -> None:
+    """Seed 002 · Defense: at minimum Dexterity. Kofi (Dexterity 12, less 1 for his armour)
+    would defend with it whether he chose a block (Swords 6) or Acrobatics (3): he is not
+    asked, nor is Obi, who has only his Dexterity; Dura chooses between her shield and
+    her Dexterity."""
+    out = _play(FORD, *FORD_START, "1", "1", "", "1", "40", "gm auto", "e")
+    assert "Obi's reaction" not in out and "Kofi's reaction" not in out, out[-3000:]
+    assert ("? Dura's reaction to Sefa's attack Dura with club\n   1. Best defence  hit 40%, "
+            "dmg 0.40, out 0%\n   2. Defend with Dexterity  hit 50%, dmg 0.90, out 0%") in out

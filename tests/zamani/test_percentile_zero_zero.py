@@ -22,9 +22,10 @@ def fracas(*args: str, typed: str = "") -> subprocess.CompletedProcess[str]:
 
 def test_00_typed_for_a_d100_is_100_in_the_narration_and_the_outcome(tmp_path: Path) -> None:
     log = tmp_path / "duel.jsonl"
-    # both sacrifice nothing, Kofi attacks, Dura takes the best defence, the d100 shows 00
+    # both sacrifice nothing, Kofi attacks (Dura has no defense to choose: only her
+    # Dexterity), the d100 shows 00
     done = fracas("play", str(EXAMPLES / "zamani" / "duel-fight.yaml"), "--seed", "1",
-                  "--log", str(log), typed="\n\na\n1\n00\nq\n")
+                  "--log", str(log), typed="\n\na\n00\nq\n")
     assert done.returncode == 0, done.stderr
     out = done.stdout
     assert "? Kofi's short sword roll (swords): d100, needs 65% or less" in out
