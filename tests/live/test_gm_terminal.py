@@ -108,3 +108,15 @@ def test_a_defender_is_asked_only_to_choose_between_defenses_that_differ() -> No
     assert "Obi's reaction" not in out and "Kofi's reaction" not in out, out[-3000:]
     assert ("? Dura's reaction to Sefa's attack Dura with club\n   1. Best defence  hit 40%, "
             "dmg 0.40, out 0%\n   2. Defend with Dexterity  hit 50%, dmg 0.90, out 0%") in out
+
+
+def test_a_sacrifice_says_what_it_costs_and_for_how_long() -> None:
+    """Seed 002 · Sacrifice: "at the start of a Turn (not a round!)", 5 % per rank for all
+    the rounds of the Turn. The menu says '−10 %', not '−2 × 5 %', and that it holds this
+    Turn; sacrificing nothing is not told as 'Kofi: sacrificed'."""
+    out = _play(FORD, "", "2", "")
+    assert "   2. [ ] 2 ranks — −10 % on rolled skills this Turn, +2 initiative" in out, out
+    assert "× 5 %" not in out
+    assert "  Kofi: Sacrifice nothing\n  Kofi: chosen for this Turn\n" in out
+    assert "  Ama: Sacrifice · 2 ranks\n  Ama: chosen for this Turn\n" in out
+    assert "sacrificed" not in out
