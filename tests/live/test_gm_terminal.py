@@ -120,3 +120,12 @@ def test_a_sacrifice_says_what_it_costs_and_for_how_long() -> None:
     assert "  Kofi: Sacrifice nothing\n  Kofi: chosen for this Turn\n" in out
     assert "  Ama: Sacrifice · 2 ranks\n  Ama: chosen for this Turn\n" in out
     assert "sacrificed" not in out
+
+
+def test_the_help_names_the_fields_of_this_fight() -> None:
+    """``?`` in a Zamani fight gave Tri-Stat's and Genesys's fields as the examples of
+    ``gm set`` (health, Energy, strain), which a Zamani combatant does not have: it names
+    this fight's own."""
+    out = " ".join(_play(FORD, "?").split())
+    assert "as the narration shows it: wounds, most wounds, conditions...)" in out, out
+    assert "Energy" not in out and "strain" not in out

@@ -66,9 +66,9 @@ At a dice prompt what you type is read as dice first: put / before a command
   u [N]  /  redo [N]     undo the last input (or N) / put it back
   e                      explain the last turn in full, with the rules cited
   s                      the turn order and health again
-  gm set ID FIELD VALUE  change a value by hand (health, strain, conditions...)
+  gm set ID FIELD VALUE  change a value by hand
                          (ID: a combatant's name or id, any case; FIELD: its word,
-                         as the narration shows it: health, Energy, most health)
+                         as the narration shows it: {fields}...)
   gm add {JSON}          bring in a combatant (a scenario entry)
   gm remove ID           take a combatant out
   gm end REASON          end the fight
@@ -155,6 +155,14 @@ def error_text(err: InputError) -> str:
     if err.file is None and err.path in ANSWER_FIELDS:
         return err.message + (f" (allowed: {err.allowed})" if err.allowed else "")
     return str(err)
+
+
+def help_text(session: Session) -> str:
+    """The help of ``?`` with this fight's own words: the fields of its first combatant a
+    GM may set (``wounds, most wounds, conditions`` in Zamani)."""
+    first = next(iter(session.state.roster), None)
+    shown = gm_field_labels(session, first).split(", ")[:3] if first is not None else []
+    return HELP.replace("{fields}", ", ".join(shown) or "health") + "\n" + gm_commands.HELP
 
 
 def health_field(session: Session) -> Callable[[str], str | None]:
@@ -284,7 +292,7 @@ def _command(session: Session, line: str, console: Console
     if head in ("q", "quit"):
         return "quit"
     if head in ("?", "h", "help"):
-        console.print(HELP + "\n" + gm_commands.HELP, highlight=False, markup=False)
+        console.print(help_text(session), highlight=False, markup=False)
         return None
     if head == "e":
         console.print(Rule("[dim]the last turn in full[/]"))
