@@ -129,3 +129,10 @@ def test_the_help_names_the_fields_of_this_fight() -> None:
     out = " ".join(_play(FORD, "?").split())
     assert "as the narration shows it: wounds, most wounds, conditions...)" in out, out
     assert "Energy" not in out and "strain" not in out
+
+
+def test_a_hit_the_armour_stops_says_the_target_loses_nothing() -> None:
+    """Sefa's club (rating 3) lands a light hit on Dura, whose armour absorbs 4: the line
+    said 'light hit' and nothing more, leaving the table to ask how much she lost."""
+    out = _play(FORD, *FORD_START, "1", "1", "", "1", "37")  # Dura takes her shield
+    assert "  Sefa → Dura: light hit; Dura loses nothing\n" in out, out[-2000:]

@@ -44,7 +44,7 @@ from fracas.encounter.gm import field_labels as gm_field_labels
 from fracas.encounter.gm import field_named as gm_find_field
 from fracas.encounter.gm import marks as gm_marks
 from fracas.encounter.gm import told
-from fracas.encounter.narration import Names, health_besides, is_brief, say
+from fracas.encounter.narration import Names, health_besides, is_brief, say, unhurt_hits
 from fracas.encounter.session import RULE_GM, Session, known_names
 from fracas.encounter.session_log import SessionLog, load_session
 from fracas.errors import InputError
@@ -119,6 +119,7 @@ def narrate(console: Console, events: tuple[Event, ...], verbose: bool,
     """Print events: the brief lines a table reads aloud, or all of them with their rules."""
     names, words = names_of(session), session.system.words
     later: dict[int, list[Event]] = {}
+    unhurt = unhurt_hits(events, session.events)
     if not verbose:
         for i, at in health_besides(events, health_field(session), RULE_GM).items():
             later.setdefault(at, []).append(events[i])
@@ -133,6 +134,8 @@ def narrate(console: Console, events: tuple[Event, ...], verbose: bool,
                  "ActionChosen": "magenta", "Rolled": "cyan", "FightEnded": "bold"}.get(
                      e.type, "cyan" if e.type.endswith("Rolled") else "")
         text = say(e, names, words)
+        if i in unhurt and isinstance(e, Outcome):
+            text += f"; {names(e.target)} loses nothing"
         line = Text(("" if isinstance(e, TurnStarted | FightEnded) else "  ") + text,
                     style=style)
         if verbose:

@@ -10,7 +10,7 @@ symbols were spent on, the outcome, the end, and every change the GM makes by ha
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from fracas.core.events import (
@@ -57,6 +57,28 @@ def health_besides(events: tuple[Event, ...] | list[Event],
                     and e.field == health_field(e.target) and e.rule != by_hand):
                 out[i] = next((j for j in outcomes if j > i), i)
         start = end
+    return out
+
+
+def unhurt_hits(events: Sequence[Event], history: Sequence[Event] = ()) -> set[int]:
+    """The outcomes of attacks that hit and took nothing (all of it stopped by armour or
+    soak), by index in ``events``: their lines say so (``Dura loses nothing``), where a
+    hit's line would else leave the table asking how much. Hits of other actions (a
+    grapple, a disarm) deal no damage by their nature and are left as they are. The action
+    is the actor's last chosen before the outcome, in ``events`` or, when it was told
+    earlier (a turn that waited for dice), in ``history`` (the fight's events so far)."""
+    out: set[int] = set()
+    for i, e in enumerate(events):
+        if not (isinstance(e, Outcome) and e.hit and not e.damage and e.target):
+            continue
+        earlier = list(events[:i])
+        at = next((k for k in range(len(history) - 1, -1, -1) if history[k] == e), None)
+        if at is not None:
+            earlier = list(history[:at])
+        chosen = next((c for c in reversed(earlier)
+                       if isinstance(c, ActionChosen) and c.actor == e.actor), None)
+        if chosen is not None and chosen.action == "attack":
+            out.add(i)
     return out
 
 
