@@ -38,12 +38,13 @@ def is_brief(event: Event) -> bool:
 def health_besides(events: tuple[Event, ...] | list[Event],
                    health_field: Callable[[str], str | None], by_hand: str = ""
                    ) -> dict[int, int]:
-    """The health changes the brief narration tells besides its outcome lines: in each turn,
-    a change of the health field (``health_field(combatant id)``, None for one who left)
-    of a combatant no outcome of that turn names as its target (a counter attack's
-    damage to the attacker, damage at the start of a turn), by the index of the event,
-    with the index of the outcome line it is told after (itself when none follows); a
-    change by hand (rule ``by_hand``) is told already."""
+    """The changes the brief narration tells besides its outcome lines: in each turn, a
+    change of the health field (``health_field(combatant id)``, None for one who left) of
+    a combatant no outcome of that turn names as its target (a counter attack's damage to
+    the attacker, damage at the start of a turn), and a change of anyone's conditions an
+    action made (knocked prone, stunned, dying), by the index of the event, with the index
+    of the outcome line it is told after (itself when there is none); a change by hand
+    (rule ``by_hand``) is told already."""
     out: dict[int, int] = {}
     start = 0
     for end in [i for i, e in enumerate(events) if isinstance(e, TurnStarted)] + [
@@ -53,11 +54,22 @@ def health_besides(events: tuple[Event, ...] | list[Event],
         targets = {getattr(events[i], "target", "") for i in outcomes}
         for i in turn:
             e = events[i]
-            if (isinstance(e, Changed) and e.target not in targets and e.before != e.after
-                    and e.field == health_field(e.target) and e.rule != by_hand):
-                out[i] = next((j for j in outcomes if j > i), i)
+            if not isinstance(e, Changed) or e.before == e.after or e.rule == by_hand:
+                continue
+            if (e.target not in targets and e.field == health_field(e.target)) or (
+                    e.field == "conditions" and outcomes and _named(e.before) != _named(
+                        e.after)):  # not a condition's rounds counting down
+                out[i] = next((j for j in outcomes if j > i), outcomes[-1] if outcomes else i)
         start = end
     return out
+
+
+def _named(conditions: Any) -> set[str]:
+    """The names of a list of conditions, without the values kept after them
+    (``disoriented:1`` is ``disoriented``)."""
+    if not isinstance(conditions, tuple | list):
+        return set()
+    return {str(c).split(":", 1)[0] for c in conditions}
 
 
 def unhurt_hits(events: Sequence[Event], history: Sequence[Event] = ()) -> set[int]:
