@@ -34,7 +34,7 @@ def test_gm_commands_take_the_names_on_the_sheets_and_refuse_a_stranger() -> Non
     out = done.stdout
     assert "Traceback" not in out + done.stderr
     assert "Gorr: health 60 → 57" in out and "Gorr: health 57 → 58" in out
-    assert "error (input 4): combatant: no combatant 'nobody' (allowed: Rin (rin), " \
+    assert "error (input 4): no combatant 'nobody' (allowed: Rin (rin), " \
            "Gorr (gorr))" in out
     assert "Gorr is blinded for 2 rounds" in out
     assert "fracas decides for Rin from now on (cautious)" in out
@@ -77,7 +77,7 @@ def test_a_mistyped_genesys_roll_is_refused_as_a_roll_not_read_as_a_command() ->
                  args=("--control", "gm=person"))
     assert done.returncode == 0, done.stderr
     after = done.stdout.split("> s s s s s", 1)[1]
-    assert after.lstrip().startswith("error (input 5): dice: Red's attack on Blue")
+    assert after.lstrip().startswith("error (input 5): Red's attack on Blue")
     assert "the positive dice cannot show sssss" in after
 
 
@@ -95,8 +95,8 @@ def test_contest_initiative_says_whose_dice_to_type_and_in_which_order() -> None
     out = " ".join(done.stdout.split())  # the prompt as one line, whatever the width
     # each one's own die, asked of its owner in roster order; two values for one is refused
     assert out.index("? Rosa's initiative: d20") < out.index("? Grub the Brute's initiative")
-    assert "error (input 1): dice: Rosa's initiative: d20: value 2 for d20: 1 value " \
-           "too many (2)" in out
+    assert "error (input 1): Rosa's initiative: d20: type 1 value, not 2 (allowed: 1 " \
+           "value: 1 to 20)" in out
     assert "Rosa rolls d20 for initiative: 17" in out
     assert "Grub the Brute rolls d20 for initiative: 2" in out
 

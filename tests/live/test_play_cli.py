@@ -70,7 +70,7 @@ def test_bad_input_on_stdin_is_refused_and_changes_nothing(tmp_path: Path) -> No
     out = done.stdout
     assert done.returncode == 0, done.stderr
     assert "9 is not a value d6 can show (allowed: 1 to 6)" in out
-    assert "1 value too many" in out
+    assert "type 2 values, not 3 (allowed: 2 values, each 1 to 6)" in out
     assert "'99' is not on this list" in out
     assert "'banana' is not on this list" in out
     assert "Gorr has no value 'hp'" in out

@@ -302,7 +302,7 @@ def test_a_value_the_die_cannot_show_is_told_once(tmp_path: Path) -> None:
                  stdin="\n".join(typed) + "\n")
     assert done.returncode == 0, done.stderr
     error = next(line for line in done.stdout.splitlines() if line.startswith("error"))
-    assert error == ("error (input 12): dice: Tomas's Critical Injury roll against Dockside "
+    assert error == ("error (input 12): Tomas's Critical Injury roll against Dockside "
                      "bruiser: d100 (Critical Injury on Dockside bruiser): 142 is not a value "
                      "it can show (allowed: 1 to 100 (00 is 100))"), error
     assert "Critical Injury on Dockside bruiser: d100 100 → Crippled (Hard)" in done.stdout

@@ -259,11 +259,28 @@ def test_an_unseen_attack_meets_no_defense() -> None:
 
 
 def test_reactions_offer_the_attack_as_declared_then_each_available_defense() -> None:
+    """Each defense that comes to something the ones before it do not: the best here is
+    the block (6 ranks, the first of the best), so 'block' is not offered again; the
+    shield (6 too, but another item used up) is."""
     s = duel(defender={"skills": {"swords": 6, "shield": 6}, "shield": {}})
     assert s.attack is not None
     choices = [a.options.defense for a in s.system.reactions(s.attack, s.roster)]  # type: ignore[union-attr]
-    assert choices == ["best", "dexterity", "block", "shield"]
+    assert choices == ["best", "dexterity", "shield"]
     gun = attack_with(PISTOL, {"skills": {"swords": 6, "shield": 6}, "shield": {}})
-    assert gun.attack is not None
+    assert gun.attack is not None  # against a bullet only Dexterity: nothing to choose
     assert [a.options.defense for a in gun.system.reactions(gun.attack, gun.roster)  # type: ignore[union-attr]
-            ] == ["best", "dexterity"]
+            ] == ["best"]
+
+
+@pytest.mark.parametrize("defender", [
+    {"skills": {"swords": 6, "acrobatics": 2}},  # a block and Acrobatics below Dexterity
+    {"skills": {"swords": 9}, "conditions": ["stunned"]},  # no defense at all
+])
+def test_no_defense_to_choose_when_every_one_comes_to_the_same(defender: dict[str, Any]
+                                                              ) -> None:
+    """Seed 002 · Defense: a character gets at minimum its Dexterity ranks (a block or
+    Acrobatics below it defends with Dexterity), and a stunned one not even that: the
+    defender is not asked to choose between defenses that come to the same."""
+    s = duel(defender={"attributes": {"dexterity": 12}, **defender})
+    assert s.attack is not None
+    assert len(s.system.reactions(s.attack, s.roster)) == 1

@@ -144,8 +144,9 @@ def test_the_surprise_contest_asks_for_both_of_its_dice(tmp_path: Path) -> None:
     fight_file.write_text(yaml.safe_dump({"system": "zamani", "title": "Ambush",
                                           "combatants": [ann, bob]}))
     script = tmp_path / "moves.txt"
-    # both sacrifice nothing; Ann opens with her usual surprise attack; Bob's first reaction
-    script.write_text("\n\n\n1\n30 55\n")
+    # both sacrifice nothing; Ann opens with her usual surprise attack (Bob has only his
+    # Dexterity: no defense to choose)
+    script.write_text("\n\n\n30 55\n")
     done = _fracas("play", str(fight_file), "--seed", "1", "--script", str(script))
     assert done.returncode == 0, done.stderr
     out = " ".join(done.stdout.split())

@@ -22,9 +22,10 @@ def fracas(*args: str, typed: str = "") -> subprocess.CompletedProcess[str]:
 
 def test_00_typed_for_a_d100_is_100_in_the_narration_and_the_outcome(tmp_path: Path) -> None:
     log = tmp_path / "duel.jsonl"
-    # both sacrifice nothing, Kofi attacks, Dura takes the best defence, the d100 shows 00
+    # both sacrifice nothing, Kofi attacks (Dura has no defense to choose: only her
+    # Dexterity), the d100 shows 00
     done = fracas("play", str(EXAMPLES / "zamani" / "duel-fight.yaml"), "--seed", "1",
-                  "--log", str(log), typed="\n\na\n1\n00\nq\n")
+                  "--log", str(log), typed="\n\na\n00\nq\n")
     assert done.returncode == 0, done.stderr
     out = done.stdout
     assert "? Kofi's short sword roll (swords): d100, needs 65% or less" in out
@@ -40,7 +41,7 @@ def test_00_on_a_d6_or_a_d10_is_refused_naming_the_values_it_shows() -> None:
     done = fracas("play", str(EXAMPLES / "tristat" / "duel-fight.yaml"), "--seed", "1",
                   typed="00,3\n3,4\nq\n")
     assert done.returncode == 0, done.stderr
-    assert ("error (input 1): dice: Rin's initiative: 2d6: value 1 for d6: '00' is not a "
+    assert ("error (input 1): Rin's initiative: 2d6: '00' is not a "
             "value d6 can show (allowed: 1 to 6)") in done.stdout
     assert "> 3,4\n? Gorr's initiative: 2d6" in done.stdout  # 3,4 then taken
     pins = "14,6,11,13,19,17,15,10,8,12,9,11"  # the called shot's dice, less its d10

@@ -109,7 +109,7 @@ def command(session: Session, words: list[str], line: str) -> tuple[Event, ...] 
     if what == "cond" and len(rest) >= 2:
         cid, left = split_who(session, rest, 1)
         condition = _condition(cid, left)
-        return (gm.set_condition(session, cid, condition["condition"], condition["rounds"]),)
+        return gm.put_condition(session, cid, condition["condition"], condition["rounds"])
     if what == "uncond" and len(rest) >= 2:
         cid, left = split_who(session, rest, 1)
         return (gm.clear_condition(session, cid, " ".join(left)),)

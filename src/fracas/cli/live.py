@@ -44,7 +44,7 @@ from fracas.encounter.gm import field_labels as gm_field_labels
 from fracas.encounter.gm import field_named as gm_find_field
 from fracas.encounter.gm import marks as gm_marks
 from fracas.encounter.gm import told
-from fracas.encounter.narration import Names, is_brief, say
+from fracas.encounter.narration import Names, health_besides, is_brief, say, unhurt_hits
 from fracas.encounter.session import RULE_GM, Session, known_names
 from fracas.encounter.session_log import SessionLog, load_session
 from fracas.errors import InputError
@@ -66,9 +66,9 @@ At a dice prompt what you type is read as dice first: put / before a command
   u [N]  /  redo [N]     undo the last input (or N) / put it back
   e                      explain the last turn in full, with the rules cited
   s                      the turn order and health again
-  gm set ID FIELD VALUE  change a value by hand (health, strain, conditions...)
+  gm set ID FIELD VALUE  change a value by hand
                          (ID: a combatant's name or id, any case; FIELD: its word,
-                         as the narration shows it: health, Energy, most health)
+                         as the narration shows it: {fields}...)
   gm add {JSON}          bring in a combatant (a scenario entry)
   gm remove ID           take a combatant out
   gm end REASON          end the fight
@@ -92,12 +92,17 @@ def order_view(session: Session) -> Table:
             placed = [c for c in placed if c not in current] + current
     rest = [cid for cid in state.roster if cid not in placed]
     marks = gm_marks(session.events, state.round)
+    words = system.words
     for cid in [*placed, *rest]:
         c = state.roster[cid]
         current, maximum = system.health(c)
         who = "by hand" if session.is_person(cid) else session.current.get(cid, "")
         mark = "▶" if cid == state.actor and not state.over else " "
-        held = ", ".join(f"{n} ({left} rd)" if left else n for n, left in marks.get(cid, []))
+        marked = marks.get(cid, [])
+        ruled = [words.condition(n) for n in getattr(c.state, "conditions", ())
+                 if isinstance(n, str)]
+        held = ", ".join([f"{n} ({left} rd)" if left else n for n, left in marked]
+                         + [n for n in ruled if n not in {m for m, _ in marked}])
         table.add_row(mark, c.name, f"[dim]{c.side}[/]", render.health_bar(current, maximum),
                       "" if system.is_active(c) else "[red]out[/]", f"[dim]{who}[/]",
                       escape(held))
@@ -113,22 +118,62 @@ def narrate(console: Console, events: tuple[Event, ...], verbose: bool,
             session: Session) -> None:
     """Print events: the brief lines a table reads aloud, or all of them with their rules."""
     names, words = names_of(session), session.system.words
-    for e in events:
+    later: dict[int, list[Event]] = {}
+    unhurt = unhurt_hits(events, session.events)
+    if not verbose:
+        for i, at in health_besides(events, health_field(session), RULE_GM).items():
+            later.setdefault(at, []).append(events[i])
+    for i, e in enumerate(events):
         if isinstance(e, RoundStarted):
             console.print(Rule(f"[bold]Round {e.round}[/]"))
             console.print(Text(say(e, names, words), style="dim"), highlight=False)
             continue
-        if not verbose and not is_brief(e) and e.rule != RULE_GM:
+        if not verbose and not is_brief(e) and e.rule != RULE_GM and later.get(i) != [e]:
             continue
         style = {"TurnStarted": "bold", "Outcome": "bold", "Changed": "yellow",
                  "ActionChosen": "magenta", "Rolled": "cyan", "FightEnded": "bold"}.get(
                      e.type, "cyan" if e.type.endswith("Rolled") else "")
         text = say(e, names, words)
+        if i in unhurt and isinstance(e, Outcome):
+            text += f"; {names(e.target)} loses nothing"
         line = Text(("" if isinstance(e, TurnStarted | FightEnded) else "  ") + text,
                     style=style)
         if verbose:
             line.append(f"  [{e.rule}]", style="dim")
         console.print(line, highlight=False)
+        for besides in later.get(i, []) if isinstance(e, Outcome) else []:
+            console.print(Text("  " + say(besides, names, words), style="yellow"),
+                          highlight=False)
+
+
+#: where in an answer an error of play was found: the name of a field of the answer, which
+#: the table never typed (the message says what was wrong with what it typed)
+ANSWER_FIELDS = frozenset({"dice", "option", "input", "decide", "field", "combatant",
+                           "condition"})
+
+
+def error_text(err: InputError) -> str:
+    """An error of an input as the table reads it: the message and what is allowed, without
+    the answer's field name (``dice:``) where that is all its place says."""
+    if err.file is None and err.path in ANSWER_FIELDS:
+        return err.message + (f" (allowed: {err.allowed})" if err.allowed else "")
+    return str(err)
+
+
+def help_text(session: Session) -> str:
+    """The help of ``?`` with this fight's own words: the fields of its first combatant a
+    GM may set (``wounds, most wounds, conditions`` in Zamani)."""
+    first = next(iter(session.state.roster), None)
+    shown = gm_field_labels(session, first).split(", ")[:3] if first is not None else []
+    return HELP.replace("{fields}", ", ".join(shown) or "health") + "\n" + gm_commands.HELP
+
+
+def health_field(session: Session) -> Callable[[str], str | None]:
+    """The state field a combatant's health bar shows (None: nobody of that id now)."""
+    def field(cid: str) -> str | None:
+        c = session.state.roster.get(cid)
+        return None if c is None else session.system.harm_by_hand(c, 0)[0]
+    return field
 
 
 def show_pending(console: Console, session: Session, composer: Composer,
@@ -250,7 +295,7 @@ def _command(session: Session, line: str, console: Console
     if head in ("q", "quit"):
         return "quit"
     if head in ("?", "h", "help"):
-        console.print(HELP + "\n" + gm_commands.HELP, highlight=False, markup=False)
+        console.print(help_text(session), highlight=False, markup=False)
         return None
     if head == "e":
         console.print(Rule("[dim]the last turn in full[/]"))
@@ -396,7 +441,8 @@ def _loop(session: Session, console: Console, lines: Iterator[tuple[int, str]],
         try:
             result = command(session, line, console, verbose, composer)
         except InputError as err:  # nothing changed: say why and ask again
-            console.print(f"[red]error[/] (input {number}): {_esc(str(err))}",
+            where = f" (input {number})" if echo else ""  # a script's line; not at a terminal
+            console.print(f"[red]error[/]{where}: {_esc(error_text(err))}",
                           highlight=False, soft_wrap=True)
             show_pending(console, session, composer)
             continue

@@ -383,16 +383,60 @@ def heal(session: Session, cid: str, amount: int) -> Event:
 
 
 def set_condition(session: Session, cid: str, condition: str, rounds: int = 0) -> Event:
-    """Put a condition on ``cid`` for ``rounds`` rounds (0: until taken off)."""
-    return session._gm(_condition(session, cid, condition, _whole(rounds, "rounds")))
+    """Put a condition on ``cid`` for ``rounds`` rounds (0: until taken off); one the rules
+    know is put on in the rules too (:func:`put_condition`)."""
+    return put_condition(session, cid, condition, rounds)[0]
+
+
+def put_condition(session: Session, cid: str, condition: str, rounds: int = 0
+                  ) -> tuple[Event, ...]:
+    """The condition as a mark with its rounds left, and, when it is one the rules know
+    (a word of the system's conditions, ``stunned`` in Zamani), in the combatant's
+    conditions, where the rules see it until it is taken off (one undo step)."""
+    mark = _condition(session, cid, condition, _whole(rounds, "rounds"))
+    ruled = rule_condition(session, cid, mark.condition)
+    conditions = getattr(session._base.roster[cid].state, "conditions", ())
+    if ruled is None or ruled in conditions:
+        return (session._gm(mark),)
+    group = len(session.entries)
+    return (session._gm(mark, group),
+            session._gm(Changed(RULE_GM, cid, "conditions", conditions,
+                                (*conditions, ruled)), group))
+
+
+def rule_condition(session: Session, cid: str, said: str) -> str | None:
+    """The rules' name of the condition a GM names (its name or its word, any case), when
+    the combatant's rules keep conditions; None if they know no such condition."""
+    if not isinstance(getattr(session._base.roster[cid].state, "conditions", None), tuple):
+        return None
+    wanted = said.strip().lower()
+    known = session.system.words.conditions
+    return next((name for name, word in known.items()
+                 if wanted in (name.lower(), word.label.lower())), None)
 
 
 def clear_condition(session: Session, cid: str, condition: str) -> Event:
-    held = [name for name, _ in marks(session.events, session.state.round).get(cid, [])]
-    if condition not in held:
-        raise InputError(f"{_who(session, cid)} is not {condition!r}", path="condition",
+    """Take a condition off: the GM's mark and, if the rules hold it, theirs (one undo
+    step)."""
+    name = _who(session, cid)
+    held = [n for n, _ in marks(session.events, session.state.round).get(cid, [])]
+    ruled = rule_condition(session, cid, condition)
+    conditions = getattr(session._base.roster[cid].state, "conditions", ())
+    in_rules = ruled is not None and ruled in conditions
+    if condition not in held and not in_rules:
+        words = session.system.words
+        held += [words.condition(c) for c in conditions if isinstance(c, str)]
+        raise InputError(f"{name} is not {condition!r}", path="condition",
                          allowed=", ".join(held) or "none set")
-    return session._gm(ConditionCleared(RULE_GM, cid, _who(session, cid), condition))
+    if not in_rules:
+        return session._gm(ConditionCleared(RULE_GM, cid, name, condition))
+    off = Changed(RULE_GM, cid, "conditions", conditions,
+                  tuple(c for c in conditions if c != ruled))
+    if condition not in held:
+        return session._gm(off)
+    group = len(session.entries)
+    session._gm(ConditionCleared(RULE_GM, cid, name, condition), group)
+    return session._gm(off, group)
 
 
 def at_round_start(session: Session) -> bool:

@@ -247,7 +247,8 @@ class LiveRoller:
             what = said[:1].upper() + said[1:]
             if who != "gm":
                 what = f"{feed.name(who)}'s {announced[1]}"
-            needs = announced[2]
+            needs = announced[2].replace("{actor}", feed.name(feed.actor)).replace(
+                "{target}", feed.name(feed.target or ""))
         else:
             number = feed.used_rolls - feed.context_start + 1
             what = feed.context + (f", roll {number}" if number > 1 else "")

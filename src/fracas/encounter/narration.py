@@ -10,7 +10,7 @@ symbols were spent on, the outcome, the end, and every change the GM makes by ha
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from fracas.core.events import (
@@ -33,6 +33,65 @@ def is_brief(event: Event) -> bool:
     return isinstance(event, RoundStarted | TurnStarted | ActionChosen | Rolled | Outcome
                       | FightEnded) or event.brief or type(event).__name__.endswith(
         ("Rolled", "Spent")) or type(event).__name__.startswith("Combatant")
+
+
+def health_besides(events: tuple[Event, ...] | list[Event],
+                   health_field: Callable[[str], str | None], by_hand: str = ""
+                   ) -> dict[int, int]:
+    """The changes the brief narration tells besides its outcome lines: in each turn, a
+    change of the health field (``health_field(combatant id)``, None for one who left) of
+    a combatant no outcome of that turn names as its target (a counter attack's damage to
+    the attacker, damage at the start of a turn), and a change of anyone's conditions an
+    action made (knocked prone, stunned, dying), by the index of the event, with the index
+    of the outcome line it is told after (itself when there is none); a change by hand
+    (rule ``by_hand``) is told already."""
+    out: dict[int, int] = {}
+    start = 0
+    for end in [i for i, e in enumerate(events) if isinstance(e, TurnStarted)] + [
+            len(events)]:
+        turn = range(start, end)
+        outcomes = [i for i in turn if isinstance(events[i], Outcome)]
+        targets = {getattr(events[i], "target", "") for i in outcomes}
+        for i in turn:
+            e = events[i]
+            if not isinstance(e, Changed) or e.before == e.after or e.rule == by_hand:
+                continue
+            if (e.target not in targets and e.field == health_field(e.target)) or (
+                    e.field == "conditions" and outcomes and _named(e.before) != _named(
+                        e.after)):  # not a condition's rounds counting down
+                out[i] = next((j for j in outcomes if j > i), outcomes[-1] if outcomes else i)
+        start = end
+    return out
+
+
+def _named(conditions: Any) -> set[str]:
+    """The names of a list of conditions, without the values kept after them
+    (``disoriented:1`` is ``disoriented``)."""
+    if not isinstance(conditions, tuple | list):
+        return set()
+    return {str(c).split(":", 1)[0] for c in conditions}
+
+
+def unhurt_hits(events: Sequence[Event], history: Sequence[Event] = ()) -> set[int]:
+    """The outcomes of attacks that hit and took nothing (all of it stopped by armour or
+    soak), by index in ``events``: their lines say so (``Dura loses nothing``), where a
+    hit's line would else leave the table asking how much. Hits of other actions (a
+    grapple, a disarm) deal no damage by their nature and are left as they are. The action
+    is the actor's last chosen before the outcome, in ``events`` or, when it was told
+    earlier (a turn that waited for dice), in ``history`` (the fight's events so far)."""
+    out: set[int] = set()
+    for i, e in enumerate(events):
+        if not (isinstance(e, Outcome) and e.hit and not e.damage and e.target):
+            continue
+        earlier = list(events[:i])
+        at = next((k for k in range(len(history) - 1, -1, -1) if history[k] == e), None)
+        if at is not None:
+            earlier = list(history[:at])
+        chosen = next((c for c in reversed(earlier)
+                       if isinstance(c, ActionChosen) and c.actor == e.actor), None)
+        if chosen is not None and chosen.action == "attack":
+            out.add(i)
+    return out
 
 
 class Names:

@@ -324,6 +324,21 @@ class Session:
                     said = said.replace(f"a value {err.die} can show", "a value it can show")
                     raise InputError(f"{self.pending.prompt}: {said}", path="dice",
                                      allowed=err.allowed) from None
+                typed = next((len(e.get("dice", ())) for e in reversed(added)
+                              if e.get("kind") == "dice"), 0)
+                if asked is not None and asked.count and (
+                        "value" in said and ("given" in said or "too many" in said)):
+                    # a wrong count: say how many the roll needs, once
+                    need = count(asked.count, "value")
+                    raise InputError(f"{self.pending.prompt}: type {need}, not {typed}",
+                                     path="dice", allowed=need + (
+                                         f", each {asked.allowed}" if asked.count > 1
+                                         else f": {asked.allowed}")) from None
+                if asked is not None and asked.count and asked.count > 1 and (
+                        " can show" in said):
+                    # one of the values a die cannot show: the die is named by the prompt
+                    raise InputError(f"{self.pending.prompt}: {names.label(said)}",
+                                     path="dice", allowed=err.allowed) from None
                 shown = names.label(f"{err.die}: {said}")
                 raise InputError(f"{self.pending.prompt}: value {err.position} for {shown}",
                                  path="dice", allowed=err.allowed) from None

@@ -250,30 +250,51 @@ def contest_roll(roller: Roller, s: ContestSetup, a_armed: bool, d_armed: bool) 
     dice = RollDice(a_nat, at, d_nat, dt)
     a_crit = d_crit = a_fumble = d_fumble = ""
     if a_cls == "threat":
-        announce(roller, "{actor}", "roll to confirm the critical hit")
+        announce(roller, "{actor}", "roll to confirm the critical hit",
+                 _needs(s.attack, dt, False, r.ties_to_defender, "{target}"))
         seen = roller.roll(confirm_variable(s.attack, dt, False, r.ties_to_defender))
         a_crit = "confirmed" if seen.meaning[0] else "threat"
         dice = dataclasses.replace(dice, a_confirm=_shown(seen))
     if d_cls == "threat":
-        announce(roller, "{target}", "roll to confirm the critical")
+        announce(roller, "{target}", "roll to confirm the critical",
+                 _needs(s.defense, at, True, r.ties_to_defender, "{actor}"))
         seen = roller.roll(confirm_variable(s.defense, at, True, r.ties_to_defender))
         d_crit = "confirmed" if seen.meaning[0] else "threat"
         dice = dataclasses.replace(dice, d_confirm=_shown(seen))
     if a_cls == "fumble":
         a_fumble = "fumble"
         if a_armed:
-            announce(roller, "{actor}", "weapon roll after the fumble")
+            announce(roller, "{actor}", "weapon roll after the fumble",
+                     _at_least(r.weapon_difficulty - s.attack_weapon_roll.bonus,
+                               f"a total of {r.weapon_difficulty}"))
             seen = roller.roll(weapon_variable(s.attack_weapon_roll, r.weapon_difficulty))
             a_fumble = "fumble" if seen.meaning[0] else "disarmed"
             dice = dataclasses.replace(dice, a_weapon=_shown(seen))
     if d_cls == "fumble":
         d_fumble = "fumble"
         if d_armed and s.defense_weapon_roll is not None:
-            announce(roller, "{target}", "weapon roll after the fumble")
+            announce(roller, "{target}", "weapon roll after the fumble",
+                     _at_least(r.weapon_difficulty - s.defense_weapon_roll.bonus,
+                               f"a total of {r.weapon_difficulty}"))
             seen = roller.roll(weapon_variable(s.defense_weapon_roll, r.weapon_difficulty))
             d_fumble = "fumble" if seen.meaning[0] else "disarmed"
             dice = dataclasses.replace(dice, d_weapon=_shown(seen))
     return RollOutcome(winner, a_crit, a_fumble, d_crit, d_fumble, dice)
+
+
+def _needs(check: Check, opponent: int, by_defender: bool, ties_to_defender: bool,
+           whom: str) -> str:
+    """What a confirmation needs on the die: a total that beats the opponent's (ties as
+    :func:`_beats` reads them), ``8 or more (a total over Amanda's 12)``."""
+    least = opponent + (0 if by_defender == ties_to_defender else 1)
+    beat = (f"a total over {whom}'s {opponent}" if least > opponent
+            else f"a total of at least {whom}'s {opponent}")
+    return _at_least(least - check.bonus, beat)
+
+
+def _at_least(natural: int, total: str) -> str:
+    """``8 or more (a total of 10)``; ``any roll`` when the lowest face does."""
+    return f"any roll ({total})" if natural <= 1 else f"{natural} or more ({total})"
 
 
 def _worst(order: dict[str, int], a: str, b: str) -> str:

@@ -22,7 +22,7 @@ from fracas.core.words import count
 from fracas.errors import InputError
 
 from .attack import _after_action
-from .defense import LIMITED, can_guard, choices
+from .defense import LIMITED, can_guard, choices, choose
 from .sheet import STANDARD_EFFECTS, Options, Sheet
 from .state import SEED, Changes
 
@@ -359,12 +359,21 @@ def reactions_for(action: Action, roster: Roster) -> list[Action]:
         return [action]
     opts = action.options if isinstance(action.options, Options) else Options()
     t = roster[action.target]
+    if set(LIMITED) & set(t.state.conditions) or opts.unseen:
+        return [action]  # no defense to choose: not even Dexterity (seed 002 · Defense)
     weapon = roster[action.actor].sheet.weapon(action.weapon)
     kind = weapon.kind if weapon is not None else "melee"
+    options = choices(t.sheet, t.state, kind, opts.cover)
+    # a defense that comes to the same as one listed before it (a block no better than
+    # Dexterity defends with Dexterity) is not offered again
+    used = [choose(options, opts.defense)[0]]
     names: list[str] = []
-    for c in choices(t.sheet, t.state, kind, opts.cover):
+    for c in options:
         if not c.reason and c.name not in names and c.name != opts.defense:
-            names.append(c.name)
+            picked = choose(options, c.name)[0]
+            if picked not in used:
+                used.append(picked)
+                names.append(c.name)
     return [action] + [_defended(action, n) for n in names]
 
 
