@@ -54,3 +54,49 @@ def test_a_hand_edit_keeps_the_initiative_the_server_rolled(browser: Browser,
         assert gm.locator("#order").inner_text().split("\n")[:4] == order.split("\n")[:4]
     finally:
         desk.close()
+
+
+ORDER = """() => [...document.querySelectorAll('#order ol.order > li')].map(li => ({
+    label: li.querySelector('.hint').textContent.trim(),
+    names: [...li.querySelectorAll('.slot-who .who')]
+        .map(w => w.textContent.replace('▶', '').trim()),
+    acting: li.querySelectorAll('.slot-who.acting').length,
+    done: li.classList.contains('done'), current: li.classList.contains('current')}))"""
+
+
+def test_the_turn_order_names_who_took_each_slot(browser: Browser,
+                                                 server: ServerProcess) -> None:
+    """Genesys slots may be taken by any PC (or NPC): once taken, a slot of the turn order
+    names the one who took it (as the log tells it), the slot being played names only who
+    plays it, and only that one is marked as acting; a later slot leaves out whoever has
+    already acted this round. Before, every slot listed every candidate and the acting
+    one was highlighted in each of them."""
+    desk = browser.new_context(viewport=DESK)
+    try:
+        gm = desk.new_page()
+        create_as_gm(gm, server, "genesys/three-vs-three-fight.yaml", "heroes", roll_all=True,
+                     seed=3)
+        for _ in range(60):  # the first option, until two slots of round 1 are taken
+            gm.wait_for_selector("#pending button.option")
+            settled(gm)
+            slots = gm.evaluate(ORDER)
+            if sum(s["done"] for s in slots) >= 2:
+                break
+            v = version(gm)
+            gm.locator("#pending button.option").first.click()
+            moved(gm, v)
+        else:
+            raise AssertionError("round 1 did not get two slots on")
+        log = gm.locator("#log").inner_text()
+        acted = []
+        for s in slots:
+            if s["done"] or s["current"]:
+                assert len(s["names"]) == 1, s
+                assert f"{s['names'][0]}'s turn ({s['label']})" in log, (s, log)
+                acted.append(s["names"][0])
+            else:
+                assert s["names"] and not set(s["names"]) & set(acted), (s, acted)
+            assert s["acting"] == (1 if s["current"] else 0), s
+        assert len(acted) >= 2
+    finally:
+        desk.close()

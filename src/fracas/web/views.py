@@ -14,7 +14,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 from weakref import WeakKeyDictionary
 
-from fracas.core.events import Event, _jsonable
+from fracas.core.events import Event, RoundStarted, TurnStarted, _jsonable
 from fracas.core.model import Combatant
 from fracas.core.system import RuleSystem
 from fracas.encounter import narration
@@ -90,6 +90,17 @@ def told(session: Session, names: Names) -> Told:
 def teller(session: Session, names: Names) -> Callable[[Event], str]:
     """Each event's line in the table's words, as the terminal tells it."""
     return narration.teller(names.names, session.system.words)
+
+
+def slots_taken(events: Sequence[Event]) -> dict[int, str]:
+    """Which combatant took each slot of the round so far (slot index -> id)."""
+    taken: dict[int, str] = {}
+    for event in reversed(events):
+        if isinstance(event, RoundStarted):
+            break
+        if isinstance(event, TurnStarted):
+            taken.setdefault(event.slot_index, event.actor)
+    return taken
 
 
 def lines_for(session: Session, names: Names, viewer: Viewer) -> list[tuple[Event, str]]:
@@ -180,8 +191,13 @@ def encounter_view(eid: str, title: str, system: RuleSystem, session: Session, v
         combatants.append(view)
 
     order = []
+    taken = slots_taken(session.events)
     for i, slot in enumerate(state.slots):
         ids = [x for x in slot.candidates if x in roster and x not in hidden_ids]
+        if i in taken:  # a slot taken this round names who took it, not who could have
+            ids = [x for x in ids if x == taken[i]]
+        elif len(ids) > 1:  # one who has acted this round takes no other slot of several
+            ids = [x for x in ids if x not in state.acted] or ids
         if ids:
             order.append({"label": slot.label, "names": [roster[x].name for x in ids],
                           "ids": ids, "done": i < state.next_slot - (state.actor is not None),
