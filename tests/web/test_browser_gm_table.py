@@ -100,3 +100,48 @@ def test_the_turn_order_names_who_took_each_slot(browser: Browser,
         assert len(acted) >= 2
     finally:
         desk.close()
+
+
+def test_a_genesys_pool_is_told_in_words_on_the_dice_form(browser: Browser,
+                                                          server: ServerProcess) -> None:
+    """The prompt writes a pool by its letters ('dice PPA'); the form under it says which
+    dice they are, by the data pack's names, so a new table knows what to pick up."""
+    desk = browser.new_context(viewport=DESK)
+    try:
+        gm = desk.new_page()
+        create_as_gm(gm, server, "genesys/three-vs-three-fight.yaml", "heroes",
+                     roll_all=False)
+        for _ in range(8):  # Kira's, Tomas's, ... up to the gang boss's initiative
+            gm.wait_for_selector("#pending #dice-input")
+            settled(gm)
+            shown = gm.evaluate("() => [document.querySelector('#prompt').textContent,"
+                                " document.querySelector('#dice-words')?.textContent]")
+            if "Gang boss" in shown[0]:
+                break
+            v = version(gm)
+            gm.locator("form.dice .roll").click()
+            moved(gm, v)
+        assert shown[0] == "Gang boss's initiative (Cool): dice PPA", shown
+        assert shown[1] == "PPA: 2 proficiency, 1 ability", shown
+        # an attack's pool: the positive dice against the negative ones
+        gm.fill("#dice-input", "ss")
+        v = version(gm)
+        gm.click("#enter-dice")
+        moved(gm, v)
+        for _ in range(30):
+            gm.wait_for_selector("#pending")
+            settled(gm)
+            prompt = gm.locator("#prompt").inner_text() if gm.locator("#prompt").count() \
+                else ""
+            if gm.locator("#dice-input").count() and " on " in prompt:
+                break
+            v = version(gm)
+            gm.locator("#pending button.option").first.click()
+            moved(gm, v)
+        shown = gm.evaluate("() => [document.querySelector('#prompt').textContent,"
+                            " document.querySelector('#dice-words').textContent]")
+        pool = shown[0].split(": dice ", 1)[1].split(",")[0]
+        assert "-" in pool and shown[1].startswith(f"{pool}: "), shown
+        assert " against " in shown[1] and "difficulty" in shown[1], shown
+    finally:
+        desk.close()

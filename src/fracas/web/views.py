@@ -216,6 +216,11 @@ def encounter_view(eid: str, title: str, system: RuleSystem, session: Session, v
         # and fill in when the screen asks again (never holding the answer)
         decision = decision_view(pending.to_dict(wait=False), names, viewer) if mine \
             else None
+        dice = (decision or {}).get("dice")
+        words = getattr(system, "dice_words", None)
+        if decision and dice and dice.get("typed") == "symbols" and words is not None:
+            # which dice the pool's letters are
+            decision = {**decision, "dice": {**dice, "words": words(str(dice.get("die", "")))}}
         waiting = mine and not pending.odds_ready
         if waiting:
             WORKER.warm(eid, pending)

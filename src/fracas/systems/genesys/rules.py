@@ -13,6 +13,7 @@ from fracas.errors import InputError
 from fracas.systems.genesys import fight, roll
 from fracas.systems.genesys import state as st
 from fracas.systems.genesys.attack import resolve_attack
+from fracas.systems.genesys.dice import DIE_ORDER, PoolSpec
 from fracas.systems.genesys.harm import Tracker, group_threshold
 from fracas.systems.genesys.roll import PoolRoll
 from fracas.systems.genesys.sheet import Defaults, Options, Sheet
@@ -210,6 +211,19 @@ class Genesys(RuleSystem):
     def roll_problem(self, expression: str) -> None:
         """Raise an error about pools when ``expression`` is a pool written wrongly."""
         roll.roll_problem(expression)
+
+    def dice_words(self, die: str) -> str | None:
+        """A pool a screen asks the symbols of, its letters in words (the dice's names in
+        ``data/dice.yaml``): ``pool PA-DDS`` -> ``PA-DDS: 1 proficiency, 1 ability against
+        2 difficulty, 1 setback``; None for anything else."""
+        notation = die.removeprefix("pool ").strip()
+        try:
+            spec = PoolSpec.parse(notation)
+        except ValueError:
+            return None
+        words = [", ".join(f"{spec.count(n)} {n}" for n in names if spec.count(n))
+                 for names in (DIE_ORDER[:3], DIE_ORDER[3:])]
+        return f"{notation}: " + " against ".join(w for w in words if w)
 
     # -- fights ----------------------------------------------------------------------
     def round_representative(self, round_number: int) -> int:
