@@ -9,6 +9,7 @@ from playwright.sync_api import Browser, Page
 from fracas.web.testing import ServerProcess
 from tests.web.test_browser import create_as_gm, version
 from tests.web.test_browser_gm import moved, settled
+from tests.web.test_browser_table import at_the_table
 
 DESK = {"width": 1280, "height": 1000}
 
@@ -145,3 +146,30 @@ def test_a_genesys_pool_is_told_in_words_on_the_dice_form(browser: Browser,
         assert " against " in shown[1] and "difficulty" in shown[1], shown
     finally:
         desk.close()
+
+
+def test_a_player_waits_for_the_choice_of_a_slot_not_for_a_name(
+        browser: Browser, server: ServerProcess) -> None:
+    """While the GM chooses which NPC takes an NPC slot, the player's phone says what is
+    awaited ('the choice of who takes NPC slot 1'), not 'Waiting for Gang boss…' as if
+    the first NPC who may take it had already been chosen."""
+    with at_the_table(browser, server, "genesys/three-vs-three-fight.yaml", "heroes", True,
+                      "kira", seed=3) as (gm, player):
+        for _ in range(40):
+            gm.wait_for_selector("#pending")
+            settled(gm)
+            prompt = gm.locator("#prompt").inner_text() if gm.locator("#prompt").count() \
+                else ""
+            if prompt.startswith("Who takes NPC slot"):
+                break
+            page = player if player.locator("#pending button.option").count() else gm
+            v = version(page)
+            page.locator("#pending button.option").first.click()
+            moved(page, v)
+        else:
+            raise AssertionError("no NPC slot was asked")
+        player.wait_for_function(
+            "v => +document.querySelector('#tracker').dataset.version >= v", arg=version(gm))
+        slot = prompt.removeprefix("Who takes ").rstrip("?")
+        assert player.locator("#waiting").inner_text() == (
+            f"Waiting for the choice of who takes {slot}…")

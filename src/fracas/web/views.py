@@ -224,7 +224,12 @@ def encounter_view(eid: str, title: str, system: RuleSystem, session: Session, v
         waiting = mine and not pending.odds_ready
         if waiting:
             WORKER.warm(eid, pending)
-        asked = {"who": visible_who, "who_name": who_name, "mine": mine,
+        # a slot several may take is not yet anybody's: the question is waited for
+        waiting_for = (f"the choice of {pending.prompt[:1].lower()}"
+                       f"{pending.prompt[1:].rstrip('?')}" if pending.kind == "slot"
+                       else who_name)
+        asked = {"who": visible_who, "who_name": who_name, "waiting_for": waiting_for,
+                 "mine": mine,
                  "kind": pending.kind if mine else None, "decision": decision,
                  "odds_pending": waiting}
     actor = state.actor if state.actor is not None and state.actor not in hidden_ids else None
