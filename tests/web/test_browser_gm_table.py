@@ -173,3 +173,36 @@ def test_a_player_waits_for_the_choice_of_a_slot_not_for_a_name(
         slot = prompt.removeprefix("Who takes ").rstrip("?")
         assert player.locator("#waiting").inner_text() == (
             f"Waiting for the choice of who takes {slot}…")
+
+
+def test_an_action_with_nothing_more_to_choose_says_so(browser: Browser,
+                                                        server: ServerProcess) -> None:
+    """Genesys 'Defend' leads to the Guarded Stance, which has no options: the composer
+    says there is nothing more to choose and Go takes it, instead of a heading 'options
+    (each switches on or off)' over an empty list."""
+    desk = browser.new_context(viewport=DESK)
+    try:
+        gm = desk.new_page()
+        create_as_gm(gm, server, "genesys/three-vs-three-fight.yaml", "heroes", roll_all=True,
+                     seed=3)
+        for _ in range(20):
+            gm.wait_for_selector("#pending")
+            settled(gm)
+            if gm.locator("#compose").count():
+                break
+            v = version(gm)
+            gm.locator("#pending button.option").first.click()
+            moved(gm, v)
+        gm.locator("#compose button.step-entry", has_text="Defend").click()
+        gm.wait_for_selector("#compose #back")
+        shown = gm.evaluate("() => [document.querySelector('#composed').textContent,"
+                            " document.querySelectorAll('#compose h3.step').length,"
+                            " document.querySelectorAll('#compose button.step-entry:not(.back)')"
+                            ".length, document.querySelector('#step-done')?.textContent]")
+        assert shown == ["Guarded stance", 0, 0, "Nothing more to choose: Go takes it."], shown
+        v = version(gm)
+        gm.click("#go")
+        moved(gm, v)
+        assert "takes a Guarded Stance" in gm.locator("#log").inner_text()
+    finally:
+        desk.close()
