@@ -206,3 +206,28 @@ def test_an_action_with_nothing_more_to_choose_says_so(browser: Browser,
         assert "takes a Guarded Stance" in gm.locator("#log").inner_text()
     finally:
         desk.close()
+
+
+def test_genesys_health_reads_as_wounds_and_strain(browser: Browser,
+                                                   server: ServerProcess) -> None:
+    """A Genesys table counts wounds up to the threshold (the log: 'Kira: wounds 0 → 3'):
+    the status reads 'wounds 3 of 14, strain 0 of 12', on the GM's screen and on Kira's
+    player's phone, not '11/14' (what is left) with no strain at all; a rival has no
+    strain threshold, so wounds alone."""
+    with at_the_table(browser, server, "genesys/three-vs-three-fight.yaml", "heroes", True,
+                      "kira") as (gm, player):
+        gm.wait_for_selector("#pending")
+        v = version(gm)
+        gm.fill("#c-kira form.quick input[name=amount]", "3")
+        gm.click("#c-kira button.hurt")
+        moved(gm, v)
+        player.wait_for_function(
+            "v => +document.querySelector('#tracker').dataset.version >= v", arg=version(gm))
+        assert "Kira: wounds 0 → 3" in gm.locator("#log").inner_text()
+        shown = gm.evaluate("() => ['#c-kira', '#c-nia', '#c-boss'].map(s =>"
+                            " document.querySelector(s + ' .numbers').textContent)")
+        assert shown == ["wounds 3 of 14, strain 0 of 12", "wounds 0 of 10",
+                         "wounds 0 of 15, strain 0 of 14"], shown
+        assert player.locator("#yours-kira .numbers").inner_text() == \
+            "wounds 3 of 14, strain 0 of 12"
+        assert player.locator("#c-boss .numbers").count() == 0  # the others: a bar only

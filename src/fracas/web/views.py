@@ -142,6 +142,9 @@ def combatant_view(system: RuleSystem, c: Combatant, mine: bool, mode: str,
         out["status"] = status_word(system, c)
     if mode in ("full", "exact"):
         out["health"] = {"current": current, "max": maximum}
+        told = getattr(system, "health_words", None)  # as the system's table counts it
+        if told is not None:
+            out["health"]["words"] = told(c)
         out["bar"] = max(0.0, min(1.0, current / maximum)) if maximum else 0.0
         out["conditions"] = conditions(system, c, True)
     elif mode == "bar":

@@ -246,6 +246,18 @@ class Genesys(RuleSystem):
         top = group_threshold(sheet)
         return max(0, top - combatant.state.wounds), top
 
+    def health_words(self, combatant: Combatant) -> str:
+        """Health as a Genesys table counts it, up from zero to the threshold, by the data
+        pack's labels: ``wounds 6 of 14, strain 1 of 12`` (a rival or a minion group has
+        no strain threshold: wounds alone)."""
+        sheet: Sheet = combatant.sheet
+        words = self.words
+        out = f"{words.field('wounds')} {combatant.state.wounds} of {group_threshold(sheet)}"
+        if sheet.adversary not in ("minion", "rival") and sheet.strain_threshold is not None:
+            out += f", {words.field('strain')} {combatant.state.strain} of " \
+                   f"{sheet.strain_threshold}"
+        return out
+
     def harm_by_hand(self, combatant: Combatant, amount: int) -> tuple[str, Any, Any]:
         """Wounds count up (seed 004 · Step 6); healing takes them off, down to none."""
         before = combatant.state.wounds
