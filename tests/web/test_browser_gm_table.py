@@ -231,3 +231,43 @@ def test_genesys_health_reads_as_wounds_and_strain(browser: Browser,
         assert player.locator("#yours-kira .numbers").inner_text() == \
             "wounds 3 of 14, strain 0 of 12"
         assert player.locator("#c-boss .numbers").count() == 0  # the others: a bar only
+
+
+IN_SIGHT = """sel => { const e = document.querySelector(sel); if (!e || e.hidden) return null;
+    const r = e.getBoundingClientRect();
+    return [e.textContent, r.top >= 0 && r.bottom <= window.innerHeight]; }"""
+
+
+def test_a_hand_edit_is_told_where_the_gm_is_looking(browser: Browser,
+                                                     server: ServerProcess) -> None:
+    """The GM's edit goes into the log before the turn under way, out of sight at the
+    log's end, and the Edit form is at the page's foot while the error box is at its
+    head: what the edit did ('Done: Gang boss: strain 0 → 2') and why one is refused are
+    both told in sight of the form the GM used."""
+    desk = browser.new_context(viewport=DESK)
+    try:
+        gm = desk.new_page()
+        create_as_gm(gm, server, "genesys/three-vs-three-fight.yaml", "heroes", roll_all=True)
+        gm.wait_for_selector("#pending")
+        settled(gm)
+        gm.select_option("#adjust select[name=combatant]", "boss")
+        gm.fill("#adjust input[name=field]", "strain")
+        gm.fill("#adjust input[name=value]", "2")
+        v = version(gm)
+        gm.click("#adjust button[type=submit]")
+        moved(gm, v)
+        gm.wait_for_selector("#notice:not([hidden])")
+        told = gm.evaluate(IN_SIGHT, "#notice")
+        assert told == ["Done: Gang boss: strain 0 → 2", True], told
+        assert not gm.locator("#log li").last.inner_text().startswith("Gang boss: strain")
+        # refused: the reason in sight too, and the notice of the last edit gone
+        gm.select_option("#adjust select[name=combatant]", "boss")
+        gm.fill("#adjust input[name=field]", "hp")
+        gm.fill("#adjust input[name=value]", "2")
+        gm.click("#adjust button[type=submit]")
+        gm.wait_for_selector("#error:not([hidden])")
+        told = gm.evaluate(IN_SIGHT, "#error")
+        assert told is not None and "Gang boss has no value 'hp'" in told[0] and told[1], told
+        assert gm.locator("#notice").is_hidden()
+    finally:
+        desk.close()

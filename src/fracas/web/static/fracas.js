@@ -9,10 +9,21 @@
   var errorBox = document.getElementById("error");
   var api = "/api/encounters/" + eid + "/";
 
+  var noticeBox = document.getElementById("notice");
+
   function showError(text) {
     errorBox.textContent = text || "";
     errorBox.hidden = !text;
   }
+
+  function showNotice(text) {
+    noticeBox.textContent = text || "";
+    noticeBox.hidden = !text;
+  }
+
+  // A GM's hand edit goes into the log before the turn under way, out of sight at the
+  // log's end: what it did is told here.
+  var EDITS = {harm: true, conditions: true, adjust: true};
 
   function toNewest() {
     var log = panel.querySelector("ol.log");
@@ -64,6 +75,7 @@
     body.version = version;
     draft = "";
     showError("");
+    showNotice("");
     return fetch(api + path, {
       method: method || "POST", credentials: "same-origin",
       headers: {"Content-Type": "application/json"}, body: JSON.stringify(body)
@@ -75,6 +87,9 @@
             (data.moved_on ? " to " + data.moved_on : "") +
             " — here it is as it stands now; choose again.");
         } else if (!r.ok) { showError(data.error || ("error " + r.status)); }
+        else if (EDITS[path] && data.new_events && data.new_events.length) {
+          showNotice("Done: " + data.new_events.map(function (e) { return e.text; }).join("; "));
+        }
         return refresh();
       });
     }).catch(function (err) { showError(err.message); });
