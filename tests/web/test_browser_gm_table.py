@@ -271,3 +271,48 @@ def test_a_hand_edit_is_told_where_the_gm_is_looking(browser: Browser,
         assert gm.locator("#notice").is_hidden()
     finally:
         desk.close()
+
+
+def test_the_gms_forms_survive_a_redraw(browser: Browser, server: ServerProcess) -> None:
+    """The panel is drawn again whenever the table moves on: what the GM had picked or was
+    typing in the tools stays (the combatant of Edit after an edit, so a second edit is
+    not made on the first combatant of the list; a condition half typed while a player
+    answers on their phone), and the form just sent is emptied of its text."""
+    with at_the_table(browser, server, "genesys/three-vs-three-fight.yaml", "heroes", True,
+                      "kira", seed=3) as (gm, player):
+        gm.wait_for_selector("#pending")
+        settled(gm)
+        gm.select_option("#adjust select[name=combatant]", "boss")
+        gm.fill("#adjust input[name=field]", "strain")
+        gm.fill("#adjust input[name=value]", "2")
+        v = version(gm)
+        gm.click("#adjust button[type=submit]")
+        moved(gm, v)
+        gm.wait_for_selector("#notice:not([hidden])")
+        kept = gm.evaluate("() => ['select[name=combatant]', 'input[name=field]',"
+                           " 'input[name=value]'].map(s =>"
+                           " document.querySelector('#adjust ' + s).value)")
+        assert kept == ["boss", "", ""], kept
+        # the GM types a condition on Nia while Kira's player answers on the phone
+        for _ in range(40):
+            player.wait_for_function(
+                "v => +document.querySelector('#tracker').dataset.version >= v",
+                arg=version(gm))
+            if player.locator("#pending button.option").count():
+                break
+            v = version(gm)
+            gm.locator("#pending button.option").first.click()
+            moved(gm, v)
+        else:
+            raise AssertionError("Kira's player was never asked")
+        settled(gm)
+        gm.select_option("#condition select[name=combatant]", "nia")
+        gm.fill("#condition input[name=condition]", "stag")
+        v = version(player)
+        player.locator("#pending button.option").first.click()
+        moved(player, v)
+        moved(gm, v)
+        kept = gm.evaluate("() => [document.querySelector('#condition select').value,"
+                           " document.querySelector('#condition input[name=condition]').value,"
+                           " document.activeElement.name]")
+        assert kept == ["nia", "stag", "condition"], kept
