@@ -8,8 +8,8 @@ from playwright.sync_api import Browser, Page
 
 from fracas.web.testing import ServerProcess
 from tests.web.test_browser import create_as_gm, version
-from tests.web.test_browser_gm import moved, settled
-from tests.web.test_browser_table import at_the_table
+from tests.web.test_browser_gm import caught_up, moved, settled
+from tests.web.test_browser_table import at_the_table, type_dice
 
 DESK = {"width": 1280, "height": 1000}
 
@@ -316,3 +316,26 @@ def test_the_gms_forms_survive_a_redraw(browser: Browser, server: ServerProcess)
                            " document.querySelector('#condition input[name=condition]').value,"
                            " document.activeElement.name]")
         assert kept == ["nia", "stag", "condition"], kept
+
+
+def test_dice_half_typed_on_a_phone_survive_the_gms_edit(browser: Browser,
+                                                          server: ServerProcess) -> None:
+    """Kira's player is typing the symbols of her initiative when the GM hurts the bruiser:
+    the phone's panel is drawn again (the table moved on), the same roll is still asked,
+    and what the player typed is still in the box, which still has the focus."""
+    with at_the_table(browser, server, "genesys/three-vs-three-fight.yaml", "heroes", False,
+                      "kira") as (gm, player):
+        player.wait_for_selector("#pending #dice-input")
+        assert player.locator("#prompt").inner_text().startswith("Kira's initiative")
+        player.fill("#dice-input", "2s a")
+        v = version(player)
+        gm.fill("#c-bruiser form.quick input[name=amount]", "2")
+        gm.click("#c-bruiser button.hurt")
+        moved(player, v)
+        kept = player.evaluate("() => [document.querySelector('#prompt').textContent,"
+                               " document.querySelector('#dice-input').value,"
+                               " document.activeElement.id]")
+        assert kept == ["Kira's initiative (Cool): dice PA", "2s a", "dice-input"], kept
+        type_dice(player, "2s a")
+        caught_up(gm, player)
+        assert gm.locator("#prompt").inner_text().startswith("Tomas's initiative")

@@ -47,11 +47,17 @@
   // What the GM has chosen or typed in the tools' forms survives a redraw of the panel
   // (another screen's answer, the odds coming in): the combatant picked in Edit, a
   // condition half typed. A form just sent keeps only its choices of combatant.
-  var KEPT = ["adjust", "condition", "free-action", "invite", "add-combatant"];
+  // The dice typed are kept while the same roll is asked.
+  var KEPT = ["adjust", "condition", "free-action", "invite", "add-combatant", "dice-form"];
+
+  function asked() {
+    var prompt = document.getElementById("prompt");
+    return prompt ? prompt.textContent : "";
+  }
   var sent = null;
 
   function typed() {
-    var out = {fields: [], focus: null};
+    var out = {fields: [], focus: null, prompt: asked()};
     KEPT.forEach(function (id) {
       var form = document.getElementById(id);
       if (!form) { return; }
@@ -80,6 +86,7 @@
       }) || null;
     }
     kept.fields.forEach(function (pair) {
+      if (pair[0][0] === "dice-form" && asked() !== kept.prompt) { return; }
       var el = find(pair[0]);
       if (!el) { return; }
       if (el.type === "checkbox") { el.checked = pair[1]; }
@@ -89,7 +96,8 @@
     if (kept.freeOpen && document.getElementById("free")) {
       document.getElementById("free").open = true;
     }
-    var focused = kept.focus && find(kept.focus);
+    var focused = kept.focus && (kept.focus[0] !== "dice-form" || asked() === kept.prompt) &&
+      find(kept.focus);
     if (focused) { focused.focus(); }
   }
 
