@@ -62,6 +62,8 @@ ORDER = """() => [...document.querySelectorAll('#order ol.order > li')].map(li =
     names: [...li.querySelectorAll('.slot-who .who')]
         .map(w => w.textContent.replace('▶', '').trim()),
     acting: li.querySelectorAll('.slot-who.acting').length,
+    bars: li.querySelectorAll('.bar').length,
+    text: li.textContent.replace(/\\s+/g, ' ').trim(),
     done: li.classList.contains('done'), current: li.classList.contains('current')}))"""
 
 
@@ -70,8 +72,9 @@ def test_the_turn_order_names_who_took_each_slot(browser: Browser,
     """Genesys slots may be taken by any PC (or NPC): once taken, a slot of the turn order
     names the one who took it (as the log tells it), the slot being played names only who
     plays it, and only that one is marked as acting; a later slot leaves out whoever has
-    already acted this round. Before, every slot listed every candidate and the acting
-    one was highlighted in each of them."""
+    already acted this round, and lists those who may take it by name only ('one of
+    Kira, Tomas'), without a health bar for each (a long list on a phone). Before, every
+    slot listed every candidate and the acting one was highlighted in each of them."""
     desk = browser.new_context(viewport=DESK)
     try:
         gm = desk.new_page()
@@ -97,6 +100,9 @@ def test_the_turn_order_names_who_took_each_slot(browser: Browser,
                 acted.append(s["names"][0])
             else:
                 assert s["names"] and not set(s["names"]) & set(acted), (s, acted)
+                if len(s["names"]) > 1:  # names alone: their health is in Combatants
+                    assert s["bars"] == 0, s
+                    assert f"one of {', '.join(s['names'])}" in s["text"], s
             assert s["acting"] == (1 if s["current"] else 0), s
         assert len(acted) >= 2
     finally:
