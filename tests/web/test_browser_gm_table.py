@@ -345,3 +345,39 @@ def test_dice_half_typed_on_a_phone_survive_the_gms_edit(browser: Browser,
         type_dice(player, "2s a")
         caught_up(gm, player)
         assert gm.locator("#prompt").inner_text().startswith("Tomas's initiative")
+
+
+def test_the_rest_of_a_roll_is_spent_by_fracas_in_words(browser: Browser,
+                                                         server: ServerProcess) -> None:
+    """The attacker spends advantage one option at a time; the option that hands the rest
+    over says who spends it as the page says everywhere ('Let fracas decide this turn'):
+    'let fracas spend the rest (critical first)', not 'let the policy spend…'."""
+    desk = browser.new_context(viewport=DESK)
+    try:
+        gm = desk.new_page()
+        create_as_gm(gm, server, "genesys/three-vs-three-fight.yaml", "heroes",
+                     roll_all=False)
+        for _ in range(40):
+            gm.wait_for_selector("#pending #prompt")
+            settled(gm)
+            prompt = gm.locator("#prompt").inner_text()
+            if " spends " in prompt:
+                break
+            v = version(gm)
+            if gm.locator("#dice-input").count() and " on " in prompt:
+                gm.fill("#dice-input", "s aa")  # a hit with advantage to spend
+                gm.click("#enter-dice")
+            elif gm.locator("#dice-input").count():
+                gm.locator("form.dice .roll").click()
+            else:
+                gm.locator("#pending button.option").first.click()
+            moved(gm, v)
+        else:
+            raise AssertionError("no spending was asked")
+        labels = gm.locator("#pending button.option").evaluate_all(
+            "bs => bs.map(b => b.textContent.trim())")
+        rest = [x for x in labels if "spend the rest" in x]
+        assert rest and rest[0].startswith("let fracas spend the rest ("), labels
+        assert not [x for x in labels if "policy" in x], labels
+    finally:
+        desk.close()
