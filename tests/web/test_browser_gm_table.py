@@ -236,6 +236,8 @@ def test_genesys_health_reads_as_wounds_and_strain(browser: Browser,
                          "wounds 0 of 15, strain 0 of 14"], shown
         assert player.locator("#yours-kira .numbers").inner_text() == \
             "wounds 3 of 14, strain 0 of 12"
+        assert player.locator("#yours-kira .status").inner_text() == \
+            "wounds 3 of 14, strain 0 of 12 · hurt"
         assert player.locator("#c-boss .numbers").count() == 0  # the others: a bar only
 
 
