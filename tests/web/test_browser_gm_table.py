@@ -4,14 +4,31 @@ roll the table has already seen, and the turn order tells the slot being played.
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import Iterator
+
 from playwright.sync_api import Browser, Page
 
 from fracas.web.testing import ServerProcess
 from tests.web.test_browser import create_as_gm, version
-from tests.web.test_browser_gm import caught_up, moved, settled
+from tests.web.test_browser_gm import caught_up, click, moved, settled
 from tests.web.test_browser_table import at_the_table, type_dice
 
 DESK = {"width": 1280, "height": 1000}
+
+
+@contextlib.contextmanager
+def gm_desk(browser: Browser, server: ServerProcess, roll_all: bool,
+            seed: int | None = None) -> Iterator[Page]:
+    """A new GM's desk with the three-against-three (the GM deciding for everybody)."""
+    desk = browser.new_context(viewport=DESK)
+    try:
+        gm = desk.new_page()
+        create_as_gm(gm, server, "genesys/three-vs-three-fight.yaml", "heroes",
+                     roll_all=roll_all, seed=seed)
+        yield gm
+    finally:
+        desk.close()
 
 
 def rolls(page: Page) -> list[str]:
@@ -22,25 +39,37 @@ def rolls(page: Page) -> list[str]:
     return lines
 
 
+def edit(gm: Page, combatant: str, field: str, value: str) -> None:
+    """The GM's Edit form: a value set by hand, waited for until it is committed."""
+    gm.select_option("#adjust select[name=combatant]", combatant)
+    gm.fill("#adjust input[name=field]", field)
+    gm.fill("#adjust input[name=value]", value)
+    v = version(gm)
+    gm.click("#adjust button[type=submit]")
+    moved(gm, v)
+
+
+def hurt(gm: Page, combatant: str, amount: int) -> None:
+    """The GM's quick damage on a combatant, waited for until it is committed."""
+    gm.fill(f"#c-{combatant} form.quick input[name=amount]", str(amount))
+    v = version(gm)
+    gm.click(f"#c-{combatant} button.hurt")
+    moved(gm, v)
+
+
 def test_a_hand_edit_keeps_the_initiative_the_server_rolled(browser: Browser,
                                                              server: ServerProcess) -> None:
     """The server rolls all six initiatives; the GM then takes 3 wounds off the bruiser
     with '− damage' (and puts a condition on the knife fighter): the six rolls in the log
     are the ones rolled before, not six new ones (the edit was played again in front of
     the round's rolls, which were drawn afresh)."""
-    desk = browser.new_context(viewport=DESK)
-    try:
-        gm = desk.new_page()
-        create_as_gm(gm, server, "genesys/three-vs-three-fight.yaml", "heroes", roll_all=True)
+    with gm_desk(browser, server, roll_all=True) as gm:
         gm.wait_for_selector("#prompt")
         settled(gm)
         before = rolls(gm)
         assert len(before) == 6, before
         order = gm.locator("#order").inner_text()
-        v = version(gm)
-        gm.fill("#c-bruiser form.quick input[name=amount]", "3")
-        gm.click("#c-bruiser button.hurt")
-        moved(gm, v)
+        hurt(gm, "bruiser", 3)
         assert "Dockside bruiser: wounds 0 → 3" in gm.locator("#log").inner_text()
         assert rolls(gm) == before
         v = version(gm)
@@ -53,8 +82,6 @@ def test_a_hand_edit_keeps_the_initiative_the_server_rolled(browser: Browser,
         gm.wait_for_selector("#prompt")
         assert rolls(gm) == before
         assert gm.locator("#order").inner_text().split("\n")[:4] == order.split("\n")[:4]
-    finally:
-        desk.close()
 
 
 ORDER = """() => [...document.querySelectorAll('#order ol.order > li')].map(li => ({
@@ -75,20 +102,14 @@ def test_the_turn_order_names_who_took_each_slot(browser: Browser,
     already acted this round, and lists those who may take it by name only ('one of
     Kira, Tomas'), without a health bar for each (a long list on a phone). Before, every
     slot listed every candidate and the acting one was highlighted in each of them."""
-    desk = browser.new_context(viewport=DESK)
-    try:
-        gm = desk.new_page()
-        create_as_gm(gm, server, "genesys/three-vs-three-fight.yaml", "heroes", roll_all=True,
-                     seed=3)
+    with gm_desk(browser, server, roll_all=True, seed=3) as gm:
         for _ in range(60):  # the first option, until two slots of round 1 are taken
             gm.wait_for_selector("#pending button.option")
             settled(gm)
             slots = gm.evaluate(ORDER)
             if sum(s["done"] for s in slots) >= 2:
                 break
-            v = version(gm)
-            gm.locator("#pending button.option").first.click()
-            moved(gm, v)
+            click(gm, "#pending button.option")
         else:
             raise AssertionError("round 1 did not get two slots on")
         log = gm.locator("#log").inner_text()
@@ -105,19 +126,13 @@ def test_the_turn_order_names_who_took_each_slot(browser: Browser,
                     assert f"one of {', '.join(s['names'])}" in s["text"], s
             assert s["acting"] == (1 if s["current"] else 0), s
         assert len(acted) >= 2
-    finally:
-        desk.close()
 
 
 def test_a_genesys_pool_is_told_in_words_on_the_dice_form(browser: Browser,
                                                           server: ServerProcess) -> None:
     """The prompt writes a pool by its letters ('dice PPA'); the form under it says which
     dice they are, by the data pack's names, so a new table knows what to pick up."""
-    desk = browser.new_context(viewport=DESK)
-    try:
-        gm = desk.new_page()
-        create_as_gm(gm, server, "genesys/three-vs-three-fight.yaml", "heroes",
-                     roll_all=False)
+    with gm_desk(browser, server, roll_all=False) as gm:
         for _ in range(8):  # Kira's, Tomas's, ... up to the gang boss's initiative
             gm.wait_for_selector("#pending #dice-input")
             settled(gm)
@@ -142,16 +157,12 @@ def test_a_genesys_pool_is_told_in_words_on_the_dice_form(browser: Browser,
                 else ""
             if gm.locator("#dice-input").count() and " on " in prompt:
                 break
-            v = version(gm)
-            gm.locator("#pending button.option").first.click()
-            moved(gm, v)
+            click(gm, "#pending button.option")
         shown = gm.evaluate("() => [document.querySelector('#prompt').textContent,"
                             " document.querySelector('#dice-words').textContent]")
         pool = shown[0].split(": dice ", 1)[1].split(",")[0]
         assert "-" in pool and shown[1].startswith(f"{pool}: "), shown
         assert " against " in shown[1] and "difficulty" in shown[1], shown
-    finally:
-        desk.close()
 
 
 def test_a_player_waits_for_the_choice_of_a_slot_not_for_a_name(
@@ -169,9 +180,7 @@ def test_a_player_waits_for_the_choice_of_a_slot_not_for_a_name(
             if prompt.startswith("Who takes NPC slot"):
                 break
             page = player if player.locator("#pending button.option").count() else gm
-            v = version(page)
-            page.locator("#pending button.option").first.click()
-            moved(page, v)
+            click(page, "#pending button.option")
         else:
             raise AssertionError("no NPC slot was asked")
         player.wait_for_function(
@@ -186,19 +195,13 @@ def test_an_action_with_nothing_more_to_choose_says_so(browser: Browser,
     """Genesys 'Defend' leads to the Guarded Stance, which has no options: the composer
     says there is nothing more to choose and Go takes it, instead of a heading 'options
     (each switches on or off)' over an empty list."""
-    desk = browser.new_context(viewport=DESK)
-    try:
-        gm = desk.new_page()
-        create_as_gm(gm, server, "genesys/three-vs-three-fight.yaml", "heroes", roll_all=True,
-                     seed=3)
+    with gm_desk(browser, server, roll_all=True, seed=3) as gm:
         for _ in range(20):
             gm.wait_for_selector("#pending")
             settled(gm)
             if gm.locator("#compose").count():
                 break
-            v = version(gm)
-            gm.locator("#pending button.option").first.click()
-            moved(gm, v)
+            click(gm, "#pending button.option")
         gm.locator("#compose button.step-entry", has_text="Defend").click()
         gm.wait_for_selector("#compose #back")
         shown = gm.evaluate("() => [document.querySelector('#composed').textContent,"
@@ -210,8 +213,6 @@ def test_an_action_with_nothing_more_to_choose_says_so(browser: Browser,
         gm.click("#go")
         moved(gm, v)
         assert "takes a Guarded Stance" in gm.locator("#log").inner_text()
-    finally:
-        desk.close()
 
 
 def test_genesys_health_reads_as_wounds_and_strain(browser: Browser,
@@ -223,10 +224,7 @@ def test_genesys_health_reads_as_wounds_and_strain(browser: Browser,
     with at_the_table(browser, server, "genesys/three-vs-three-fight.yaml", "heroes", True,
                       "kira") as (gm, player):
         gm.wait_for_selector("#pending")
-        v = version(gm)
-        gm.fill("#c-kira form.quick input[name=amount]", "3")
-        gm.click("#c-kira button.hurt")
-        moved(gm, v)
+        hurt(gm, "kira", 3)
         player.wait_for_function(
             "v => +document.querySelector('#tracker').dataset.version >= v", arg=version(gm))
         assert "Kira: wounds 0 → 3" in gm.locator("#log").inner_text()
@@ -252,18 +250,10 @@ def test_a_hand_edit_is_told_where_the_gm_is_looking(browser: Browser,
     log's end, and the Edit form is at the page's foot while the error box is at its
     head: what the edit did ('Done: Gang boss: strain 0 → 2') and why one is refused are
     both told in sight of the form the GM used."""
-    desk = browser.new_context(viewport=DESK)
-    try:
-        gm = desk.new_page()
-        create_as_gm(gm, server, "genesys/three-vs-three-fight.yaml", "heroes", roll_all=True)
+    with gm_desk(browser, server, roll_all=True) as gm:
         gm.wait_for_selector("#pending")
         settled(gm)
-        gm.select_option("#adjust select[name=combatant]", "boss")
-        gm.fill("#adjust input[name=field]", "strain")
-        gm.fill("#adjust input[name=value]", "2")
-        v = version(gm)
-        gm.click("#adjust button[type=submit]")
-        moved(gm, v)
+        edit(gm, "boss", "strain", "2")
         gm.wait_for_selector("#notice:not([hidden])")
         told = gm.evaluate(IN_SIGHT, "#notice")
         assert told == ["Done: Gang boss: strain 0 → 2", True], told
@@ -277,8 +267,6 @@ def test_a_hand_edit_is_told_where_the_gm_is_looking(browser: Browser,
         told = gm.evaluate(IN_SIGHT, "#error")
         assert told is not None and "Gang boss has no value 'hp'" in told[0] and told[1], told
         assert gm.locator("#notice").is_hidden()
-    finally:
-        desk.close()
 
 
 def test_the_gms_forms_survive_a_redraw(browser: Browser, server: ServerProcess) -> None:
@@ -290,12 +278,7 @@ def test_the_gms_forms_survive_a_redraw(browser: Browser, server: ServerProcess)
                       "kira", seed=3) as (gm, player):
         gm.wait_for_selector("#pending")
         settled(gm)
-        gm.select_option("#adjust select[name=combatant]", "boss")
-        gm.fill("#adjust input[name=field]", "strain")
-        gm.fill("#adjust input[name=value]", "2")
-        v = version(gm)
-        gm.click("#adjust button[type=submit]")
-        moved(gm, v)
+        edit(gm, "boss", "strain", "2")
         gm.wait_for_selector("#notice:not([hidden])")
         kept = gm.evaluate("() => ['select[name=combatant]', 'input[name=field]',"
                            " 'input[name=value]'].map(s =>"
@@ -308,17 +291,14 @@ def test_the_gms_forms_survive_a_redraw(browser: Browser, server: ServerProcess)
                 arg=version(gm))
             if player.locator("#pending button.option").count():
                 break
-            v = version(gm)
-            gm.locator("#pending button.option").first.click()
-            moved(gm, v)
+            click(gm, "#pending button.option")
         else:
             raise AssertionError("Kira's player was never asked")
         settled(gm)
         gm.select_option("#condition select[name=combatant]", "nia")
         gm.fill("#condition input[name=condition]", "stag")
         v = version(player)
-        player.locator("#pending button.option").first.click()
-        moved(player, v)
+        click(player, "#pending button.option")
         moved(gm, v)
         kept = gm.evaluate("() => [document.querySelector('#condition select').value,"
                            " document.querySelector('#condition input[name=condition]').value,"
@@ -337,8 +317,7 @@ def test_dice_half_typed_on_a_phone_survive_the_gms_edit(browser: Browser,
         assert player.locator("#prompt").inner_text().startswith("Kira's initiative")
         player.fill("#dice-input", "2s a")
         v = version(player)
-        gm.fill("#c-bruiser form.quick input[name=amount]", "2")
-        gm.click("#c-bruiser button.hurt")
+        hurt(gm, "bruiser", 2)
         moved(player, v)
         kept = player.evaluate("() => [document.querySelector('#prompt').textContent,"
                                " document.querySelector('#dice-input').value,"
@@ -354,11 +333,7 @@ def test_the_rest_of_a_roll_is_spent_by_fracas_in_words(browser: Browser,
     """The attacker spends advantage one option at a time; the option that hands the rest
     over says who spends it as the page says everywhere ('Let fracas decide this turn'):
     'let fracas spend the rest (critical first)', not 'let the policy spend…'."""
-    desk = browser.new_context(viewport=DESK)
-    try:
-        gm = desk.new_page()
-        create_as_gm(gm, server, "genesys/three-vs-three-fight.yaml", "heroes",
-                     roll_all=False)
+    with gm_desk(browser, server, roll_all=False) as gm:
         for _ in range(40):
             gm.wait_for_selector("#pending #prompt")
             settled(gm)
@@ -381,5 +356,3 @@ def test_the_rest_of_a_roll_is_spent_by_fracas_in_words(browser: Browser,
         rest = [x for x in labels if "spend the rest" in x]
         assert rest and rest[0].startswith("let fracas spend the rest ("), labels
         assert not [x for x in labels if "policy" in x], labels
-    finally:
-        desk.close()
