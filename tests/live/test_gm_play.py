@@ -81,6 +81,6 @@ def test_a_combatant_joins_after_this_turn(tmp_path: Path) -> None:
 def test_the_gm_spends_genesys_threat_by_hand(tmp_path: Path) -> None:
     """Seed 004 · Step 5: the GM decides how threat and despair are spent."""
     lines = ["gm auto red aggressive", "gm auto blue aggressive"]
-    out = play("examples/genesys/duel-fight.yaml", "--seed", "2", "--roll-all",
+    out = play("examples/genesys/duel-fight.yaml", "--seed", "3", "--roll-all",
                tmp=tmp_path, script="\n".join([*lines, *["2"] * 60, "q"]))
     assert re.search(r"\? Blue rolled [^\n]*net threat: a (hit|miss); the GM spends", out), out

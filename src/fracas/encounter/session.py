@@ -377,6 +377,22 @@ class Session:
         try:
             del self.entries[start:]
             self.entries.extend(new)
+            # the pending turn's inputs stay in the log as the edit is played in front of
+            # them: the dice the session rolled by itself (every initiative roll of a
+            # server-rolled encounter, an attack waiting for its spending) are read where
+            # they were rolled, never drawn afresh
+            self.entries.extend(pending_entries)
+            self._replay()
+            kept = True
+        except (FracasError, ValueError):  # the edit changed the turn: given again below
+            kept = False
+        if kept:
+            self._delegated()
+            return
+        try:
+            self.entries = list(saved[0])
+            del self.entries[start:]
+            self.entries.extend(new)
             self._replay()
         except (FracasError, ValueError) as err:
             (self.entries, self.state, self.events, self.pending, self._turn_start,

@@ -14,7 +14,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 from weakref import WeakKeyDictionary
 
-from fracas.core.events import Event, _jsonable
+from fracas.core.events import Event, RoundStarted, TurnStarted, _jsonable
 from fracas.core.model import Combatant
 from fracas.core.system import RuleSystem
 from fracas.encounter import narration
@@ -92,6 +92,17 @@ def teller(session: Session, names: Names) -> Callable[[Event], str]:
     return narration.teller(names.names, session.system.words)
 
 
+def slots_taken(events: Sequence[Event]) -> dict[int, str]:
+    """Which combatant took each slot of the round so far (slot index -> id)."""
+    taken: dict[int, str] = {}
+    for event in reversed(events):
+        if isinstance(event, RoundStarted):
+            break
+        if isinstance(event, TurnStarted):
+            taken.setdefault(event.slot_index, event.actor)
+    return taken
+
+
 def lines_for(session: Session, names: Names, viewer: Viewer) -> list[tuple[Event, str]]:
     """The log's events ``viewer`` sees, each with its line in the table's words (a line
     cut of its private facts too)."""
@@ -131,6 +142,9 @@ def combatant_view(system: RuleSystem, c: Combatant, mine: bool, mode: str,
         out["status"] = status_word(system, c)
     if mode in ("full", "exact"):
         out["health"] = {"current": current, "max": maximum}
+        told = getattr(system, "health_words", None)  # as the system's table counts it
+        if told is not None:
+            out["health"]["words"] = told(c)
         out["bar"] = max(0.0, min(1.0, current / maximum)) if maximum else 0.0
         out["conditions"] = conditions(system, c, True)
     elif mode == "bar":
@@ -180,8 +194,13 @@ def encounter_view(eid: str, title: str, system: RuleSystem, session: Session, v
         combatants.append(view)
 
     order = []
+    taken = slots_taken(session.events)
     for i, slot in enumerate(state.slots):
         ids = [x for x in slot.candidates if x in roster and x not in hidden_ids]
+        if i in taken:  # a slot taken this round names who took it, not who could have
+            ids = [x for x in ids if x == taken[i]]
+        elif len(ids) > 1:  # one who has acted this round takes no other slot of several
+            ids = [x for x in ids if x not in state.acted] or ids
         if ids:
             order.append({"label": slot.label, "names": [roster[x].name for x in ids],
                           "ids": ids, "done": i < state.next_slot - (state.actor is not None),
@@ -200,10 +219,20 @@ def encounter_view(eid: str, title: str, system: RuleSystem, session: Session, v
         # and fill in when the screen asks again (never holding the answer)
         decision = decision_view(pending.to_dict(wait=False), names, viewer) if mine \
             else None
+        dice = (decision or {}).get("dice")
+        words = getattr(system, "dice_words", None)
+        if decision and dice and dice.get("typed") == "symbols" and words is not None:
+            # which dice the pool's letters are
+            decision = {**decision, "dice": {**dice, "words": words(str(dice.get("die", "")))}}
         waiting = mine and not pending.odds_ready
         if waiting:
             WORKER.warm(eid, pending)
-        asked = {"who": visible_who, "who_name": who_name, "mine": mine,
+        # a slot several may take is not yet anybody's: the question is waited for
+        waiting_for = (f"the choice of {pending.prompt[:1].lower()}"
+                       f"{pending.prompt[1:].rstrip('?')}" if pending.kind == "slot"
+                       else who_name)
+        asked = {"who": visible_who, "who_name": who_name, "waiting_for": waiting_for,
+                 "mine": mine,
                  "kind": pending.kind if mine else None, "decision": decision,
                  "odds_pending": waiting}
     actor = state.actor if state.actor is not None and state.actor not in hidden_ids else None

@@ -13,6 +13,7 @@ from fracas.errors import InputError
 from fracas.systems.genesys import fight, roll
 from fracas.systems.genesys import state as st
 from fracas.systems.genesys.attack import resolve_attack
+from fracas.systems.genesys.dice import DIE_ORDER, PoolSpec
 from fracas.systems.genesys.harm import Tracker, group_threshold
 from fracas.systems.genesys.roll import PoolRoll
 from fracas.systems.genesys.sheet import Defaults, Options, Sheet
@@ -211,6 +212,19 @@ class Genesys(RuleSystem):
         """Raise an error about pools when ``expression`` is a pool written wrongly."""
         roll.roll_problem(expression)
 
+    def dice_words(self, die: str) -> str | None:
+        """A pool a screen asks the symbols of, its letters in words (the dice's names in
+        ``data/dice.yaml``): ``pool PA-DDS`` -> ``PA-DDS: 1 proficiency, 1 ability against
+        2 difficulty, 1 setback``; None for anything else."""
+        notation = die.removeprefix("pool ").strip()
+        try:
+            spec = PoolSpec.parse(notation)
+        except ValueError:
+            return None
+        words = [", ".join(f"{spec.count(n)} {n}" for n in names if spec.count(n))
+                 for names in (DIE_ORDER[:3], DIE_ORDER[3:])]
+        return f"{notation}: " + " against ".join(w for w in words if w)
+
     # -- fights ----------------------------------------------------------------------
     def round_representative(self, round_number: int) -> int:
         """The hooks read the round number only to name it in their explanations."""
@@ -231,6 +245,18 @@ class Genesys(RuleSystem):
         sheet: Sheet = combatant.sheet
         top = group_threshold(sheet)
         return max(0, top - combatant.state.wounds), top
+
+    def health_words(self, combatant: Combatant) -> str:
+        """Health as a Genesys table counts it, up from zero to the threshold, by the data
+        pack's labels: ``wounds 6 of 14, strain 1 of 12`` (a rival or a minion group has
+        no strain threshold: wounds alone)."""
+        sheet: Sheet = combatant.sheet
+        words = self.words
+        out = f"{words.field('wounds')} {combatant.state.wounds} of {group_threshold(sheet)}"
+        if sheet.adversary not in ("minion", "rival") and sheet.strain_threshold is not None:
+            out += f", {words.field('strain')} {combatant.state.strain} of " \
+                   f"{sheet.strain_threshold}"
+        return out
 
     def harm_by_hand(self, combatant: Combatant, amount: int) -> tuple[str, Any, Any]:
         """Wounds count up (seed 004 · Step 6); healing takes them off, down to none."""

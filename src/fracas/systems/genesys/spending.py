@@ -274,7 +274,7 @@ def _price(offer: _Offer, purse: _Purse, small: str, big: str) -> str:
     return big * (offer.big or 0)
 
 
-POLICY_REST = "let the policy spend the rest"
+POLICY_REST = "let fracas spend the rest"
 KEEP_REST = "spend nothing more"
 
 

@@ -9,10 +9,21 @@
   var errorBox = document.getElementById("error");
   var api = "/api/encounters/" + eid + "/";
 
+  var noticeBox = document.getElementById("notice");
+
   function showError(text) {
     errorBox.textContent = text || "";
     errorBox.hidden = !text;
   }
+
+  function showNotice(text) {
+    noticeBox.textContent = text || "";
+    noticeBox.hidden = !text;
+  }
+
+  // A GM's hand edit goes into the log before the turn under way, out of sight at the
+  // log's end: what it did is told here.
+  var EDITS = {harm: true, conditions: true, adjust: true};
 
   function toNewest() {
     var log = panel.querySelector("ol.log");
@@ -33,6 +44,63 @@
       /^(INPUT|SELECT|TEXTAREA)$/.test(el.tagName)));
   }
 
+  // What the GM has chosen or typed in the tools' forms survives a redraw of the panel
+  // (another screen's answer, the odds coming in): the combatant picked in Edit, a
+  // condition half typed. A form just sent keeps only its choices of combatant.
+  // The dice typed are kept while the same roll is asked.
+  var KEPT = ["adjust", "condition", "free-action", "invite", "add-combatant", "dice-form"];
+
+  function asked() {
+    var prompt = document.getElementById("prompt");
+    return prompt ? prompt.textContent : "";
+  }
+  var sent = null;
+
+  function typed() {
+    var out = {fields: [], focus: null, prompt: asked()};
+    KEPT.forEach(function (id) {
+      var form = document.getElementById(id);
+      if (!form) { return; }
+      Array.prototype.forEach.call(form.elements, function (el) {
+        if (!el.name || el.type === "submit" || el.type === "button") { return; }
+        if (id === sent && el.tagName !== "SELECT") { return; }
+        var key = [id, el.name, el.type === "checkbox" ? el.value : ""];
+        out.fields.push([key, el.type === "checkbox" ? el.checked : el.value]);
+        if (el === document.activeElement) { out.focus = key; }
+      });
+    });
+    if (sent !== "free-action" && document.getElementById("free") &&
+        document.getElementById("free").open) {
+      out.freeOpen = true;
+    }
+    sent = null;
+    return out;
+  }
+
+  function retype(kept) {
+    function find(key) {
+      var form = document.getElementById(key[0]);
+      if (!form) { return null; }
+      return Array.prototype.find.call(form.elements, function (el) {
+        return el.name === key[1] && (key[2] === "" || el.value === key[2]);
+      }) || null;
+    }
+    kept.fields.forEach(function (pair) {
+      if (pair[0][0] === "dice-form" && asked() !== kept.prompt) { return; }
+      var el = find(pair[0]);
+      if (!el) { return; }
+      if (el.type === "checkbox") { el.checked = pair[1]; }
+      else if (el.tagName !== "SELECT" || Array.prototype.some.call(el.options, function (o) {
+        return o.value === pair[1]; })) { el.value = pair[1]; }
+    });
+    if (kept.freeOpen && document.getElementById("free")) {
+      document.getElementById("free").open = true;
+    }
+    var focused = kept.focus && (kept.focus[0] !== "dice-form" || asked() === kept.prompt) &&
+      find(kept.focus);
+    if (focused) { focused.focus(); }
+  }
+
   function refresh(force, soft) {
     var url = "/e/" + eid + "/panel" + (draft ? "?draft=" + encodeURIComponent(draft) : "");
     return fetch(url, {credentials: "same-origin"}).then(function (r) {
@@ -50,7 +118,9 @@
       if (v > version || (force && v >= version)) {
         version = v;
         root.dataset.version = String(v);
+        var kept = typed();
         panel.innerHTML = html;
+        retype(kept);
         toNewest();
       }
       // the choice came before its odds: ask again shortly, the odds fill in
@@ -64,6 +134,7 @@
     body.version = version;
     draft = "";
     showError("");
+    showNotice("");
     return fetch(api + path, {
       method: method || "POST", credentials: "same-origin",
       headers: {"Content-Type": "application/json"}, body: JSON.stringify(body)
@@ -75,6 +146,9 @@
             (data.moved_on ? " to " + data.moved_on : "") +
             " — here it is as it stands now; choose again.");
         } else if (!r.ok) { showError(data.error || ("error " + r.status)); }
+        else if (EDITS[path] && data.new_events && data.new_events.length) {
+          showNotice("Done: " + data.new_events.map(function (e) { return e.text; }).join("; "));
+        }
         return refresh();
       });
     }).catch(function (err) { showError(err.message); });
@@ -138,6 +212,7 @@
   document.addEventListener("submit", function (ev) {
     var form = ev.target;
     ev.preventDefault();
+    sent = form.id || null;
     var data = new FormData(form, ev.submitter);
     if (form.dataset.harm) {
       var amount = whole(data.get("amount")) || 0;
