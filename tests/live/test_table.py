@@ -183,8 +183,8 @@ def test_genesys_dice_at_the_real_command_win_over_command_keys(tmp_path: Path) 
     status = out.index("> /s")
     assert "▶  Red" in out[status:]  # /s: the turn order, not a die
     asked = out.index("> 2S 1A")
-    assert re.search(r"Red rolled ss a → 2 net successes, 1 net advantage: a hit; Red "
-                     r"spends 1 advantage", out[asked:]), out[asked:]
+    assert re.search(r"Red rolled ss a → 2 net successes, 1 net advantage: a hit of 5 "
+                     r"damage before soak; Red spends 1 advantage", out[asked:]), out[asked:]
     saved = load_session(log)
     assert [e.get("dice") for e in saved.entries if e["kind"] == "dice"] == [
         ["s"], ["a"], ["2S 1A"]]
@@ -206,7 +206,7 @@ def test_the_session_takes_a_pools_symbols_however_they_are_sent(typed: object) 
     assert [e.shown for e in rolled] == ["s", "-"]  # initiative
     assert s.pending is not None and s.pending.kind == "spend"  # the roll, then the spending
     assert s.pending.prompt.startswith("Red rolled ss a → 2 net successes, 1 net advantage: "
-                                       "a hit; Red spends 1 advantage")
+                                       "a hit of 5 damage before soak; Red spends 1 advantage")
 
 
 def test_a_long_step_is_shown_a_page_at_a_time() -> None:

@@ -322,8 +322,10 @@ def _settle(system: Any, plan: Plan, action: Action, roster: Roster, result: Poo
     if chooser is not None:  # a live session: people may spend by hand
         faces = "" if result.symbols is None else (  # None: drawn by fracas, no faces kept
             f"{result.symbols if result.symbols.strip('- ') else 'blanks'} → ")
-        shown = (f"{attacker.name} rolled {faces}{result.describe()}: "
-                 f"{'a hit' if hit else 'a miss'}")
+        # what the hit is worth, as spending is weighed (Step 3's damage; soak is the
+        # target's, which a player may not see)
+        shown = (f"{attacker.name} rolled {faces}{result.describe()}: " + (
+            f"a hit of {per_hit} damage before soak" if hit else "a miss"))
         spend, a_policy = person_spends(chooser, a_id, attacker.name, "advantage", ctx,
                                         advantage, result.triumphs, spend, a_policy, shown)
     bought, events = advantage_spent(ctx, advantage, result.triumphs, spend, a_policy, a_id,
