@@ -89,7 +89,7 @@ def test_defender_answers_include_reactions_and_prepared_defenses() -> None:
     advice = advise(load_scenario(EXAMPLES / "tristat" / "vampire.yaml"))
     labels = [r.label for r in advice.defenses]  # in the data pack's words
     assert labels == ["Total defence first", "Defend with willpower",
-                      "No reaction (as written)"]
+                      "Defend without willpower (as written)"]
     total = next(r for r in advice.defenses if r.label == "Total defence first")
     written = next(r for r in advice.defenses if r.action == advice.attack)
     assert total.odds.expected_damage < written.odds.expected_damage

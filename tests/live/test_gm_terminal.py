@@ -149,3 +149,12 @@ def test_a_condition_an_attack_puts_on_is_told_with_its_outcome() -> None:
     gate = _play(GATE, *GATE_START, "1", "2", "", "2", "20", "5", "15", "10", "10", "3",
                  "4", "5", "3 4")
     assert "  Rosa: health 10 → 0\n  Rosa: conditions none → dying\n" in gate
+
+
+def test_a_tri_stat_defender_s_plain_reaction_says_it_still_defends() -> None:
+    """Seed 003 · How to Defend against an Attack: a hit target rolls its defence; the
+    reaction is only whether it spends willpower. 'No reaction' read as no defence."""
+    out = _play(WAREHOUSE, "3 4", "6 6", "2 5", "4 4", "1 1", "3 3", "a")
+    assert ("? the vampire's reaction to Ada's attack the vampire with pistol\n"
+            "   1. Defend without willpower  hit 60%") in out, out[-1500:]
+    assert "No reaction" not in out

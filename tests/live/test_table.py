@@ -257,7 +257,8 @@ def _first_reaction(path: str) -> list[str]:
 def test_a_default_defence_is_named_and_no_reaction_only_when_there_is_none() -> None:
     assert _first_reaction("examples/contest/duel-fight.yaml")[:2] == ["Dodge",
                                                                        "Counter-attack"]
-    assert _first_reaction("examples/tristat/duel-fight.yaml") == ["No reaction",
+    # Tri-Stat's defender always rolls its defence (seed 003): its plain reaction says so
+    assert _first_reaction("examples/tristat/duel-fight.yaml") == ["Defend without willpower",
                                                                    "Defend with willpower"]
 
 

@@ -27,7 +27,7 @@ def test_the_sacrifice_is_asked_before_initiative_in_the_tables_words(tmp_path: 
     assert "? Kesi's choice before the round's initiative" in out
     assert "Kesi's action" not in out
     assert "→ Sacrifice nothing" in out  # nothing switched on: no ranks given up
-    assert "1 rank — −5 % on rolled skills, +1 initiative" in out
+    assert "1 rank — −5 % on rolled skills this Turn, +1 initiative" in out
     assert "2 ranks — " in out and "rank(s)" not in out
 
 

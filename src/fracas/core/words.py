@@ -74,6 +74,9 @@ class Words(BaseModel):
 
     model_config = ConfigDict(frozen=True, extra="forbid")
     unarmed: str = "bare hands"
+    #: The attack as declared when the defender reacts with nothing (Tri-Stat's defender
+    #: still rolls its defence: ``Defend without willpower``).
+    no_reaction: str = "No reaction"
     actions: dict[str, ActionWord] = {}
     options: dict[str, Word] = {}
     outcomes: dict[str, Word] = {}

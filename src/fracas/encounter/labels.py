@@ -57,7 +57,8 @@ def reaction_words(variant: Action, first: Action, words: Words,
                    variants: Sequence[Action] = ()) -> str:
     """A reaction as the options it changes from the plain attack; the plain attack itself
     by the values it takes for the options the reactions vary (a default defence is named,
-    e.g. Dodge), ``No reaction`` only when those values declare none."""
+    e.g. Dodge), the system's words for no reaction (``No reaction``) only when those values
+    declare none."""
     a, b = _changed(first), _changed(variant)
     changed = {k: v for k, v in b.items() if a.get(k) != v}
     full = {} if variant.options is None else variant.options.model_dump()
@@ -68,4 +69,4 @@ def reaction_words(variant: Action, first: Action, words: Words,
         if not all(_nothing(v) for v in varied.values()):
             changed = varied
     said = words.options_text(changed)
-    return " · ".join(said) if said else "No reaction"
+    return " · ".join(said) if said else words.no_reaction
