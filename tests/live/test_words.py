@@ -36,10 +36,19 @@ def test_every_action_and_option_of_the_examples_has_words(system_id: str) -> No
     assert seen > 0
 
 
-def test_the_words_check_names_what_has_no_words_and_where_to_give_them() -> None:
+def test_the_words_check_names_what_has_no_words_and_where_to_give_them(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     """A system whose data pack lacks a word fails conformance, naming the action or
-    option and the words file (the test duel has no data pack at all)."""
-    scenario = load_scenario("tests/toy/duel-fight.yaml")
+    option and the words file: the test duel, its data pack taken away, then with its
+    action's words only."""
+    from tests.toy import Duel
+
+    monkeypatch.setattr(Duel, "data_dir", classmethod(lambda cls: tmp_path))
     with pytest.raises(AssertionError, match=r"ann's action 'attack' has no words: give "
                                              r"it a label under actions: in .*words\.yaml"):
-        check_words(scenario)
+        check_words(load_scenario("tests/toy/duel-fight.yaml"))
+    (tmp_path / "words.yaml").write_text(
+        "actions:\n  attack: {label: Attack, group: attack}\n", encoding="utf-8")
+    with pytest.raises(AssertionError, match=r"ann's attack option 'stance=reckless' has no "
+                                             r"words: give 'stance' \(or 'stance=reckless'\)"):
+        check_words(load_scenario("tests/toy/duel-fight.yaml"))
