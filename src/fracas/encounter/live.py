@@ -363,6 +363,34 @@ def dice_prompt(request: DiceRequest) -> str:
     return f"{request.what}: {die}{needs}"
 
 
+def dice_error(err: ScriptError, pending: Decision, names: Names, typed: int) -> InputError:
+    """A typed roll that does not fit, told once in the table's words: the prompt names
+    the die, then what is wrong (a one-value roll's value, a wrong count of values with
+    how many the roll needs, a value one of its dice cannot show); ``typed``: how many
+    values were typed."""
+    said = err.message.split(": ", 1)[-1]  # a deck's owner by name, not id
+    asked = pending.dice
+    if asked is not None and asked.count in (1, None) and err.position == 1 and (
+            names.label(err.die) == asked.die):
+        # the prompt names the die and this is its one value: not named again
+        said = said.replace(f"a value {err.die} can show", "a value it can show")
+        return InputError(f"{pending.prompt}: {said}", path="dice", allowed=err.allowed)
+    if asked is not None and asked.count and (
+            "value" in said and ("given" in said or "too many" in said)):
+        # a wrong count: say how many the roll needs, once
+        need = count(asked.count, "value")
+        return InputError(f"{pending.prompt}: type {need}, not {typed}", path="dice",
+                          allowed=need + (f", each {asked.allowed}" if asked.count > 1
+                                          else f": {asked.allowed}"))
+    if asked is not None and asked.count and asked.count > 1 and " can show" in said:
+        # one of the values a die cannot show: the die is named by the prompt
+        return InputError(f"{pending.prompt}: {names.label(said)}", path="dice",
+                          allowed=err.allowed)
+    shown = names.label(f"{err.die}: {said}")
+    return InputError(f"{pending.prompt}: value {err.position} for {shown}", path="dice",
+                      allowed=err.allowed)
+
+
 class Person(Policy):
     """A person-controlled combatant: answers from the feed, else asks."""
 

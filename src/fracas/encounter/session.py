@@ -39,7 +39,7 @@ from fracas.encounter.edits import apply_live, check_gm, fold_live
 from fracas.encounter.engine import FightSetup, setup_from_scenario
 from fracas.encounter.gm import RULE_GM, CombatantAdded, CombatantRemoved, ControllerSet
 from fracas.encounter.hand import hand_value
-from fracas.encounter.live import PERSON, Feed, dice_prompt, run_turn, whose_roll
+from fracas.encounter.live import PERSON, Feed, dice_error, dice_prompt, run_turn, whose_roll
 from fracas.encounter.narration import Names
 from fracas.encounter.policies import POLICIES
 from fracas.encounter.state import FightState
@@ -316,32 +316,9 @@ class Session:
             (self.entries, self.state, self.events, self.pending, self._turn_start,
              self.drawn, self._base, self._base_len) = saved
             if isinstance(err, ScriptError) and self.pending is not None:
-                said = err.message.split(": ", 1)[-1]  # a deck's owner by name, not id
-                asked, names = self.pending.dice, Names(known_names(self))
-                if asked is not None and asked.count in (1, None) and err.position == 1 and (
-                        names.label(err.die) == asked.die):
-                    # the prompt names the die and this is its one value: not named again
-                    said = said.replace(f"a value {err.die} can show", "a value it can show")
-                    raise InputError(f"{self.pending.prompt}: {said}", path="dice",
-                                     allowed=err.allowed) from None
                 typed = next((len(e.get("dice", ())) for e in reversed(added)
                               if e.get("kind") == "dice"), 0)
-                if asked is not None and asked.count and (
-                        "value" in said and ("given" in said or "too many" in said)):
-                    # a wrong count: say how many the roll needs, once
-                    need = count(asked.count, "value")
-                    raise InputError(f"{self.pending.prompt}: type {need}, not {typed}",
-                                     path="dice", allowed=need + (
-                                         f", each {asked.allowed}" if asked.count > 1
-                                         else f": {asked.allowed}")) from None
-                if asked is not None and asked.count and asked.count > 1 and (
-                        " can show" in said):
-                    # one of the values a die cannot show: the die is named by the prompt
-                    raise InputError(f"{self.pending.prompt}: {names.label(said)}",
-                                     path="dice", allowed=err.allowed) from None
-                shown = names.label(f"{err.die}: {said}")
-                raise InputError(f"{self.pending.prompt}: value {err.position} for {shown}",
-                                 path="dice", allowed=err.allowed) from None
+                raise dice_error(err, self.pending, Names(known_names(self)), typed) from None
             if isinstance(err, InputError):
                 raise
             raise InputError(str(err), path="decide") from None
