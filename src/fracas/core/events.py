@@ -90,12 +90,12 @@ def _jsonable(value: Any) -> Any:
     return value
 
 
-def _frozen(value: Any) -> Any:
+def frozen_data(value: Any) -> Any:
     """JSON lists back to tuples (events and states are hashable)."""
     if isinstance(value, list):
-        return tuple(_frozen(v) for v in value)
+        return tuple(frozen_data(v) for v in value)
     if isinstance(value, dict):
-        return tuple((k, _frozen(v)) for k, v in value.items())
+        return tuple((k, frozen_data(v)) for k, v in value.items())
     return value
 
 
@@ -112,7 +112,7 @@ def event_from_dict(data: dict[str, Any]) -> Event:
             continue  # a field added since the log was written keeps its default
         if f.name not in data:
             raise InputError(f"event {name} lacks the field {f.name!r}", path=f.name)
-        kwargs[f.name] = _frozen(data[f.name])
+        kwargs[f.name] = frozen_data(data[f.name])
     return cls(**kwargs)
 
 

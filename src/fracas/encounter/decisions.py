@@ -137,6 +137,11 @@ class DiceRequest:
     parts: int = 0  # how many parts the roll has
     shared: int | None = None  # the "roll it" number an earlier part was rolled with
     rest: tuple[tuple[int, str], ...] = ()  # the other parts still missing, and whose
+    owner: str = ""  # whose roll the rules asked (before a trial run named the roller)
+
+    def asked_of(self) -> str:
+        """Whose roll the rules asked: the owner an answer to it is read back for."""
+        return self.owner or self.who
 
     def to_dict(self) -> dict[str, Any]:
         return {"die": self.die, "who": self.who, "what": self.what, "count": self.count,

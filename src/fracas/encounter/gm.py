@@ -10,156 +10,37 @@ log, saved, and taken back by undo; a free-form action and its effects are one u
 from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Mapping, Sequence
-from dataclasses import dataclass, fields
-from typing import TYPE_CHECKING, Any, ClassVar
+from dataclasses import fields
+from typing import TYPE_CHECKING, Any
 
 from fracas.core.events import (
     ActionChosen,
     Changed,
     Event,
     RoundStarted,
-    SlotAdded,
     TurnStarted,
-    _frozen,
+    frozen_data,
 )
 from fracas.core.model import PASS
 from fracas.core.words import plain
 from fracas.dice.notation import bounds, parse_dice
 from fracas.encounter.decisions import Decision
+from fracas.encounter.gm_events import (
+    RULE_GM,
+    CombatantAdded,
+    ConditionCleared,
+    ConditionSet,
+    ControllerSet,
+    GmAction,
+    GmRoll,
+    Joined,
+)
 from fracas.encounter.live import PERSON, roll_rng
 from fracas.encounter.policies import POLICIES
 from fracas.errors import DiceSyntaxError, InputError
 
 if TYPE_CHECKING:
     from fracas.encounter.session import Session
-
-RULE_GM = "GM · at the table"
-
-
-@dataclass(frozen=True)
-class CombatantAdded(Event):
-    """The GM brings a combatant into the fight (its scenario entry); it joins the turn
-    order from the next round."""
-
-    facts: ClassVar[str] = "public"
-
-    entry: Any
-
-    def text(self) -> str:
-        entry = dict(self.entry)
-        return f"{entry.get('name') or entry.get('id')} joins the fight ({entry.get('side')})"
-
-
-@dataclass(frozen=True)
-class CombatantRemoved(Event):
-    """The GM takes a combatant out of the fight; its places in the turn order pass."""
-
-    facts: ClassVar[str] = "public"
-
-    combatant: str
-
-    def text(self) -> str:
-        return f"{self.combatant} leaves the fight"
-
-
-@dataclass(frozen=True)
-class ControllerSet(Event):
-    """Who decides for a combatant from now on: a person (the GM or its player) or a
-    named policy."""
-
-    facts: ClassVar[str] = "public"
-
-    combatant: str
-    name: str
-    controller: str
-
-    def text(self) -> str:
-        if self.controller == PERSON:
-            return f"{self.name} is decided by hand again"
-        return f"fracas decides for {self.name} from now on ({self.controller})"
-
-
-@dataclass(frozen=True)
-class GmAction(Event):
-    """A free-form action the GM describes (the combatant's turn passes with it)."""
-
-    facts: ClassVar[str] = "public"
-
-    actor: str
-    name: str
-    description: str
-
-    def text(self) -> str:
-        return f"{self.name}: {self.description}"
-
-
-@dataclass(frozen=True)
-class GmRoll(Event):
-    """A roll the GM calls for by hand, against a target number if one is given."""
-
-    facts: ClassVar[str] = "public"
-
-    who: str
-    dice: str
-    value: int
-    target: int | None
-    needs: str  # "at least" or "at most"
-    success: bool | None
-    hidden: bool = False  # rolled behind the GM's screen: no player sees it
-
-    def fact_kind(self) -> str:
-        return "gm" if self.hidden else "public"
-
-    def text(self) -> str:
-        screen = " (behind the screen)" if self.hidden else ""
-        if self.target is None:
-            return f"{self.who} rolls {self.dice}{screen}: {self.value}"
-        verdict = "success" if self.success else "failure"
-        return f"{self.who} rolls {self.dice}{screen}: {self.value}, needs {self.needs} " \
-               f"{self.target}: {verdict}"
-
-
-@dataclass(frozen=True)
-class ConditionSet(Event):
-    """A condition the GM puts on a combatant, for ``rounds`` rounds from ``round`` (0:
-    until taken off)."""
-
-    facts: ClassVar[str] = "condition"
-
-    combatant: str
-    name: str
-    condition: str
-    rounds: int
-    round: int
-
-    def text(self) -> str:
-        lasting = (f" for {self.rounds} round{'s' if self.rounds != 1 else ''}"
-                   if self.rounds else "")
-        return f"{self.name} is {self.condition}{lasting}"
-
-
-@dataclass(frozen=True)
-class ConditionCleared(Event):
-    """The GM takes a condition off."""
-
-    facts: ClassVar[str] = "condition"
-
-    combatant: str
-    name: str
-    condition: str
-
-    def text(self) -> str:
-        return f"{self.name} is no longer {self.condition}"
-
-
-@dataclass(frozen=True)
-class Joined(SlotAdded):
-    """A combatant brought in mid-round takes a place in this round's order (the others'
-    places and initiative stay as they are)."""
-
-    def text(self) -> str:
-        return f"{self.label} joins this round's order"
-
 
 def told(events: Sequence[Event]) -> list[Event]:
     """The events as the table is told them: the pass that makes room for a GM's free-form
@@ -262,7 +143,7 @@ def set_controller(session: Session, cid: str, controller: str) -> Event:
     if controller != PERSON and controller not in POLICIES:
         raise InputError(f"unknown controller {controller!r}", path="controller",
                          allowed=", ".join([PERSON, *POLICIES]))
-    return session._gm(ControllerSet(RULE_GM, cid, name, controller))
+    return session.record(ControllerSet(RULE_GM, cid, name, controller))
 
 
 def skip_turn(session: Session) -> tuple[Event, ...]:
@@ -290,25 +171,18 @@ def free_action(session: Session, description: str, *, roll: str | None = None,
     if not text:
         raise InputError("describe the action", path="description", allowed="some text")
     plan = list(effects)
-    group = len(session.entries)
-    saved = (list(session.entries), session.drawn)
     round_now = session.state.round  # the round the action is taken in
-    session.decide({"skip": True})
-    last = max(i for i, e in enumerate(session.entries) if not e.get("auto"))
-    session.entries[last]["group"] = group  # the answer the skip made
-    made = []
-    try:
-        made.append(session._gm(GmAction(RULE_GM, actor, _who(session, actor), text[:500]),
-                                group))
+    made: list[Event] = []
+    with session.one_step() as group:
+        session.decide({"skip": True}, group=group)
+        made.append(session.record(GmAction(RULE_GM, actor, _who(session, actor), text[:500]),
+                                   group))
         if roll:
-            made.append(session._gm(_gm_roll(session, actor, roll, value, target, needs, hidden),
-                                    group))
+            made.append(session.record(
+                _gm_roll(session, actor, roll, value, target, needs, hidden), group))
         for i, effect in enumerate(plan):
-            made.append(session._gm(_effect(session, effect, f"effects[{i}]", round_now), group))
-    except InputError:
-        session.entries, session.drawn = saved
-        session._replay()
-        raise
+            made.append(session.record(_effect(session, effect, f"effects[{i}]", round_now),
+                                       group))
     return tuple(made)
 
 
@@ -328,8 +202,7 @@ def _gm_roll(session: Session, actor: str, roll: str, value: int | None, target:
             raise InputError(f"{roll} cannot show {value}", path="value",
                              allowed=f"{low} to {high}, or leave it empty to roll")
     else:
-        session.drawn += 1
-        value = int(dice.sample(roll_rng(session.seed, session.drawn - 1)))
+        value = int(dice.sample(roll_rng(session.seed, session.draw())))
     success = None if target is None else (
         value >= target if needs == "at least" else value <= target)
     return GmRoll(RULE_GM, _who(session, actor), roll, int(value), target, needs, success,
@@ -356,7 +229,7 @@ def _effect(session: Session, effect: Mapping[str, Any], where: str, round_now: 
 
 def _harm(session: Session, cid: str, amount: int) -> Changed:
     _who(session, cid)  # a real combatant, or an error that changes nothing
-    c = session._base.roster[cid]  # where the edit goes: before the pending turn
+    c = session.turn_base.roster[cid]  # where the edit goes: before the pending turn
     name, before, after = session.system.harm_by_hand(c, amount)
     return Changed(RULE_GM, cid, name, before, after)
 
@@ -374,12 +247,12 @@ def _condition(session: Session, cid: str, condition: str, rounds: int,
 
 def damage(session: Session, cid: str, amount: int) -> Event:
     """Quick damage by hand (no soak or armour: the GM says how much is lost)."""
-    return session._gm(_harm(session, cid, _whole(amount, "damage")))
+    return session.record(_harm(session, cid, _whole(amount, "damage")))
 
 
 def heal(session: Session, cid: str, amount: int) -> Event:
     """Quick healing by hand, up to the combatant's maximum."""
-    return session._gm(_harm(session, cid, -_whole(amount, "heal")))
+    return session.record(_harm(session, cid, -_whole(amount, "heal")))
 
 
 def set_condition(session: Session, cid: str, condition: str, rounds: int = 0) -> Event:
@@ -395,19 +268,19 @@ def put_condition(session: Session, cid: str, condition: str, rounds: int = 0
     conditions, where the rules see it until it is taken off (one undo step)."""
     mark = _condition(session, cid, condition, _whole(rounds, "rounds"))
     ruled = rule_condition(session, cid, mark.condition)
-    conditions = getattr(session._base.roster[cid].state, "conditions", ())
+    conditions = getattr(session.turn_base.roster[cid].state, "conditions", ())
     if ruled is None or ruled in conditions:
-        return (session._gm(mark),)
-    group = len(session.entries)
-    return (session._gm(mark, group),
-            session._gm(Changed(RULE_GM, cid, "conditions", conditions,
-                                (*conditions, ruled)), group))
+        return (session.record(mark),)
+    with session.one_step() as group:
+        return (session.record(mark, group),
+                session.record(Changed(RULE_GM, cid, "conditions", conditions,
+                                       (*conditions, ruled)), group))
 
 
 def rule_condition(session: Session, cid: str, said: str) -> str | None:
     """The rules' name of the condition a GM names (its name or its word, any case), when
     the combatant's rules keep conditions; None if they know no such condition."""
-    if not isinstance(getattr(session._base.roster[cid].state, "conditions", None), tuple):
+    if not isinstance(getattr(session.turn_base.roster[cid].state, "conditions", None), tuple):
         return None
     wanted = said.strip().lower()
     known = session.system.words.conditions
@@ -421,7 +294,7 @@ def clear_condition(session: Session, cid: str, condition: str) -> Event:
     name = _who(session, cid)
     held = [n for n, _ in marks(session.events, session.state.round).get(cid, [])]
     ruled = rule_condition(session, cid, condition)
-    conditions = getattr(session._base.roster[cid].state, "conditions", ())
+    conditions = getattr(session.turn_base.roster[cid].state, "conditions", ())
     in_rules = ruled is not None and ruled in conditions
     if condition not in held and not in_rules:
         words = session.system.words
@@ -429,23 +302,23 @@ def clear_condition(session: Session, cid: str, condition: str) -> Event:
         raise InputError(f"{name} is not {condition!r}", path="condition",
                          allowed=", ".join(held) or "none set")
     if not in_rules:
-        return session._gm(ConditionCleared(RULE_GM, cid, name, condition))
+        return session.record(ConditionCleared(RULE_GM, cid, name, condition))
     off = Changed(RULE_GM, cid, "conditions", conditions,
                   tuple(c for c in conditions if c != ruled))
     if condition not in held:
-        return session._gm(off)
-    group = len(session.entries)
-    session._gm(ConditionCleared(RULE_GM, cid, name, condition), group)
-    return session._gm(off, group)
+        return session.record(off)
+    with session.one_step() as group:
+        session.record(ConditionCleared(RULE_GM, cid, name, condition), group)
+        return session.record(off, group)
 
 
 def at_round_start(session: Session) -> bool:
     """Is the pending question asked before the round's first turn (initiative)?"""
     if session.pending is None:
         return False
-    turn = session.events[session._base_len:]
-    return not any(isinstance(e, TurnStarted) for e in turn) and (
-        not session._base.started or session._base.next_slot >= len(session._base.slots))
+    base = session.turn_base
+    return not any(isinstance(e, TurnStarted) for e in session.turn_events) and (
+        not base.started or base.next_slot >= len(base.slots))
 
 
 def gm_side_asked(pending: Decision | None, keep: Collection[str]) -> bool:
@@ -466,26 +339,19 @@ def roll_initiative(session: Session, players: Iterable[str] = ()) -> tuple[Even
     if not (at_round_start(session) and gm_side_asked(session.pending, keep)):
         raise InputError("no GM-side initiative roll is asked now", path="initiative",
                          allowed="at the start of a round, when the GM's side rolls")
-    group = len(session.entries)
     before = len(session.events)
     round_now = session.state.round
-    while (session.pending is not None and session.pending.kind == "dice"
-           and session.pending.who not in keep and at_round_start(session)
-           and session.state.round == round_now):
-        session.decide({"roll": True})
-        last = max(i for i, e in enumerate(session.entries) if not e.get("auto"))
-        session.entries[last]["group"] = group
-    request = session.pending.dice if session.pending is not None else None
-    if (request is not None and request.part and at_round_start(session)
-            and session.state.round == round_now):
-        ours = [k for k, who in request.rest if who not in keep]
-        if ours:
-            shared = request.shared
-            if shared is None:
-                shared, session.drawn = session.drawn, session.drawn + 1
-            stamp = session._stamp()
-            session._add([{"kind": "dice", "part": k, "rolled": shared, "by": "gm",
-                           "n": stamp + i, "group": group} for i, k in enumerate(ours)])
+    with session.one_step() as group:
+        while (session.pending is not None and session.pending.kind == "dice"
+               and session.pending.who not in keep and at_round_start(session)
+               and session.state.round == round_now):
+            session.decide({"roll": True}, group=group)
+        request = session.pending.dice if session.pending is not None else None
+        if (request is not None and request.part and at_round_start(session)
+                and session.state.round == round_now):
+            ours = [k for k, who in request.rest if who not in keep]
+            if ours:
+                session.roll_parts(ours, group)
     return tuple(session.events[before:])
 
 
@@ -510,7 +376,7 @@ def bring_in(session: Session, entry: Mapping[str, Any], place: str | int = "nex
     this round's slots still to come (1: right after the current turn). One undo step."""
     if place == "next round":
         return (session.add_combatant(entry),)
-    if session.state.round != session._base.round or not session._base.started:
+    if session.state.round != session.turn_base.round or not session.turn_base.started:
         raise InputError("this round's order is being set: the combatant can join at the "
                          "next round, or at a place once the round's first turn is under way",
                          path="place", allowed="next round")
@@ -527,16 +393,9 @@ def bring_in(session: Session, entry: Mapping[str, Any], place: str | int = "nex
         raise InputError(f"the id {cid!r} is already in the fight", path="id",
                          allowed="a new id")
     session.check_entry(entry)
-    group = len(session.entries)
     # where the edits go (before the pending turn), the current slot is still to come
-    after = session.state.next_slot - session._base.next_slot + place - 1
-    saved = (list(session.entries), session.drawn)
+    after = session.state.next_slot - session.turn_base.next_slot + place - 1
     name = str(entry.get("name") or cid)
-    try:
-        made = (session._gm(CombatantAdded(RULE_GM, _frozen(dict(entry))), group),
-                session._gm(Joined(RULE_GM, cid, name, after), group))
-    except InputError:
-        session.entries, session.drawn = saved
-        session._replay()
-        raise
-    return made
+    with session.one_step() as group:
+        return (session.record(CombatantAdded(RULE_GM, frozen_data(dict(entry))), group),
+                session.record(Joined(RULE_GM, cid, name, after), group))

@@ -19,7 +19,8 @@ redo, saving and resuming are replaying it (see :mod:`fracas.encounter.live`).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import fields, replace
 from typing import Any
 
@@ -28,8 +29,8 @@ from fracas.core.events import (
     Changed,
     Event,
     FightEnded,
-    _frozen,
     event_from_dict,
+    frozen_data,
 )
 from fracas.core.scenario import Scenario
 from fracas.core.words import count
@@ -37,7 +38,7 @@ from fracas.dice.variables import Variable
 from fracas.encounter.decisions import Decision, DiceRequest, Needed, Option
 from fracas.encounter.edits import apply_live, check_gm, fold_live
 from fracas.encounter.engine import FightSetup, setup_from_scenario
-from fracas.encounter.gm import RULE_GM, CombatantAdded, CombatantRemoved, ControllerSet
+from fracas.encounter.gm_events import RULE_GM, CombatantAdded, CombatantRemoved, ControllerSet
 from fracas.encounter.hand import hand_value
 from fracas.encounter.live import PERSON, Feed, dice_error, dice_prompt, run_turn, whose_roll
 from fracas.encounter.narration import Names
@@ -169,6 +170,9 @@ class Session:
                 if end != len(self.entries):
                     raise InputError("the log stops in the middle of a turn before a GM "
                                      "edit", path=f"entries[{end}]") from None
+                if feed.unread():  # given for a question the turn no longer asks
+                    raise InputError("an input given does not fit the turn",
+                                     path=f"entries[{index}]") from None
                 self.entries.extend(feed.added)
                 self.pending = self._named(need.decision, feed)
                 self._turn_start = index
@@ -209,7 +213,8 @@ class Session:
         if who is None or who == decision.who:
             return decision
         name = self._base.roster[who].name
-        request = replace(decision.dice, who=who, what=f"{decision.dice.what} ({name})")
+        request = replace(decision.dice, who=who, what=f"{decision.dice.what} ({name})",
+                          owner=decision.dice.who)
         return replace(decision, who=who, prompt=dice_prompt(request), dice=request)
 
     def _apply_gm(self, event: Event) -> None:
@@ -221,13 +226,15 @@ class Session:
         self._base_len = len(self.events)
 
     # -- answering ---------------------------------------------------------------------
-    def decide(self, answer: Mapping[str, Any], *, by: str = "gm") -> tuple[Event, ...]:
+    def decide(self, answer: Mapping[str, Any], *, by: str = "gm",
+               group: int | None = None) -> tuple[Event, ...]:
         """Answer the pending decision: ``{"option": "3"}``, ``{"dice": [3, 5]}`` (Genesys
         symbols as one text for the whole pool: ``{"dice": "ss a t"}``, ``""`` for none),
         ``{"roll": True}``, ``{"skip": True}`` (the turn passes), or ``{"policy": name}``
         (that policy answers this and every further question to the same combatant in
         this turn; ``"turn": False`` for this question only). ``by`` is ``"gm"`` or the id
-        of the answering combatant's controller. Returns the events of the turns it
+        of the answering combatant's controller; ``group``: the undo step it belongs to
+        (:meth:`one_step`). Returns the events of the turns it
         finished. A wrong controller, an illegal choice or bad dice raise
         :class:`InputError` and change nothing."""
         pending = self.pending
@@ -240,11 +247,17 @@ class Session:
                              allowed=f"gm or {who}" if who != "gm" else "gm")
         entry = self._entry(pending, answer, by)
         entry["n"] = self._stamp()
+        if entry["kind"] == "answer":  # read back only for this question (Feed.answer)
+            entry["who"], entry["asked"] = pending.who, pending.prompt
+        elif pending.dice is not None:  # and dice only for the roll asked (LiveRoller)
+            entry["owner"] = pending.dice.asked_of()
         cut = len(self.events)
         if answer.get("policy") is not None and answer.get("turn", True):
             # "let fracas decide this turn": the policy answers every further question to
             # the same combatant in this turn too (one undo step)
             entry["group"], entry["for"] = len(self.entries), pending.who
+        if group is not None:
+            entry["group"] = group
         self._add([entry])
         self._delegated()
         return tuple(self.events[cut:])
@@ -258,6 +271,8 @@ class Session:
                 return
             more = self._entry(self.pending, {"policy": given["policy"]}, given["by"])
             more["group"], more["n"] = given["group"], self._stamp()
+            if more["kind"] == "answer":
+                more["who"], more["asked"] = self.pending.who, self.pending.prompt
             self._add([more])
 
     def _entry(self, pending: Decision, answer: Mapping[str, Any], by: str) -> dict[str, Any]:
@@ -326,10 +341,23 @@ class Session:
         return tuple(self.events[cut:])
 
     # -- GM tools ----------------------------------------------------------------------
-    def _gm(self, event: Event, group: int | None = None) -> Event:
+    # The GM's tools (:mod:`fracas.encounter.gm`) check what the GM asks for and build its
+    # events (:mod:`fracas.encounter.gm_events`); the session alone changes its log, through
+    # the methods below.
+    @property
+    def turn_base(self) -> FightState:
+        """The state as the pending turn began: where a GM edit goes (before that turn)."""
+        return self._base
+
+    @property
+    def turn_events(self) -> tuple[Event, ...]:
+        """The events of the pending turn so far (shown while it waits)."""
+        return tuple(self.events[self._base_len:])
+
+    def record(self, event: Event, group: int | None = None) -> Event:
         """A GM edit: it goes into the log before the pending turn, which is then played
         again from its start with the answers already given (those that still fit).
-        ``group``: edits made as one undo step share it."""
+        ``group``: edits made as one undo step share it (:meth:`one_step`)."""
         entry: dict[str, Any] = {"kind": "gm", "event": event.to_dict(), "by": "gm",
                                  "n": self._stamp()}
         if group is not None:
@@ -337,6 +365,36 @@ class Session:
         self._insert([entry])
         self.redo_stack.clear()
         return event
+
+    @contextmanager
+    def one_step(self) -> Iterator[int]:
+        """Several inputs made as one undo step: yields the step's group number for
+        :meth:`record` and :meth:`decide`; an :class:`InputError` inside takes every one of
+        them back (the log as it was) and is raised again."""
+        saved = (list(self.entries), self.drawn)
+        try:
+            yield len(self.entries)
+        except InputError:
+            self.entries, self.drawn = saved
+            self._replay()
+            raise
+
+    def draw(self) -> int:
+        """The number of a new roll the session makes (a number is never drawn twice)."""
+        self.drawn += 1
+        return self.drawn - 1
+
+    def roll_parts(self, parts: Sequence[str], group: int | None = None) -> tuple[Event, ...]:
+        """Roll the given parts of the pending roll of several people's dice (the same draw
+        as its parts already rolled)."""
+        request = self.pending.dice if self.pending is not None else None
+        if request is None or not request.part:
+            raise InputError("no roll of several people's dice is asked now", path="parts")
+        shared = request.shared if request.shared is not None else self.draw()
+        stamp = self._stamp()
+        extra = {} if group is None else {"group": group}
+        return self._add([{"kind": "dice", "part": k, "rolled": shared, "by": "gm",
+                           "n": stamp + i, **extra} for i, k in enumerate(parts)])
 
     def _stamp(self) -> int:
         """The number of the next input made (undo takes back the newest first)."""
@@ -378,13 +436,16 @@ class Session:
         try:  # all at once, so the dice rolled before are read where they were rolled
             self._add(pending_entries)
         except InputError:  # the edit changed the turn: keep the inputs that still fit
-            for entry in pending_entries:
+            for entry in pending_entries:  # an answer to a question no longer asked drops
                 if entry.get("auto"):
                     continue
                 try:
                     self._add([entry])
                 except InputError:
-                    break
+                    if "asked" not in entry and "owner" not in entry:
+                        break
+        if any(not any(e is x for x in self.entries) for e in pending_entries):
+            new[-1]["turn"] = pending_entries  # what undoing the edit puts back
         self._delegated()
 
     def adjust(self, combatant: str, field: str, value: Any) -> Event:
@@ -399,7 +460,7 @@ class Session:
                              allowed=", ".join(names))
         before = getattr(c.state, field)
         after = hand_value(type(c.state), field, value)
-        return self._gm(Changed(RULE_GM, combatant, field, before, after))
+        return self.record(Changed(RULE_GM, combatant, field, before, after))
 
     def add_combatant(self, entry: Mapping[str, Any]) -> Event:
         """Bring in a combatant given as a scenario entry (id, name, side, sheet)."""
@@ -412,7 +473,7 @@ class Session:
             raise InputError(f"the id {cid!r} is already in the fight", path="id",
                              allowed="a new id")
         self.check_entry(entry)
-        return self._gm(CombatantAdded(RULE_GM, _frozen(dict(entry))))
+        return self.record(CombatantAdded(RULE_GM, frozen_data(dict(entry))))
 
     def check_entry(self, entry: Mapping[str, Any]) -> None:
         """Check a combatant entry by the system's model (errors name the field)."""
@@ -435,13 +496,13 @@ class Session:
         if cid not in self.state.roster:
             raise InputError(f"no combatant with id {cid!r}", path="combatant",
                              allowed=", ".join(self.state.roster))
-        return self._gm(CombatantRemoved(RULE_GM, cid))
+        return self.record(CombatantRemoved(RULE_GM, cid))
 
     def end_fight(self, reason: str) -> Event:
         """End the fight now (no winner)."""
         if self.state.over:
             raise InputError("the fight is already over", path="end")
-        return self._gm(FightEnded(RULE_GM, "", self.state.round,
+        return self.record(FightEnded(RULE_GM, "", self.state.round,
                                    f"the GM ends the fight: {reason}"))
 
     # -- undo and redo -----------------------------------------------------------------
@@ -470,9 +531,13 @@ class Session:
                 continue
             # a GM edit made before the pending turn's inputs: it alone is taken out
             middle = True
-            taken.append([{"kind": "reinsert", "entries": [entries[i] for i in members]}])
+            put = [entries[i] for i in members]
+            taken.append([{"kind": "reinsert", "entries": put}])
             for i in sorted(members, reverse=True):
                 del entries[i]
+            turn = next((e.pop("turn") for e in put if "turn" in e), None)
+            if turn is not None:  # the inputs of the turn the edit left out come back
+                entries[first:] = turn
         if not taken:
             return
         self.entries = entries

@@ -122,8 +122,8 @@ def gm_tools(session: Session, players: Sequence[Mapping[str, Any]]) -> dict[str
         "policies": list(POLICIES),
         "initiative": bool(round_start and gm_side_asked(pending, mine)),
         "turn": pending is not None and pending.kind == "action",
-        "places": 0 if round_start or state.round != session._base.round
-        or not session._base.started else len(state.slots) - state.next_slot + 1,
+        "places": 0 if round_start or state.round != session.turn_base.round
+        or not session.turn_base.started else len(state.slots) - state.next_slot + 1,
     }
 
 
