@@ -151,16 +151,22 @@ def skip_turn(session: Session) -> tuple[Event, ...]:
     return session.decide({"skip": True})
 
 
+WHEN = ("success", "failure", "always")
+
+
 def free_action(session: Session, description: str, *, roll: str | None = None,
                 value: int | None = None, target: int | None = None,
                 needs: str = "at least", hidden: bool = False,
                 effects: Iterable[Mapping[str, Any]] = ()) -> tuple[Event, ...]:
     """The acting combatant's turn is a free-form action: ``description``, an optional
-    ``roll`` (dice notation, rolled unless its ``value`` is given) against a
-    ``target`` number (``needs`` at least or at most; ``hidden``: behind the GM's screen,
-    no player sees the roll), and ``effects`` applied by hand:
-    ``{"damage": N, "to": id}``, ``{"heal": N, "to": id}``, ``{"condition": name,
-    "to": id, "rounds": N}``. One undo step."""
+    ``roll`` (dice notation; ``value``: what the table's dice show, else fracas rolls and
+    says what) against a ``target`` number (``needs`` at least or at most; ``hidden``:
+    behind the GM's screen, no player sees the roll), and ``effects`` applied by hand,
+    each ``when`` the roll succeeds, fails, or always (default: on success when the roll
+    has a target number, else always): ``{"damage": N, "to": id}``, ``{"heal": N, "to":
+    id}``, ``{"condition": name, "to": id, "rounds": N}`` (a condition the rules know is
+    the rules' condition, as :func:`put_condition`). One undo step; returns every event it
+    made, the next turn's beginning included."""
     pending = session.pending
     if pending is None or pending.kind != "action":
         raise InputError("a free-form action takes a combatant's turn: it is made at "
@@ -170,20 +176,40 @@ def free_action(session: Session, description: str, *, roll: str | None = None,
     text = str(description or "").strip()
     if not text:
         raise InputError("describe the action", path="description", allowed="some text")
-    plan = list(effects)
+    plan = [_when(effect, f"effects[{i}]", roll is not None and target is not None)
+            for i, effect in enumerate(effects)]
     round_now = session.state.round  # the round the action is taken in
-    made: list[Event] = []
+    before = len(session.events)
     with session.one_step() as group:
         session.decide({"skip": True}, group=group)
-        made.append(session.record(GmAction(RULE_GM, actor, _who(session, actor), text[:500]),
-                                   group))
+        session.record(GmAction(RULE_GM, actor, _who(session, actor), text[:500]), group)
+        success = None
         if roll:
-            made.append(session.record(
-                _gm_roll(session, actor, roll, value, target, needs, hidden), group))
-        for i, effect in enumerate(plan):
-            made.append(session.record(_effect(session, effect, f"effects[{i}]", round_now),
-                                       group))
-    return tuple(made)
+            rolled = _gm_roll(session, actor, roll, value, target, needs, hidden)
+            session.record(rolled, group)
+            success = rolled.success
+        for i, (when, effect) in enumerate(plan):
+            if when == "always" or (when == "success") == success:
+                for event in _effect(session, effect, f"effects[{i}]", round_now):
+                    session.record(event, group)
+    return tuple(told(session.events[before:]))
+
+
+def _when(effect: Any, where: str, against: bool) -> tuple[str, Mapping[str, Any]]:
+    """When an effect applies: ``success``, ``failure`` or ``always`` (``against``: the
+    action's roll has a target number, without which only ``always`` can be)."""
+    if not isinstance(effect, Mapping):
+        raise InputError("an effect is a mapping", path=where,
+                         allowed="{damage: N, to: id, when: success|failure|always}, "
+                                 "{heal: N, to: id}, {condition: name, to: id, rounds: N}")
+    when = str(effect.get("when") or ("success" if against else "always"))
+    if when not in WHEN:
+        raise InputError(f"unknown moment {when!r}", path=f"{where}.when",
+                         allowed=", ".join(WHEN))
+    if when != "always" and not against:
+        raise InputError(f"an effect on {when} needs a roll against a target number",
+                         path=f"{where}.when", allowed="always, or give the roll a target")
+    return when, effect
 
 
 def _gm_roll(session: Session, actor: str, roll: str, value: int | None, target: int | None,
@@ -210,21 +236,29 @@ def _gm_roll(session: Session, actor: str, roll: str, value: int | None, target:
 
 
 def _effect(session: Session, effect: Mapping[str, Any], where: str, round_now: int
-            ) -> Event:
-    if not isinstance(effect, Mapping):
-        raise InputError("an effect is a mapping", path=where,
-                         allowed="{damage: N, to: id}, {heal: N, to: id}, "
-                                 "{condition: name, to: id, rounds: N}")
+            ) -> tuple[Event, ...]:
     cid = str(effect.get("to", ""))
     _who(session, cid)
     if "damage" in effect or "heal" in effect:
         amount = _whole(effect.get("damage", effect.get("heal")), f"{where}.amount")
-        return _harm(session, cid, amount if "damage" in effect else -amount)
+        return (_harm(session, cid, amount if "damage" in effect else -amount),)
     if "condition" in effect:
-        return _condition(session, cid, str(effect["condition"]),
+        mark = _condition(session, cid, str(effect["condition"]),
                           _whole(effect.get("rounds", 0), f"{where}.rounds"), round_now)
+        return (mark, *_ruled(session, mark))
     raise InputError("an effect is damage, heal or condition", path=where,
                      allowed="damage, heal, condition")
+
+
+def _ruled(session: Session, mark: ConditionSet) -> tuple[Event, ...]:
+    """The rules' own condition a GM's condition puts on, when the rules know it and the
+    combatant does not have it yet (none otherwise)."""
+    cid = mark.combatant
+    ruled = rule_condition(session, cid, mark.condition)
+    conditions = getattr(session.turn_base.roster[cid].state, "conditions", ())
+    if ruled is None or ruled in conditions:
+        return ()
+    return (Changed(RULE_GM, cid, "conditions", conditions, (*conditions, ruled)),)
 
 
 def _harm(session: Session, cid: str, amount: int) -> Changed:
@@ -267,14 +301,8 @@ def put_condition(session: Session, cid: str, condition: str, rounds: int = 0
     (a word of the system's conditions, ``stunned`` in Zamani), in the combatant's
     conditions, where the rules see it until it is taken off (one undo step)."""
     mark = _condition(session, cid, condition, _whole(rounds, "rounds"))
-    ruled = rule_condition(session, cid, mark.condition)
-    conditions = getattr(session.turn_base.roster[cid].state, "conditions", ())
-    if ruled is None or ruled in conditions:
-        return (session.record(mark),)
     with session.one_step() as group:
-        return (session.record(mark, group),
-                session.record(Changed(RULE_GM, cid, "conditions", conditions,
-                                       (*conditions, ruled)), group))
+        return tuple(session.record(e, group) for e in (mark, *_ruled(session, mark)))
 
 
 def rule_condition(session: Session, cid: str, said: str) -> str | None:

@@ -35,6 +35,7 @@ from fracas.core.events import (
 from fracas.core.scenario import Scenario
 from fracas.core.words import count
 from fracas.dice.variables import Variable
+from fracas.encounter.answers import answer_entry, kind_of
 from fracas.encounter.decisions import Decision, DiceRequest, Needed, Option
 from fracas.encounter.edits import apply_live, check_gm, fold_live
 from fracas.encounter.engine import FightSetup, setup_from_scenario
@@ -245,7 +246,7 @@ class Session:
             who = pending.who
             raise InputError(f"{pending.prompt} is for {who} to answer, not {by}", path="by",
                              allowed=f"gm or {who}" if who != "gm" else "gm")
-        entry = self._entry(pending, answer, by)
+        entry = answer_entry(pending, answer, by, self.draw)
         entry["n"] = self._stamp()
         if entry["kind"] == "answer":  # read back only for this question (Feed.answer)
             entry["who"], entry["asked"] = pending.who, pending.prompt
@@ -269,53 +270,12 @@ class Session:
                           if e.get("for") == self.pending.who and e.get("policy")), None)
             if given is None:
                 return
-            more = self._entry(self.pending, {"policy": given["policy"]}, given["by"])
+            more = answer_entry(self.pending, {"policy": given["policy"]}, given["by"],
+                                self.draw)
             more["group"], more["n"] = given["group"], self._stamp()
             if more["kind"] == "answer":
                 more["who"], more["asked"] = self.pending.who, self.pending.prompt
             self._add([more])
-
-    def _entry(self, pending: Decision, answer: Mapping[str, Any], by: str) -> dict[str, Any]:
-        policy = answer.get("policy")
-        if policy is not None and str(policy) not in POLICIES:
-            raise InputError(f"unknown policy {policy!r}", path="policy",
-                             allowed=", ".join(POLICIES))
-        if answer.get("skip"):
-            if pending.kind != "action":
-                raise InputError(f"only a turn can be skipped, not: {pending.prompt}",
-                                 path="skip", allowed="skip at an action decision")
-            return {"kind": "answer", "decision": "action", "skip": True, "by": by}
-        if policy is not None and pending.kind != "dice":
-            return {"kind": "answer", "decision": pending.kind, "policy": str(policy),
-                    "by": by}
-        if pending.kind == "dice":
-            part = {"part": pending.dice.part} if pending.dice and pending.dice.part else {}
-            if answer.get("roll") or policy is not None:
-                if pending.dice is not None and pending.dice.shared is not None:
-                    # a part of a roll another part of which was rolled: the same draw
-                    return {"kind": "dice", **part, "rolled": pending.dice.shared, "by": by}
-                self.drawn += 1
-                return {"kind": "dice", **part, "rolled": self.drawn - 1, "by": by}
-            values = answer.get("dice")
-            symbols = pending.dice is not None and pending.dice.typed == "symbols"
-            if symbols and (isinstance(values, str) or (
-                    isinstance(values, list | tuple) and len(values) != 1)):
-                # the symbols of the whole pool are one value: "ss a t", "2s 1a", "" (none)
-                text = values if isinstance(values, str) else " ".join(map(str, values))
-                values = [text.strip() or "-"]
-            if isinstance(values, str):
-                values = [v.strip() for v in values.replace(" ", ",").split(",") if v.strip()]
-            if not isinstance(values, list | tuple) or not values:
-                shown = pending.dice.allowed if pending.dice else "the die's values"
-                raise InputError(f"{pending.prompt}: give the dice", path="dice",
-                                 allowed=f"a list of values ({shown}), or roll: true")
-            return {"kind": "dice", **part, "dice": [_number(v) for v in values], "by": by}
-        option = answer.get("option")
-        ids = [o.id for o in pending.options]
-        if str(option) not in ids:
-            raise InputError(f"{option!r} is not an option of: {pending.prompt}",
-                             path="option", allowed=", ".join(ids))
-        return {"kind": "answer", "decision": pending.kind, "option": str(option), "by": by}
 
     def _add(self, added: list[dict[str, Any]]) -> tuple[Event, ...]:
         """Append inputs and play on from the pending turn; on a bad input, restore."""
@@ -384,7 +344,7 @@ class Session:
         self.drawn += 1
         return self.drawn - 1
 
-    def roll_parts(self, parts: Sequence[str], group: int | None = None) -> tuple[Event, ...]:
+    def roll_parts(self, parts: Sequence[int], group: int | None = None) -> tuple[Event, ...]:
         """Roll the given parts of the pending roll of several people's dice (the same draw
         as its parts already rolled)."""
         request = self.pending.dice if self.pending is not None else None
@@ -465,7 +425,7 @@ class Session:
     def add_combatant(self, entry: Mapping[str, Any]) -> Event:
         """Bring in a combatant given as a scenario entry (id, name, side, sheet)."""
         if not isinstance(entry, Mapping):
-            raise InputError(f"a combatant entry is a mapping, not {_kind(entry)}",
+            raise InputError(f"a combatant entry is a mapping, not {kind_of(entry)}",
                              path="entry", allowed='{"id": ..., "name": ..., "side": ..., '
                              "and the sheet's fields}")
         cid = str(entry.get("id", ""))
@@ -635,19 +595,3 @@ class Session:
     def replayed(self) -> FightState:
         """The state rebuilt from the events alone (a check on the log)."""
         return fold_live(self.scenario, self.events)
-
-
-def _number(value: Any) -> Any:
-    """A value typed for a die: a whole number as a number; ``00`` stays as typed (a d100's
-    100 as percentile dice show it, refused on any other die: the die reads it)."""
-    if isinstance(value, str) and value.strip() == "00":
-        return "00"
-    digits = value.strip().removeprefix("-") if isinstance(value, str) else ""
-    if digits.isascii() and digits.isdigit() and len(digits) <= 30:  # "--5", 5,000 digits: text
-        return int(value)
-    return value
-
-
-def _kind(value: Any) -> str:
-    return {list: "a list", str: "text", dict: "a mapping", type(None): "nothing"}.get(
-        type(value), f"a {type(value).__name__}")
