@@ -61,3 +61,30 @@ def test_a_failed_roll_applies_only_the_effects_marked_for_failure_or_always(
     assert "stunned" in str(jabari), jabari  # the rules' condition, not a note only
     post(gm, eid, "free-action", view, {"description": "x", "effects": [
         {"damage": 1, "to": "obi", "when": "failure"}]}, status=400)
+
+
+def test_a_condition_until_the_end_of_a_turn_ends_with_the_rules_condition(
+        gm: Client) -> None:
+    """Item 5 through the API: ``until`` a combatant's next turn's end; when it is up the
+    log says so and the rules' condition is gone with the mark."""
+    view = create(gm, FORD)
+    eid = view["id"]
+    view = _kofis_action(gm, eid, view)
+    view = post(gm, eid, "conditions", view, {"combatant": "jabari", "condition": "stunned",
+                                              "until": "kofi"})
+    texts = [e["text"] for e in view["log"]]
+    assert "Jabari is stunned until the end of Kofi's next turn" in texts
+    ended = "Jabari is no longer stunned: its time is up"
+    for _ in range(40):  # Kofi's turn and what it asks of others, first options
+        if ended in [e["text"] for e in view["log"]]:
+            break
+        p = view["pending"]["decision"]
+        view = answer(gm, eid, view, {"roll": True} if p["kind"] == "dice" else
+                      {"option": p["options"][0]["id"]})
+    texts = [e["text"] for e in view["log"]]
+    assert ended in texts, texts[-12:]
+    # it ended at the end of Kofi's turn: the next turn began after it
+    assert "Kofi" in texts[texts.index(ended) - 3] or any(
+        "Kofi" in t for t in texts[texts.index(ended) - 6:texts.index(ended)])
+    jabari = next(c for c in view["combatants"] if c["id"] == "jabari")
+    assert jabari["marks"] == []

@@ -25,7 +25,9 @@ HELP = """\
                          target number), on failure, or always
   gm init [ID,ID]        roll every initiative die asked now (but those IDs': players')
   gm hurt ID N / gm heal ID N          damage or heal by hand (no soak, no armour)
-  gm cond ID NAME [ROUNDS] / gm uncond ID NAME   a condition (for ROUNDS rounds)
+  gm cond ID NAME [ROUNDS | until ID2] / gm uncond ID NAME   a condition: for ROUNDS
+                         rounds (through ID's next ROUNDS turns), until the end of ID2's
+                         next turn, or (neither) until taken off
   gm join next|now|end|N {JSON}        bring in a combatant: next round, after this turn,
                                        at the round's end, or at place N of the rest"""
 
@@ -83,15 +85,21 @@ def _effect(session: Session, part: str) -> tuple[str, dict[str, Any]]:
             return "effect", {head: _number(words[-1], head), "to": cid}
     if head == "cond" and len(words) >= 3:
         cid, rest = split_who(session, words[1:], 1)
-        return "effect", _condition(cid, rest)
+        return "effect", _condition(session, cid, rest)
     raise InputError(f"not a roll or an effect: {part.strip()!r}", path="gm do",
                      allowed="roll 2d6 [vs|under N] [= VALUE], [on success|on failure|"
                              "always] damage ID N, heal ID N, cond ID NAME [ROUNDS]")
 
 
-def _condition(cid: str, words: list[str]) -> dict[str, Any]:
-    """``NAME [ROUNDS]`` after ``cond ID``: the condition, for ROUNDS rounds (0: until
-    taken off)."""
+def _condition(session: Session, cid: str, words: list[str]) -> dict[str, Any]:
+    """``NAME [ROUNDS | until ID]`` after ``cond ID``: the condition, for ROUNDS rounds
+    (none: until taken off), or until the end of ID's next turn."""
+    lower = [w.lower() for w in words]
+    if "until" in lower[1:]:
+        at = len(lower) - 1 - lower[::-1].index("until")
+        until = split_who(session, words[at + 1:])[0] if words[at + 1:] else ""
+        return {"condition": " ".join(words[:at]), "to": cid, "rounds": 1,
+                "until": until or gm.combatant_named(session, "")}
     timed = len(words) >= 2 and words[-1].isdigit()
     name = " ".join(words[:-1] if timed else words)
     return {"condition": name, "to": cid, "rounds": int(words[-1]) if timed else 0}
@@ -126,8 +134,9 @@ def command(session: Session, words: list[str], line: str) -> tuple[Event, ...] 
             return (act(session, cid, amount),)
     if what == "cond" and len(rest) >= 2:
         cid, left = split_who(session, rest, 1)
-        condition = _condition(cid, left)
-        return gm.put_condition(session, cid, condition["condition"], condition["rounds"])
+        condition = _condition(session, cid, left)
+        return gm.put_condition(session, cid, condition["condition"], condition["rounds"],
+                                condition.get("until"))
     if what == "uncond" and len(rest) >= 2:
         cid, left = split_who(session, rest, 1)
         return (gm.clear_condition(session, cid, " ".join(left)),)

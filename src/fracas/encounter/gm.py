@@ -29,11 +29,13 @@ from fracas.encounter.gm_events import (
     RULE_GM,
     CombatantAdded,
     ConditionCleared,
+    ConditionEnded,
     ConditionSet,
     ControllerSet,
     GmAction,
     GmRoll,
     Joined,
+    rules_condition,
 )
 from fracas.encounter.live import PERSON, roll_rng
 from fracas.encounter.policies import POLICIES
@@ -60,25 +62,24 @@ NEEDS = ("at least", "at most")
 PLACES = ("next round", "after this turn", "end of round")
 
 
-def marks(events: Sequence[Event], round_now: int) -> dict[str, list[tuple[str, int | None]]]:
-    """The conditions the GM has put on each combatant that still hold at ``round_now``,
-    with the rounds left (None: until taken off)."""
-    held: dict[str, dict[str, tuple[int, int]]] = {}
+def marks(events: Sequence[Event], round_now: int = 0
+          ) -> dict[str, list[tuple[str, int | None]]]:
+    """The conditions the GM has put on each combatant that still hold after ``events``,
+    with the rounds left (turns of the combatant whose turns count them down; None: until
+    taken off). ``round_now`` is not needed any more (kept for callers)."""
+    held: dict[str, dict[str, list[Any]]] = {}
     for e in events:
         if isinstance(e, ConditionSet):
-            held.setdefault(e.combatant, {})[e.condition] = (e.rounds, e.round)
-        elif isinstance(e, ConditionCleared):
+            held.setdefault(e.combatant, {})[e.condition] = [e.rounds, e.whose_turns()]
+        elif isinstance(e, ConditionCleared | ConditionEnded):
             held.get(e.combatant, {}).pop(e.condition, None)
-    out: dict[str, list[tuple[str, int | None]]] = {}
-    for cid, conditions in held.items():
-        for name, (rounds, start) in conditions.items():
-            if not rounds:
-                out.setdefault(cid, []).append((name, None))
-                continue
-            left = rounds - max(0, round_now - start)
-            if left > 0:
-                out.setdefault(cid, []).append((name, left))
-    return out
+        elif isinstance(e, TurnStarted):
+            for conditions in held.values():
+                for timer in conditions.values():
+                    if timer[0] and timer[1] == e.actor:
+                        timer[0] = max(1, timer[0] - 1)  # it ends at the turn's end
+    return {cid: [(name, timer[0] or None) for name, timer in conditions.items()]
+            for cid, conditions in held.items() if conditions}
 
 
 def _who(session: Session, cid: str) -> str:
@@ -244,7 +245,8 @@ def _effect(session: Session, effect: Mapping[str, Any], where: str, round_now: 
         return (_harm(session, cid, amount if "damage" in effect else -amount),)
     if "condition" in effect:
         mark = _condition(session, cid, str(effect["condition"]),
-                          _whole(effect.get("rounds", 0), f"{where}.rounds"), round_now)
+                          _whole(effect.get("rounds", 0), f"{where}.rounds"), round_now,
+                          str(effect.get("until") or "") or None)
         return (mark, *_ruled(session, mark))
     raise InputError("an effect is damage, heal or condition", path=where,
                      allowed="damage, heal, condition")
@@ -269,14 +271,19 @@ def _harm(session: Session, cid: str, amount: int) -> Changed:
 
 
 def _condition(session: Session, cid: str, condition: str, rounds: int,
-               round_now: int | None = None) -> ConditionSet:
+               round_now: int | None = None, until: str | None = None) -> ConditionSet:
+    """The mark: for ``rounds`` rounds (0: until taken off), or ``until`` the end of that
+    combatant's next turn."""
     condition = condition.strip()
     if not condition or rounds < 0:
         raise InputError("a condition needs a name and a duration of 0 or more rounds",
                          path="condition", allowed="a name; rounds 0 (until taken off) "
                                                    "or more")
-    return ConditionSet(RULE_GM, cid, _who(session, cid), condition[:80], rounds,
-                        session.state.round if round_now is None else round_now)
+    round_now = session.state.round if round_now is None else round_now
+    if until:
+        return ConditionSet(RULE_GM, cid, _who(session, cid), condition[:80], 1, round_now,
+                            until, _who(session, until))
+    return ConditionSet(RULE_GM, cid, _who(session, cid), condition[:80], rounds, round_now)
 
 
 def damage(session: Session, cid: str, amount: int) -> Event:
@@ -289,18 +296,20 @@ def heal(session: Session, cid: str, amount: int) -> Event:
     return session.record(_harm(session, cid, -_whole(amount, "heal")))
 
 
-def set_condition(session: Session, cid: str, condition: str, rounds: int = 0) -> Event:
-    """Put a condition on ``cid`` for ``rounds`` rounds (0: until taken off); one the rules
-    know is put on in the rules too (:func:`put_condition`)."""
-    return put_condition(session, cid, condition, rounds)[0]
+def set_condition(session: Session, cid: str, condition: str, rounds: int = 0,
+                  until: str | None = None) -> Event:
+    """Put a condition on ``cid`` for ``rounds`` rounds (0: until taken off) or ``until``
+    the end of that combatant's next turn; one the rules know is put on in the rules too
+    (:func:`put_condition`)."""
+    return put_condition(session, cid, condition, rounds, until)[0]
 
 
-def put_condition(session: Session, cid: str, condition: str, rounds: int = 0
-                  ) -> tuple[Event, ...]:
+def put_condition(session: Session, cid: str, condition: str, rounds: int = 0,
+                  until: str | None = None) -> tuple[Event, ...]:
     """The condition as a mark with its rounds left, and, when it is one the rules know
     (a word of the system's conditions, ``stunned`` in Zamani), in the combatant's
     conditions, where the rules see it until it is taken off (one undo step)."""
-    mark = _condition(session, cid, condition, _whole(rounds, "rounds"))
+    mark = _condition(session, cid, condition, _whole(rounds, "rounds"), until=until)
     with session.one_step() as group:
         return tuple(session.record(e, group) for e in (mark, *_ruled(session, mark)))
 
@@ -308,19 +317,14 @@ def put_condition(session: Session, cid: str, condition: str, rounds: int = 0
 def rule_condition(session: Session, cid: str, said: str) -> str | None:
     """The rules' name of the condition a GM names (its name or its word, any case), when
     the combatant's rules keep conditions; None if they know no such condition."""
-    if not isinstance(getattr(session.turn_base.roster[cid].state, "conditions", None), tuple):
-        return None
-    wanted = said.strip().lower()
-    known = session.system.words.conditions
-    return next((name for name, word in known.items()
-                 if wanted in (name.lower(), word.label.lower())), None)
+    return rules_condition(session.system, session.turn_base.roster[cid].state, said)
 
 
 def clear_condition(session: Session, cid: str, condition: str) -> Event:
     """Take a condition off: the GM's mark and, if the rules hold it, theirs (one undo
     step)."""
     name = _who(session, cid)
-    held = [n for n, _ in marks(session.events, session.state.round).get(cid, [])]
+    held = [n for n, _ in marks(session.events).get(cid, [])]
     ruled = rule_condition(session, cid, condition)
     conditions = getattr(session.turn_base.roster[cid].state, "conditions", ())
     in_rules = ruled is not None and ruled in conditions

@@ -104,8 +104,11 @@ class GmRoll(Event):
 
 @dataclass(frozen=True)
 class ConditionSet(Event):
-    """A condition the GM puts on a combatant, for ``rounds`` rounds from ``round`` (0:
-    until taken off)."""
+    """A condition the GM puts on a combatant (``round``: the round it is put on in) until
+    taken off (``rounds`` 0), or for ``rounds`` rounds: through that many turns of its
+    own, so a 1-round condition lasts through its target's next turn; or, with
+    ``turns_of``, until the end of that combatant's next turn. When its time is up the
+    session ends it (:class:`ConditionEnded`), the rules' condition with it."""
 
     facts: ClassVar[str] = "condition"
 
@@ -114,11 +117,45 @@ class ConditionSet(Event):
     condition: str
     rounds: int
     round: int
+    turns_of: str = ""  # whose next turn it lasts through (by id; "": its own turns)
+    turns_name: str = ""  # that combatant's name
+
+    def whose_turns(self) -> str:
+        """Whose turns count its time down."""
+        return self.turns_of or self.combatant
 
     def text(self) -> str:
+        if self.turns_of:
+            return (f"{self.name} is {self.condition} until the end of "
+                    f"{self.turns_name or self.turns_of}'s next turn")
         lasting = (f" for {self.rounds} round{'s' if self.rounds != 1 else ''}"
                    if self.rounds else "")
         return f"{self.name} is {self.condition}{lasting}"
+
+
+@dataclass(frozen=True)
+class ConditionEnded(Event):
+    """A GM's condition whose time is up: it ends at the end of the turn that used its
+    last round (the rules' condition ends with it, a change of its own)."""
+
+    facts: ClassVar[str] = "condition"
+
+    combatant: str
+    name: str
+    condition: str
+
+    def text(self) -> str:
+        return f"{self.name} is no longer {self.condition}: its time is up"
+
+
+def rules_condition(system: Any, state: Any, said: str) -> str | None:
+    """The rules' name of the condition a GM names (its name or its word, any case), when
+    the combatant's ``state`` keeps conditions; None if the rules know no such condition."""
+    if not isinstance(getattr(state, "conditions", None), tuple):
+        return None
+    wanted = said.strip().lower()
+    return next((name for name, word in system.words.conditions.items()
+                 if wanted in (name.lower(), word.label.lower())), None)
 
 
 @dataclass(frozen=True)

@@ -29,6 +29,7 @@ from fracas.core.events import (
     Changed,
     Event,
     FightEnded,
+    TurnStarted,
     event_from_dict,
     frozen_data,
 )
@@ -39,7 +40,16 @@ from fracas.encounter.answers import answer_entry, kind_of
 from fracas.encounter.decisions import Decision, DiceRequest, Needed, Option
 from fracas.encounter.edits import apply_live, check_gm, fold_live
 from fracas.encounter.engine import FightSetup, setup_from_scenario
-from fracas.encounter.gm_events import RULE_GM, CombatantAdded, CombatantRemoved, ControllerSet
+from fracas.encounter.gm_events import (
+    RULE_GM,
+    CombatantAdded,
+    CombatantRemoved,
+    ConditionCleared,
+    ConditionEnded,
+    ConditionSet,
+    ControllerSet,
+    rules_condition,
+)
 from fracas.encounter.hand import hand_value
 from fracas.encounter.live import PERSON, Feed, dice_error, dice_prompt, run_turn, whose_roll
 from fracas.encounter.narration import Names
@@ -144,6 +154,7 @@ class Session:
         self._turn_start = 0  # where the pending turn's entries begin
         self._base = self.state  # the state as the pending turn began
         self._base_len = 0  # the events before the pending turn
+        self._timers: list[list[Any]] = []  # the GM's timed conditions: [mark, turns left]
         self._advance(0)
 
     def _advance(self, index: int) -> tuple[Event, ...]:
@@ -193,6 +204,7 @@ class Session:
             self.state = self._base = result.state
             self.events.extend(result.events)
             self._base_len = len(self.events)
+            self._expire(result.events)
             new.extend(result.events)
         self.pending = None
         rest = self.entries[index:]
@@ -218,10 +230,40 @@ class Session:
                           owner=decision.dice.who)
         return replace(decision, who=who, prompt=dice_prompt(request), dice=request)
 
+    def _expire(self, turn: tuple[Event, ...]) -> None:
+        """After a turn: count down the GM's timed conditions by the turns it began, and
+        end those whose time is up (the rules' condition with the GM's mark)."""
+        actors = [e.actor for e in turn if isinstance(e, TurnStarted)]
+        for timer in list(self._timers):
+            mark = timer[0]
+            timer[1] -= actors.count(mark.whose_turns())
+            if timer[1] > 0:
+                continue
+            self._timers.remove(timer)
+            c = self.state.roster.get(mark.combatant)
+            if c is None:
+                continue
+            ended: list[Event] = [ConditionEnded(RULE_GM, mark.combatant, mark.name,
+                                                 mark.condition)]
+            ruled = rules_condition(self.system, c.state, mark.condition)
+            held = getattr(c.state, "conditions", ())
+            if ruled is not None and ruled in held:
+                ended.append(Changed(RULE_GM, mark.combatant, "conditions", held,
+                                     tuple(x for x in held if x != ruled)))
+            for event in ended:
+                self.state = self._base = apply_live(self.scenario, self.state, event)
+                self.events.append(event)
+            self._base_len = len(self.events)
+
     def _apply_gm(self, event: Event) -> None:
         check_gm(self.state, event)
         if isinstance(event, ControllerSet):
             self.current[event.combatant] = event.controller
+        if isinstance(event, ConditionSet | ConditionCleared):
+            self._timers = [t for t in self._timers if (t[0].combatant, t[0].condition) != (
+                event.combatant, event.condition)]
+            if isinstance(event, ConditionSet) and event.rounds:
+                self._timers.append([event, event.rounds])
         self.state = self._base = apply_live(self.scenario, self.state, event)
         self.events.append(event)
         self._base_len = len(self.events)
