@@ -2,7 +2,8 @@
 by the page, so that no renderer can show more than the role may see.
 
 The GM sees everything. A player sees the turn order, whose turn it is, the public log,
-their own combatants in full, and the others as the encounter's ``others`` setting says:
+their own combatants in full, their allies as the ``allies`` setting says and the enemies
+as the ``others`` setting says:
 ``exact`` numbers, a health ``bar``, a ``status`` word, or ``hidden`` numbers; combatants
 listed in ``hidden`` are left out everywhere (order, roster, log, prompts) until revealed.
 """
@@ -127,8 +128,12 @@ def gm_tools(session: Session, players: Sequence[Mapping[str, Any]]) -> dict[str
     }
 
 
-def viewer_of(role: Role, settings: Mapping[str, Any]) -> Viewer:
-    return Viewer() if role.is_gm else Viewer.player(role.combatants, settings)
+def viewer_of(role: Role, settings: Mapping[str, Any], session: Session) -> Viewer:
+    """Who looks: the GM, or a player (their allies: the combatants on a side of theirs)."""
+    if role.is_gm:
+        return Viewer()
+    sides = {cid: c.side for cid, c in session.state.roster.items()}
+    return Viewer.player(role.combatants, settings, sides)
 
 
 def combatant_view(system: RuleSystem, c: Combatant, mine: bool, mode: str,
@@ -174,7 +179,7 @@ def encounter_view(eid: str, title: str, system: RuleSystem, session: Session, v
     """Everything ``role`` may see of the encounter, as JSON-able data."""
     state = session.state
     roster = state.roster
-    viewer = viewer_of(role, settings)
+    viewer = viewer_of(role, settings, session)
     names = names_of(session)
     hidden_ids = viewer.hidden
     others = viewer.others
@@ -243,7 +248,8 @@ def encounter_view(eid: str, title: str, system: RuleSystem, session: Session, v
         "round": state.round, "over": state.over, "winner": state.winner,
         "actor": actor, "actor_name": actor_name,
         "order": order, "combatants": combatants, "pending": asked, "log": log,
-        "settings": dict(settings) if role.is_gm else {"others": others},
+        "settings": dict(settings) if role.is_gm else {"others": others,
+                                                        "allies": viewer.allied},
         "players": list(players) if role.is_gm else [],
         "gm": gm_tools(session, players) if role.is_gm else None,
     }
