@@ -283,3 +283,28 @@ def decision_view(decision: Mapping[str, Any], names: Names, viewer: Viewer
         options.append(option)
     out["options"] = options
     return dict(names.unseen(out, viewer.hidden))
+
+
+def summary_view(summary: Mapping[str, Any], viewer: Viewer) -> dict[str, Any]:
+    """The end-of-fight summary (:meth:`fracas.encounter.summary.FightSummary.to_dict`) as
+    ``viewer`` sees it: no combatant hidden from them; damage taken only where they may see
+    its health, dealt only where they may see the health of everyone it hurt (else None);
+    when one went down only where its status is theirs to see."""
+    if viewer.gm:
+        return dict(summary)
+    rows = []
+    for c in summary.get("combatants") or []:
+        cid = str(c["id"])
+        if cid in viewer.hidden:
+            continue
+        seen = viewer.sees(cid, "condition")
+        rows.append({
+            "id": cid, "name": c["name"], "side": c["side"],
+            "taken": c["taken"] if viewer.sees(cid, "private") else None,
+            "dealt": c["dealt"] if all(viewer.sees(str(t), "private")
+                                       for t, _ in c.get("dealt_to") or ()) else None,
+            "down_round": c["down_round"] if seen else None,
+            "down_in_turn_of": (UNSEEN if c["down_in_turn_of"] in viewer.hidden
+                                else c["down_in_turn_of"]) if seen else None,
+            "dealt_to": []})
+    return {**summary, "combatants": rows}

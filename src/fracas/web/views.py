@@ -18,12 +18,21 @@ from weakref import WeakKeyDictionary
 from fracas.core.events import Event, RoundStarted, TurnStarted, _jsonable
 from fracas.core.model import Combatant
 from fracas.core.system import RuleSystem
+from fracas.core.words import plain
 from fracas.encounter import narration
 from fracas.encounter.gm import at_round_start, gm_side_asked, marks
 from fracas.encounter.live import PERSON
 from fracas.encounter.policies import POLICIES
-from fracas.encounter.redact import Names, Told, Viewer, decision_view, event_lines
+from fracas.encounter.redact import (
+    Names,
+    Told,
+    Viewer,
+    decision_view,
+    event_lines,
+    summary_view,
+)
 from fracas.encounter.session import Session, known_names
+from fracas.encounter.summary import summarize
 from fracas.web.odds import WORKER
 from fracas.web.tracker import Role
 
@@ -56,6 +65,50 @@ def conditions(system: RuleSystem, c: Combatant, numbers: bool) -> list[str]:
             out.append(f"{narration.field_label(name, words)}: "
                        f"{narration.value_words(value, words)}")
     return out
+
+
+def tags(system: RuleSystem, c: Combatant, numbers: bool,
+         marks: Sequence[tuple[str, int | None]]) -> list[dict[str, Any]]:
+    """The combatant's flags and conditions one by one (``label``), each once: a condition
+    the GM put on it carries its rounds left (``left``) beside the rules' own word for it
+    rather than showing twice; with ``numbers``, the other lists of names as in
+    :func:`conditions` (``draw pile: ...``)."""
+    words = system.words
+    out: list[dict[str, Any]] = []
+    for name, value in c.state_dict().items():
+        if value is True:
+            out.append({"label": narration.field_label(name, words), "left": None})
+        elif name == "conditions" and isinstance(value, list | tuple):
+            out += [{"label": plain(words.condition(str(v))), "left": None,
+                     "key": str(v).split(":", 1)[0].lower()} for v in value]
+        elif numbers and isinstance(value, list | tuple) and value and all(
+                isinstance(v, str) for v in value):
+            out.append({"label": f"{narration.field_label(name, words)}: "
+                                 f"{narration.value_words(value, words)}", "left": None})
+    for mark, left in marks:
+        same = next((t for t in out if t.get("key") == mark.lower()
+                     or t["label"].lower() == mark.lower()
+                     or t["label"].lower() == plain(words.condition(mark)).lower()), None)
+        if same is not None:
+            same["left"] = left
+            same["gm"] = True
+        else:
+            out.append({"label": mark, "left": left, "gm": True})
+    for t in out:
+        t.pop("key", None)
+    return out
+
+
+def slot_of(order: Sequence[Mapping[str, Any]], cid: str) -> dict[str, Any] | None:
+    """The slot of this round a combatant holds next (else the last it took): its label,
+    whether it is taken, and whether others may take it too."""
+    held = [s for s in order if cid in s["ids"]]
+    ahead = [s for s in held if not s["done"]]
+    if not held:
+        return None
+    slot = (ahead or held[-1:])[0]
+    return {"label": slot["label"], "done": slot["done"], "shared": len(slot["ids"]) > 1,
+            "current": slot["current"]}
 
 
 _NAMES: WeakKeyDictionary[Session, Names] = WeakKeyDictionary()
@@ -193,6 +246,9 @@ def encounter_view(eid: str, title: str, system: RuleSystem, session: Session, v
         view = combatant_view(system, c, mine, viewer.mode(cid), state.actor)
         if viewer.sees(cid, "condition"):  # the GM's own conditions, with rounds left
             view["marks"] = [{"name": n, "left": left} for n, left in held.get(cid, [])]
+            if "conditions" in view:
+                view["tags"] = tags(system, c, viewer.sees(cid, "private"),
+                                    held.get(cid, []))
         if role.is_gm:
             view["hidden"] = cid in settings.get("hidden", ())
             view["controller"] = session.current.get(cid, PERSON)
@@ -211,6 +267,16 @@ def encounter_view(eid: str, title: str, system: RuleSystem, session: Session, v
                           "ids": ids, "done": i < state.next_slot - (state.actor is not None),
                           "current": i == state.next_slot - 1 and state.actor is not None
                           and not state.over})
+
+    for view in combatants:
+        view["slot"] = slot_of(order, view["id"])
+    # the GM's desk lists the combatants in turn order (those in no slot last)
+    place: dict[str, int] = {}
+    for i, entry in enumerate(order):
+        for cid in entry["ids"]:
+            place.setdefault(cid, i)
+    if role.is_gm:
+        combatants.sort(key=lambda v: place.get(v["id"], len(order)))
 
     log = [event_view(e, line) for e, line in lines_for(session, names, viewer)]
 
@@ -252,4 +318,17 @@ def encounter_view(eid: str, title: str, system: RuleSystem, session: Session, v
                                                         "allies": viewer.allied},
         "players": list(players) if role.is_gm else [],
         "gm": gm_tools(session, players) if role.is_gm else None,
+        "summary": fight_summary(session, names, viewer) if state.over else None,
     }
+
+
+def fight_summary(session: Session, names: Names, viewer: Viewer) -> dict[str, Any]:
+    """The end-of-fight summary as the viewer sees it, whose turn each went down in by
+    name (see :mod:`fracas.encounter.summary`)."""
+    whole = summarize(session.scenario, session.system, session.events)
+    seen = summary_view(whole.to_dict(), viewer)
+    for row in seen["combatants"]:
+        turn = row.get("down_in_turn_of")
+        row["down_in_turn_of"] = names.names.get(turn, turn) if turn else None
+    seen["headline"] = whole.headline()
+    return seen
