@@ -254,7 +254,7 @@ def encounter_view(eid: str, title: str, system: RuleSystem, session: Session, v
             view["controller"] = session.current.get(cid, PERSON)
         combatants.append(view)
 
-    order = []
+    order: list[dict[str, Any]] = []
     taken = slots_taken(session.events)
     for i, slot in enumerate(state.slots):
         ids = [x for x in slot.candidates if x in roster and x not in hidden_ids]
