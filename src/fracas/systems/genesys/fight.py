@@ -27,7 +27,7 @@ def guarded_stance(action: Action, roster: Roster, told: bool = True) -> Resolut
     its next turn (counted as the end of the next round); ``told``: whether the rules
     narrate (see :class:`~fracas.systems.genesys.harm.Tracker`)."""
     tr = Tracker(roster, told)
-    tr.add(Note(STANCE, f"{action.actor} takes a Guarded Stance: +1 melee defense, a "
+    tr.add(Note(STANCE, f"{roster[action.actor].name} takes a Guarded Stance: +1 melee defense, a "
                         "setback die on its combat checks"))
     tr.condition(STANCE, action.actor, "guarded:1")
     tr.add(Outcome(STANCE, action.actor, "", "guarded stance", False, 0))
@@ -62,7 +62,7 @@ def initiative(system: Any, roller: Roller, roster: Roster, round_number: int
         if told:
             events.append(Note(f"{INITIATIVE}; {DEFAULT} · "
                                f"{'surprised_skill' if surprised else 'initiative_skill'}",
-                               f"{cid} rolls {skill} for initiative"
+                               f"{c.name} rolls {skill} for initiative"
                                + (" (surprised)" if surprised else "")))
             events += pool_events
         announce(roller, cid, f"initiative ({skill})")

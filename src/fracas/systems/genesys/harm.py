@@ -167,7 +167,7 @@ def injury_modifier(c: Combatant, extra_triggers: int, vicious: int,
             t = table[name]
             amount = getattr(t, key) * (rank if t.ranked else 1)
             if amount:
-                parts.append((f"{who.id}'s talent {name}" + (f" {rank}" if t.ranked else ""),
+                parts.append((f"{who.name}'s talent {name}" + (f" {rank}" if t.ranked else ""),
                               amount))
     return tuple(parts)
 
