@@ -185,12 +185,15 @@ def start_turn(system: Any, roller: Roller, actor: str, roster: Roster) -> tuple
 
 def bleed(system: Any, roller: Roller, tr: Tracker, cid: str) -> None:
     """Bleeding Out: 1 wound and 1 strain; one more Critical Injury for every 5 wounds
-    past the wound threshold."""
+    past the wound threshold; the wound that first goes past it inflicts one as any harm
+    does (seed 004 · Step 6)."""
     rule = "seed 004 · Critical Injury (Bleeding Out)"
     sheet: Sheet = tr.c(cid).sheet
     past_before = max(0, tr.c(cid).state.wounds - sheet.wound_threshold) // 5
-    harm.suffer_wounds(tr, rule, cid, 1)
+    crossed = harm.suffer_wounds(tr, rule, cid, 1)
     harm.suffer_strain(tr, rule, cid, 1)
+    if crossed:
+        harm.critical_injury(roller, tr, system.defaults, cid, 0, 0, "wound threshold")
     past_after = max(0, tr.c(cid).state.wounds - sheet.wound_threshold) // 5
     for _ in range(past_after - past_before):
         harm.critical_injury(roller, tr, system.defaults, cid, 0, 0,
