@@ -169,6 +169,11 @@ class Session:
                 if end != len(self.entries):
                     raise InputError("the log stops in the middle of a turn before a GM "
                                      "edit", path=f"entries[{end}]") from None
+                if feed.used_rolls < len(feed.rolls) or feed.used_answers < len(feed.answers):
+                    # an input the turn never read (an answer by hand for a combatant a
+                    # GM edit gave to a policy): refused, not kept to stall every answer
+                    raise InputError("the log's inputs do not fit the turns they belong "
+                                     "to", path=f"entries[{index}]") from None
                 self.entries.extend(feed.added)
                 self.pending = self._named(need.decision, feed)
                 self._turn_start = index
@@ -241,7 +246,8 @@ class Session:
         entry = self._entry(pending, answer, by)
         entry["n"] = self._stamp()
         cut = len(self.events)
-        if answer.get("policy") is not None and answer.get("turn", True):
+        if (answer.get("policy") is not None and answer.get("turn", True)
+                and entry["kind"] == "answer"):  # a roll handed over is drawn: no more
             # "let fracas decide this turn": the policy answers every further question to
             # the same combatant in this turn too (one undo step)
             entry["group"], entry["for"] = len(self.entries), pending.who

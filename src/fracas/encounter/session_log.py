@@ -72,6 +72,9 @@ class DiceInput(_Input):
         None, min_length=1, max_length=10_000)
     rolled: int | None = Field(None, ge=0, le=MAX_COUNT)
     auto: Literal[True] | None = None
+    # logs written before this was fixed gave a roll handed to a policy ``for`` too (it
+    # never had an effect: a drawn roll asks nothing more)
+    for_: str | None = Field(None, alias="for")
 
     @model_validator(mode="after")
     def _one_of(self) -> DiceInput:
