@@ -15,14 +15,13 @@ import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
-from rich.console import Console
+from rich.console import Console, Group
 from rich.markup import escape
 from rich.rule import Rule
-from rich.table import Table
 from rich.text import Text
 
 from fracas.cli import gm as gm_commands
-from fracas.cli import render
+from fracas.cli import render, status
 from fracas.cli.menus import (
     Composer,
     answer_hint,
@@ -42,7 +41,6 @@ from fracas.core.nesting import MAX_DEPTH, json_depth
 from fracas.core.words import count
 from fracas.encounter.gm import field_labels as gm_field_labels
 from fracas.encounter.gm import field_named as gm_find_field
-from fracas.encounter.gm import marks as gm_marks
 from fracas.encounter.gm import told
 from fracas.encounter.narration import Names, health_besides, is_brief, say, unhurt_hits
 from fracas.encounter.session import RULE_GM, Session, known_names
@@ -77,36 +75,10 @@ At a dice prompt what you type is read as dice first: put / before a command
 COMMANDS = ("q", "quit", "?", "h", "help", "e", "s", "u", "undo", "redo", "gm")
 
 
-def order_view(session: Session) -> Table:
-    """The round's turn order (the current slot marked) and everybody's health."""
-    state, system = session.state, session.system
-    table = Table(show_header=False, show_edge=False, box=None, padding=(0, 1))
-    placed: list[str] = []
-    for index, slot in enumerate(state.slots):
-        for cid in slot.candidates:
-            if cid not in placed and cid in state.roster:
-                placed.append(cid)
-        mark = "▶" if index == state.next_slot - 1 and not state.over else " "
-        if mark == "▶":
-            current = [c for c in slot.candidates if c == state.actor] or list(slot.candidates)
-            placed = [c for c in placed if c not in current] + current
-    rest = [cid for cid in state.roster if cid not in placed]
-    marks = gm_marks(session.events, state.round)
-    words = system.words
-    for cid in [*placed, *rest]:
-        c = state.roster[cid]
-        current, maximum = system.health(c)
-        who = "by hand" if session.is_person(cid) else session.current.get(cid, "")
-        mark = "▶" if cid == state.actor and not state.over else " "
-        marked = marks.get(cid, [])
-        ruled = [words.condition(n) for n in getattr(c.state, "conditions", ())
-                 if isinstance(n, str)]
-        held = ", ".join([f"{n} ({left} rd)" if left else n for n, left in marked]
-                         + [n for n in ruled if n not in {m for m, _ in marked}])
-        table.add_row(mark, c.name, f"[dim]{c.side}[/]", render.health_bar(current, maximum),
-                      "" if system.is_active(c) else "[red]out[/]", f"[dim]{who}[/]",
-                      escape(held))
-    return table
+def order_view(session: Session) -> Group:
+    """The status (:mod:`fracas.cli.status`): the round and whose turn, then the turn
+    order with everybody's health and what the system's GM tracks."""
+    return status.view(session)
 
 
 def names_of(session: Session) -> Names:
@@ -141,6 +113,8 @@ def narrate(console: Console, events: tuple[Event, ...], verbose: bool,
         if verbose:
             line.append(f"  [{e.rule}]", style="dim")
         console.print(line, highlight=False)
+        if isinstance(e, TurnStarted):
+            status.turn_header(console, session, events[i + 1:], e)
         for besides in later.get(i, []) if isinstance(e, Outcome) else []:
             console.print(Text("  " + say(besides, names, words), style="yellow"),
                           highlight=False)

@@ -69,6 +69,38 @@ class ActionWord(Word):
     without_options: str = ""
 
 
+class Glance(BaseModel):
+    """One value a GM glances for beside a combatant's health in the status (``s``): the
+    state ``field``, said by ``label`` with ``{value}`` (and ``{most}``, the value of the
+    field ``most``) put in. It is shown only where it says something: a value that is not
+    empty, zero or no (with ``most``: where that most is over 0, an armour of 0 HP of 0
+    being no armour). ``count`` shows a list by how many it holds; ``values`` gives the
+    whole words for a value of its own (``self: "on guard"``), or of a list's item."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    field: str = Field(min_length=1)
+    label: str = Field(min_length=1)
+    most: str = ""
+    count: bool = False
+    values: dict[str, str] = {}
+
+    def said(self, state: Mapping[str, Any]) -> str | None:
+        """The words for this value of ``state`` (None: nothing worth a glance)."""
+        value, most = state.get(self.field), state.get(self.most) if self.most else None
+        if self.most:
+            if not isinstance(most, int) or most <= 0:
+                return None
+        elif not value:
+            return None
+        if isinstance(value, str) and value in self.values:
+            return self.values[value]
+        if self.count and isinstance(value, list | tuple):
+            value = len(value)
+        elif isinstance(value, list | tuple):
+            value = ", ".join(self.values.get(str(v), str(v)) for v in value)
+        return fill(self.label, value=value, most=most)
+
+
 class Words(BaseModel):
     """The data pack's ``words.yaml``."""
 
@@ -83,6 +115,9 @@ class Words(BaseModel):
     fields: dict[str, Word] = {}
     conditions: dict[str, Word] = {}
     rolls: dict[str, Word] = {}
+    #: What the system's GM glances for beside each combatant's health in the status, in
+    #: order (Zamani's guard, focus and sacrifice; contest's armour HP; c22's cards left).
+    glance: list[Glance] = []
 
     # -- reading ------------------------------------------------------------------------
     def action(self, kind: str) -> ActionWord:
@@ -126,6 +161,10 @@ class Words(BaseModel):
     def field(self, name: str) -> str:
         word = self.fields.get(name)
         return word.label if word is not None else name
+
+    def glanced(self, state: Mapping[str, Any]) -> list[str]:
+        """The :attr:`glance` values of a combatant's state worth showing, in their words."""
+        return [said for g in self.glance if (said := g.said(state)) is not None]
 
     def condition(self, name: str) -> str:
         """A condition's label; one kept with values after its name (``disoriented:1``)
