@@ -21,7 +21,7 @@ from rich.rule import Rule
 from rich.text import Text
 
 from fracas.cli import gm as gm_commands
-from fracas.cli import render, status
+from fracas.cli import notes, render, status
 from fracas.cli.menus import (
     Composer,
     answer_hint,
@@ -42,8 +42,8 @@ from fracas.core.words import count
 from fracas.encounter.gm import field_labels as gm_field_labels
 from fracas.encounter.gm import field_named as gm_find_field
 from fracas.encounter.gm import told
-from fracas.encounter.narration import Names, health_besides, is_brief, say, unhurt_hits
-from fracas.encounter.session import RULE_GM, Session, known_names
+from fracas.encounter.narration import Names, say
+from fracas.encounter.session import Session, known_names
 from fracas.encounter.session_log import SessionLog, load_session
 from fracas.errors import InputError
 from fracas.registry.scenarios import load_scenario
@@ -88,36 +88,13 @@ def names_of(session: Session) -> Names:
 
 def narrate(console: Console, events: tuple[Event, ...], verbose: bool,
             session: Session) -> None:
-    """Print events: the brief lines a table reads aloud, or all of them with their rules."""
-    names, words = names_of(session), session.system.words
-    later: dict[int, list[Event]] = {}
-    unhurt = unhurt_hits(events, session.events)
-    if not verbose:
-        for i, at in health_besides(events, health_field(session), RULE_GM).items():
-            later.setdefault(at, []).append(events[i])
-    for i, e in enumerate(events):
-        if isinstance(e, RoundStarted):
-            console.print(Rule(f"[bold]Round {e.round}[/]"))
-            console.print(Text(say(e, names, words), style="dim"), highlight=False)
-            continue
-        if not verbose and not is_brief(e) and e.rule != RULE_GM and later.get(i) != [e]:
-            continue
-        style = {"TurnStarted": "bold", "Outcome": "bold", "Changed": "yellow",
-                 "ActionChosen": "magenta", "Rolled": "cyan", "FightEnded": "bold"}.get(
-                     e.type, "cyan" if e.type.endswith("Rolled") else "")
-        text = say(e, names, words)
-        if i in unhurt and isinstance(e, Outcome):
-            text += f"; {names(e.target)} loses nothing"
-        line = Text(("" if isinstance(e, TurnStarted | FightEnded) else "  ") + text,
-                    style=style)
-        if verbose:
-            line.append(f"  [{e.rule}]", style="dim")
-        console.print(line, highlight=False)
-        if isinstance(e, TurnStarted):
-            status.turn_header(console, session, events[i + 1:], e)
-        for besides in later.get(i, []) if isinstance(e, Outcome) else []:
-            console.print(Text("  " + say(besides, names, words), style="yellow"),
-                          highlight=False)
+    """Print events: the brief lines a table reads aloud, or all of them with their rules
+    (:mod:`fracas.cli.notes`); under a turn that waits for the table, its actor's status."""
+    for line in notes.told(events, verbose, names_of(session), session.system.words,
+                           health_field(session), session.events):
+        notes.show(console, line, verbose)
+        if isinstance(line.event, TurnStarted):
+            status.turn_header(console, session, events[line.index + 1:], line.event)
 
 
 #: where in an answer an error of play was found: the name of a field of the answer, which

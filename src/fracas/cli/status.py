@@ -87,7 +87,7 @@ def status_table(state: FightState, system: Any, events: Sequence[Event], names:
         c = state.roster[cid]
         current, maximum = system.health(c)
         mark = "▶" if cid == state.actor and not state.over else " "
-        row = [mark, escape(c.name), f"[dim]{escape(c.side)}[/]",
+        row: list[Any] = [mark, escape(c.name), f"[dim]{escape(c.side)}[/]",
                render.health_bar(current, maximum),
                "" if system.is_active(c) else "[red]out[/]"]
         if decides is not None:
@@ -126,8 +126,13 @@ def view(session: Session) -> Group:
     def decides(cid: str) -> str:
         return "by hand" if session.is_person(cid) else session.current.get(cid, "")
 
-    return Group(Text(heading(state, names), style="bold"),
-                 status_table(state, session.system, session.events, names, decides))
+    shown: list[Any] = [Text(heading(state, names), style="bold"),
+                        status_table(state, session.system, session.events, names, decides)]
+    if state.over:  # the end-of-fight summary, its first line said by the heading
+        from fracas.cli.notes import summary_lines
+
+        shown += [Text("  " + line) for line in summary_lines(session)[1:]]
+    return Group(*shown)
 
 
 def turn_header(console: Console, session: Session, rest: Sequence[Event],
