@@ -67,13 +67,22 @@ def told(events: Sequence[Event], verbose: bool, names: Names, words: Words,
     if not verbose:
         for i, at in health_besides(list(events), health_field, RULE_GM).items():
             later.setdefault(at, []).append(i)
+    effects: list[str] = []  # what a declared effect did, told in its outcome's line
     for i, e in enumerate(events):
+        if isinstance(e, TurnStarted):
+            effects = []
+        if e.with_outcome and not verbose:
+            effects.append(names.put(e.text()))
+            continue
         if not (verbose or isinstance(e, RoundStarted) or is_brief(e) or e.rule == RULE_GM
                 or later.get(i) == [i]):
             continue
         text = say(e, names, words)
         if i in unhurt and isinstance(e, Outcome):
             text += f"; {names(e.target)} loses nothing"
+        if effects and isinstance(e, Outcome):
+            head, sep, tail = text.partition("; ")
+            text, effects = f"{head}: {'; '.join(effects)}{sep}{tail}", []
         yield Told(i, e, text)
         for j in later.get(i, []) if isinstance(e, Outcome) else []:
             yield Told(j, events[j], say(events[j], names, words), besides=True)
