@@ -25,6 +25,8 @@ from fracas.cli import notes, render, status
 from fracas.cli.menus import (
     Composer,
     answer_hint,
+    decline_all,
+    declined_by_all,
     dice_words,
     esc,
     show_menu,
@@ -54,6 +56,8 @@ An action, step by step (what, with what, at whom, then options):
   Enter                  go with the action shown (→)
   a                      the usual attack (first weapon, the previous target)
   b  /  +                one step back / the next page of a long list
+  n                      before a round's initiative: decline the choice for everybody
+                         left (Zamani: nobody sacrifices)
 A reaction or a choice:  1, 2, ...
 Dice, as the table shows them:
   3,5  or  3 5           numbers (cards: 4S,10H; 00 on a d100 is 100)
@@ -219,6 +223,9 @@ def command(session: Session, line: str, console: Console, verbose: bool,
         composer.current(session)
         composer.page += 1
         return None
+    if first == "n" and not composer.current(session)[1].taken and declined_by_all(
+            session) is not None:
+        return decline_all(session)
     if pending is not None and pending.menu is not None and first not in COMMANDS:
         option = composer.key(session, line)
         return None if option is None else session.decide({"option": option})

@@ -67,6 +67,12 @@ class ActionWord(Word):
     #: The action's label when taken with none of its options (a sacrifice of no ranks:
     #: ``Sacrifice nothing``); empty: the label.
     without_options: str = ""
+    #: The entry at the "at whom" step for this action on nobody else (Zamani's guard:
+    #: ``Guard yourself``); empty: ``nobody``.
+    on_nobody: str = ""
+    #: A choice before a round's initiative that everybody may decline: the words of the
+    #: one key that declines it for everybody left (Zamani: ``Nobody sacrifices``).
+    declined_by_all: str = ""
 
 
 class Glance(BaseModel):

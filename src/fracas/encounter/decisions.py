@@ -531,7 +531,7 @@ def build_menu(actor: str, actions: Sequence[Action], roster: Roster, words: Wor
                 toggles[key] = _key_words(words, key, action)
         target = action.target if action.target in roster else None
         facets.append(Facets(i, group, action.kind, word.label, weapon, target,
-                             roster[target].name if target is not None else "",
+                             roster[target].name if target is not None else word.on_nobody,
                              keys, action.offensive))
     order = {g: n for n, g in enumerate(GROUPS)}
     ordered = sorted(facets, key=lambda f: order[f.group])  # stable: the rules' order inside
