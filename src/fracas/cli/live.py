@@ -29,6 +29,7 @@ from fracas.cli.menus import (
     declined_by_all,
     dice_words,
     esc,
+    may_pass,
     show_menu,
     show_options,
 )
@@ -58,6 +59,7 @@ An action, step by step (what, with what, at whom, then options):
   b  /  +                one step back / the next page of a long list
   n                      before a round's initiative: decline the choice for everybody
                          left (Zamani: nobody sacrifices)
+  p                      with one thing to do: let the turn go by (gm skip: any turn)
 A reaction or a choice:  1, 2, ...
 Dice, as the table shows them:
   3,5  or  3 5           numbers (cards: 4S,10H; 00 on a d100 is 100)
@@ -226,6 +228,8 @@ def command(session: Session, line: str, console: Console, verbose: bool,
     if first == "n" and not composer.current(session)[1].taken and declined_by_all(
             session) is not None:
         return decline_all(session)
+    if first == "p" and may_pass(session):
+        return session.decide({"skip": True})
     if pending is not None and pending.menu is not None and first not in COMMANDS:
         option = composer.key(session, line)
         return None if option is None else session.decide({"option": option})

@@ -115,6 +115,8 @@ def show_menu(console: Console, session: Session, composer: Composer) -> None:
     declined = declined_by_all(session) if not composer.draft.taken else None
     if declined is not None:
         keys.append(f"n: {esc(declined)}")
+    if may_pass(session):
+        keys.append(f"p: {esc(session.system.words.pass_turn)}")
     usual = p.menu.usual() if p.menu is not None else None
     if usual is not None and not composer.draft.taken:
         keys.append(f"a: {esc(usual.label)}")
@@ -137,6 +139,16 @@ def declined_by_all(session: Session) -> str | None:
     if shown.toggles:
         return None
     return session.system.words.action(shown.kind).declined_by_all or None
+
+
+def may_pass(session: Session) -> bool:
+    """Whether ``p`` lets the turn go by: an action decision with one thing to do (a
+    turn with more has them listed; ``gm skip`` passes any turn)."""
+    from fracas.encounter.gm import at_round_start
+
+    p = session.pending
+    return p is not None and p.kind == "action" and len(p.options) == 1 and (
+        not at_round_start(session))  # a choice before initiative is no turn
 
 
 def decline_all(session: Session) -> tuple[Event, ...]:

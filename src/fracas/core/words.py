@@ -73,6 +73,9 @@ class ActionWord(Word):
     #: A choice before a round's initiative that everybody may decline: the words of the
     #: one key that declines it for everybody left (Zamani: ``Nobody sacrifices``).
     declined_by_all: str = ""
+    #: How the weapon follows the label, ``{weapon}`` put in (contest's pick-up: ``the
+    #: {weapon}``, ``Pick up the club``); empty: ``with {weapon}``.
+    weapon_words: str = ""
 
 
 class Glance(BaseModel):
@@ -115,6 +118,12 @@ class Words(BaseModel):
     #: The attack as declared when the defender reacts with nothing (Tri-Stat's defender
     #: still rolls its defence: ``Defend without willpower``).
     no_reaction: str = "No reaction"
+    #: What the chance to hit in a menu's odds counts (``hit 52%``): c22's ``full hit``,
+    #: where a graze is no hit though it deals half and may take the target out.
+    odds_hit: str = "hit"
+    #: The key that lets a turn with one thing to do go by (a Zamani segment where only a
+    #: half move is left): the turn passes, as the GM's ``gm skip``.
+    pass_turn: str = "pass (do nothing this turn)"
     actions: dict[str, ActionWord] = {}
     options: dict[str, Word] = {}
     outcomes: dict[str, Word] = {}
