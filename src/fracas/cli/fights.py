@@ -15,6 +15,7 @@ from fracas.cli.base import (
     app,
     check_run,
     check_seed,
+    command_name,
 )
 from fracas.cli.progress import QuietOpt, progress
 from fracas.errors import InputError
@@ -305,8 +306,8 @@ def _replay_session(log: Path, undo: int, as_json: bool, form: str | None) -> No
     if session.state.over:
         typer.echo("the fight is complete")
     elif session.pending is not None:
-        typer.echo(f"waiting for: {session.pending.prompt} (go on with: fracas play "
-                   f"--resume {log})")
+        typer.echo(f"waiting for: {session.pending.prompt} (go on with: {command_name()} "
+                   f"play --resume {log})")
 
 
 def simulation_view(summary: dict[str, Any], title: str) -> list[Any]:

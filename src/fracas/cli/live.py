@@ -22,6 +22,7 @@ from rich.text import Text
 
 from fracas.cli import gm as gm_commands
 from fracas.cli import notes, render, status
+from fracas.cli.base import command_name
 from fracas.cli.menus import (
     Composer,
     answer_hint,
@@ -388,8 +389,8 @@ def run(file: Path | None, log: Path | None, resume: Path | None, seed: int | No
         if log is not None:
             # one line whatever the width, so the command can be copied as it stands
             where = escape(str(log))
-            console.print(f"[dim]log saved to {where}; go on with: fracas play --resume "
-                          f"{where}[/]", soft_wrap=True)
+            console.print(f"[dim]log saved to {where}; go on with: "
+                          f"{escape(command_name())} play --resume {where}[/]", soft_wrap=True)
 
 
 def _loop(session: Session, console: Console, lines: Iterator[tuple[int, str]],

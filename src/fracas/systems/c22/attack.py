@@ -372,7 +372,7 @@ def _say_maneuver(att: Attack, p: Plan, ev: list[Event],
     if p.raised:
         why = f"{p.maneuver_card.label} meets {up.needs()}"
     elif not att.opts.raised:
-        why = "raised: false"
+        why = "not raised, by choice"
     else:
         why = f"{p.maneuver_card.label} does not meet {up.needs()} to raise it"
     option = p.option or att.maneuver.base
