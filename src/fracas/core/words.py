@@ -47,6 +47,10 @@ class Word(BaseModel):
     #: For a condition kept with values after its name (``disoriented:1``, ``burning:2:3``):
     #: what they say, the first as ``{0}`` (``"{0} more [round|rounds]"``).
     values: str = ""
+    #: For a state value: the words of each of its values a table would not read as they
+    #: are (Zamani's focus ``ready``: ``ready, to declare when used``; an empty value is
+    #: ``none`` unless given here under ``""``).
+    shown: dict[str, str] = {}
 
     @field_validator("label", "description", "values")
     @classmethod
