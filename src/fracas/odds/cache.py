@@ -45,8 +45,7 @@ def cached_odds(system: RuleSystem, action: Action, roster: Roster) -> AttackOdd
         if found is not None:
             _ODDS_CACHE.move_to_end(key)
             return found
-    if len(_SHARED._memo) > _SHARED_MEMO_LIMIT:
-        _SHARED._memo.clear()
+    _SHARED.trim_memo(_SHARED_MEMO_LIMIT)
     tracker = ReadTracker(roster)
     found = attack_odds(system, action, tracker, _SHARED)
     reads = ((EVERY,) if EVERY in tracker.reads or len(tracker.reads) >= len(roster)
