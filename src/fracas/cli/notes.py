@@ -157,7 +157,7 @@ def markdown(title: str, lines: Sequence[NoteLine], summary: Sequence[str]) -> s
         if isinstance(line, str):
             out += [f"_{_md(line)}_", ""]
         elif isinstance(line, Table):
-            out += ["| | side | health | |", "|---|---|---|---|",
+            out += ["| combatant | side | health | at a glance |", "|---|---|---|---|",
                     *("| " + " | ".join(_md(c) for c in row.words()) + " |"
                       for row in line.rows), ""]
         elif isinstance(line.event, RoundStarted):

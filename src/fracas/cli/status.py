@@ -70,12 +70,12 @@ def conditions(state: FightState, system: Any, events: Sequence[Event], cid: str
 
 
 def glanced(state: FightState, system: Any, events: Sequence[Event], cid: str,
-            names: Names) -> list[str]:
+            names: Names, place: bool = True) -> list[str]:
     """What the GM glances for beside ``cid``'s health, in the table's words: its place in
-    the order, the system's own values, its conditions."""
+    the order (unless ``place`` is False), the system's own values, its conditions."""
     seen = [names.put(text) for text in system.glance(state.roster[cid])]
     held = conditions(state, system, events, cid)
-    return [p for p in (places(state, cid), *seen, held) if p]
+    return [p for p in (places(state, cid) if place else "", *seen, held) if p]
 
 
 def status_table(state: FightState, system: Any, events: Sequence[Event], names: Names,
@@ -110,12 +110,12 @@ def heading(state: FightState, names: Names) -> str:
 
 def turn_line(state: FightState, system: Any, events: Sequence[Event], cid: str,
               names: Names) -> str:
-    """The header under a turn's first line: the actor's health and what the GM tracks
-    for it (``Kofi: 14/20 · countdown 7 · focus ready · prone``)."""
+    """The header under a turn's first line (which says its slot): the actor's health and
+    what the GM tracks for it (``Kofi: 14/20 · focus ready · prone``)."""
     c = state.roster[cid]
     current, maximum = system.health(c)
     return " · ".join([f"{names(cid)}: {current}/{maximum}",
-                       *glanced(state, system, events, cid, names)])
+                       *glanced(state, system, events, cid, names, place=False)])
 
 
 def view(session: Session) -> Group:
