@@ -167,3 +167,30 @@ def test_the_resume_hint_names_the_command_as_it_was_called(tmp_path: Path) -> N
     assert done.returncode == 0, done.stderr
     assert f"go on with: {script} play --resume {log}" in done.stdout or (
         f"go on with: bin/fracas play --resume {log}" in done.stdout), done.stdout[-500:]
+
+
+def test_the_summary_counts_a_counter_attack_for_the_defender_and_the_gm_s_hand_for_nobody(
+        ) -> None:
+    """The gate fight, seed 3: Tony's halberd attack is counter-attacked by Amy's crossbow
+    (5 damage): Amy dealt those 5, though the turn was Tony's; damage by the GM's hand is
+    taken, dealt by nobody; each combatant took what its health lost."""
+    from fracas.encounter.engine import Encounter
+    from fracas.encounter.gm import damage
+    from fracas.encounter.session import Session
+    from fracas.registry.scenarios import load_scenario
+
+    scenario = load_scenario("examples/contest/gate-fight.yaml")
+    fight = Encounter(scenario, seed=3)
+    fight.run()
+    summary = {f.id: f for f in summarize(scenario, fight.events).fighters}
+    assert summary["amy"].dealt == 5 and summary["tony"].taken == 7
+    assert summary["tony"].down == 1 and summary["grub"].down is None
+    system = scenario.system
+    for cid, c in fight.state.roster.items():
+        start = system.health(scenario.roster[cid])[0]
+        assert summary[cid].taken == start - system.health(c)[0], cid
+    session = Session.start(scenario, seed=3, roll_all=True,
+                            controllers=dict.fromkeys(scenario.roster, "person"))
+    damage(session, "grub", 4)
+    by_hand = {f.id: f for f in summarize(scenario, session.events).fighters}
+    assert by_hand["grub"].taken == 4 and not any(f.dealt for f in by_hand.values())

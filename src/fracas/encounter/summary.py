@@ -8,17 +8,18 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from fracas.core.events import Event, FightEnded, Outcome, RoundStarted
+from fracas.core.events import ActionChosen, Event, FightEnded, RoundStarted, TurnStarted
 from fracas.core.scenario import Scenario
 from fracas.encounter.edits import apply_live
+from fracas.encounter.gm import RULE_GM
 from fracas.encounter.state import FightState
 
 
 @dataclass(frozen=True)
 class Fighter:
-    """One combatant's part: the damage its actions dealt (their outcomes' damage), the
-    health it lost (by any cause: attacks, bleeding, the GM's hand), and the round it went
-    down in (None: still standing)."""
+    """One combatant's part: the health others lost to its actions (counter-attacks
+    included), the health it lost (by any cause: attacks, bleeding, the GM's hand), and
+    the round it went down in (None: still standing)."""
 
     id: str
     name: str
@@ -38,7 +39,10 @@ class Summary:
 
 
 def summarize(scenario: Scenario, events: Sequence[Event]) -> Summary:
-    """The summary of the fight ``events`` tell, from ``scenario``'s start."""
+    """The summary of the fight ``events`` tell, from ``scenario``'s start. Health lost in
+    a turn is dealt by the one whose turn it is, or, lost by that one after choosing its
+    action (a counter-attack), by its action's target; lost otherwise (the GM's hand,
+    bleeding at a round's end) it is taken, dealt by nobody."""
     system = scenario.system
     state = FightState(scenario.roster)
     dealt: dict[str, int] = {}
@@ -46,18 +50,21 @@ def summarize(scenario: Scenario, events: Sequence[Event]) -> Summary:
     down: dict[str, int] = {}
     order = list(scenario.roster)
     reason = ""
-    ids = {c.name: cid for cid, c in scenario.roster.items()}  # an outcome by names
+    actor: str | None = None
+    target: str | None = None  # the target of the acting one's chosen action
     for e in events:
         before = state
         state = apply_live(scenario, state, e)
         order += [cid for cid in state.roster if cid not in order]
-        if isinstance(e, Outcome) and e.damage:
-            actor = e.actor if e.actor in state.roster else ids.get(e.actor, e.actor)
-            dealt[actor] = dealt.get(actor, 0) + e.damage
         if isinstance(e, FightEnded):
             reason = e.reason
         if isinstance(e, RoundStarted):
+            actor = target = None
             continue
+        if isinstance(e, TurnStarted):
+            actor, target = e.actor, None
+        elif isinstance(e, ActionChosen) and e.actor == actor:
+            target = e.target or None
         for cid, c in state.roster.items():
             was = before.roster.get(cid)
             if was is None or was is c:
@@ -65,6 +72,9 @@ def summarize(scenario: Scenario, events: Sequence[Event]) -> Summary:
             lost = system.health(was)[0] - system.health(c)[0]
             if lost > 0:
                 taken[cid] = taken.get(cid, 0) + lost
+                by = None if e.rule == RULE_GM else actor if cid != actor else target
+                if by is not None and by != cid:
+                    dealt[by] = dealt.get(by, 0) + lost
             if system.is_active(was) and not system.is_active(c):
                 down.setdefault(cid, max(state.round, 1))
             elif system.is_active(c):
