@@ -51,10 +51,18 @@ def places(state: FightState, cid: str) -> str:
     ahead = [slot.label for slot in state.slots[start:]
              if cid in slot.candidates and slot.label and not (
                  len(slot.candidates) > 1 and cid in state.acted)]
-    if ahead:
-        return ", ".join(dict.fromkeys(ahead))
-    return ", ".join(dict.fromkeys(slot.label for slot in state.slots
-                                   if slot.candidates == (cid,) and slot.label))
+    if not ahead:
+        ahead = [slot.label for slot in state.slots if slot.candidates == (cid,)
+                 and slot.label]
+    return _shared_head(list(dict.fromkeys(ahead)))
+
+
+def _shared_head(labels: list[str]) -> str:
+    """Labels with their shared first word said once: ``countdown 10, 2 (extra)``."""
+    heads = {label.split(" ", 1)[0] for label in labels}
+    if len(labels) < 2 or len(heads) != 1 or any(" " not in label for label in labels):
+        return ", ".join(labels)
+    return ", ".join([labels[0], *(label.split(" ", 1)[1] for label in labels[1:])])
 
 
 def conditions(state: FightState, system: Any, events: Sequence[Event], cid: str) -> str:
