@@ -194,3 +194,16 @@ def test_the_summary_counts_a_counter_attack_for_the_defender_and_the_gm_s_hand_
     damage(session, "grub", 4)
     by_hand = {f.id: f for f in summarize(scenario, session.events).fighters}
     assert by_hand["grub"].taken == 4 and not any(f.dealt for f in by_hand.values())
+
+
+def test_a_weapon_picked_up_reads_as_the_table_says_it() -> None:
+    """Contest: picking a dropped weapon up reads 'Pick up the club' (it read 'Pick up
+    with club'), the data pack's weapon_words for the action."""
+    from fracas.core.model import Action
+    from fracas.encounter.labels import action_words
+    from fracas.registry.scenarios import load_scenario
+    from fracas.systems.contest.sheet import Options
+
+    scenario = load_scenario("examples/contest/gate-fight.yaml")
+    action = Action("grub", None, "club", "recover_weapon", Options(), offensive=False)
+    assert action_words(action, scenario.roster, scenario.system.words) == "Pick up the club"
