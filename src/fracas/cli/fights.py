@@ -247,11 +247,11 @@ def _narrated(fight: Encounter | Session, form: str) -> None:
     or as session notes (Markdown, HTML) on stdout."""
     from rich.markup import escape
 
-    from fracas.cli import notes, render
+    from fracas.cli import notes, render, status
 
     title = f"{fight.scenario.title or 'A fight'} — {fight.setup.system.title}"
     lines = [line for line, _ in notes.fight_lines(fight)]
-    summary = notes.summary_lines(fight)
+    summary = status.summary_lines(fight)
     if form == "md":
         typer.echo(notes.markdown(title, lines, summary), nl=False)
         return

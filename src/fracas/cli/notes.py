@@ -20,6 +20,7 @@ from rich.rule import Rule
 from rich.table import Table as RichTable
 from rich.text import Text
 
+from fracas.cli import status
 from fracas.core.events import Event, FightEnded, Outcome, RoundStarted, TurnStarted
 from fracas.core.words import Words
 from fracas.encounter.gm import RULE_GM
@@ -221,8 +222,6 @@ def html_page(title: str, lines: Sequence[NoteLine], summary: Sequence[str]) -> 
 
 def rows(state: Any, system: Any, events: Sequence[Event], names: Names) -> Table:
     """A round's status as words (:func:`fracas.cli.status.glanced`), for notes."""
-    from fracas.cli import status
-
     out = []
     for cid in status.in_order(state):
         c = state.roster[cid]
@@ -261,28 +260,3 @@ def fight_lines(fight: Any) -> Iterator[tuple[NoteLine, Any]]:
             continue
         yield line, state
 
-
-def summary_lines(fight: Any) -> list[str]:
-    """The end-of-fight summary (:func:`fracas.encounter.summary.summarize`) in words: who
-    won after how many rounds, then each combatant's damage dealt and taken and the round
-    it went down in."""
-    from fracas.encounter.summary import summarize
-
-    return summary_words(summarize(fight.scenario, fight.events))
-
-
-def summary_words(summary: Any) -> list[str]:
-    """A :class:`~fracas.encounter.summary.Summary` as the lines a table reads."""
-    rounds = f"{summary.rounds} {'round' if summary.rounds == 1 else 'rounds'}"
-    if not summary.over:
-        head = f"The fight is not over: round {summary.rounds}"
-    elif summary.winner:
-        head = f"Summary: {summary.winner} win after {rounds}"
-    else:
-        head = f"Summary: nobody wins after {rounds}" + (
-            f" ({summary.reason})" if summary.reason else "")
-    out = [head]
-    for f in summary.fighters:
-        down = f"; down in round {f.down}" if f.down is not None else ""
-        out.append(f"{f.name} ({f.side}): dealt {f.dealt}, took {f.taken}{down}")
-    return out

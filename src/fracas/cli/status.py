@@ -137,8 +137,6 @@ def view(session: Session) -> Group:
     shown: list[Any] = [Text(heading(state, names), style="bold"),
                         status_table(state, session.system, session.events, names, decides)]
     if state.over:  # the end-of-fight summary, its first line said by the heading
-        from fracas.cli.notes import summary_lines
-
         shown += [Text("  " + line) for line in summary_lines(session)[1:]]
     return Group(*shown)
 
@@ -154,3 +152,29 @@ def turn_header(console: Console, session: Session, rest: Sequence[Event],
     line = turn_line(state, session.system, session.events, started.actor,
                      Names(known_names(session)))
     console.print(Text("  " + line, style="dim"), highlight=False)
+
+
+def summary_lines(fight: Any) -> list[str]:
+    """The end-of-fight summary (:func:`fracas.encounter.summary.summarize`) in words: who
+    won after how many rounds, then each combatant's damage dealt and taken and the round
+    it went down in."""
+    from fracas.encounter.summary import summarize
+
+    return summary_words(summarize(fight.scenario, fight.events))
+
+
+def summary_words(summary: Any) -> list[str]:
+    """A :class:`~fracas.encounter.summary.Summary` as the lines a table reads."""
+    rounds = f"{summary.rounds} {'round' if summary.rounds == 1 else 'rounds'}"
+    if not summary.over:
+        head = f"The fight is not over: round {summary.rounds}"
+    elif summary.winner:
+        head = f"Summary: {summary.winner} win after {rounds}"
+    else:
+        head = f"Summary: nobody wins after {rounds}" + (
+            f" ({summary.reason})" if summary.reason else "")
+    out = [head]
+    for f in summary.fighters:
+        down = f"; down in round {f.down}" if f.down is not None else ""
+        out.append(f"{f.name} ({f.side}): dealt {f.dealt}, took {f.taken}{down}")
+    return out
