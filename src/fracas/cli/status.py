@@ -44,13 +44,16 @@ def in_order(state: FightState) -> list[str]:
 
 
 def places(state: FightState, cid: str) -> str:
-    """Where ``cid`` acts in what is left of the round: its slots' labels (``countdown 7,
-    countdown 2``, ``PC slot 2``, ``initiative 6D``); its place this round once it acted
-    and has no slot left; empty before the first round."""
+    """Where ``cid`` acts in what is left of the round: its own slots' labels (``countdown
+    7, 2``, ``initiative 6D``) and the next slot it may take of those several may
+    (``PC slot 2``); its place this round once it acted and has none left."""
     start = max(state.next_slot - 1, 0)
     ahead = [slot.label for slot in state.slots[start:]
-             if cid in slot.candidates and slot.label and not (
-                 len(slot.candidates) > 1 and cid in state.acted)]
+             if slot.candidates == (cid,) and slot.label]
+    shared = [slot.label for slot in state.slots[start:]  # a slot several may take
+              if len(slot.candidates) > 1 and cid in slot.candidates and slot.label
+              and cid not in state.acted]
+    ahead += shared[:1]  # the next one open to it
     if not ahead:
         ahead = [slot.label for slot in state.slots if slot.candidates == (cid,)
                  and slot.label]
@@ -81,7 +84,7 @@ def glanced(state: FightState, system: Any, events: Sequence[Event], cid: str,
             names: Names, place: bool = True) -> list[str]:
     """What the GM glances for beside ``cid``'s health, in the table's words: its place in
     the order (unless ``place`` is False), the system's own values, its conditions."""
-    seen = [names.put(text) for text in system.glance(state.roster[cid])]
+    seen = system.glance(state.roster[cid], names.names)
     held = conditions(state, system, events, cid)
     return [p for p in (places(state, cid) if place else "", *seen, held) if p]
 

@@ -96,9 +96,13 @@ class Glance(BaseModel):
     most: str = ""
     count: bool = False
     values: dict[str, str] = {}
+    #: The value is a combatant's id, shown by its name (Zamani's guard over an ally).
+    combatant: bool = False
 
-    def said(self, state: Mapping[str, Any]) -> str | None:
-        """The words for this value of ``state`` (None: nothing worth a glance)."""
+    def said(self, state: Mapping[str, Any], names: Mapping[str, str] | None = None
+             ) -> str | None:
+        """The words for this value of ``state`` (None: nothing worth a glance); a
+        combatant's id by its name in ``names``."""
         value, most = state.get(self.field), state.get(self.most) if self.most else None
         if self.most:
             if not isinstance(most, int) or most <= 0:
@@ -107,6 +111,8 @@ class Glance(BaseModel):
             return None
         if isinstance(value, str) and value in self.values:
             return self.values[value]
+        if self.combatant and isinstance(value, str):
+            value = (names or {}).get(value, value)
         if self.count and isinstance(value, list | tuple):
             value = len(value)
         elif isinstance(value, list | tuple):
@@ -181,9 +187,11 @@ class Words(BaseModel):
         word = self.fields.get(name)
         return word.label if word is not None else name
 
-    def glanced(self, state: Mapping[str, Any]) -> list[str]:
-        """The :attr:`glance` values of a combatant's state worth showing, in their words."""
-        return [said for g in self.glance if (said := g.said(state)) is not None]
+    def glanced(self, state: Mapping[str, Any], names: Mapping[str, str] | None = None
+                ) -> list[str]:
+        """The :attr:`glance` values of a combatant's state worth showing, in their words
+        (combatants by their ``names``)."""
+        return [said for g in self.glance if (said := g.said(state, names)) is not None]
 
     def condition(self, name: str) -> str:
         """A condition's label; one kept with values after its name (``disoriented:1``)

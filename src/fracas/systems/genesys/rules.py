@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from fracas.core.events import Note
@@ -262,13 +263,14 @@ class Genesys(RuleSystem):
         return [f"{self.words.field('strain')} {combatant.state.strain} of "
                 f"{sheet.strain_threshold}"]
 
-    def glance(self, combatant: Combatant) -> list[str]:
+    def glance(self, combatant: Combatant, names: Mapping[str, str] | None = None
+               ) -> list[str]:
         """Strain as a Genesys table counts it (``strain 1 of 12``; the wounds are the
         health bar), a minion group's members left, then the data pack's ``glance:``."""
         sheet: Sheet = combatant.sheet
         members = [f"{self.words.field('members')} {combatant.state.members}"
                    ] if sheet.adversary == "minion" else []
-        return [*self._strain(combatant), *members, *super().glance(combatant)]
+        return [*self._strain(combatant), *members, *super().glance(combatant, names)]
 
     def harm_by_hand(self, combatant: Combatant, amount: int) -> tuple[str, Any, Any]:
         """Wounds count up (seed 004 · Step 6); healing takes them off, down to none."""
