@@ -66,9 +66,9 @@ def test_play_and_replay_narrate_tell_the_same_fight_with_the_table_at_a_glance(
     assert GLANCE[path] in out and PLACE[path] in out, out[:3000]
     assert re.search(r"^Round 1( · .+'s turn)?$", out, re.M), out[:3000]
     session = load_session(log)
-    summary = summarize(session.scenario, session.events)
+    summary = summarize(session.scenario, session.system, session.events)
     assert summary.over and summary.winner == session.state.winner
-    first = summary.fighters[0]
+    first = summary.combatants[0]
     line = f"{first.name} ({first.side}): dealt {first.dealt}, took {first.taken}"
     assert line in out, out[-2000:]
     # the same fight from its log, as the table heard it
@@ -182,9 +182,9 @@ def test_the_summary_counts_a_counter_attack_for_the_defender_and_the_gm_s_hand_
     scenario = load_scenario("examples/contest/gate-fight.yaml")
     fight = Encounter(scenario, seed=3)
     fight.run()
-    summary = {f.id: f for f in summarize(scenario, fight.events).fighters}
+    summary = {f.id: f for f in summarize(scenario, scenario.system, fight.events).combatants}
     assert summary["amy"].dealt == 5 and summary["tony"].taken == 7
-    assert summary["tony"].down == 1 and summary["grub"].down is None
+    assert summary["tony"].down_round == 1 and summary["grub"].down_round is None
     system = scenario.system
     for cid, c in fight.state.roster.items():
         start = system.health(scenario.roster[cid])[0]
@@ -192,7 +192,8 @@ def test_the_summary_counts_a_counter_attack_for_the_defender_and_the_gm_s_hand_
     session = Session.start(scenario, seed=3, roll_all=True,
                             controllers=dict.fromkeys(scenario.roster, "person"))
     damage(session, "grub", 4)
-    by_hand = {f.id: f for f in summarize(scenario, session.events).fighters}
+    by_hand = {f.id: f for f in summarize(scenario, scenario.system,
+                                          session.events).combatants}
     assert by_hand["grub"].taken == 4 and not any(f.dealt for f in by_hand.values())
 
 

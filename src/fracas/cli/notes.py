@@ -73,7 +73,7 @@ def told(events: Sequence[Event], verbose: bool, names: Names, words: Words,
         if isinstance(e, TurnStarted):
             effects = []
         if e.with_outcome and not verbose:
-            effects.append(names.put(e.text()))
+            effects.append(say(e, names, words))
             continue
         if not (verbose or isinstance(e, RoundStarted) or is_brief(e) or e.rule == RULE_GM
                 or later.get(i) == [i]):

@@ -158,26 +158,9 @@ def turn_header(console: Console, session: Session, rest: Sequence[Event],
 
 
 def summary_lines(fight: Any) -> list[str]:
-    """The end-of-fight summary (:func:`fracas.encounter.summary.summarize`) in words: who
-    won after how many rounds, then each combatant's damage dealt and taken and the round
-    it went down in."""
+    """The end-of-fight summary (:func:`fracas.encounter.summary.summarize`, the one every
+    screen shows) as lines: who won after how many rounds, then each combatant's damage
+    dealt and taken and when it went down."""
     from fracas.encounter.summary import summarize
 
-    return summary_words(summarize(fight.scenario, fight.events))
-
-
-def summary_words(summary: Any) -> list[str]:
-    """A :class:`~fracas.encounter.summary.Summary` as the lines a table reads."""
-    rounds = f"{summary.rounds} {'round' if summary.rounds == 1 else 'rounds'}"
-    if not summary.over:
-        head = f"The fight is not over: round {summary.rounds}"
-    elif summary.winner:
-        head = f"Summary: {summary.winner} win after {rounds}"
-    else:
-        head = f"Summary: nobody wins after {rounds}" + (
-            f" ({summary.reason})" if summary.reason else "")
-    out = [head]
-    for f in summary.fighters:
-        down = f"; down in round {f.down}" if f.down is not None else ""
-        out.append(f"{f.name} ({f.side}): dealt {f.dealt}, took {f.taken}{down}")
-    return out
+    return summarize(fight.scenario, fight.setup.system, fight.events).lines()
