@@ -46,7 +46,10 @@ def in_order(state: FightState) -> list[str]:
 def places(state: FightState, cid: str) -> str:
     """Where ``cid`` acts in what is left of the round: its own slots' labels (``countdown
     7, 2``, ``initiative 6D``) and the next slot it may take of those several may
-    (``PC slot 2``); its place this round once it acted and has none left."""
+    (``PC slot 2``); its place this round once it acted and has none left; nothing once
+    the fight is over."""
+    if state.over:
+        return ""
     start = max(state.next_slot - 1, 0)
     ahead = [slot.label for slot in state.slots[start:]
              if slot.candidates == (cid,) and slot.label]
