@@ -261,6 +261,15 @@ class RuleSystem(ABC):
                                                               getattr(state, name)))
         raise NotImplementedError(f"{self.id} must implement health()")
 
+    def glance(self, combatant: Combatant, names: Mapping[str, str] | None = None
+               ) -> list[str]:
+        """What this system's GM glances for beside the combatant's health in the status
+        (armour HP, guard, focus, cards left...): by default the data pack's ``glance:``
+        list (:class:`fracas.core.words.Glance`) read from the combatant's state, other
+        combatants by their ``names`` (by id)."""
+        words: Any = self.words
+        return list(words.glanced(combatant.state_dict(), names))
+
     def ranking_state(self, combatant: Combatant, health: bool = False) -> Any:
         """Hook: the state in which the ``cautious`` and ``best-odds`` policies rank a
         combatant's options: its state with what does not change their ranking set aside

@@ -254,9 +254,14 @@ def person_split(roller: Roller, att: Attack, hand: tuple[Card, Card], p: Plan, 
         return p, why
     plans = (plan(att, hand[0], hand[1]), plan(att, hand[1], hand[0]))
     default = 0 if plans[0] == p else 1
+    name = att.maneuver.name if att.maneuver is not None else ""
+    raised = tuple(("raises the " if q.raised else "does not raise the ") + name
+                   if name and att.opts.raised else "" for q in plans)
     labels = tuple(f"weapon card {q.weapon_card.label}, maneuver card {q.maneuver_card.label}"
-                   f" (Accuracy {q.accuracy}, damage {q.damage}, expected damage "
-                   f"{float(expected_damage(att, q)):.2f})" for q in plans)
+                   + (f" ({up})" if up else "")
+                   + f": Accuracy {q.accuracy}, damage {q.damage}, expected damage "
+                   f"{float(expected_damage(att, q)):.2f}" for q, up in zip(plans, raised,
+                                                                            strict=True))
     who = att.attacker
     picked = ask(roller, Choice("split", who.id, f"{who.name}'s hand {hand[0].label}, "
                                 f"{hand[1].label}: which is the weapon card?", labels, default))
@@ -363,7 +368,7 @@ def _say_maneuver(att: Attack, p: Plan, ev: list[Event],
     if p.raised:
         why = f"{p.maneuver_card.label} meets {up.needs()}"
     elif not att.opts.raised:
-        why = "raised: false"
+        why = "not raised, by choice"
     else:
         why = f"{p.maneuver_card.label} does not meet {up.needs()} to raise it"
     option = p.option or att.maneuver.base

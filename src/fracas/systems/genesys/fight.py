@@ -64,7 +64,7 @@ def initiative(system: Any, roller: Roller, roster: Roster, round_number: int
         spec, pool_events = simple_pool(defaults, c, skill)
         if told:
             events.append(Note(f"{INITIATIVE}; {DEFAULT} · "
-                               f"{'surprised_skill' if surprised else 'initiative_skill'}",
+                               f"{'Surprised skill' if surprised else 'Initiative skill'}",
                                f"{c.name} rolls {skill} for initiative"
                                + (" (surprised)" if surprised else "")))
             events += pool_events
@@ -88,7 +88,8 @@ def initiative(system: Any, roller: Roller, roster: Roster, round_number: int
     slots, labels = _slots(tuple((cid, _is_pc(roster[cid].sheet)) for cid in order))
     if not told:  # the lean loop keeps the changes only
         return slots, tuple(events)
-    rule = f"{INITIATIVE}; {DEFAULT} · initiative_tie={defaults.initiative_tie}"
+    rule = f"{INITIATIVE}; {DEFAULT} · Initiative ties go to the " + (
+        "PCs" if pc_first else "NPCs")
     if results:
         events.append(Note(rule, "order by successes, then advantage: " + ", ".join(
             f"{cid} ({results[cid][0]}/{results[cid][1]})" if cid in results else cid
