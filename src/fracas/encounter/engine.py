@@ -287,7 +287,8 @@ def _turn(s: _Step, actor: str) -> None:
     if chosen is None:
         actions = _offered(s, actor, slot, last)
         if not actions:
-            s.emit([Note(RULE_FIGHT, f"{actor} has nothing to do in this slot")])
+            name = s.state.roster[actor].name
+            s.emit([Note(RULE_FIGHT, f"{name} has nothing to do in this slot")])
             return
         chosen = _decide(s, actor, actions)
         memo.put(key, chosen)
@@ -482,9 +483,9 @@ class Encounter:
         scenario = scenario_from_mapping(header.get("scenario"), file=f"{where}: scenario")
         seed, limit, policies = header.get("seed"), header.get("max_rounds"), header.get(
             "policies")
-        if seed is not None and type(seed) is not int:
-            raise InputError("the seed must be a whole number or null", file=where,
-                             path="seed")
+        if seed is not None and (type(seed) is not int or seed < 0):
+            raise InputError("the seed must be a whole number (0 or more) or null",
+                             file=where, path="seed", allowed="a seed fracas fight drew")
         if type(limit) is not int or not 1 <= limit <= MAX_ROUNDS:
             raise InputError("a bad round limit", file=where, path="max_rounds",
                              allowed=f"a whole number from 1 to {MAX_ROUNDS:,}")

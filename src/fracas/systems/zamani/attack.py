@@ -13,9 +13,10 @@ Surprise, Defense; public facts · skill rolls, action table, damage).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, ClassVar
 
-from fracas.core.events import Note, Outcome
+from fracas.core.events import Event, Note, Outcome
 from fracas.core.model import Action, Combatant, Resolution, Roster
 from fracas.dice.rollers import Roller, announce
 
@@ -147,33 +148,49 @@ def _use_defense(defense: Defense, roster: Roster, ch: Changes) -> None:
     ch.set(rule, who, "blocks_used", (*used, item))
 
 
+@dataclass(frozen=True)
+class DeclaredEffect(Event):
+    """What a controlled attack's declared effect did (seed 002 · Controlled Attacks):
+    told in the outcome's line, ``controlled hit: Obi drops the club``."""
+
+    facts: ClassVar[str] = "public"
+    with_outcome: ClassVar[bool] = True
+
+    message: str
+
+    def text(self) -> str:
+        return self.message
+
+
 def _apply_effect(effect: str, target: str, roster: Roster, defaults: Defaults, ch: Changes,
-                  rule: str) -> None:
+                  rule: str, controlled: bool = False) -> None:
     t = roster[target]
+    told: type[DeclaredEffect | Note] = DeclaredEffect if controlled else Note
     if effect == "limb":
         n = ch.get(target, "limb_strikes") + 1
         penalty = defaults.limb_strike_penalty
-        ch.events.append(Note(rule, f"Limb/joint strike: {t.name} has −{penalty} rank to "
-                                    "defense and weapon attacks for the rest of the combat"))
+        ch.events.append(told(rule, f"a limb or joint struck: {t.name} has −{penalty} rank "
+                                    "to defence and weapon attacks for the rest of the "
+                                    "combat"))
         ch.set(rule, target, "limb_strikes", n)
     elif effect == "disarm":
         held = [n for n in ch.get(target, "in_hand") if (w := t.sheet.weapon(n)) is not None
                 and w.hands > 0]
         if not held:
-            ch.events.append(Note(rule, f"Disarm: {t.name} holds no weapon to drop"))
+            ch.events.append(told(rule, f"{t.name} holds no weapon to drop"))
             return
-        ch.events.append(Note(rule, f"Disarm: {t.name} drops the {held[0]} (readying it again "
+        ch.events.append(told(rule, f"{t.name} drops the {held[0]} (readying it again "
                                     "takes an action)"))
         ch.set(rule, target, "in_hand", tuple(n for n in ch.get(target, "in_hand")
                                               if n != held[0]))
     elif effect == "prone":
-        ch.events.append(Note(rule, f"{t.name} is knocked prone"))
+        ch.events.append(told(rule, f"{t.name} is knocked prone"))
         ch.add_condition(rule, target, "prone")
         _focus_lost(ch, target, t.name, "knocked prone")
     elif effect == "armor":
-        ch.events.append(Note(rule, "The blow slips past armor"))
+        ch.events.append(told(rule, "the blow slips past armour"))
     else:
-        ch.events.append(Note(rule, f"{t.name} suffers the declared effect: {effect}"))
+        ch.events.append(told(rule, f"{t.name} suffers the declared effect: {effect}"))
         ch.add_condition(rule, target, effect)
         if effect in ("stunned", "unconscious"):
             _focus_lost(ch, target, t.name, effect)
@@ -301,7 +318,8 @@ def _struck(system: Zamani, action: Action, roster: Roster, weapon: Weapon, surp
     for effect in effects:
         if effect == "armor" and not opts.controlled:
             continue  # shown with the damage
-        _apply_effect(effect, t.id, roster, system.defaults, ch, effect_rule)
+        _apply_effect(effect, t.id, roster, system.defaults, ch, effect_rule,
+                      bool(opts.controlled))
     return outcome, True, lost
 
 
