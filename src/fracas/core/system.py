@@ -18,8 +18,8 @@ its docs page. docs/adding-a-system.md documents every public member, in these g
 * turn order: :meth:`initiative` and :meth:`actions` (required), :meth:`legal_actions`,
   :meth:`round_choices`, :meth:`reactions`, :meth:`is_active`, :meth:`start_fight`,
   :meth:`start_turn`, :meth:`end_round`;
-* presentation and words: :attr:`words`, :meth:`health`, :meth:`harm_by_hand`,
-  ``dice_order``, ``demo_examples``, :meth:`parse_roll`;
+* presentation and words: :attr:`words`, :meth:`health`, :meth:`glance`,
+  :meth:`harm_by_hand`, ``dice_order``, ``demo_examples``, :meth:`parse_roll`;
 * policy hints (speed, never rules): :meth:`first_reaction`, :meth:`ranking_state`,
   :meth:`bystander_state`, :meth:`set_aside`, ``health_caps_damage``, :meth:`out_at`,
   :meth:`round_representative`.
@@ -271,6 +271,15 @@ class RuleSystem(ABC):
                 return int(getattr(state, name)), int(getattr(state, "max_" + name,
                                                               getattr(state, name)))
         raise NotImplementedError(f"{self.id} must implement health()")
+
+    def glance(self, combatant: Combatant, names: Mapping[str, str] | None = None
+               ) -> list[str]:
+        """What this system's GM glances for beside the combatant's health in the status
+        (armour HP, guard, focus, cards left...): by default the data pack's ``glance:``
+        list (:class:`fracas.core.words.Glance`) read from the combatant's state, other
+        combatants by their ``names`` (by id)."""
+        words: Any = self.words
+        return list(words.glanced(combatant.state_dict(), names))
 
     def ranking_state(self, combatant: Combatant, health: bool = False) -> Any:
         """Hook: the state in which the ``cautious`` and ``best-odds`` policies rank a
