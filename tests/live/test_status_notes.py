@@ -18,7 +18,7 @@ import pytest
 
 from fracas.encounter.session_log import load_session
 from fracas.encounter.summary import summarize
-from tests.live.table import identifiers, play
+from tests.live.table import Played, identifiers, play
 
 ROOT = Path(__file__).resolve().parents[2]
 #: one fight a system, and a word of what its GM tracks that its status must show
@@ -41,17 +41,18 @@ def _fracas(*args: str, stdin: str | None = None, cwd: Path = ROOT
                           env={**os.environ, "COLUMNS": "200"})
 
 
-def _played(path: str, tmp_path: Path) -> tuple[subprocess.CompletedProcess[str], Path]:
+def _played(path: str, tmp_path: Path
+            ) -> tuple[subprocess.CompletedProcess[str], Path, Played]:
     """A whole fight typed at ``fracas play`` (the lines found by playing seed 7 at the
-    terminal's loop), with ``s`` typed first and the log saved."""
-    lines = play(path, seed=7, roll=0.2).lines
+    terminal's loop) with the log saved, and that play."""
+    played = play(path, seed=7, roll=0.2)
     script = tmp_path / "moves.txt"
-    script.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    script.write_text("\n".join(played.lines) + "\n", encoding="utf-8")
     log = tmp_path / "fight.jsonl"
     done = _fracas("play", path, "--seed", "7", "--control", "gm=person", "--script",
                    str(script), "--log", str(log))
     assert done.returncode == 0, done.stderr[-2000:]
-    return done, log
+    return done, log, played
 
 
 @pytest.mark.parametrize("path", sorted(GLANCE))
@@ -61,7 +62,7 @@ def test_play_and_replay_narrate_tell_the_same_fight_with_the_table_at_a_glance(
     place in the order, the system's own values) and ends with the summary; ``fracas
     replay LOG --narrate`` of its log tells every outcome the table heard, each round's
     status and the same summary; ``replay`` shows the final table, complete."""
-    done, log = _played(path, tmp_path)
+    done, log, played = _played(path, tmp_path)
     out = done.stdout
     assert GLANCE[path] in out and PLACE[path] in out, out[:3000]
     assert re.search(r"^Round 1( · .+'s turn)?$", out, re.M), out[:3000]
@@ -81,7 +82,6 @@ def test_play_and_replay_narrate_tell_the_same_fight_with_the_table_at_a_glance(
     assert GLANCE[path] in heard and line in heard and "Round 1" in heard
     assert heard.count("─ Round ") == session.state.round
     assert "error" not in heard and "?" not in heard.replace("? for help", "")
-    played = play(path, seed=7)
     played.output = heard
     assert identifiers(played) == [], identifiers(played)[:20]
     # the final table: every combatant with its conditions, and complete
