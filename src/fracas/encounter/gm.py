@@ -19,7 +19,7 @@ from fracas.core.events import (
     Event,
     RoundStarted,
     TurnStarted,
-    frozen_data,
+    from_jsonable,
 )
 from fracas.core.model import PASS
 from fracas.core.words import plain
@@ -429,5 +429,5 @@ def bring_in(session: Session, entry: Mapping[str, Any], place: str | int = "nex
     after = session.state.next_slot - session.turn_base.next_slot + place - 1
     name = str(entry.get("name") or cid)
     with session.one_step() as group:
-        return (session.record(CombatantAdded(RULE_GM, frozen_data(dict(entry))), group),
+        return (session.record(CombatantAdded(RULE_GM, from_jsonable(dict(entry))), group),
                 session.record(Joined(RULE_GM, cid, name, after), group))

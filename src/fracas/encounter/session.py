@@ -19,8 +19,8 @@ redo, saving and resuming are replaying it (see :mod:`fracas.encounter.live`).
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Iterator, Mapping, Sequence
-from contextlib import contextmanager
 from dataclasses import fields, replace
 from typing import Any
 
@@ -31,7 +31,7 @@ from fracas.core.events import (
     FightEnded,
     TurnStarted,
     event_from_dict,
-    frozen_data,
+    from_jsonable,
 )
 from fracas.core.scenario import Scenario
 from fracas.core.words import count
@@ -130,6 +130,12 @@ class Session:
     @property
     def system(self) -> Any:
         return self.setup.system
+
+    @property
+    def turn_base(self) -> FightState:
+        """The state as the pending turn began, before its entries (read only: the GM's
+        edits go in through this class's methods)."""
+        return self._base
 
     def is_person(self, cid: str) -> bool:
         return self.current.get(cid) == PERSON
@@ -295,7 +301,8 @@ class Session:
         elif pending.dice is not None:  # and dice only for the roll asked (LiveRoller)
             entry["owner"] = pending.dice.asked_of()
         cut = len(self.events)
-        if answer.get("policy") is not None and answer.get("turn", True):
+        if (answer.get("policy") is not None and answer.get("turn", True)
+                and entry["kind"] == "answer"):  # a roll handed over is drawn: no more
             # "let fracas decide this turn": the policy answers every further question to
             # the same combatant in this turn too (one undo step)
             entry["group"], entry["for"] = len(self.entries), pending.who
@@ -317,9 +324,10 @@ class Session:
             more["group"], more["n"] = given["group"], self._stamp()
             if more["kind"] == "answer":
                 more["who"], more["asked"] = self.pending.who, self.pending.prompt
-            self._add([more])
+            self._add([more], keep_redo=True)
 
-    def _add(self, added: list[dict[str, Any]]) -> tuple[Event, ...]:
+    def _add(self, added: list[dict[str, Any]], keep_redo: bool = False
+             ) -> tuple[Event, ...]:
         """Append inputs and play on from the pending turn; on a bad input, restore."""
         saved = (list(self.entries), self.state, list(self.events), self.pending,
                  self._turn_start, self.drawn, self._base, self._base_len)
@@ -339,18 +347,14 @@ class Session:
             if isinstance(err, InputError):
                 raise
             raise InputError(str(err), path="decide") from None
-        self.redo_stack.clear()
+        if not keep_redo:  # a new input: what undo took back is gone
+            self.redo_stack.clear()
         return tuple(self.events[cut:])
 
     # -- GM tools ----------------------------------------------------------------------
     # The GM's tools (:mod:`fracas.encounter.gm`) check what the GM asks for and build its
     # events (:mod:`fracas.encounter.gm_events`); the session alone changes its log, through
     # the methods below.
-    @property
-    def turn_base(self) -> FightState:
-        """The state as the pending turn began: where a GM edit goes (before that turn)."""
-        return self._base
-
     @property
     def turn_events(self) -> tuple[Event, ...]:
         """The events of the pending turn so far (shown while it waits)."""
@@ -368,7 +372,7 @@ class Session:
         self.redo_stack.clear()
         return event
 
-    @contextmanager
+    @contextlib.contextmanager
     def one_step(self) -> Iterator[int]:
         """Several inputs made as one undo step: yields the step's group number for
         :meth:`record` and :meth:`decide`; an :class:`InputError` inside takes every one of
@@ -436,13 +440,13 @@ class Session:
              self.drawn, self._base, self._base_len) = saved
             raise InputError(str(err), path="gm") from None
         try:  # all at once, so the dice rolled before are read where they were rolled
-            self._add(pending_entries)
+            self._add(pending_entries, keep_redo=True)
         except InputError:  # the edit changed the turn: keep the inputs that still fit
             for entry in pending_entries:  # an answer to a question no longer asked drops
                 if entry.get("auto"):
                     continue
                 try:
-                    self._add([entry])
+                    self._add([entry], keep_redo=True)
                 except InputError:
                     if "asked" not in entry and "owner" not in entry:
                         break
@@ -475,7 +479,7 @@ class Session:
             raise InputError(f"the id {cid!r} is already in the fight", path="id",
                              allowed="a new id")
         self.check_entry(entry)
-        return self.record(CombatantAdded(RULE_GM, frozen_data(dict(entry))))
+        return self.record(CombatantAdded(RULE_GM, from_jsonable(dict(entry))))
 
     def check_entry(self, entry: Mapping[str, Any]) -> None:
         """Check a combatant entry by the system's model (errors name the field)."""
@@ -542,24 +546,64 @@ class Session:
                 entries[first:] = turn
         if not taken:
             return
-        self.entries = entries
-        self.redo_stack.extend(taken)
-        if middle:
-            self._replay()
-        else:
-            self._refold()
+        with self._atomic():
+            if middle:
+                self._settle(entries)
+            else:
+                self.entries = entries
+                self._refold()
+            self.redo_stack.extend(taken)
 
     def redo(self, steps: int = 1) -> None:
         """Put back the last ``steps`` inputs taken back by :meth:`undo`."""
         if steps > len(self.redo_stack):
             raise InputError(f"only {count(len(self.redo_stack), 'step')} to redo", path="redo")
-        for _ in range(steps):
-            put = self.redo_stack.pop()
-            if put and put[0].get("kind") == "reinsert":
-                self._insert(list(put[0]["entries"]))
-            else:
-                self.entries.extend(put)
-                self._refold()
+        with self._atomic():
+            for _ in range(steps):
+                put = self.redo_stack.pop()
+                if put and put[0].get("kind") == "reinsert":
+                    self._insert(list(put[0]["entries"]))
+                elif any(e["kind"] == "gm" for e in put):
+                    self._settle([*self.entries, *put])
+                else:
+                    self.entries.extend(put)
+                    self._refold()
+
+    @contextlib.contextmanager
+    def _atomic(self) -> Iterator[None]:
+        """Everything the block changes, or (on an error) nothing: a log is never left
+        holding inputs the session could not play."""
+        saved = (list(self.entries), self.state, list(self.events), self.pending,
+                 self._turn_start, self.drawn, self._base, self._base_len,
+                 [list(g) for g in self.redo_stack], dict(self.current))
+        try:
+            yield
+        except (FracasError, ValueError) as err:
+            (self.entries, self.state, self.events, self.pending, self._turn_start,
+             self.drawn, self._base, self._base_len, self.redo_stack, self.current) = saved
+            if isinstance(err, InputError):
+                raise
+            raise InputError(str(err), path="undo") from None
+
+    def _settle(self, entries: list[dict[str, Any]]) -> None:
+        """Play ``entries``; where some no longer fit (a GM edit taken back or put back
+        changed the turn they were given in), keep those that still fit, in order."""
+        try:
+            self.entries = list(entries)
+            self._replay()
+            return
+        except (FracasError, ValueError):
+            pass
+        self.entries = []
+        self._replay()
+        for entry in entries:
+            try:
+                if entry["kind"] == "gm":
+                    self._insert([entry])
+                else:
+                    self._add([entry], keep_redo=True)
+            except InputError:
+                continue  # it no longer fits: left out
 
     def _refold(self) -> None:
         """After the log changed at its end: play the pending turn again from its start
