@@ -58,7 +58,7 @@ class _Path:
             left = list(var.pile)
             return tuple(self._card(left) for _ in range(var.count))
         if name == "UntilNumber":  # cards until a number card (jokers are not)
-            left, out = list(var.pile), []
+            left, out = list(var.pile), list[Any]()
             while not out or out[-1].is_joker:
                 out.append(self._card(left))
             return tuple(out)
@@ -85,7 +85,7 @@ def fight_outcomes(setup: FightSetup, roster: Roster, max_paths: int = 20_000
             roller = _Path(stack.pop(), stack)
             state = FightState(roster)
             while not state.over:
-                state, _ = step(roller, setup, state)  # type: ignore[arg-type]
+                state, _ = step(roller, setup, state)
             who = state.winner or ""
             out[who] = out.get(who, Fraction(0)) + roller.p
     return out
