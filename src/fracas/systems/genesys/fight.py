@@ -27,7 +27,7 @@ def guarded_stance(action: Action, roster: Roster, told: bool = True) -> Resolut
     its next turn (counted as the end of the next round); ``told``: whether the rules
     narrate (see :class:`~fracas.systems.genesys.harm.Tracker`)."""
     tr = Tracker(roster, told)
-    tr.add(Note(STANCE, f"{action.actor} takes a Guarded Stance: +1 melee defense, a "
+    tr.add(Note(STANCE, f"{roster[action.actor].name} takes a Guarded Stance: +1 melee defense, a "
                         "setback die on its combat checks"))
     tr.condition(STANCE, action.actor, "guarded:1")
     tr.add(Outcome(STANCE, action.actor, "", "guarded stance", False, 0))
@@ -64,8 +64,8 @@ def initiative(system: Any, roller: Roller, roster: Roster, round_number: int
         spec, pool_events = simple_pool(defaults, c, skill)
         if told:
             events.append(Note(f"{INITIATIVE}; {DEFAULT} · "
-                               f"{'surprised_skill' if surprised else 'initiative_skill'}",
-                               f"{cid} rolls {skill} for initiative"
+                               f"{'Surprised skill' if surprised else 'Initiative skill'}",
+                               f"{c.name} rolls {skill} for initiative"
                                + (" (surprised)" if surprised else "")))
             events += pool_events
         announce(roller, cid, f"initiative ({skill})")
@@ -88,7 +88,8 @@ def initiative(system: Any, roller: Roller, roster: Roster, round_number: int
     slots, labels = _slots(tuple((cid, _is_pc(roster[cid].sheet)) for cid in order))
     if not told:  # the lean loop keeps the changes only
         return slots, tuple(events)
-    rule = f"{INITIATIVE}; {DEFAULT} · initiative_tie={defaults.initiative_tie}"
+    rule = f"{INITIATIVE}; {DEFAULT} · Initiative ties go to the " + (
+        "PCs" if pc_first else "NPCs")
     if results:
         events.append(Note(rule, "order by successes, then advantage: " + ", ".join(
             f"{cid} ({results[cid][0]}/{results[cid][1]})" if cid in results else cid

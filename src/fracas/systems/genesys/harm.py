@@ -167,7 +167,7 @@ def injury_modifier(c: Combatant, extra_triggers: int, vicious: int,
             t = table[name]
             amount = getattr(t, key) * (rank if t.ranked else 1)
             if amount:
-                parts.append((f"{who.id}'s talent {name}" + (f" {rank}" if t.ranked else ""),
+                parts.append((f"{who.name}'s talent {name}" + (f" {rank}" if t.ranked else ""),
                               amount))
     return tuple(parts)
 
@@ -178,7 +178,7 @@ def critical_injury(roller: Roller, tr: Tracker, defaults: Any, cid: str, extra_
     c = tr.c(cid)
     sheet: Sheet = c.sheet
     if sheet.adversary == "minion" and defaults.minion_critical == "defeat_one":
-        rule = "table default · minion_critical=defeat_one"
+        rule = "table default · A Critical Injury defeats one minion"
         if c.state.members <= 0:
             return None
         fallen = sheet.group - c.state.members + 1
