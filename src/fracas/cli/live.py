@@ -41,6 +41,7 @@ from fracas.core.events import (
     RoundStarted,
     TurnStarted,
 )
+from fracas.core.files import read_text
 from fracas.core.nesting import MAX_DEPTH, json_depth
 from fracas.core.words import count
 from fracas.encounter.gm import field_labels as gm_field_labels
@@ -181,13 +182,15 @@ def last_turn(session: Session) -> tuple[Event, ...]:
 
 
 def _lines(script: Path | None) -> Iterator[tuple[int, str]]:
+    """The lines of ``script`` (read now: a path that is no text file is refused before
+    anything else), or those typed."""
     if script is not None:
-        try:
-            text = script.read_text(encoding="utf-8")
-        except FileNotFoundError:
-            raise InputError("no such file", file=str(script), path="--script") from None
-        yield from enumerate(text.splitlines(), start=1)
-        return
+        text = read_text(script, "a text file of lines as typed at the prompt", where="--script")
+        return enumerate(text.splitlines(), start=1)
+    return _typed()
+
+
+def _typed() -> Iterator[tuple[int, str]]:
     number = 0
     while True:
         try:
@@ -351,6 +354,7 @@ def run(file: Path | None, log: Path | None, resume: Path | None, seed: int | No
     """The ``fracas play`` command (see :func:`fracas.cli.play.play` for the options)."""
     console = render.make_console()
     journal: SessionLog | None = None
+    lines = _lines(script)
     if resume is not None:
         if log is not None and log != resume:  # the old log is only read (it may be cut)
             session = load_session(resume)
@@ -377,7 +381,7 @@ def run(file: Path | None, log: Path | None, resume: Path | None, seed: int | No
     console.print(order_view(session))
     echo = script is not None or not sys.stdin.isatty()
     try:
-        _loop(session, console, _lines(script), verbose, echo,
+        _loop(session, console, lines, verbose, echo,
               (lambda: journal.sync(session)) if journal is not None else None)
     except KeyboardInterrupt:
         console.print()  # off the prompt's line

@@ -34,6 +34,7 @@ from fracas.encounter.decisions import (
 )
 from fracas.encounter.engine import FightSetup, step
 from fracas.encounter.labels import action_words, reaction_words
+from fracas.encounter.modes import Live
 from fracas.encounter.narration import Names
 from fracas.encounter.policies import POLICIES, Policy
 from fracas.encounter.state import FightState
@@ -520,7 +521,7 @@ def run_turn(setup: FightSetup, state: FightState, feed: Feed,
         name = controllers.get(cid, setup.policy_of(cid))
         people[cid] = Person(feed) if name == PERSON else _Watch(POLICIES[name], feed)
     roller = LiveRoller(feed)
-    new, events = step(roller, setup, state, controllers=people, watch=feed.seen.append)
+    new, events = step(roller, setup, state, Live(people, feed.seen.append))
     return TurnResult(new, events, feed.used_rolls, feed.used_answers)
 
 

@@ -19,7 +19,8 @@ redo, saving and resuming are replaying it (see :mod:`fracas.encounter.live`).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import contextlib
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import fields, replace
 from typing import Any
 
@@ -175,6 +176,11 @@ class Session:
                 if end != len(self.entries):
                     raise InputError("the log stops in the middle of a turn before a GM "
                                      "edit", path=f"entries[{end}]") from None
+                if feed.used_rolls < len(feed.rolls) or feed.used_answers < len(feed.answers):
+                    # an input the turn never read (an answer by hand for a combatant a
+                    # GM edit gave to a policy): refused, not kept to stall every answer
+                    raise InputError("the log's inputs do not fit the turns they belong "
+                                     "to", path=f"entries[{index}]") from None
                 self.entries.extend(feed.added)
                 self.pending = self._named(need.decision, feed)
                 self._turn_start = index
@@ -247,7 +253,8 @@ class Session:
         entry = self._entry(pending, answer, by)
         entry["n"] = self._stamp()
         cut = len(self.events)
-        if answer.get("policy") is not None and answer.get("turn", True):
+        if (answer.get("policy") is not None and answer.get("turn", True)
+                and entry["kind"] == "answer"):  # a roll handed over is drawn: no more
             # "let fracas decide this turn": the policy answers every further question to
             # the same combatant in this turn too (one undo step)
             entry["group"], entry["for"] = len(self.entries), pending.who
@@ -264,7 +271,7 @@ class Session:
                 return
             more = self._entry(self.pending, {"policy": given["policy"]}, given["by"])
             more["group"], more["n"] = given["group"], self._stamp()
-            self._add([more])
+            self._add([more], keep_redo=True)
 
     def _entry(self, pending: Decision, answer: Mapping[str, Any], by: str) -> dict[str, Any]:
         policy = answer.get("policy")
@@ -308,7 +315,8 @@ class Session:
                              path="option", allowed=", ".join(ids))
         return {"kind": "answer", "decision": pending.kind, "option": str(option), "by": by}
 
-    def _add(self, added: list[dict[str, Any]]) -> tuple[Event, ...]:
+    def _add(self, added: list[dict[str, Any]], keep_redo: bool = False
+             ) -> tuple[Event, ...]:
         """Append inputs and play on from the pending turn; on a bad input, restore."""
         saved = (list(self.entries), self.state, list(self.events), self.pending,
                  self._turn_start, self.drawn, self._base, self._base_len)
@@ -328,7 +336,8 @@ class Session:
             if isinstance(err, InputError):
                 raise
             raise InputError(str(err), path="decide") from None
-        self.redo_stack.clear()
+        if not keep_redo:  # a new input: what undo took back is gone
+            self.redo_stack.clear()
         return tuple(self.events[cut:])
 
     # -- GM tools ----------------------------------------------------------------------
@@ -382,13 +391,13 @@ class Session:
              self.drawn, self._base, self._base_len) = saved
             raise InputError(str(err), path="gm") from None
         try:  # all at once, so the dice rolled before are read where they were rolled
-            self._add(pending_entries)
+            self._add(pending_entries, keep_redo=True)
         except InputError:  # the edit changed the turn: keep the inputs that still fit
             for entry in pending_entries:
                 if entry.get("auto"):
                     continue
                 try:
-                    self._add([entry])
+                    self._add([entry], keep_redo=True)
                 except InputError:
                     break
         self._delegated()
@@ -481,24 +490,64 @@ class Session:
                 del entries[i]
         if not taken:
             return
-        self.entries = entries
-        self.redo_stack.extend(taken)
-        if middle:
-            self._replay()
-        else:
-            self._refold()
+        with self._atomic():
+            if middle:
+                self._settle(entries)
+            else:
+                self.entries = entries
+                self._refold()
+            self.redo_stack.extend(taken)
 
     def redo(self, steps: int = 1) -> None:
         """Put back the last ``steps`` inputs taken back by :meth:`undo`."""
         if steps > len(self.redo_stack):
             raise InputError(f"only {count(len(self.redo_stack), 'step')} to redo", path="redo")
-        for _ in range(steps):
-            put = self.redo_stack.pop()
-            if put and put[0].get("kind") == "reinsert":
-                self._insert(list(put[0]["entries"]))
-            else:
-                self.entries.extend(put)
-                self._refold()
+        with self._atomic():
+            for _ in range(steps):
+                put = self.redo_stack.pop()
+                if put and put[0].get("kind") == "reinsert":
+                    self._insert(list(put[0]["entries"]))
+                elif any(e["kind"] == "gm" for e in put):
+                    self._settle([*self.entries, *put])
+                else:
+                    self.entries.extend(put)
+                    self._refold()
+
+    @contextlib.contextmanager
+    def _atomic(self) -> Iterator[None]:
+        """Everything the block changes, or (on an error) nothing: a log is never left
+        holding inputs the session could not play."""
+        saved = (list(self.entries), self.state, list(self.events), self.pending,
+                 self._turn_start, self.drawn, self._base, self._base_len,
+                 [list(g) for g in self.redo_stack], dict(self.current))
+        try:
+            yield
+        except (FracasError, ValueError) as err:
+            (self.entries, self.state, self.events, self.pending, self._turn_start,
+             self.drawn, self._base, self._base_len, self.redo_stack, self.current) = saved
+            if isinstance(err, InputError):
+                raise
+            raise InputError(str(err), path="undo") from None
+
+    def _settle(self, entries: list[dict[str, Any]]) -> None:
+        """Play ``entries``; where some no longer fit (a GM edit taken back or put back
+        changed the turn they were given in), keep those that still fit, in order."""
+        try:
+            self.entries = list(entries)
+            self._replay()
+            return
+        except (FracasError, ValueError):
+            pass
+        self.entries = []
+        self._replay()
+        for entry in entries:
+            try:
+                if entry["kind"] == "gm":
+                    self._insert([entry])
+                else:
+                    self._add([entry], keep_redo=True)
+            except InputError:
+                continue  # it no longer fits: left out
 
     def _refold(self) -> None:
         """After the log changed at its end: play the pending turn again from its start

@@ -18,7 +18,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 
 from fracas.core.scenario import validation_error
 from fracas.core.words import count
-from fracas.encounter.log import CutShort, LogWriter, read_log
+from fracas.encounter.log import CutShort, LogWriter, checked_event, read_log
 from fracas.encounter.session import SESSION_VERSION, Session
 from fracas.errors import InputError
 
@@ -72,6 +72,9 @@ class DiceInput(_Input):
         None, min_length=1, max_length=10_000)
     rolled: int | None = Field(None, ge=0, le=MAX_COUNT)
     auto: Literal[True] | None = None
+    # logs written before this was fixed gave a roll handed to a policy ``for`` too (it
+    # never had an effect: a drawn roll asks nothing more)
+    for_: str | None = Field(None, alias="for")
 
     @model_validator(mode="after")
     def _one_of(self) -> DiceInput:
@@ -193,6 +196,11 @@ def _session(records: Any, file: str) -> tuple[Session, list[dict[str, Any]]]:
                 raise InputError(f"an input of kind {kind!r}", file=file,
                                  path=f"line {record.seq}.kind", allowed=", ".join(INPUTS))
             entry = _valid(INPUTS[kind], data, file, record.seq)
+            if isinstance(entry, GmInput):  # the edit as fracas wrote it, its text too
+                try:
+                    checked_event(entry.event)
+                except InputError as err:
+                    raise err.located(file=file, prefix=f"line {record.seq}") from None
             if isinstance(entry, DiceInput) and entry.rolled is not None:
                 drawn = max(drawn, entry.rolled + 1)
             entries.append(dict(data))

@@ -301,26 +301,7 @@ def resolve_attack(conf: Conf, roller: Roller, action: Action, roster: Roster) -
         ev.append(Changed(conf.cite(p.option), a.id, "avoidance_bonus", a.state.avoidance_bonus,
                           p.option.avoidance))
 
-    parts = [(weapon.name, weapon.damage), ("trained", att.trained_bonus())]
-    if att.maneuver is not None:
-        parts.append((att.maneuver.name, p.option.damage if p.option else 0))
-    ev.append(Total(DAMAGE, "Damage", tuple(parts), p.damage))
-    acc = [(f"weapon card {p.weapon_card.label}", conf.values.value(p.weapon_card)),
-           (f"General rank {a.sheet.rank('general')}", att.general_bonus())]
-    if p.option is not None and p.option.accuracy:
-        acc.append((att.maneuver.name if att.maneuver else "", p.option.accuracy))
-    ev.append(Total(ACCURACY, "Accuracy", tuple(acc), p.accuracy))
-    if t.state.avoidance_bonus:
-        ev.append(Total(EVASIVE, "Avoidance", (("Avoidance", t.sheet.avoidance),
-                                                ("maneuver bonus", t.state.avoidance_bonus)),
-                        p.avoidance))
-    if p.graze:
-        ev.append(Compared(ACCURACY, "Accuracy", p.accuracy, "≤", "Avoidance", p.avoidance,
-                           "a graze (half damage, rounded up)"))
-        ev.append(C22Reduced(GRAZE, "Graze", p.damage, p.after_graze, "half, rounded up"))
-    else:
-        ev.append(Compared(ACCURACY, "Accuracy", p.accuracy, ">", "Avoidance", p.avoidance,
-                           "a full hit (full damage)"))
+    _say_totals(att, p, ev)
 
     used, success = _react(att, p, roller, drawing, roster, details)
     damage, effective, final = reduce(att, p, success, used)
@@ -355,6 +336,31 @@ def resolve_attack(conf: Conf, roller: Roller, action: Action, roster: Roster) -
     details += [("damage_dealt", final), ("health_lost", lost)]
     return Resolution(outcome, not p.graze, lost, tuple(ev), taken_out=out,
                       details=tuple(details))
+
+
+def _say_totals(att: Attack, p: Plan, ev: list[Event]) -> None:
+    """The plan's damage, Accuracy and Avoidance, and whether it grazes or hits in full."""
+    conf, a, t, weapon = att.conf, att.attacker, att.defender, att.weapon
+    parts = [(weapon.name, weapon.damage), ("trained", att.trained_bonus())]
+    if att.maneuver is not None:
+        parts.append((att.maneuver.name, p.option.damage if p.option else 0))
+    ev.append(Total(DAMAGE, "Damage", tuple(parts), p.damage))
+    acc = [(f"weapon card {p.weapon_card.label}", conf.values.value(p.weapon_card)),
+           (f"General rank {a.sheet.rank('general')}", att.general_bonus())]
+    if p.option is not None and p.option.accuracy:
+        acc.append((att.maneuver.name if att.maneuver else "", p.option.accuracy))
+    ev.append(Total(ACCURACY, "Accuracy", tuple(acc), p.accuracy))
+    if t.state.avoidance_bonus:
+        ev.append(Total(EVASIVE, "Avoidance", (("Avoidance", t.sheet.avoidance),
+                                                ("maneuver bonus", t.state.avoidance_bonus)),
+                        p.avoidance))
+    if p.graze:
+        ev.append(Compared(ACCURACY, "Accuracy", p.accuracy, "≤", "Avoidance", p.avoidance,
+                           "a graze (half damage, rounded up)"))
+        ev.append(C22Reduced(GRAZE, "Graze", p.damage, p.after_graze, "half, rounded up"))
+    else:
+        ev.append(Compared(ACCURACY, "Accuracy", p.accuracy, ">", "Avoidance", p.avoidance,
+                           "a full hit (full damage)"))
 
 
 def _say_maneuver(att: Attack, p: Plan, ev: list[Event],

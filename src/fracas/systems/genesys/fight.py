@@ -42,12 +42,15 @@ def initiative(system: Any, roller: Roller, roster: Roster, round_number: int
                ) -> tuple[tuple[Slot, ...], tuple[Event, ...]]:
     """Cool (Vigilance when surprised) checks, once per encounter; slots by successes
     then advantage; any PC may take a PC slot, any NPC an NPC slot. The state keeps each
-    combatant's place in the order (not the roll), so later rounds reuse it."""
+    combatant's place in the order (not the roll), so later rounds reuse it. An
+    incapacitated character's slot leaves the order, or stays for another of its kind
+    (table default ``incapacitated_slot``: a reading, the rules are silent)."""
     events: list[Event] = []
     told = narrated(roller)
     defaults = system.defaults
     active = [cid for cid in roster if system.is_active(roster[cid])]
-    kept = sorted((cid for cid in active if roster[cid].state.initiative),
+    placed = active if defaults.incapacitated_slot == "drop" else list(roster)
+    kept = sorted((cid for cid in placed if roster[cid].state.initiative),
                   key=lambda cid: roster[cid].state.initiative[0])
     results: dict[str, tuple[int, int]] = {}
     for cid in active:
