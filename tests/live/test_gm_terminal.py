@@ -143,6 +143,8 @@ def test_a_condition_an_attack_puts_on_is_told_with_its_outcome() -> None:
     the declared effect instead of the table's): the outcome names the effect (it said
     'the declared effect applies'), and the next line that Obi is prone."""
     out = _play(FORD, "", "", "", "", "", "", "1", "2", "5", "", "5")
+    full = _play(FORD, "", "", "", "", "", "", "1", "2", "5", "", "5", "e")
+    assert " 15. Kofi → Obi: controlled hit: Obi is knocked prone; Obi loses 4" in full
     assert ("  Kofi → Obi: controlled hit: Obi is knocked prone; Obi loses 4\n"
             "  Obi: conditions none → prone\n") in out, out[-2000:]
     # the gate fight: Rosa's counter-attacked attack leaves her dying, told as it happens

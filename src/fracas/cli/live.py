@@ -47,7 +47,7 @@ from fracas.core.words import count
 from fracas.encounter.gm import field_labels as gm_field_labels
 from fracas.encounter.gm import field_named as gm_find_field
 from fracas.encounter.gm import told
-from fracas.encounter.narration import Names, say
+from fracas.encounter.narration import Names
 from fracas.encounter.session import Session, known_names
 from fracas.encounter.session_log import SessionLog, load_session
 from fracas.errors import InputError
@@ -266,8 +266,8 @@ def _command(session: Session, line: str, console: Console
     if head == "e":
         console.print(Rule("[dim]the last turn in full[/]"))
         names, words = names_of(session), session.system.words
-        console.print(render.event_lines(told(last_turn(session)),
-                                         say=lambda e: say(e, names, words)))
+        shown = told(last_turn(session))
+        console.print(render.event_lines(shown, say=notes.in_full(shown, names, words)))
         return None
     if head == "s":
         console.print(order_view(session))

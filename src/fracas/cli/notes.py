@@ -72,9 +72,10 @@ def told(events: Sequence[Event], verbose: bool, names: Names, words: Words,
     for i, e in enumerate(events):
         if isinstance(e, TurnStarted):
             effects = []
-        if e.with_outcome and not verbose:
+        if e.with_outcome:
             effects.append(say(e, names, words))
-            continue
+            if not verbose:  # told in full, it has its own line too
+                continue
         if not (verbose or isinstance(e, RoundStarted) or is_brief(e) or e.rule == RULE_GM
                 or later.get(i) == [i]):
             continue
@@ -87,6 +88,15 @@ def told(events: Sequence[Event], verbose: bool, names: Names, words: Words,
         yield Told(i, e, text)
         for j in later.get(i, []) if isinstance(e, Outcome) else []:
             yield Told(j, events[j], say(events[j], names, words), besides=True)
+
+
+def in_full(events: Sequence[Event], names: Names, words: Words) -> Callable[[Event], str]:
+    """Each event's line for the full explanation (``e``), an outcome's with what its
+    declared effect did (``controlled hit: Obi is knocked prone; Obi loses 4``), as the
+    brief narration tells it."""
+    lines = {id(line.event): line.text for line in told(events, True, names, words,
+                                                        lambda cid: None)}
+    return lambda event: lines.get(id(event)) or say(event, names, words)
 
 
 def by_id(events: Sequence[Event], names: Names) -> list[Event]:
