@@ -43,3 +43,12 @@ def run_main(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
         code = int(exit_.code or 0)
     out, err = capsys.readouterr()
     return code, out, err
+
+
+# The test duel (tests/toy) stands for a third party's system: its fast and sampled paths
+# are checked against steps by tests/encounter/test_simulate.py::
+# test_fast_and_step_by_step_agree_on_the_test_fight and tests/analysis/test_sampled.py::
+# test_sampled_and_step_by_step_agree_on_the_test_fight, so auto may pick them for it.
+from fracas.analysis.auto import VERIFIED  # noqa: E402
+
+VERIFIED["testduel"] = frozenset({"steps", "fast", "sampled"})

@@ -87,3 +87,13 @@ def test_a_roll_tree_draws_what_playing_the_rule_draws() -> None:
         stayed_in += stayed
         assert got == direct
     assert stayed_in > 50
+
+
+def test_sampled_and_step_by_step_agree_on_the_test_fight(toy_dir: Path) -> None:
+    """As on the example fights (|z| < 4.5, fixed seeds): the test duel's sampled path is
+    checked, so auto may pick it (fracas.analysis.auto.VERIFIED)."""
+    scenario = load_scenario(toy_dir / "duel-fight.yaml")
+    setup = setup_from_scenario(scenario)
+    sampled = sim.simulate(setup, scenario.roster, 200, seed=5, method="sampled")
+    steps = sim.simulate(setup, scenario.roster, 200, seed=6, method="steps")
+    agree(sampled, steps)
