@@ -226,6 +226,27 @@ def event_view(event: Event, line: str) -> dict[str, Any]:
     return {"type": event.type, "text": line, "rule": event.rule}
 
 
+def turn_order(session: Session, hidden: frozenset[str]) -> list[dict[str, Any]]:
+    """The round's slots as a viewer sees them: each with its label, who may take it (or
+    who took it), whether it is done or under way; a hidden combatant left out."""
+    state = session.state
+    roster = state.roster
+    order: list[dict[str, Any]] = []
+    taken = slots_taken(session.events)
+    for i, slot in enumerate(state.slots):
+        ids = [x for x in slot.candidates if x in roster and x not in hidden]
+        if i in taken:  # a slot taken this round names who took it, not who could have
+            ids = [x for x in ids if x == taken[i]]
+        elif len(ids) > 1:  # one who has acted this round takes no other slot of several
+            ids = [x for x in ids if x not in state.acted] or ids
+        if ids:
+            order.append({"label": slot.label, "names": [roster[x].name for x in ids],
+                          "ids": ids, "done": i < state.next_slot - (state.actor is not None),
+                          "current": i == state.next_slot - 1 and state.actor is not None
+                          and not state.over})
+    return order
+
+
 def encounter_view(eid: str, title: str, system: RuleSystem, session: Session, version: int,
                    role: Role, settings: Mapping[str, Any],
                    players: Sequence[Mapping[str, Any]] = ()) -> dict[str, Any]:
@@ -235,8 +256,6 @@ def encounter_view(eid: str, title: str, system: RuleSystem, session: Session, v
     viewer = viewer_of(role, settings, session)
     names = names_of(session)
     hidden_ids = viewer.hidden
-    others = viewer.others
-
     held = marks(session.events, state.round)
     combatants = []
     for cid, c in roster.items():
@@ -254,20 +273,7 @@ def encounter_view(eid: str, title: str, system: RuleSystem, session: Session, v
             view["controller"] = session.current.get(cid, PERSON)
         combatants.append(view)
 
-    order: list[dict[str, Any]] = []
-    taken = slots_taken(session.events)
-    for i, slot in enumerate(state.slots):
-        ids = [x for x in slot.candidates if x in roster and x not in hidden_ids]
-        if i in taken:  # a slot taken this round names who took it, not who could have
-            ids = [x for x in ids if x == taken[i]]
-        elif len(ids) > 1:  # one who has acted this round takes no other slot of several
-            ids = [x for x in ids if x not in state.acted] or ids
-        if ids:
-            order.append({"label": slot.label, "names": [roster[x].name for x in ids],
-                          "ids": ids, "done": i < state.next_slot - (state.actor is not None),
-                          "current": i == state.next_slot - 1 and state.actor is not None
-                          and not state.over})
-
+    order = turn_order(session, hidden_ids)
     for view in combatants:
         view["slot"] = slot_of(order, view["id"])
     # the GM's desk lists the combatants in turn order (those in no slot last)
@@ -314,7 +320,7 @@ def encounter_view(eid: str, title: str, system: RuleSystem, session: Session, v
         "round": state.round, "over": state.over, "winner": state.winner,
         "actor": actor, "actor_name": actor_name,
         "order": order, "combatants": combatants, "pending": asked, "log": log,
-        "settings": dict(settings) if role.is_gm else {"others": others,
+        "settings": dict(settings) if role.is_gm else {"others": viewer.others,
                                                         "allies": viewer.allied},
         "players": list(players) if role.is_gm else [],
         "gm": gm_tools(session, players) if role.is_gm else None,
