@@ -189,6 +189,7 @@ def test_the_phone_at_390(browser: Browser, server: ServerProcess) -> None:
             "v => +document.querySelector('#tracker').dataset.version >= v",
             arg=api.view(eid)["version"])
         settled(player)
+        player.wait_for_selector("#your-turn")  # the panel of Rin's action drawn
         shown = player.locator("#log li:visible").count()
         assert 1 <= shown <= 6 < player.locator("#log li").count()
         assert in_first_screen(player, "#your-turn") and in_first_screen(player, "#prompt")
