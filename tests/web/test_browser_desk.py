@@ -189,6 +189,7 @@ def test_the_phone_at_390(browser: Browser, server: ServerProcess) -> None:
             "v => +document.querySelector('#tracker').dataset.version >= v",
             arg=api.view(eid)["version"])
         settled(player)
+        player.wait_for_selector("#your-turn")  # the panel of Rin's action drawn
         shown = player.locator("#log li:visible").count()
         assert 1 <= shown <= 6 < player.locator("#log li").count()
         assert in_first_screen(player, "#your-turn") and in_first_screen(player, "#prompt")
@@ -209,9 +210,9 @@ def test_the_phone_at_390(browser: Browser, server: ServerProcess) -> None:
             assert r.status_code == 200, r.text
         player.wait_for_selector("#summary", timeout=30000)
         headline = player.locator("#summary h2").inner_text()
-        assert re.fullmatch(r"(blades|fists) win after \d+ rounds?", headline), headline
+        assert re.fullmatch(r"(Blades|Fists) win after \d+ rounds?", headline), headline
         down = player.locator("#summary tbody").inner_text()
-        assert re.search(r"round \d+, (Rin|Gorr)'s turn", down), down
+        assert re.search(r"round \d+ \((Rin|Gorr)'s turn\)", down), down
         names = player.locator("#summary tbody tr td:first-child").all_inner_texts()
         assert names == ["Rin", "Gorr"], names
         assert in_first_screen(player, "#summary")
