@@ -12,12 +12,16 @@ first, each stopped as soon as it has answered:
    building the chain costs less than playing every turn.
 3. The sampled path, only from :data:`SAMPLED_FROM` fights (below that its learning
    cannot pay): its learning fights, then two halves of :data:`TRIAL_FIGHTS` fights
-   (kept if this path wins). Each sub-step call counts as one play step by step; on the
-   sampled path a cache hit costs :data:`HIT_COST` (:data:`FIXED_HIT_COST` on a sub-step of
-   one outcome, which draws nothing when played either), a direct play one, a miss
-   :data:`MISS_COST` plus its enumeration's runs or its traced play. Misses grow like
-   n^b, b = log2(misses after both halves / after one); the sampled path is taken when
-   its extrapolated work is under :data:`SAMPLED_MARGIN` of step by step's.
+   (kept if this path wins). The learning is given up, and the steps path taken, once
+   its enumeration runs and traces pass :data:`SAMPLED_TRIAL_SHARE` of the turns step
+   by step would play (a run plays one sub-step, a part of a turn): a trial thrown away
+   then costs auto at most about that share. Each sub-step call counts as one play step
+   by step; on the sampled path a cache hit costs :data:`HIT_COST`
+   (:data:`FIXED_HIT_COST` on a sub-step of one outcome, which draws nothing when played
+   either), a direct play one, a miss :data:`MISS_COST` plus its enumeration's runs or
+   its traced play. Misses grow like n^b, b = log2(misses after both halves / after one);
+   the sampled path is taken when its extrapolated work is under :data:`SAMPLED_MARGIN`
+   of step by step's.
 
 The costs are fixed weights, measured once against CPU time on the example fights
 (``benchmarks/simulate.py`` prints auto beside the best path).
@@ -39,7 +43,7 @@ from fracas.analysis.paths import (
     sampled_chunk,
     steps_chunk,
 )
-from fracas.analysis.sampled import SubstepCache
+from fracas.analysis.sampled import SubstepCache, WorkCapReached
 from fracas.core.model import Roster
 from fracas.core.words import count
 from fracas.encounter.engine import FightSetup
@@ -53,6 +57,27 @@ HIT_COST = 0.15  # a cache hit, in plays of a sub-step
 FIXED_HIT_COST = 1.0  # a hit on a sub-step of one outcome: playing it draws nothing either
 MISS_COST = 0.5  # a miss's own overhead (read tracking, storing), besides runs or a play
 SAMPLED_MARGIN = 0.8  # the sampled path must count at most this share of step by step's
+SAMPLED_TRIAL_SHARE = 0.03  # of the turns step by step would play, the most enumeration
+# runs and traces the sampled path's learning may take before auto gives it up
+
+
+#: The paths ``auto`` may pick for each system: those checked against the step path for
+#: it (steps is the reference, the rules played as written). The tests are the proof:
+#: fast - tests/encounter/test_simulate.py::test_fast_and_step_by_step_agree_on_example_duels
+#: (every system's example duel) and, for c22's card classes,
+#: tests/properties/test_c22_exact.py and tests/c22/test_exact_suits.py; sampled -
+#: tests/analysis/test_sampled.py::test_sampled_and_step_by_step_agree_on_every_example_fight.
+#: A system not listed (a third party's) gets the step path from auto; fast and sampled
+#: stay available by name.
+VERIFIED: dict[str, frozenset[str]] = {
+    system: frozenset({"steps", "fast", "sampled"})
+    for system in ("c22", "contest", "zamani", "tristat", "genesys")
+}
+
+
+def verified(system_id: str) -> frozenset[str]:
+    """The paths auto may pick for a system (see :data:`VERIFIED`)."""
+    return VERIFIED.get(system_id, frozenset({"steps"}))
 
 
 @dataclass
@@ -135,18 +160,28 @@ def choose(setup: FightSetup, roster: Roster, seed: int, n: int,
     if first.n >= n:
         return Choice("steps", f"auto chose the steps path: {count(n, 'fight')}, played step by "
                       "step first", first)
+    paths = verified(setup.system.id)
+    if paths == {"steps"}:
+        return Choice("steps", "auto chose the steps path: the fast and sampled paths are not "
+                      f"checked against it for the system {setup.system.id}", first)
     turns = max(1.0, float(first.actions.mean()) if first.actions is not None else 1.0)
     said = f"step by step ~{turns:,.1f} turns a fight, ~{n * turns:,.0f} in all"
     verdict = probe(setup, roster, seed, n, max_memory, budget=AUTO_SHARE * n * turns /
                     RUN_COST, run_cost=RUN_COST)
-    if verdict.fast:
+    if verdict.fast and "fast" in paths:
         return Choice("fast", f"auto chose the fast path: {verdict.reason}; {said}")
     why = f"the fast path not taken ({verdict.reason})"
-    if n < SAMPLED_FROM:
+    if n < SAMPLED_FROM or "sampled" not in paths:
         return Choice("steps", f"auto chose the steps path: {said}; {why}; fewer than "
                       f"{SAMPLED_FROM} fights: the sampled path's learning would not pay",
                       first)
-    plan, learning = learn_played(setup, roster, seed, max_memory)
+    cap = SAMPLED_TRIAL_SHARE * n * turns
+    try:
+        plan, learning = learn_played(setup, roster, seed, max_memory, max_work=cap)
+    except WorkCapReached:
+        return Choice("steps", f"auto chose the steps path: {said}; {why}; the sampled path's "
+                      f"learning passed {cap:,.0f} sub-step runs ({SAMPLED_TRIAL_SHARE:.0%} of "
+                      "the turns step by step) before it could pay", first)
     key = run_key(setup, roster, plan, max_memory)
     start = Counts(0, 0, 0, 0, 0)
     halves, counts = [], []

@@ -22,6 +22,7 @@ from fracas.core.events import ActionChosen, Outcome, RoundStarted
 from fracas.core.model import Roster
 from fracas.dice.rollers import ExactRoller, Roller
 from fracas.encounter.engine import FightSetup, step
+from fracas.encounter.modes import LEAN
 from fracas.encounter.state import FightState
 
 _INT64_SAFE = 2**62
@@ -38,7 +39,7 @@ def transition(roller: Roller, setup: FightSetup, state: FightState
     """One turn, keeping only what the chain needs: the next state (its round replaced by
     the system's representative round), the damage dealt, how many rounds began and how
     many actions were resolved."""
-    new, events = step(roller, setup, state, lean=True)
+    new, events = step(roller, setup, state, LEAN)
     dealt: dict[str, int] = {}
     rounds = actions = 0
     for e in events:
@@ -77,7 +78,7 @@ class FightChain:
         self._who = {c.name: i for i, c in enumerate(roster.values())}
         self._who.update({cid: i for i, cid in enumerate(self.ids)})
         # rounds are counted outside the states, so the round limit is applied outside too
-        self._chain_setup = replace(self.setup, max_rounds=10**9)
+        self.chain_setup = replace(self.setup, max_rounds=10**9)
         self._built = 0
         self._dirty: list[int] = []
         self.expanded = np.zeros(0, dtype=bool)
@@ -133,7 +134,7 @@ class FightChain:
             self.rows[sid] = ([1], [sid], [self._edge_id(())])
             self._dirty.append(sid)
             return
-        dist = self.exact.distribution(transition, self._chain_setup, state)
+        dist = self.exact.distribution(transition, self.chain_setup, state)
         weights, succ, edges = [], [], []
         items = dist.items()
         total = dist.total

@@ -27,6 +27,7 @@ from fracas.core.model import Roster
 from fracas.core.recur import Recurrence, recurring_states
 from fracas.dice.rollers import EnumerationTooLarge, Roller
 from fracas.encounter.engine import FightSetup, step
+from fracas.encounter.modes import LEAN
 from fracas.encounter.state import FightState
 
 BATCH = 32768
@@ -102,12 +103,13 @@ CACHES: dict[str, tuple[Any, Roster, SubstepCache]] = {}
 Plan = tuple[frozenset[Any], frozenset[Any]]  # rules always played, rules always traced
 
 
-def learn_played(setup: FightSetup, roster: Roster, seed: int, max_bytes: int
-                 ) -> tuple[Plan, SubstepCache]:
+def learn_played(setup: FightSetup, roster: Roster, seed: int, max_bytes: int,
+                 max_work: float | None = None) -> tuple[Plan, SubstepCache]:
     """The rules keyed by the whole fight (always played) and those too large to
     enumerate (always traced into roll trees), found by playing :data:`LEARN_FIGHTS`
-    fights on a learning cache (deterministic in the seed); the cache is returned warm."""
-    cache = SubstepCache(max_bytes, learn=True)
+    fights on a learning cache (deterministic in the seed); the cache is returned warm.
+    Past ``max_work`` enumeration runs and traces: :class:`WorkCapReached` (auto's trial)."""
+    cache = SubstepCache(max_bytes, learn=True, max_work=max_work)
     for i in range(LEARN_FIGHTS):
         play_lean(setup, roster, SamplingRoller(np.random.Generator(np.random.PCG64(
             np.random.SeedSequence([seed, 1_000_033, i]))), cache))
@@ -117,7 +119,7 @@ def learn_played(setup: FightSetup, roster: Roster, seed: int, max_bytes: int
 def play_lean(setup: FightSetup, roster: Roster, roller: Roller
               ) -> tuple[FightState, np.ndarray, int]:
     """One fight by the lean loop (:func:`~fracas.encounter.engine.step` with
-    ``lean=True``: only the events that change the fight, no narration), on the steps
+    the ``LEAN`` mode: only the events that change the fight, no narration), on the steps
     path's random roller or the sampled path's: final state, damage dealt, actions
     resolved."""
     ids = tuple(roster)
@@ -127,7 +129,7 @@ def play_lean(setup: FightSetup, roster: Roster, roller: Roller
     dealt = np.zeros(len(ids), dtype=np.int64)
     actions = 0
     while not state.over:
-        state, events = step(roller, setup, state, lean=True)
+        state, events = step(roller, setup, state, LEAN)
         for e in events:
             if isinstance(e, Outcome) and e.damage and e.actor in who:
                 dealt[who[e.actor]] += e.damage

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import fields, replace
 from typing import Any
 
 from fracas.core.events import (
@@ -133,6 +134,34 @@ class Names:
         return "".join(out)
 
 
+#: The fields of an event that refer to combatants (an id, or ids inside tuples): the only
+#: places where a name is put for an id. Free text (a rule's note, a weapon's name, the
+#: action in the table's words, a GM's description) is never searched for ids: "knife"
+#: is the Knife fighter's id and also the name of his knife.
+REFERS = frozenset({"actor", "target", "who", "attacker", "defender", "combatant", "order",
+                    "names", "segments"})
+
+
+def _named_value(value: Any, names: Names) -> Any:
+    if isinstance(value, str):
+        return names.names.get(value, value)
+    if isinstance(value, tuple):
+        return tuple(_named_value(v, names) for v in value)
+    return value
+
+
+def in_names(event: Event, names: Names) -> Event:
+    """``event`` with the combatants its fields refer to (:data:`REFERS`) given by name."""
+    changes = {}
+    for f in fields(event):
+        if f.name in REFERS:
+            value = getattr(event, f.name)
+            named = _named_value(value, names)
+            if named != value:
+                changes[f.name] = named
+    return replace(event, **changes) if changes else event
+
+
 def field_label(name: str, words: Words) -> str:
     """A field's label from the system's data pack, else its name in plain words."""
     return plain(words.field(name))
@@ -161,6 +190,19 @@ def value_words(value: Any, words: Words) -> str:
                          if isinstance(v, tuple | list) else value_words(v, words)
                          for v in value)
     return str(value)
+
+
+def state_words(field: str, value: Any, words: Words, names: Names) -> str:
+    """A value of a combatant's state ``field`` as the table says it: the data pack's words
+    for that value (``shown``), a combatant's id as its name, an empty text as ``none``,
+    else :func:`value_words`."""
+    word = words.fields.get(field)
+    key = "yes" if value is True else "no" if value is False else value
+    if word is not None and isinstance(key, str) and key in word.shown:
+        return word.shown[key]
+    if isinstance(value, str):
+        return names(value) if value in names.names else value or "none"
+    return value_words(value, words)
 
 
 LONG_LIST = 8  # a list longer than this is told by its size and what came and went
@@ -195,8 +237,7 @@ def say_public(event: Event, names: Names, words: Words) -> str | None:
         if not event.target:
             return f"{names(event.actor)}: {outcome}"
         return f"{names(event.actor)} → {names(event.target)}: {outcome}"
-    line = event.public_text()
-    return None if line is None else names.put(line)
+    return in_names(event, names).public_text()
 
 
 def public_teller(names: Mapping[str, str], words: Words) -> Callable[[Event], str | None]:
@@ -240,12 +281,10 @@ def say(event: Event, names: Names, words: Words) -> str:
     if isinstance(event, Changed):
         field = f"{names(event.target)}: {words.field(event.field)}"
         if event.before is None:  # a value given for the first time: nothing was there
-            return f"{field} set to {value_words(event.after, words)}"
+            return f"{field} set to {state_words(event.field, event.after, words, names)}"
         moved = _long_list_change(event.before, event.after, words)
         if moved is not None:
             return f"{field} {moved}"
-        return (f"{field} {value_words(event.before, words)} → "
-                f"{value_words(event.after, words)}")
-    if isinstance(event, FightEnded):
-        return names.put(event.text())
-    return names.put(event.text())
+        return (f"{field} {state_words(event.field, event.before, words, names)} → "
+                f"{state_words(event.field, event.after, words, names)}")
+    return in_names(event, names).text()

@@ -73,6 +73,7 @@ class DiceInput(_Input):
         None, min_length=1, max_length=10_000)
     rolled: int | None = Field(None, ge=0, le=MAX_COUNT)
     auto: Literal[True] | None = None
+    owner: str | None = Field(None, max_length=200)  # whose roll it was given for
     # logs written before this was fixed gave a roll handed to a policy ``for`` too (it
     # never had an effect: a drawn roll asks nothing more)
     for_: str | None = Field(None, alias="for")
@@ -97,6 +98,8 @@ class AnswerInput(_Input):
     policy: str | None = None
     by: str
     for_: str | None = Field(None, alias="for")
+    who: str | None = Field(None, max_length=200)  # who was asked (read back only for them)
+    asked: str | None = Field(None, max_length=1000)  # the question it answered
 
     @model_validator(mode="after")
     def _one_of(self) -> AnswerInput:
@@ -110,6 +113,8 @@ class GmInput(_Input):
     kind: Literal["gm"]
     event: dict[str, Any]
     by: str
+    # the inputs of the turn under way before the edit left some out (undo puts them back)
+    turn: list[dict[str, Any]] | None = Field(None, max_length=10_000)
 
 
 class CutRecord(_Record):

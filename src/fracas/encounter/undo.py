@@ -37,7 +37,11 @@ def plan_undo(now: Entries, steps: int) -> tuple[Entries, list[Entries], bool]:
             continue
         # a GM edit made before the pending turn's inputs: it alone is taken out
         middle = True
-        taken.append([{"kind": "reinsert", "entries": [entries[i] for i in members]}])
+        put = [entries[i] for i in members]
+        taken.append([{"kind": "reinsert", "entries": put}])
         for i in sorted(members, reverse=True):
             del entries[i]
+        turn = next((e.pop("turn") for e in put if "turn" in e), None)
+        if turn is not None:  # the inputs of the turn the edit left out come back
+            entries[first:] = turn
     return entries, taken, middle

@@ -181,6 +181,18 @@ def create_app(db_url: str, *, serving: bool = False) -> FastAPI:
     app.state.views = Memory(api.VIEWS)
     app.state.stopping = False
 
+    _handle_errors(app)
+    app.include_router(api.router)
+    app.include_router(gm_api.router)
+    app.include_router(pages.router)
+    app.mount("/static", StaticFiles(directory=STATIC), name="static")
+    app.add_middleware(BodyLimit, limit=MAX_BODY)
+    return app
+
+
+def _handle_errors(app: FastAPI) -> None:
+    """Every error as its caller reads it: a page for a browser, JSON for the API, with
+    the status that says what went wrong (no traceback ever reaches a person)."""
     @app.exception_handler(StarletteHTTPException)
     async def _http(request: Request, err: StarletteHTTPException) -> Any:
         if pages.wants_html(request):
@@ -231,10 +243,3 @@ def create_app(db_url: str, *, serving: bool = False) -> FastAPI:
                 return pages.error_page(request, status, str(err))
             return _error(status, str(err))
         app.add_exception_handler(kind, handler)
-
-    app.include_router(api.router)
-    app.include_router(gm_api.router)
-    app.include_router(pages.router)
-    app.mount("/static", StaticFiles(directory=STATIC), name="static")
-    app.add_middleware(BodyLimit, limit=MAX_BODY)
-    return app

@@ -15,7 +15,7 @@ from pydantic import Field, field_validator
 
 from fracas.encounter import gm
 from fracas.errors import InputError
-from fracas.web.api import Strict, _changed, bounded, yaml_text
+from fracas.web.api import Strict, bounded, changed_view, yaml_text
 from fracas.web.auth import role_for
 
 router = APIRouter(prefix="/api/encounters/{eid}")
@@ -59,7 +59,10 @@ class Condition(Strict):
     version: int
     combatant: str = Field(max_length=200)
     condition: str = Field(max_length=80)
-    rounds: int = Field(0, ge=0, le=1000, description="0: until taken off")
+    rounds: int = Field(0, ge=0, le=1000, description="0: until taken off; N: through the "
+                                                     "combatant's next N turns")
+    until: str | None = Field(None, max_length=200, description="a combatant id: until "
+                                                              "the end of its next turn")
     clear: bool = False
 
 
@@ -79,7 +82,7 @@ def _gm_change(request: Request, eid: str, version: int, what: str, act: Any
     role = role_for(tracker.store, request, eid)
     tracker.gm_only(role, what)
     new_version, events = tracker.change(eid, version, role, act, note=what)
-    return _changed(request, eid, role, new_version, events if isinstance(events, tuple)
+    return changed_view(request, eid, role, new_version, events if isinstance(events, tuple)
                     else (events,))
 
 
@@ -139,7 +142,7 @@ def condition(request: Request, eid: str, body: Condition) -> dict[str, Any]:
     def act(s: Any) -> Any:
         if body.clear:
             return gm.clear_condition(s, body.combatant, body.condition)
-        return gm.set_condition(s, body.combatant, body.condition, body.rounds)
+        return gm.set_condition(s, body.combatant, body.condition, body.rounds, body.until)
     return _gm_change(request, eid, body.version, "set a condition", act)
 
 

@@ -27,7 +27,7 @@ def guarded_stance(action: Action, roster: Roster, told: bool = True) -> Resolut
     its next turn (counted as the end of the next round); ``told``: whether the rules
     narrate (see :class:`~fracas.systems.genesys.harm.Tracker`)."""
     tr = Tracker(roster, told)
-    tr.add(Note(STANCE, f"{action.actor} takes a Guarded Stance: +1 melee defense, a "
+    tr.add(Note(STANCE, f"{roster[action.actor].name} takes a Guarded Stance: +1 melee defense, a "
                         "setback die on its combat checks"))
     tr.condition(STANCE, action.actor, "guarded:1")
     tr.add(Outcome(STANCE, action.actor, "", "guarded stance", False, 0))
@@ -42,12 +42,15 @@ def initiative(system: Any, roller: Roller, roster: Roster, round_number: int
                ) -> tuple[tuple[Slot, ...], tuple[Event, ...]]:
     """Cool (Vigilance when surprised) checks, once per encounter; slots by successes
     then advantage; any PC may take a PC slot, any NPC an NPC slot. The state keeps each
-    combatant's place in the order (not the roll), so later rounds reuse it."""
+    combatant's place in the order (not the roll), so later rounds reuse it. An
+    incapacitated character's slot leaves the order, or stays for another of its kind
+    (table default ``incapacitated_slot``: a reading, the rules are silent)."""
     events: list[Event] = []
     told = narrated(roller)
     defaults = system.defaults
     active = [cid for cid in roster if system.is_active(roster[cid])]
-    kept = sorted((cid for cid in active if roster[cid].state.initiative),
+    placed = active if defaults.incapacitated_slot == "drop" else list(roster)
+    kept = sorted((cid for cid in placed if roster[cid].state.initiative),
                   key=lambda cid: roster[cid].state.initiative[0])
     results: dict[str, tuple[int, int]] = {}
     for cid in active:
@@ -61,8 +64,8 @@ def initiative(system: Any, roller: Roller, roster: Roster, round_number: int
         spec, pool_events = simple_pool(defaults, c, skill)
         if told:
             events.append(Note(f"{INITIATIVE}; {DEFAULT} · "
-                               f"{'surprised_skill' if surprised else 'initiative_skill'}",
-                               f"{cid} rolls {skill} for initiative"
+                               f"{'Surprised skill' if surprised else 'Initiative skill'}",
+                               f"{c.name} rolls {skill} for initiative"
                                + (" (surprised)" if surprised else "")))
             events += pool_events
         announce(roller, cid, f"initiative ({skill})")
@@ -85,7 +88,8 @@ def initiative(system: Any, roller: Roller, roster: Roster, round_number: int
     slots, labels = _slots(tuple((cid, _is_pc(roster[cid].sheet)) for cid in order))
     if not told:  # the lean loop keeps the changes only
         return slots, tuple(events)
-    rule = f"{INITIATIVE}; {DEFAULT} · initiative_tie={defaults.initiative_tie}"
+    rule = f"{INITIATIVE}; {DEFAULT} · Initiative ties go to the " + (
+        "PCs" if pc_first else "NPCs")
     if results:
         events.append(Note(rule, "order by successes, then advantage: " + ", ".join(
             f"{cid} ({results[cid][0]}/{results[cid][1]})" if cid in results else cid
@@ -185,12 +189,15 @@ def start_turn(system: Any, roller: Roller, actor: str, roster: Roster) -> tuple
 
 def bleed(system: Any, roller: Roller, tr: Tracker, cid: str) -> None:
     """Bleeding Out: 1 wound and 1 strain; one more Critical Injury for every 5 wounds
-    past the wound threshold."""
+    past the wound threshold; the wound that first goes past it inflicts one as any harm
+    does (seed 004 · Step 6)."""
     rule = "seed 004 · Critical Injury (Bleeding Out)"
     sheet: Sheet = tr.c(cid).sheet
     past_before = max(0, tr.c(cid).state.wounds - sheet.wound_threshold) // 5
-    harm.suffer_wounds(tr, rule, cid, 1)
+    crossed = harm.suffer_wounds(tr, rule, cid, 1)
     harm.suffer_strain(tr, rule, cid, 1)
+    if crossed:
+        harm.critical_injury(roller, tr, system.defaults, cid, 0, 0, "wound threshold")
     past_after = max(0, tr.c(cid).state.wounds - sheet.wound_threshold) // 5
     for _ in range(past_after - past_before):
         harm.critical_injury(roller, tr, system.defaults, cid, 0, 0,
