@@ -18,6 +18,7 @@ QUICK = {
     "dice.py": ["expression", "cold", "cached", "5d20kh1"],
     "fight_golden.py": ["byte for byte the saved one"],
     "genesys_pools.py": ["pool", "+ Distribution", "large pool"],
+    "long_fight.py": ["first p50", "last p95", "worst ratio"],
     "live_odds.py": ["median ms", "genesys/duel-fight.yaml"],
     "odds_golden.py": ["byte for byte the saved one"],
     "policy_agreement.py": ["decisions", "same value", "duel-fight.yaml"],

@@ -42,6 +42,7 @@ from fracas.encounter.log import (
     log_words,
     read_fight_log,
     replay_checked,
+    text_edited,
 )
 from fracas.encounter.modes import NARRATED, StepMode
 from fracas.encounter.narration import teller
@@ -368,6 +369,9 @@ def _played_again(data: FightLogData, fight: Encounter, upto: int | None = None)
             mine = played[index - start] if index - start < len(played) else None
             logged = data.events[index] if index < end else None
             if mine is not None and logged is not None and _same(mine, logged):
+                edited = text_edited(data.texts[index] if data.texts else None, logged, mine)
+                if edited is not None and (upto is None or data.lines[index] < upto):
+                    raise edited.located(file=data.path, prefix=f"line {data.lines[index]}")
                 continue
             line = data.lines[index] if index < end else data.lines[end - 1] + 1
             if upto is not None and line >= upto:

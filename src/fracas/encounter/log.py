@@ -340,6 +340,7 @@ class FightLogData:
     lines: tuple[int, ...]  # the line of each event
     marks: tuple[int, ...]
     stopped: str | None
+    texts: tuple[Any, ...] = ()  # each event's text as logged (None: none given)
 
 
 class FightLog:
@@ -383,6 +384,7 @@ def read_fight_log(path: Path | str) -> FightLogData:
     _load_system(header.get("system"), read.path)  # its event types, before any event
     events: list[Event] = []
     lines: list[int] = []
+    texts: list[Any] = []
     marks: list[int] = []
     pending: list[Event] = []
     turn = 1
@@ -396,6 +398,7 @@ def read_fight_log(path: Path | str) -> FightLogData:
             try:
                 pending.append(checked_event(data["event"]))
                 lines.append(record.seq)
+                texts.append(data["event"].get("text"))
             except InputError as err:
                 raise err.located(file=read.path, prefix=f"line {record.seq}") from None
         elif record.kind == "turn":
@@ -416,7 +419,7 @@ def read_fight_log(path: Path | str) -> FightLogData:
         stopped = (f"{stopped}: turn {turn} is incomplete ({count(len(pending), 'event')} "
                    f"dropped)")
     return FightLogData(read.path, header, tuple(events), tuple(lines[:len(events)]),
-                        tuple(marks), stopped)
+                        tuple(marks), stopped, tuple(texts[:len(events)]))
 
 
 def _load_system(system_id: Any, file: str) -> None:
@@ -509,16 +512,23 @@ def checked_event(data: Any) -> Event:
             raise InputError(f"{cls.__name__}.{f.name} has the wrong type",
                              path=f"event.{f.name}", allowed=_hint_text(hints[f.name]))
     try:
-        text = event.text()
+        event.text()
     except Exception:  # any value the event cannot show is bad input
         raise InputError(f"a {cls.__name__} event whose values do not fit together",
                          path="event") from None
-    if "text" in data and data["text"] != text:
-        # the words are the rules' own, made from the event's values: an edit shows
-        raise InputError(f"the event's text was changed: the log has {data['text']!r}, its "
-                         f"values say {text!r}", path="event.text",
-                         allowed="the text fracas wrote")
     return event
+
+
+def text_edited(logged: Any, *events: Event) -> InputError | None:
+    """An event's text as logged (``logged``: None when the log gives none) is the words
+    of its values: those of the event as read (``events[0]``) or of the same event as
+    the rules make it now (a log told in older words); else the error naming it (checked
+    after the values, which name a changed value more exactly)."""
+    if logged is None or any(logged == e.text() for e in events):
+        return None
+    return InputError(f"the event's text was changed: the log has {logged!r}; its values "
+                      f"say {events[-1].text()!r}", path="event.text",
+                      allowed="the text fracas wrote (a log unedited)")
 
 
 _HINTS: dict[type, dict[str, Any]] = {}

@@ -22,6 +22,7 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import fields, replace
+from types import SimpleNamespace
 from typing import Any
 
 from fracas.core.events import (
@@ -55,6 +56,7 @@ from fracas.encounter.live import PERSON, Feed, dice_error, dice_prompt, run_tur
 from fracas.encounter.narration import Names
 from fracas.encounter.policies import POLICIES
 from fracas.encounter.state import FightState
+from fracas.encounter.undo import plan_undo
 from fracas.errors import FracasError, InputError, ScriptError
 from fracas.registry.scenarios import scenario_from_mapping
 
@@ -146,10 +148,23 @@ class Session:
     def _feed(self, entries: Sequence[dict[str, Any]]) -> Feed:
         rolls = [e for e in entries if e["kind"] == "dice"]
         answers = [e for e in entries if e["kind"] == "answer"]
-        previous = {e.actor: e.target for e in self.events[:self._base_len]
-                    if isinstance(e, ActionChosen) and e.target}
         return Feed(list(rolls), list(answers), self.seed, self.drawn,
-                    self._auto, self.is_person, odds=self.odds, previous=previous)
+                    self._auto, self.is_person, odds=self.odds, previous=self._previous())
+
+    def _previous(self) -> dict[str, str]:
+        """Each combatant's last target before the pending turn, carried on from the last
+        call while the events before stay the same (a long fight's turn then costs what
+        a short one's does)."""
+        end = self._base_len
+        done, last, targets = getattr(self, "_targets", (0, None, {}))
+        if not (0 < done <= end and self.events[done - 1] is last):
+            done, targets = 0, {}
+        targets = dict(targets)
+        for e in self.events[done:end]:
+            if isinstance(e, ActionChosen) and e.target:
+                targets[e.actor] = e.target
+        self._targets = (end, self.events[end - 1] if end else None, targets)
+        return targets
 
     def _replay(self) -> None:
         """Fold the whole log: the state, the events, and what is asked now."""
@@ -329,8 +344,7 @@ class Session:
     def _add(self, added: list[dict[str, Any]], keep_redo: bool = False
              ) -> tuple[Event, ...]:
         """Append inputs and play on from the pending turn; on a bad input, restore."""
-        saved = (list(self.entries), self.state, list(self.events), self.pending,
-                 self._turn_start, self.drawn, self._base, self._base_len)
+        saved = self._snapshot()
         start = self._turn_start
         cut = len(self.events)
         try:
@@ -338,8 +352,7 @@ class Session:
             # the pending turn is re-run from its start with every input given so far
             self._advance(start)
         except (FracasError, ValueError) as err:
-            (self.entries, self.state, self.events, self.pending, self._turn_start,
-             self.drawn, self._base, self._base_len) = saved
+            self._restore(saved)
             if isinstance(err, ScriptError) and self.pending is not None:
                 typed = next((len(e.get("dice", ())) for e in reversed(added)
                               if e.get("kind") == "dice"), 0)
@@ -413,8 +426,7 @@ class Session:
         # the pending turn's inputs, dice the session rolled included: nothing already
         # rolled is rolled again
         pending_entries = list(self.entries[start:])
-        saved = (list(self.entries), self.state, list(self.events), self.pending, start,
-                 self.drawn, self._base, self._base_len)
+        saved = self._snapshot()
         try:
             del self.entries[start:]
             self.entries.extend(new)
@@ -431,13 +443,12 @@ class Session:
             self._delegated()
             return
         try:
-            self.entries = list(saved[0])
+            self.entries = list(saved.entries)
             del self.entries[start:]
             self.entries.extend(new)
             self._replay()
         except (FracasError, ValueError) as err:
-            (self.entries, self.state, self.events, self.pending, self._turn_start,
-             self.drawn, self._base, self._base_len) = saved
+            self._restore(saved)
             raise InputError(str(err), path="gm") from None
         try:  # all at once, so the dice rolled before are read where they were rolled
             self._add(pending_entries, keep_redo=True)
@@ -517,33 +528,7 @@ class Session:
         the session rolled by itself after them; inputs made as one (a GM's free-form
         action and its effects) are one step. More steps than there are inputs is an
         :class:`InputError` that changes nothing."""
-        entries = list(self.entries)
-        taken: list[list[dict[str, Any]]] = []
-        middle = False
-        for done in range(steps):
-            made = [i for i, e in enumerate(entries) if not e.get("auto")]
-            if not made:
-                raise InputError("nothing to undo" if not done else
-                                 f"only {count(done, 'step')} to undo", path="undo",
-                                 allowed=f"undo 1 to {done}" if done else "a decision first")
-            last = max(made, key=lambda i: (int(entries[i].get("n", 0)), i))
-            group = entries[last].get("group")
-            members = [i for i in made if i == last or (
-                group is not None and entries[i].get("group") == group)]
-            first = min(members)
-            if all(entries[j].get("auto") or j in members for j in range(first, len(entries))):
-                taken.append(entries[first:])  # the newest input, at the log's end
-                del entries[first:]
-                continue
-            # a GM edit made before the pending turn's inputs: it alone is taken out
-            middle = True
-            put = [entries[i] for i in members]
-            taken.append([{"kind": "reinsert", "entries": put}])
-            for i in sorted(members, reverse=True):
-                del entries[i]
-            turn = next((e.pop("turn") for e in put if "turn" in e), None)
-            if turn is not None:  # the inputs of the turn the edit left out come back
-                entries[first:] = turn
+        entries, taken, middle = plan_undo(self.entries, steps)
         if not taken:
             return
         with self._atomic():
@@ -569,18 +554,29 @@ class Session:
                     self.entries.extend(put)
                     self._refold()
 
+    def _snapshot(self) -> SimpleNamespace:
+        """Everything a change may touch, to be put back if it fails."""
+        return SimpleNamespace(
+            entries=list(self.entries), state=self.state, events=list(self.events),
+            pending=self.pending, turn_start=self._turn_start, drawn=self.drawn,
+            base=self._base, base_len=self._base_len, current=dict(self.current),
+            redo=[list(g) for g in self.redo_stack])
+
+    def _restore(self, saved: SimpleNamespace) -> None:
+        self.entries, self.state, self.events = saved.entries, saved.state, saved.events
+        self.pending, self._turn_start, self.drawn = saved.pending, saved.turn_start, saved.drawn
+        self._base, self._base_len, self.current = saved.base, saved.base_len, saved.current
+        self.redo_stack = saved.redo
+
     @contextlib.contextmanager
     def _atomic(self) -> Iterator[None]:
         """Everything the block changes, or (on an error) nothing: a log is never left
         holding inputs the session could not play."""
-        saved = (list(self.entries), self.state, list(self.events), self.pending,
-                 self._turn_start, self.drawn, self._base, self._base_len,
-                 [list(g) for g in self.redo_stack], dict(self.current))
+        saved = self._snapshot()
         try:
             yield
         except (FracasError, ValueError) as err:
-            (self.entries, self.state, self.events, self.pending, self._turn_start,
-             self.drawn, self._base, self._base_len, self.redo_stack, self.current) = saved
+            self._restore(saved)
             if isinstance(err, InputError):
                 raise
             raise InputError(str(err), path="undo") from None

@@ -16,9 +16,10 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
+from fracas.core.events import event_from_dict
 from fracas.core.scenario import validation_error
 from fracas.core.words import count
-from fracas.encounter.log import CutShort, LogWriter, checked_event, read_log
+from fracas.encounter.log import CutShort, LogWriter, read_log, text_edited
 from fracas.encounter.session import SESSION_VERSION, Session
 from fracas.errors import InputError
 
@@ -201,11 +202,6 @@ def _session(records: Any, file: str) -> tuple[Session, list[dict[str, Any]]]:
                 raise InputError(f"an input of kind {kind!r}", file=file,
                                  path=f"line {record.seq}.kind", allowed=", ".join(INPUTS))
             entry = _valid(INPUTS[kind], data, file, record.seq)
-            if isinstance(entry, GmInput):  # the edit as fracas wrote it, its text too
-                try:
-                    checked_event(entry.event)
-                except InputError as err:
-                    raise err.located(file=file, prefix=f"line {record.seq}") from None
             if isinstance(entry, DiceInput) and entry.rolled is not None:
                 drawn = max(drawn, entry.rolled + 1)
             entries.append(dict(data))
@@ -232,7 +228,7 @@ def _session(records: Any, file: str) -> tuple[Session, list[dict[str, Any]]]:
             [head_data, *({"type": "Input", **e} for e in entries[:upto])], file=file)
 
     try:
-        return replayed(len(entries)), entries
+        session = replayed(len(entries))
     except InputError as err:
         if err.path is not None and err.path.split(".")[0] == "record 1":  # the header
             field = err.path.partition(".")[2]
@@ -244,6 +240,12 @@ def _session(records: Any, file: str) -> tuple[Session, list[dict[str, Any]]]:
         # the path says the field (``health``, ``event``), the message what is allowed
         raise InputError(err.message, file=file, path=f"line {lines[bad]}" + (
             f": {err.path}" if err.path else ""), allowed=err.allowed) from None
+    for given, line in zip(entries, lines, strict=True):  # a GM edit's words as written
+        if given["kind"] == "gm":
+            edited = text_edited(given["event"].get("text"), event_from_dict(given["event"]))
+            if edited is not None:
+                raise edited.located(file=file, prefix=f"line {line}")
+    return session, entries
 
 
 def _first_refused(replayed: Any, count: int) -> int | None:

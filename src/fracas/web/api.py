@@ -289,6 +289,17 @@ def get_encounter(request: Request, eid: str) -> JSONResponse:
     return as_json(view(request, eid, role))
 
 
+@router.get("/encounters/{eid}/log")
+def get_log(request: Request, eid: str) -> JSONResponse:
+    """The whole log as the caller's role sees it (a view carries its newest lines)."""
+    tracker = request.app.state.tracker
+    role = role_for(tracker.store, request, eid)
+    version, session, info = tracker.session(eid)
+    names = names_of(session)
+    lines = lines_for(session, names, viewer_of(role, info.settings, session))
+    return as_json({"version": version, "log": [event_view(e, line) for e, line in lines]})
+
+
 def changed_view(request: Request, eid: str, role: Role, version: int, events: Any
              ) -> dict[str, Any]:
     out = view(request, eid, role, changed=True)

@@ -157,12 +157,26 @@ def slots_taken(events: Sequence[Event]) -> dict[int, str]:
     return taken
 
 
-def lines_for(session: Session, names: Names, viewer: Viewer) -> list[tuple[Event, str]]:
+#: the newest events a view carries (the page shows the last 150): a long fight's view
+#: then costs what a short one's does; the whole log is GET .../log
+LOG_SHOWN = 300
+
+
+def lines_for(session: Session, names: Names, viewer: Viewer, newest: int | None = None
+              ) -> list[tuple[Event, str]]:
     """The log's events ``viewer`` sees, each with its line in the table's words (a line
-    cut of its private facts too)."""
-    return event_lines(session.events, names, viewer, teller(session, names),
-                       told(session, names),
-                       narration.public_teller(names.names, session.system.words))
+    cut of its private facts too); ``newest``: only (at most) that many of the last ones,
+    told from the start of the round they fall in, so that each is redacted as in the
+    whole log."""
+    events: Sequence[Event] = session.events
+    if newest is not None and len(events) > newest:
+        start = len(events) - newest
+        while start > 0 and not isinstance(events[start], RoundStarted):
+            start -= 1
+        events = events[start:]
+    lines = event_lines(events, names, viewer, teller(session, names), told(session, names),
+                        narration.public_teller(names.names, session.system.words))
+    return lines if newest is None else lines[-newest:]
 
 
 def gm_tools(session: Session, players: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
@@ -325,7 +339,7 @@ def encounter_view(eid: str, title: str, system: RuleSystem, session: Session, v
     if role.is_gm:
         combatants.sort(key=lambda v: place.get(v["id"], len(order)))
 
-    log = [event_view(e, line) for e, line in lines_for(session, names, viewer)]
+    log = [event_view(e, line) for e, line in lines_for(session, names, viewer, LOG_SHOWN)]
     asked = _asked_view(eid, system, session, role, viewer, names)
     actor = state.actor if state.actor is not None and state.actor not in hidden_ids else None
     actor_name = roster[actor].name if actor is not None and actor in roster else None
@@ -335,6 +349,7 @@ def encounter_view(eid: str, title: str, system: RuleSystem, session: Session, v
         "round": state.round, "over": state.over, "winner": state.winner,
         "actor": actor, "actor_name": actor_name,
         "order": order, "combatants": combatants, "pending": asked, "log": log,
+        "log_cut": len(session.events) > LOG_SHOWN,  # older lines: GET .../log
         "settings": dict(settings) if role.is_gm else {"others": others,
                                                         "allies": viewer.allied},
         "players": list(players) if role.is_gm else [],
