@@ -571,6 +571,13 @@ class Session:
         """The state rebuilt from the events alone (a check on the log)."""
         return fold_live(self.scenario, self.events)
 
+    # -- who's winning (issue 37): the state odds of the whole fight start from ----------
+    @property
+    def settled(self) -> FightState:
+        """The fight as it stood when the pending turn began (every whole turn and GM edit
+        applied; the turn asked about not yet begun): a state the fight loop plays on from."""
+        return self._base
+
 
 def _number(value: Any) -> Any:
     """A value typed for a die: a whole number as a number; ``00`` stays as typed (a d100's

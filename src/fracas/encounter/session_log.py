@@ -178,7 +178,15 @@ def load_session(path: Path | str) -> Session:
     return _session(read_log(path, KIND).records, str(path))[0]
 
 
-def _session(records: Any, file: str) -> tuple[Session, list[dict[str, Any]]]:
+def session_at(path: Path | str, upto: int | None) -> tuple[Session, int]:
+    """The session a log holds as it stood after its first ``upto`` inputs (None: all;
+    the whole log is checked first), and how many inputs the log holds."""
+    session, entries = _session(read_log(path, KIND).records, str(path), upto)
+    return session, len(entries)
+
+
+def _session(records: Any, file: str, upto: int | None = None
+             ) -> tuple[Session, list[dict[str, Any]]]:
     header, *rest = records
     head = _valid(SessionHeader, header.data, file, header.seq)
     assert isinstance(head, SessionHeader) and head.version == SESSION_VERSION
@@ -219,7 +227,9 @@ def _session(records: Any, file: str) -> tuple[Session, list[dict[str, Any]]]:
             [head_data, *({"type": "Input", **e} for e in entries[:upto])], file=file)
 
     try:
-        return replayed(len(entries)), entries
+        whole = replayed(len(entries))
+        return (whole if upto is None or upto >= len(entries) else replayed(max(0, upto))
+                ), entries
     except InputError as err:
         if err.path is not None and err.path.split(".")[0] == "record 1":  # the header
             field = err.path.partition(".")[2]
