@@ -35,6 +35,7 @@ from fracas.encounter.engine import FightSetup, setup_from_scenario
 from fracas.encounter.policies import DEFAULT_POLICY, POLICIES
 from fracas.encounter.state import FightState, fold
 from fracas.errors import InputError
+from fracas.frozen import freeze
 from fracas.odds.text import fraction_text
 
 Z95 = 1.959963984540054
@@ -42,6 +43,8 @@ EXACT_STATES = 20_000  # auto: the exact chain's budget of states before it simu
 EXACT_SECONDS = 20.0  # auto: and of seconds
 FIGHTS = 4_000  # auto: fights simulated past the budget (about +-1.5 points at 95 %)
 OWN, CONTROLLER, DEFAULT = "own", "controller", "default"  # why a policy plays a combatant
+START = "the start of the fight"  # where a scenario's fight starts, in words
+WHY = {OWN: "its own", CONTROLLER: "as it is played", DEFAULT: "the default"}
 
 
 @dataclass(frozen=True)
@@ -66,6 +69,29 @@ class Position:
     def played_by_json(self) -> dict[str, dict[str, str]]:
         return {cid: {"policy": name, "why": why} for cid, name, why in self.played_by}
 
+    def played_by_words(self) -> str:
+        """``Rin: aggressive (the default); Gorr: cautious (its own)``."""
+        names = self.names
+        return "; ".join(f"{names[cid]}: {name} ({WHY[why]})"
+                         for cid, name, why in self.played_by)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"where": self.where, "round": self.state.round, "over": self.state.over,
+                "played_by": self.played_by_json()}
+
+    def with_limit(self, max_rounds: int | None = None, policy: str | None = None
+                   ) -> Position:
+        """The same moment with another round limit, or every combatant played by
+        ``policy`` (``--max-rounds``, ``--policy``)."""
+        setup = self.setup if max_rounds is None else replace(self.setup, max_rounds=max_rounds)
+        if policy is None:
+            return replace(self, setup=setup)
+        if policy not in POLICIES:
+            raise InputError(f"unknown policy {policy!r}", path="--policy",
+                             allowed=", ".join(POLICIES))
+        chosen = {cid: (policy, CONTROLLER) for cid in self.state.roster}
+        return _position(setup, self.state, chosen, self.where, self.title, self.scenario)
+
 
 def _position(setup: FightSetup, state: FightState, chosen: Mapping[str, tuple[str, str]],
               where: str, title: str = "", scenario: Scenario | None = None) -> Position:
@@ -87,7 +113,7 @@ def of_scenario(scenario: Scenario, max_rounds: int | None = None,
     setup = setup_from_scenario(scenario, max_rounds, policy)
     chosen = {cid: (setup.policy_of(cid), OWN if (policy or c.policy) else DEFAULT)
               for cid, c in scenario.roster.items()}
-    return _position(setup, FightState(scenario.roster), chosen, "the start of the fight",
+    return _position(setup, FightState(scenario.roster), chosen, START,
                      scenario.title or "", scenario)
 
 
@@ -199,7 +225,7 @@ class WinChance:
     ``method`` is ``exact`` (the exact chain: ``sample`` counts its states) or the
     simulation path (``fast``, ``sampled``, ``steps``: ``sample`` counts fights); every
     chance carries its 95 % interval (a point when exact). ``rounds_left`` counts the
-    round under way (if one is) and every round still to begin; ``no_winner`` is the
+    rounds still to begin (the one under way is not counted); ``no_winner`` is the
     chance of the round limit or of nobody left standing."""
 
     sides: dict[str, Chance]
@@ -239,11 +265,9 @@ class WinChance:
 
 
 def _already(state: FightState) -> int:
-    """Rounds the fight has begun, less the one under way (it is still to count); all of
-    them once the fight is over."""
-    if state.over:
-        return state.round
-    return max(0, state.round - 1) if state.started else 0
+    """Rounds the fight has begun (the one under way included): rounds left are those
+    still to begin."""
+    return state.round
 
 
 def from_duel(duel: DuelOdds, position: Position) -> WinChance:
@@ -366,3 +390,72 @@ def simulate_fights(position: Position, n: int, seed: int, path: str = "auto") -
     method = path if path in ("fast", "sampled", "steps") else "auto"
     return simulate(position.setup, position.state, n, seed=seed,
                     method=method)  # type: ignore[arg-type]
+
+
+# -- what if: the chance with the fight changed, on a scratch copy -----------------------------
+def what_if(position: Position, *, join: Mapping[str, Any] | None = None,
+            leave: str | None = None, values: Mapping[str, Mapping[str, Any]] | None = None
+            ) -> Position:
+    """The position with a change the GM is weighing, made on a copy of its state (the
+    fight itself, its session and its log, are never touched): ``join`` a combatant (a
+    scenario entry; it joins the order at the next round, as ``gm add`` brings one in),
+    ``leave`` (a combatant's id), or ``values`` ({id: {field: value}}: a health, wounds,
+    strain ... set by hand). The combatant joining is played by its own policy, else the
+    default. Errors name the field and what is allowed."""
+    from dataclasses import fields
+
+    from fracas.core.events import Changed
+    from fracas.encounter.edits import apply_live
+    from fracas.encounter.gm import RULE_GM, CombatantAdded, CombatantRemoved
+    from fracas.encounter.hand import hand_value
+
+    state, said = position.state, []
+    chosen = {cid: (name, why) for cid, name, why in position.played_by}
+    names = position.names
+    for cid, changes in (values or {}).items():
+        _known(state, cid, "values")
+        c = state.roster[cid]
+        for name, value in changes.items():
+            allowed = [f.name for f in fields(c.state)]
+            if name not in allowed:
+                raise InputError(f"{cid} has no value {name!r}", path=f"values.{cid}",
+                                 allowed=", ".join(allowed))
+            after = hand_value(type(c.state), name, value)
+            state = state.apply(Changed(RULE_GM, cid, name, getattr(c.state, name), after))
+            c = state.roster[cid]
+            said.append(f"{names[cid]} at {name} {after}")
+    if leave is not None:
+        _known(state, leave, "leave")
+        state = apply_live(_scenario(position), state, CombatantRemoved(RULE_GM, leave))
+        chosen.pop(leave, None)
+        said.append(f"{names[leave]} leaves")
+    if join is not None:
+        if not isinstance(join, Mapping) or str(join.get("id", "")) in state.roster:
+            raise InputError("a combatant joining is a scenario entry with a new id",
+                             path="join", allowed="{id: ..., name: ..., side: ..., and the "
+                             "sheet's fields}")
+        state = apply_live(_scenario(position), state,
+                           CombatantAdded(RULE_GM, freeze(dict(join))))
+        cid = str(join["id"])
+        chosen[cid] = own_policy(state.roster[cid])
+        said.append(f"{state.roster[cid].name} joins (from the next round)")
+    if not said:
+        raise InputError("a what-if needs a change", path="what-if",
+                         allowed="a combatant joining, one leaving, or a value set")
+    return _position(position.setup, state, chosen,
+                     f"{position.where}; what if: {', '.join(said)}", position.title,
+                     position.scenario)
+
+
+def _known(state: FightState, cid: str, path: str) -> None:
+    if cid not in state.roster:
+        raise InputError(f"no combatant with id {cid!r}", path=path,
+                         allowed=", ".join(state.roster))
+
+
+def _scenario(position: Position) -> Scenario:
+    if position.scenario is None:
+        raise InputError("this position has no scenario to build a combatant by",
+                         path="what-if", allowed="a position from a scenario, a session "
+                         "or a log")
+    return position.scenario
