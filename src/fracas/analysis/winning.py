@@ -355,32 +355,48 @@ FIRST_FIGHTS = 400  # the first estimate: about +-5 points at 95 %
 GROWTH = 4  # each later estimate plays this many times the fights before it
 
 
+LIVE_EXACT_SECONDS = 30.0  # live: the exact chain's budget (after a +-2 point estimate)
+SECOND_FIGHTS = 2_400  # the second estimate: about +-2 points at 95 %
+
+
 def refine(position: Position, *, seed: int = 0, target: float = 0.01,
            max_fights: int = 256_000, exact_states: int = EXACT_STATES,
-           exact_seconds: float = EXACT_SECONDS) -> Iterator[WinChance]:
+           exact_seconds: float = LIVE_EXACT_SECONDS, most_per_step: int = 1_000_000
+           ) -> Iterator[WinChance]:
     """Narrowing figures for a live view: a first estimate of :data:`FIRST_FIGHTS`
-    fights; then the exact chain, which ends the sequence when it fits its budget; else
-    estimates over :data:`GROWTH` times as many fights each (the fights before them kept),
-    until a side's interval is within ``target`` either way or ``max_fights``."""
+    fights played step by step (no trials of the other paths: they would cost more than
+    the fights), about +-5 points; a second of :data:`SECOND_FIGHTS` fights in all (the
+    path auto chooses), about +-2 points; then the exact chain, which ends the sequence
+    when it fits its budget of states and seconds; else estimates over :data:`GROWTH`
+    times as many fights each (the fights before them kept), until a side's interval is
+    within ``target`` either way or ``max_fights``. ``most_per_step``: the most fights one
+    figure adds (a live view answers for a newer state between two figures)."""
     began = time.perf_counter()
-    first = simulate_fights(position, FIRST_FIGHTS, seed)
-    yield from_fights(first, position, time.perf_counter() - began)
-    try:
-        duel = duel_odds(position.setup, position.state, exact_states,
-                         max_seconds=exact_seconds)
-    except InputError:
-        pass
-    else:
-        yield from_duel(duel, position)
-        return
-    played, part = first, 1
+    played = simulate_fights(position, FIRST_FIGHTS, seed, "steps")
+    yield from_fights(played, position, time.perf_counter() - began)
+    part, path, tried = 1, "auto", False
     while played.n < max_fights:
-        more = simulate_fights(position, min(played.n * (GROWTH - 1), max_fights - played.n),
-                               seed + part, first.method)
-        played, part = Fights.concat([played, more]), part + 1
+        if played.n >= SECOND_FIGHTS and not tried:
+            tried = True
+            try:
+                duel = duel_odds(position.setup, position.state, exact_states,
+                                 max_seconds=exact_seconds)
+            except InputError:
+                pass
+            else:
+                yield from_duel(duel, position)
+                return
+        size = SECOND_FIGHTS - played.n if played.n < SECOND_FIGHTS else \
+            played.n * (GROWTH - 1)
+        more = simulate_fights(position, min(size, max_fights - played.n, most_per_step),
+                               seed + part, path)
+        method = played.method if played.method.endswith(more.method) else \
+            f"{played.method}, then {more.method}"
+        played, part, path = Fights.concat([played, more]), part + 1, more.method
+        played.method = method
         chance = from_fights(played, position, time.perf_counter() - began)
         yield chance
-        if chance.half_width() <= target:
+        if chance.half_width() <= target and tried:
             return
 
 

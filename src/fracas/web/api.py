@@ -20,6 +20,7 @@ from fracas.web.auth import gm_id, role_for
 from fracas.web.live import stream
 from fracas.web.store import Memory
 from fracas.web.tracker import MAX_SEED, MAX_TITLE, Role, list_examples, load_example, plain_text
+from fracas.web.winning import winning_field
 from fracas.web.views import (
     encounter_view,
     event_view,
@@ -236,6 +237,8 @@ def view(request: Request, eid: str, role: Role, changed: bool = False) -> dict[
                           for p in tracker.store.players_of(eid)]
         # the GM's tools depend on who the players hold, which no version counts
         out["gm"] = gm_tools(session, out["players"])
+    # who's winning (issue 37): its figures narrow with no new version, so outside the memo
+    out["winning"] = winning_field(eid, version, session, role, info.settings)
     return out
 
 

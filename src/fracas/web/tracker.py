@@ -165,10 +165,14 @@ def check_settings(settings: Mapping[str, Any], roster: Sequence[str]) -> dict[s
     if not isinstance(settings, Mapping):
         raise InputError("settings must be a mapping", path="settings",
                          allowed="{others: ..., hidden: [...]}")
-    unknown = set(settings) - {"others", "hidden"}
+    unknown = set(settings) - {"others", "hidden", "winning"}
     if unknown:
         raise InputError(f"unknown setting {sorted(unknown)[0]!r}", path="settings",
-                         allowed="others, hidden")
+                         allowed="others, hidden, winning")
+    winning = settings.get("winning", False)  # players may see who's winning (issue 37)
+    if not isinstance(winning, bool):
+        raise InputError("winning is true or false", path="settings.winning",
+                         allowed="true (players may see who's winning), false")
     others = settings.get("others", DEFAULT_SETTINGS["others"])
     if others not in VISIBILITY:
         raise InputError(f"unknown visibility {others!r}", path="settings.others",
@@ -181,7 +185,7 @@ def check_settings(settings: Mapping[str, Any], roster: Sequence[str]) -> dict[s
         if h not in roster:
             raise InputError(f"no combatant {h!r}", path=f"settings.hidden[{i}]",
                              allowed=", ".join(roster))
-    return {"others": others, "hidden": list(dict.fromkeys(hidden))}
+    return {"others": others, "hidden": list(dict.fromkeys(hidden)), "winning": winning}
 
 
 def check_controllers(controllers: Any, scenario: Scenario) -> dict[str, str]:
@@ -447,7 +451,9 @@ class Tracker:
 
     def set_settings(self, eid: str, role: Role, settings: Any) -> int:
         self.gm_only(role, "change what players see")
-        _, session, _ = self.session(eid)
+        _, session, info = self.session(eid)
+        if isinstance(settings, Mapping) and "winning" not in settings:  # kept as it was
+            settings = {**settings, "winning": bool(info.settings.get("winning", False))}
         chosen = check_settings(settings, list(session.state.roster))
         version = self.store.update_settings(eid, chosen)
         self._notify(eid, version)
