@@ -66,7 +66,8 @@ def test_players_see_it_only_when_allowed_and_nothing_is_hidden(gm: Client) -> N
     player = invite(gm, eid, "Pat", ["rin"])
     w = player.view(eid)["winning"]
     assert w["shown"] is False and "GM" in w["why"] and "figure" not in w
-    assert gm.put(f"/api/encounters/{eid}/settings", {"winning": True}).status_code == 200
+    assert gm.put(f"/api/encounters/{eid}/winning", {"players": True}).status_code == 200
+    assert player.put(f"/api/encounters/{eid}/winning", {"players": True}).status_code == 403
     w = player.view(eid)["winning"]  # others shown as bars (the default): health hidden
     assert w["shown"] is False and "hidden" in w["why"] and "figure" not in w
     assert gm.put(f"/api/encounters/{eid}/settings",

@@ -134,6 +134,8 @@ def of_session(session: Any) -> Position:
 def where_words(state: FightState, prefix: str = "") -> str:
     """The moment in words: ``round 3`` or ``before the first round``."""
     moment = f"round {state.round}" if state.started else "before the first round"
+    if state.started and state.next_slot >= len(state.slots):
+        moment = f"the end of round {state.round}"
     if state.over:
         moment = "the fight is over"
     return f"{prefix}{moment}"

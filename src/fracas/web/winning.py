@@ -99,6 +99,8 @@ def what_if_figure(position: Any) -> dict[str, Any]:
 @dataclass
 class _Figures:
     version: int
+    fight: Any = None  # what the figures depend on: the setup and the state
+    key: str = ""
     figure: dict[str, Any] | None = None  # the newest figure of this version
     last: dict[str, Any] | None = None  # the newest of an older version, meanwhile
     last_version: int | None = None
@@ -115,6 +117,7 @@ class WinningWorker:
         self._here: ThreadPoolExecutor | None = None  # no process could be started
         self._lock = threading.Lock()
         self._figures: dict[str, _Figures] = {}
+        self._made = 0  # figures' keys made so far
 
     def _executor(self) -> Executor:
         if self._here is not None:
@@ -144,17 +147,23 @@ class WinningWorker:
             have = self._figures.get(eid)
             if have is not None and have.version >= version:
                 return
+            fight = position()
+            if have is not None and have.fight == (fight.setup, fight.state):
+                have.version = version  # a new version, the same fight (a setting changed)
+                return
             if have is not None and have.future is not None:
                 have.future.cancel()  # an older state: dropped if not started
             last = have.figure or have.last if have is not None else None
             last_version = (have.version if have is not None and have.figure
                             else have.last_version if have is not None else None)
-            entry = self._figures[eid] = _Figures(version, None, last, last_version)
-            self._send(eid, entry, position())
+            self._made += 1
+            entry = self._figures[eid] = _Figures(version, (fight.setup, fight.state),
+                                                  f"{eid}:{self._made}", None, last,
+                                                  last_version)
+            self._send(eid, entry, fight)
 
     def _send(self, eid: str, entry: _Figures, position: Any) -> None:
-        key = f"{eid}:{entry.version}"
-        future = self._submit(next_figure, eid, key, position)
+        future = self._submit(next_figure, eid, entry.key, position)
         entry.future = future
         future.add_done_callback(lambda done: self._got(eid, entry, done))
 

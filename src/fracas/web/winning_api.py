@@ -37,6 +37,22 @@ def winning(request: Request, eid: str) -> JSONResponse:
     return as_json(winning_field(eid, version, session, role, info.settings))
 
 
+class Players(Strict):
+    players: bool = Field(description="players may see who's winning (each only when it "
+                                      "uses nothing hidden from them)")
+
+
+@router.put("/winning")
+def allow_players(request: Request, eid: str, body: Players) -> JSONResponse:
+    """Whether players may see who's winning (GM only; the other settings stay)."""
+    tracker = request.app.state.tracker
+    role = role_for(tracker.store, request, eid)
+    _, _, info = tracker.session(eid)
+    tracker.set_settings(eid, role, {**info.settings, "winning": body.players})
+    version, session, info = tracker.session(eid)
+    return as_json(winning_field(eid, version, session, role, info.settings))
+
+
 @router.post("/what-if")
 def what_if_route(request: Request, eid: str, body: WhatIf) -> JSONResponse:
     """The win chance if a combatant joined, left, or had other values: worked out on a

@@ -142,11 +142,9 @@
   document.addEventListener("change", function (ev) {
     var box = ev.target;
     if (box.id !== "winning-players") { return; }
-    var settings = JSON.parse(box.dataset.settings || "{}");
-    settings.winning = box.checked;
-    fetch(api + "settings", {
+    fetch(api + "winning", {
       method: "PUT", credentials: "same-origin",
-      headers: {"Content-Type": "application/json"}, body: JSON.stringify(settings)
+      headers: {"Content-Type": "application/json"}, body: JSON.stringify({players: box.checked})
     });
   });
 }());
