@@ -28,7 +28,7 @@ HELP = """\
                          (a what-if changes nothing in the fight)"""
 
 TARGET = 0.02  # the narrowest interval the key waits for (points either way)
-SECONDS = 8.0  # the longest it keeps narrowing
+SECONDS = 30.0  # the longest it keeps narrowing
 
 
 def command(session: Session, words: list[str], console: Console) -> None:
