@@ -37,7 +37,7 @@ def _holds(shown: tuple[float, float, float], exact: Fraction) -> bool:
 
 def test_w_shows_the_chance_as_the_fight_moves_and_what_if_changes_nothing(
         tmp_path: Path) -> None:
-    session, lines = _by_hand(DUEL, 4)
+    _, lines = _by_hand(DUEL, 4)
     played = lines[:14]
     plain, asked = tmp_path / "plain.jsonl", tmp_path / "asked.jsonl"
     done = _play(DUEL, "--seed", "4", "--log", str(plain),

@@ -15,7 +15,6 @@ from fracas.core.model import Roster
 from fracas.encounter.engine import FightSetup
 from fracas.encounter.state import FightState
 
-
 #: Where fights start: a scenario's roster (the fight not begun) or any state of a fight
 #: (a live session's, or a point of a log): every path plays on from it by the same rules.
 Start = Roster | FightState

@@ -83,7 +83,8 @@ def play_chunk(setup: FightSetup, roster: Start, indices: range,
             finals.append(final)
             dealt_rows.append(dealt)
             actions.append(acted)
-    return finish(setup, roster, finals, np.array(dealt_rows).reshape(-1, len(start_roster(roster))),
+    return finish(setup, roster, finals,
+                  np.array(dealt_rows).reshape(-1, len(start_roster(roster))),
                   method, actions=np.array(actions, dtype=np.int64))
 
 

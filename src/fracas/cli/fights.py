@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
+from fracas.cli.analysis import AtOpt, fight_start, start_note
 from fracas.cli.base import (
     FileArg,
     JsonOpt,
@@ -16,7 +17,6 @@ from fracas.cli.base import (
     check_run,
     check_seed,
 )
-from fracas.cli.analysis import AtOpt, fight_start, start_note
 from fracas.cli.progress import QuietOpt, progress
 from fracas.errors import InputError
 

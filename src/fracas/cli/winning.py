@@ -1,8 +1,9 @@
 """``w`` in ``fracas play``: who's winning, from the fight as it stands, and what if.
 
 ``w`` shows each side's chance to win and the rounds left: a first estimate at once,
-then the exact chain's figure where the fight is small, else a narrower estimate (its
-95 % interval within :data:`TARGET` either way, or after :data:`SECONDS`). ``w if ...``
+then the exact chain's figure where the fight is small (within :data:`EXACT_SECONDS`),
+else a narrower estimate (its 95 % interval within :data:`TARGET` either way, or the
+last one reached in :data:`SECONDS`). ``w if ...``
 does the same for a change the GM is weighing, on a scratch copy: the fight and its log
 stay as they are.
 """
@@ -27,8 +28,9 @@ HELP = """\
   w if join {JSON}       ... if a combatant joined (a scenario entry)
                          (a what-if changes nothing in the fight)"""
 
-TARGET = 0.02  # the narrowest interval the key waits for (points either way)
+TARGET = 0.01  # the narrowest interval the key waits for (points either way)
 SECONDS = 30.0  # the longest it keeps narrowing
+EXACT_SECONDS = 10.0  # the exact chain's budget: past it, the fight is not small
 
 
 def command(session: Session, words: list[str], console: Console) -> None:
@@ -88,13 +90,12 @@ def show(console: Console, position: Any) -> None:
 
     began = time.perf_counter()
     first = last = None
-    for chance in refine(position):
+    for chance in refine(position, target=TARGET, exact_seconds=EXACT_SECONDS):
         if first is None:
             first = chance
             console.print(view(chance, first=not chance.exact))
         last = chance
-        if chance.exact or chance.half_width() <= TARGET or (
-                time.perf_counter() - began > SECONDS):
+        if time.perf_counter() - began > SECONDS:
             break
     if last is not None and last is not first:
         console.print(view(last))
@@ -111,7 +112,7 @@ def view(chance: Any, first: bool = False) -> Group:
     for side, c in chance.sides.items():
         table.add_row(side, f"{c.p:.1%}", "exact" if chance.exact
                       else f"{c.lo:.1%} – {c.hi:.1%}")
-    if chance.no_winner.p > 0:
+    if chance.no_winner.p >= 0.0005:  # shown where it reads 0.1 % or more
         c = chance.no_winner
         table.add_row("no winner", f"{c.p:.1%}", "exact" if chance.exact
                       else f"{c.lo:.1%} – {c.hi:.1%}")

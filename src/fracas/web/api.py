@@ -20,7 +20,6 @@ from fracas.web.auth import gm_id, role_for
 from fracas.web.live import stream
 from fracas.web.store import Memory
 from fracas.web.tracker import MAX_SEED, MAX_TITLE, Role, list_examples, load_example, plain_text
-from fracas.web.winning import winning_field
 from fracas.web.views import (
     encounter_view,
     event_view,
@@ -29,6 +28,7 @@ from fracas.web.views import (
     names_of,
     viewer_of,
 )
+from fracas.web.winning import winning_field
 
 router = APIRouter(prefix="/api")
 

@@ -37,7 +37,7 @@
       row.appendChild(el("td", "hint", f.exact ? "exact" : pct(c.ci95[0]) + " – " + pct(c.ci95[1])));
       table.appendChild(row);
     });
-    if (f.no_winner.p > 0) {
+    if (f.no_winner.p >= 0.0005) {  // shown where it reads 0.1 % or more
       var none = el("tr", "side");
       none.appendChild(el("th", "", "no winner"));
       none.appendChild(el("td", ""));
