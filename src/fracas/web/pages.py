@@ -6,6 +6,8 @@ swaps in the panel; buttons and forms post to the JSON API.
 
 from __future__ import annotations
 
+import contextlib
+import functools
 import re
 from pathlib import Path
 from typing import Any
@@ -20,7 +22,13 @@ from fracas.registry import systems
 from fracas.web.api import view, yaml_text
 from fracas.web.auth import GM_COOKIE, Unauthorized, gm_id, player_cookie, role_for
 from fracas.web.compose import composed
-from fracas.web.tracker import MAX_SEED, MAX_TITLE, example_choices, load_example
+from fracas.web.tracker import (
+    MAX_SEED,
+    MAX_TITLE,
+    example_choices,
+    examples_dir,
+    load_example,
+)
 
 router = APIRouter()
 TEMPLATES = Environment(loader=FileSystemLoader(Path(__file__).parent / "templates"),
@@ -100,12 +108,43 @@ def join(request: Request, key: str) -> Response:
     return response
 
 
+def description(path: Path) -> str:
+    """An example's one line: the first sentence of the comment at the head of its file."""
+    lines = []
+    with contextlib.suppress(OSError), path.open(encoding="utf-8") as f:
+        for line in f:
+            if not line.startswith("#"):
+                break
+            if "yaml-language-server" not in line:
+                lines.append(line.lstrip("#").strip())
+    text = " ".join(lines)
+    first = re.split(r"(?<=[.!?])\s|: ", text, maxsplit=1)[0].strip()
+    return first if len(first) <= 110 else first[:107].rstrip() + "…"
+
+
+@functools.cache
+def example_groups() -> list[tuple[str, list[tuple[str, str]]]]:
+    """The examples by system, whole fights first, each with its title and one line."""
+    groups: dict[str, list[tuple[str, str]]] = {}
+    for name, shown in example_choices():
+        system = name.split("/", 1)[0]
+        title = shown.removesuffix(f" ({system})")
+        if title == name:  # no title: its file's name in words
+            title = Path(name).stem.replace("_", " ").replace("-", " ").capitalize()
+        line = description(examples_dir() / name)
+        groups.setdefault(system, []).append(
+            (name, f"{title} — {line}" if line else title))
+    for entries in groups.values():
+        entries.sort(key=lambda e: ("fight" not in e[0], e[1].lower()))
+    return sorted(groups.items())
+
+
 def dashboard(request: Request, status: int = 200, error: str | None = None,
               form: dict[str, Any] | None = None) -> HTMLResponse:
     tracker = request.app.state.tracker
     gid = gm_id(tracker.store, request)
     return render("gm.html", status, encounters=tracker.store.encounters_of(gid),
-                  examples=example_choices(), systems=sorted(systems()), error=error,
+                  examples=example_groups(), systems=sorted(systems()), error=error,
                   form=form or {}, max_title=MAX_TITLE)
 
 

@@ -216,15 +216,17 @@ class WinningWorker:
 WINNING = WinningWorker()
 
 
-def may_see(role: Any, settings: Mapping[str, Any], roster: Any) -> str | None:
-    """Why ``role`` may not see the figure (None: they may)."""
+def may_see(role: Any, settings: Mapping[str, Any], session: Any) -> str | None:
+    """Why ``role`` may not see the figure (None: they may): the GM keeps it, or some
+    combatant's health is not theirs to see (the one redaction step's viewer says)."""
+    from fracas.web.views import viewer_of
+
     if role.is_gm:
         return None
     if not settings.get("winning"):
         return "the GM keeps who's winning to the GM's screen"
-    others = [cid for cid in roster if cid not in role.combatants]
-    if others and (settings.get("others") != "exact" or set(settings.get("hidden", ()))
-                   & set(others)):
+    viewer = viewer_of(role, settings, session)
+    if not all(viewer.sees(cid, "private") for cid in session.state.roster):
         return "it would be worked out from health hidden from you"
     return None
 
@@ -232,7 +234,7 @@ def may_see(role: Any, settings: Mapping[str, Any], roster: Any) -> str | None:
 def winning_field(eid: str, version: int, session: Any, role: Any,
                   settings: Mapping[str, Any]) -> dict[str, Any]:
     """The ``winning`` field of a view (see the module docstring)."""
-    why = may_see(role, settings, session.state.roster)
+    why = may_see(role, settings, session)
     if why is not None:
         return {"shown": False, "why": why}
     WINNING.ask(eid, version, lambda: position_of(session))

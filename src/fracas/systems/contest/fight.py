@@ -66,7 +66,7 @@ class InitiativeRoll(Variable[Reading]):
     def exact(self) -> Distribution[Reading]:
         return _initiative_dist(self)
 
-    def _dist(self) -> Distribution[Reading]:
+    def every_order(self) -> Distribution[Reading]:
         """Every order with the number of faces that give it, found order by order (face
         by face would be ``sides ** n`` meanings: 3.2 million for five combatants). Each
         order keeps the faces a face-by-face enumeration meets first (the smallest), and
@@ -139,7 +139,7 @@ def _totals(ranks: tuple[int, ...], sides: int) -> tuple[int, tuple[int, ...]]:
 def _initiative_dist(var: InitiativeRoll) -> Distribution[Reading]:
     """One initiative roll's orders, kept by value: an exact enumeration re-runs the rule
     once per path, building the same variable each time."""
-    return var._dist()
+    return var.every_order()
 
 
 def _orders(left: tuple[int, ...], ranks: tuple[int, ...]
@@ -177,7 +177,8 @@ def _roll(roller: Roller, roster: Roster, df: Defaults) -> list[Event]:
             announce(roller, "gm", "initiative roll-off")
             ids = list(roller.roll(RollOff(tuple(ids), die, "initiative roll-off")))
             events.append(Note(R_INITIATIVE, "tied on initiative and rank: the roll-off "
-                                             f"puts {', '.join(ids)} in that order"))
+                                             f"puts {', '.join(roster[i].name for i in ids)} "
+                                             "in that order"))
         order.extend(ids)
     tracker = Tracker()
     for place, cid in enumerate(order, start=1):
