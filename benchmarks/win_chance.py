@@ -29,7 +29,7 @@ from fracas.registry.scenarios import load_scenario
 
 ROOT = Path(__file__).resolve().parents[1]
 GOALS = ((0.05, 1.0), (0.02, 5.0))  # (half-width, seconds)
-EXACT_SECONDS = 60.0
+EXACT_SECONDS = 30.0
 MOST_FIGHTS = 64_000
 
 
