@@ -6,9 +6,12 @@ chain.
 
 The tolerance is stated: 26 points, two or more sides each, at 95 % would miss by chance
 now and then, so each check uses the same Wilson interval at z = 3.89 (99.99 %); the
-seeds are fixed, so the test is deterministic. The large simulation is
-:data:`LARGE` fights (eight times the live figure's), which bounds the run time; the
-exact chain is tried within :data:`EXACT_STATES` states and :data:`EXACT_SECONDS`.
+seeds are fixed, so the test is deterministic. The run time is bounded: the large
+simulation is :data:`LARGE` fights (four times the live figure's; the whole test plays
+about 2,000 fights per point, some five minutes of one core for the 26 points), and the
+exact chain is tried for the two-combatant fights only, within :data:`EXACT_STATES` states
+and :data:`EXACT_SECONDS` (the fights of three or more pass 20,000 states: see
+docs/analysis.md, "Which fights are small enough").
 """
 
 from __future__ import annotations
@@ -35,7 +38,7 @@ from fracas.registry.scenarios import load_scenario
 
 ROOT = Path(__file__).resolve().parents[2]
 FIGHTS = sorted(str(p.relative_to(ROOT)) for p in ROOT.glob("examples/*/*-fight.yaml"))
-LARGE = 8 * FIRST_FIGHTS
+LARGE = 4 * FIRST_FIGHTS
 Z = 3.8906  # two-sided 99.99 %
 EXACT_STATES = 20_000
 EXACT_SECONDS = 60.0
@@ -73,6 +76,8 @@ def test_the_live_figure_holds_against_a_large_simulation_and_the_exact_chain(
     for side, c in live.sides.items():
         lo, hi = _wide(c.p, live.sample)
         assert lo <= large.sides[side].p <= hi, (side, c, large.sides[side])
+    if len(position.state.roster) > 2:
+        return  # the chain is too large: the large simulation is the reference
     try:
         exact = duel_odds(position.setup, position.state, EXACT_STATES,
                           max_seconds=EXACT_SECONDS)
