@@ -222,7 +222,8 @@ def check_live(scenario: Scenario, decisions: int = 12, seed: int = 1) -> None:
 def check_words(scenario: Scenario) -> int:
     """Check 10 on a scenario: each action kind and option key of every action, reaction
     and choice before initiative its combatants are offered (at the start) has words in
-    the data pack. Returns how many actions it looked at."""
+    the data pack, and each field its ``glance:`` list reads is in its combatants' state.
+    Returns how many actions it looked at."""
     from fracas.encounter.decisions import option_keys
 
     system, roster = scenario.system, scenario.roster
@@ -246,6 +247,14 @@ def check_words(scenario: Scenario) -> int:
                     assert key in words.options or field in words.options, (
                         f"{where}: {cid}'s {variant.kind} option {key!r} has no words: "
                         f"give {field!r} (or {key!r}) a label under options: in {pack}")
+    for cid, c in roster.items():  # the status's glance reads fields the state has
+        state = c.state_dict()
+        for glance in words.glance:
+            for name in filter(None, (glance.field, glance.most)):
+                assert name in state, (
+                    f"{pack}: glance: {name!r} is no field of {cid}'s state (allowed: "
+                    f"{', '.join(state)})")
+        assert all(isinstance(text, str) and text for text in system.glance(c)), cid
     return seen
 
 

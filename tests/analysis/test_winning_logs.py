@@ -85,7 +85,7 @@ def test_simulate_a_play_log_at_an_input(tmp_path: Path) -> None:
     # the same fights as the library gives from that session's state
     position = of_log(log, at)
     again = Session.from_records(session.to_records()[:at + 1])
-    assert position.state == again.settled
+    assert position.state == again.turn_base
     api = win_chance(log, at=at, method="steps", fights=600, seed=1)
     assert api.sides["blades"].p == data["sides"]["blades"]["p_win"]
     # a plot, as for a scenario

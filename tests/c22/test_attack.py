@@ -203,7 +203,7 @@ def test_black_joker_as_weapon_card_is_accuracy_zero() -> None:
 def test_raised_false_keeps_the_base_option() -> None:
     s = make(options={"weapon_card": "first", "maneuver": "heavy swing", "raised": False})
     (m,) = of_type(run(s, {"a": ["8S", "8H"]}).events, "C22Maneuver")
-    assert m.option == "base" and "raised: false" in m.text()
+    assert m.option == "base" and "not raised, by choice" in m.text()
 
 
 def test_unknown_maneuver_is_a_clear_error() -> None:

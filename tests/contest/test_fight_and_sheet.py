@@ -44,7 +44,7 @@ def test_initiative_ties_go_by_rank_then_a_roll_off() -> None:
     slots, events = plain.system.initiative(roller, plain.roster, 1)
     roller.finish()
     assert [x.candidates[0] for x in slots] == ["def", "att"]
-    assert any("roll-off puts def, att" in e.text() for e in events)
+    assert any("roll-off puts Def, Att" in e.text() for e in events)  # by name
 
 
 def test_initiative_odds_are_exact_and_even_between_equals() -> None:

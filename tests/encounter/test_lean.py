@@ -14,7 +14,8 @@ from fracas.core.model import Action, changed
 from fracas.core.recur import Recurrence, recurring_states
 from fracas.dice.rollers import RandomRoller
 from fracas.encounter import policies
-from fracas.encounter.engine import Encounter, setup_from_scenario, step
+from fracas.encounter.engine import Encounter, FightSetup, setup_from_scenario, step
+from fracas.encounter.modes import LEAN, Lean
 from fracas.encounter.state import FightState
 from fracas.errors import RulesError
 from fracas.odds import cache
@@ -148,12 +149,18 @@ def test_a_steady_policys_choice_is_remembered_per_policy() -> None:
     remembered choice (Tri-Stat: best-odds goes for a total attack, aggressive does not)."""
     scenario = load_scenario(ROOT / "examples" / "tristat" / "duel-fight.yaml")
     setup, start = setup_from_scenario(scenario), FightState(scenario.roster)
-    plain, events = step(RandomRoller(1), setup, start, lean=True)  # fills the memo
+    plain, events = step(RandomRoller(1), setup, start, LEAN)  # fills the memo
     actor = next(e.actor for e in events if isinstance(e, ActionChosen))
     assert not plain.roster[actor].state.total_attack
+
+    class Swapped(Lean):  # the lean loop with best-odds in place of the actor's policy
+        def policy(self, setup: FightSetup, cid: str) -> tuple[str, policies.Policy]:
+            if cid == actor:
+                return "best-odds", policies.POLICIES["best-odds"]
+            return super().policy(setup, cid)
+
     for _ in range(2):
-        other, _ = step(RandomRoller(1), setup, start, lean=True,
-                        controllers={actor: policies.POLICIES["best-odds"]})
+        other, _ = step(RandomRoller(1), setup, start, Swapped())
         assert other.roster[actor].state.total_attack
 
 

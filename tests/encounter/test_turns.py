@@ -12,6 +12,7 @@ from fracas.core.events import SlotAdded, TurnStarted
 from fracas.core.scenario import Scenario
 from fracas.dice.rollers import ScriptedRoller
 from fracas.encounter.engine import Encounter, FightSetup, step
+from fracas.encounter.modes import LEAN
 from fracas.encounter.state import FightState
 from fracas.registry.scenarios import scenario_from_mapping
 from tests.encounter.scripted import scripted
@@ -50,7 +51,7 @@ def test_the_lean_step_keeps_an_added_slot() -> None:
     s = _duel()
     setup = FightSetup(s.system, (("ann", "scripted"), ("bob", "scripted")))
     with scripted({"ann": [{"kind": "delay"}]}):
-        state, events = step(ScriptedRoller([]), setup, FightState(s.roster), lean=True)
+        state, events = step(ScriptedRoller([]), setup, FightState(s.roster), LEAN)
     assert any(isinstance(e, SlotAdded) for e in events)
     assert [sl.label for sl in state.slots] == ["countdown 8", "countdown 5",
                                                  "countdown 8 (delayed)"]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from fractions import Fraction
@@ -92,3 +93,8 @@ def test_systems_and_demo_run(monkeypatch: pytest.MonkeyPatch,
     assert code == 0 and "testduel" in {s["id"] for s in json.loads(out)["systems"]}
     code, out, _ = run_main(monkeypatch, capsys, "demo")
     assert code == 0 and "1141/8000" in out
+    # the tour speaks no code: 'the log replays to the same state', not ': True', and a
+    # maneuver not raised says why in words, not '(raised: false)' (issue 36)
+    assert "the log replays to the same state" in out
+    assert not re.search(r"\b(True|False|true|false|None)\b", out), re.findall(
+        r".{40}\b(?:True|False|true|false|None)\b.{20}", out)[:5]

@@ -15,6 +15,7 @@ from fracas.core.model import Action, Roster
 from fracas.core.scenario import Scenario
 from fracas.dice import RandomRoller
 from fracas.encounter.engine import setup_from_scenario, step
+from fracas.encounter.modes import LEAN, NARRATED
 from fracas.encounter.state import FightState
 from fracas.registry.scenarios import load_scenario, scenario_from_mapping
 from fracas.systems.genesys.rules import Genesys
@@ -103,6 +104,6 @@ def attacks_of(path: Path, seeds: range, monkeypatch: pytest.MonkeyPatch
     for seed in seeds:
         roller, state = RandomRoller(seed), FightState(sc.roster)
         while not state.over:
-            state, _ = step(roller, setup, state, lean=seed % 2 == 0)
+            state, _ = step(roller, setup, state, LEAN if seed % 2 == 0 else NARRATED)
     monkeypatch.setattr(Genesys, "resolve", resolve)
     return seen

@@ -140,3 +140,26 @@ def test_health_of_a_minion_group_is_its_summed_threshold() -> None:
 def test_start_fight_says_initiative_is_kept() -> None:
     system, r = roster({"id": "ann", "side": "h", **pc()}, {"id": "gang", "side": "v", **MINION})
     assert "rolled once" in system.start_fight(RandomRoller(1), r)[0].text()
+
+
+def _with_ann_down(rules: dict[str, Any] | None = None) -> list[str]:
+    """Slots of round 2 after round 1's initiative (ann PC slot 1, gang NPC slot 1, bob PC
+    slot 2), once ann is incapacitated."""
+    from fracas.core.events import Changed
+
+    system, r = roster({"id": "ann", "side": "h", **pc()}, {"id": "bob", "side": "h", **pc()},
+                       {"id": "gang", "side": "v", **MINION}, rules=rules)
+    _, events = system.initiative(ScriptedRoller(["ss a", "s", "s aa"]), r, 1)
+    after = apply_events(r, (*events, Changed("test", "ann", "incapacitated", False, True)))
+    slots, _ = system.initiative(ScriptedRoller([]), after, 2)
+    return [s.label for s in slots]
+
+
+def test_an_incapacitated_characters_slot_leaves_the_order_by_default() -> None:
+    """Table default incapacitated_slot: drop (a reading: the rules are silent)."""
+    assert _with_ann_down() == ["NPC slot 1", "PC slot 1"]
+
+
+def test_an_incapacitated_characters_slot_stays_when_the_table_keeps_it() -> None:
+    assert _with_ann_down({"incapacitated_slot": "keep"}) == ["PC slot 1", "NPC slot 1",
+                                                               "PC slot 2"]

@@ -17,6 +17,7 @@ from fracas.core.events import EFFECTS, Event, Outcome
 from fracas.core.model import Resolution, apply_events
 from fracas.dice import RandomRoller
 from fracas.encounter.engine import setup_from_scenario, step
+from fracas.encounter.modes import LEAN
 from fracas.encounter.state import FightState
 from fracas.registry.scenarios import load_scenario
 from fracas.systems.genesys import attack, check, harm, rolled
@@ -97,7 +98,7 @@ def test_a_narrated_step_after_a_lean_one_is_the_step_played_afresh(path: Path) 
         state, seed = FightState(sc.roster), 100 * fight
         while not state.over:
             seed += 1
-            lean_state, lean = step(QuietRoller(seed), setup, state, lean=True)
+            lean_state, lean = step(QuietRoller(seed), setup, state, LEAN)
             after, events = step(RandomRoller(seed), setup, state)
             assert effects(lean) == effects(events) and lean_state.roster == after.roster
             empty_caches()

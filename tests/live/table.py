@@ -39,10 +39,12 @@ def _typed(values: list[object]) -> str:
     return ",".join(map(str, values))
 
 
-def play(path: str, seed: int = 5, usual: float = 0.7, roll: float = 0.0) -> Played:
+def play(path: str, seed: int = 5, usual: float = 0.7, roll: float = 0.0,
+         verbose: bool = False) -> Played:
     """Play ``path`` to its end at the terminal: actions composed step by step (the usual
     attack ``a`` most times, else a random action key by key), random reactions and
-    choices, dice typed as the table shows them (or ``r`` with chance ``roll``)."""
+    choices, dice typed as the table shows them (or ``r`` with chance ``roll``);
+    ``verbose``: every event told with its rule, as ``--verbose`` (and ``e``) tell them."""
     scenario = load_scenario(path)
     people = {**dict.fromkeys(scenario.roster, "person"), "gm": "person"}
     session = Session.start(scenario, seed=seed, controllers=people)
@@ -89,8 +91,8 @@ def play(path: str, seed: int = 5, usual: float = 0.7, roll: float = 0.0) -> Pla
             yield number, line
         raise AssertionError(f"{path}: no end after {MAX_LINES} lines")
 
-    live.narrate(console, tuple(session.events), False, session)
-    live._loop(session, console, lines(), False, True, None)
+    live.narrate(console, tuple(session.events), verbose, session)
+    live._loop(session, console, lines(), verbose, True, None)
     played.output = buffer.getvalue()
     return played
 

@@ -140,10 +140,12 @@ def test_a_hit_the_armour_stops_says_the_target_loses_nothing() -> None:
 
 def test_a_condition_an_attack_puts_on_is_told_with_its_outcome() -> None:
     """Kofi's controlled attack to knock Obi prone lands (seed 002 · Controlled Attack:
-    the declared effect instead of the table's): the outcome says the effect applies, and
-    the next line that Obi is prone, which the brief lines never said."""
+    the declared effect instead of the table's): the outcome names the effect (it said
+    'the declared effect applies'), and the next line that Obi is prone."""
     out = _play(FORD, "", "", "", "", "", "", "1", "2", "5", "", "5")
-    assert ("  Kofi → Obi: controlled hit: the declared effect applies; Obi loses 4\n"
+    full = _play(FORD, "", "", "", "", "", "", "1", "2", "5", "", "5", "e")
+    assert " 15. Kofi → Obi: controlled hit: Obi is knocked prone; Obi loses 4" in full
+    assert ("  Kofi → Obi: controlled hit: Obi is knocked prone; Obi loses 4\n"
             "  Obi: conditions none → prone\n") in out, out[-2000:]
     # the gate fight: Rosa's counter-attacked attack leaves her dying, told as it happens
     gate = _play(GATE, *GATE_START, "1", "2", "", "2", "20", "5", "15", "10", "10", "3",

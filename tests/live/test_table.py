@@ -51,6 +51,18 @@ def test_every_example_fight_plays_to_its_end_in_plain_words_and_short_lists(pat
     assert "error" not in played.output, played.output[-3000:]
 
 
+@pytest.mark.parametrize("path", FIGHTS)
+def test_every_example_fight_explained_in_full_speaks_no_code(path: str) -> None:
+    """The same fights with every event told with its rule, as ``--verbose`` and ``e``
+    tell them: no identifier (``focused_round``, ``same_target``, a combatant's id), no
+    empty value (``focus  → focusing``)."""
+    played = play(path, verbose=True)
+    assert played.session.state.over, played.output[-2000:]
+    assert identifiers(played) == [], identifiers(played)[:20]
+    empty = re.findall(r"[^\n]*\S  → [^\n]*", played.output)
+    assert empty == [], empty[:5]
+
+
 @pytest.mark.parametrize("path", ONE_A_SYSTEM)
 def test_a_whole_fight_through_the_real_command_in_plain_words(path: str, tmp_path: Path
                                                               ) -> None:

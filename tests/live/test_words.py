@@ -52,3 +52,18 @@ def test_the_words_check_names_what_has_no_words_and_where_to_give_them(
     with pytest.raises(AssertionError, match=r"ann's attack option 'stance=reckless' has no "
                                              r"words: give 'stance' \(or 'stance=reckless'\)"):
         check_words(load_scenario("tests/toy/duel-fight.yaml"))
+
+
+def test_a_glance_at_a_field_the_state_does_not_have_is_named(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The status's glance: list of a data pack reads state fields: a misspelt one fails
+    the words check, naming the file, the field and the fields there are."""
+    from fracas.core.words import Glance
+
+    scenario = load_scenario("examples/contest/gate-fight.yaml")
+    words = scenario.system.words
+    wrong = words.model_copy(update={"glance": [Glance(field="armor_hp", label="x")]})
+    monkeypatch.setattr(type(scenario.system), "words", property(lambda self: wrong))
+    with pytest.raises(AssertionError, match=r"words\.yaml: glance: 'armor_hp' is no field "
+                                             r"of .*'s state \(allowed: hp, max_hp, armour_hp"):
+        check_words(scenario)

@@ -20,6 +20,7 @@ from fracas.core.scenario import Scenario
 from fracas.core.system import RuleSystem
 from fracas.dice.rollers import Roller, ScriptedRoller
 from fracas.encounter.engine import FightSetup, step
+from fracas.encounter.modes import Live
 from fracas.encounter.state import FightState
 from tests.encounter.scripted import Scripted, Want
 from tests.tristat.util import EXAMPLES, make, person
@@ -60,7 +61,7 @@ def play(s: Scenario, dice: list[int], who: Recorder, steps: int
     setup = FightSetup(s.system, tuple((cid, "aggressive") for cid in s.roster), 50)
     roller, state, events = ScriptedRoller(dice), FightState(s.roster), []
     for _ in range(steps):
-        state, new = step(roller, setup, state, controllers=dict.fromkeys(s.roster, who))
+        state, new = step(roller, setup, state, Live(dict.fromkeys(s.roster, who)))
         events += new
         if state.over:
             break

@@ -2,16 +2,12 @@
 from a second browser context (a phone-sized one), and both play a whole fight to its end,
 each screen following live (no reload). Every system: Tri-Stat (dice typed in and rolled), Genesys,
 c22, contest and Zamani (the server rolls, people choose).
-
-With ``FRACAS_SCREENSHOTS=<dir>`` the test also saves the screenshots of docs/serve.md.
 """
 
 from __future__ import annotations
 
-import os
 import re
 import time
-from pathlib import Path
 
 import httpx
 import pytest
@@ -19,18 +15,9 @@ from playwright.sync_api import Browser, Page
 
 from fracas.web.testing import ServerProcess
 
-SHOTS = os.environ.get("FRACAS_SCREENSHOTS")
-
-
 
 def version(page: Page) -> int:
     return int(page.locator("#tracker").get_attribute("data-version") or -1)
-
-
-def shot(page: Page, name: str) -> None:
-    if SHOTS:
-        Path(SHOTS).mkdir(parents=True, exist_ok=True)
-        page.screenshot(path=str(Path(SHOTS) / name), full_page=True)
 
 
 def create_as_gm(gm: Page, server: ServerProcess, example: str, side: str,
@@ -170,8 +157,6 @@ def test_gm_and_player_play_a_whole_fight_in_two_browsers(
         assert final["over"] and final["log"][-1]["type"] == "FightEnded"
         told = " ".join(str(e.get("text", "")) for e in final["log"]).lower()
         assert chosen and all(label.lower() in told for label in chosen), (chosen, told[:500])
-        if SHOTS and example.startswith("genesys"):
-            shot(player, "serve-player-end.png")
         api.close()
     finally:
         gm_ctx.close()

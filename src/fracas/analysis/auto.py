@@ -60,6 +60,25 @@ SAMPLED_TRIAL_SHARE = 0.03  # of the turns step by step would play, the most enu
 # runs and traces the sampled path's learning may take before auto gives it up
 
 
+#: The paths ``auto`` may pick for each system: those checked against the step path for
+#: it (steps is the reference, the rules played as written). The tests are the proof:
+#: fast - tests/encounter/test_simulate.py::test_fast_and_step_by_step_agree_on_example_duels
+#: (every system's example duel) and, for c22's card classes,
+#: tests/properties/test_c22_exact.py and tests/c22/test_exact_suits.py; sampled -
+#: tests/analysis/test_sampled.py::test_sampled_and_step_by_step_agree_on_every_example_fight.
+#: A system not listed (a third party's) gets the step path from auto; fast and sampled
+#: stay available by name.
+VERIFIED: dict[str, frozenset[str]] = {
+    system: frozenset({"steps", "fast", "sampled"})
+    for system in ("c22", "contest", "zamani", "tristat", "genesys")
+}
+
+
+def verified(system_id: str) -> frozenset[str]:
+    """The paths auto may pick for a system (see :data:`VERIFIED`)."""
+    return VERIFIED.get(system_id, frozenset({"steps"}))
+
+
 @dataclass
 class Choice:
     """What auto counted and chose; ``first``: fights already played on that path
@@ -140,14 +159,18 @@ def choose(setup: FightSetup, roster: Start, seed: int, n: int,
     if first.n >= n:
         return Choice("steps", f"auto chose the steps path: {count(n, 'fight')}, played step by "
                       "step first", first)
+    paths = verified(setup.system.id)
+    if paths == {"steps"}:
+        return Choice("steps", "auto chose the steps path: the fast and sampled paths are not "
+                      f"checked against it for the system {setup.system.id}", first)
     turns = max(1.0, float(first.actions.mean()) if first.actions is not None else 1.0)
     said = f"step by step ~{turns:,.1f} turns a fight, ~{n * turns:,.0f} in all"
     verdict = probe(setup, roster, seed, n, max_memory, budget=AUTO_SHARE * n * turns /
                     RUN_COST, run_cost=RUN_COST)
-    if verdict.fast:
+    if verdict.fast and "fast" in paths:
         return Choice("fast", f"auto chose the fast path: {verdict.reason}; {said}")
     why = f"the fast path not taken ({verdict.reason})"
-    if n < SAMPLED_FROM:
+    if n < SAMPLED_FROM or "sampled" not in paths:
         return Choice("steps", f"auto chose the steps path: {said}; {why}; fewer than "
                       f"{SAMPLED_FROM} fights: the sampled path's learning would not pay",
                       first)

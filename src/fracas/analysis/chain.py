@@ -22,6 +22,7 @@ from fracas.core.events import ActionChosen, Outcome, RoundStarted
 from fracas.core.model import Roster
 from fracas.dice.rollers import ExactRoller, Roller
 from fracas.encounter.engine import FightSetup, step
+from fracas.encounter.modes import LEAN
 from fracas.encounter.state import FightState
 
 _INT64_SAFE = 2**62
@@ -38,7 +39,7 @@ def transition(roller: Roller, setup: FightSetup, state: FightState
     """One turn, keeping only what the chain needs: the next state (its round replaced by
     the system's representative round), the damage dealt, how many rounds began and how
     many actions were resolved."""
-    new, events = step(roller, setup, state, lean=True)
+    new, events = step(roller, setup, state, LEAN)
     dealt: dict[str, int] = {}
     rounds = actions = 0
     for e in events:

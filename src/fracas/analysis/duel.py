@@ -127,6 +127,72 @@ def duel_odds(setup: FightSetup, roster: Start, max_states: int = MAX_STATES,
         return _duel_odds(setup, roster, max_states, progress, max_seconds)
 
 
+def _expand(chain: FightChain, mass: dict[tuple[int, int], int],
+            rows: dict[int, list[tuple[int, int, int]]], totals: dict[int, int],
+            progress: Progress | None, max_states: int, max_seconds: float | None) -> None:
+    """The rows (and their total weights) of the states the mass reaches that have none
+    yet."""
+    for sid, _ in mass:
+        if sid not in rows:
+            try:
+                rows[sid] = _row(chain, sid)
+            except ChainTooLarge:
+                raise _too_large(max_states) from None
+            except EnumerationTooLarge:
+                raise InputError(
+                    f"the fight's states ({len(chain.states):,} so far) take more than "
+                    f"{max_seconds:g} s to explore: exact odds are out of reach",
+                    path="--max-seconds", allowed="a larger --max-seconds, a smaller "
+                    "fight, or fracas simulate") from None
+            totals[sid] = sum(w for w, _, _ in rows[sid])
+            if progress is not None and len(rows) % 64 == 0:
+                progress(len(chain.states))
+
+
+def _push(chain: FightChain, mass: dict[tuple[int, int], int],
+          rows: dict[int, list[tuple[int, int, int]]], totals: dict[int, int], step_lcm: int,
+          limit: int) -> tuple[dict[tuple[int, int], int], dict[tuple[str, int], int],
+                               list[int]]:
+    """One turn's push of the mass (numerators over the old denominator times
+    ``step_lcm``): the mass still fighting, the mass that ended (by outcome and rounds),
+    and the damage each combatant dealt."""
+    nxt: dict[tuple[int, int], int] = {}
+    ended: dict[tuple[str, int], int] = {}
+    dealt_num = [0] * len(chain.ids)
+    for (sid, r), m in mass.items():
+        scale = m * (step_lcm // totals[sid])
+        for w, succ, edge in rows[sid]:
+            part = scale * w
+            key = chain.edges[edge]
+            for j in range(len(dealt_num)):
+                if key[j]:
+                    dealt_num[j] += part * key[j]
+            rr = r + key[-2]
+            state = chain.states[succ]
+            if rr > limit:
+                end = (LIMIT, limit)
+            elif state.over:
+                end = (state.winner or NOBODY, rr)
+            else:
+                nxt[(succ, rr)] = nxt.get((succ, rr), 0) + part
+                continue
+            ended[end] = ended.get(end, 0) + part
+    return nxt, ended, dealt_num
+
+
+def _reduced(nxt: dict[tuple[int, int], int], denominator: int
+             ) -> tuple[dict[tuple[int, int], int], int]:
+    """The mass and its denominator divided by their greatest common divisor."""
+    g = denominator
+    for num in nxt.values():
+        g = math.gcd(g, num)
+        if g == 1:
+            break
+    if g > 1:
+        return {k: v // g for k, v in nxt.items()}, denominator // g
+    return nxt, denominator
+
+
 def _duel_odds(setup: FightSetup, origin: Start, max_states: int,
                progress: Progress | None, max_seconds: float | None) -> DuelOdds:
     began = time.perf_counter()
@@ -153,60 +219,18 @@ def _duel_odds(setup: FightSetup, origin: Start, max_states: int,
         chain.exact.deadline = time.monotonic() + max_seconds
     while mass:
         turns += 1
-        for sid, _ in mass:
-            if sid not in rows:
-                try:
-                    rows[sid] = _row(chain, sid)
-                except ChainTooLarge:
-                    raise _too_large(max_states) from None
-                except EnumerationTooLarge:
-                    raise InputError(
-                        f"the fight's states ({len(chain.states):,} so far) take more than "
-                        f"{max_seconds:g} s to explore: exact odds are out of reach",
-                        path="--max-seconds", allowed="a larger --max-seconds, a smaller "
-                        "fight, or fracas simulate") from None
-                totals[sid] = sum(w for w, _, _ in rows[sid])
-                if progress is not None and len(rows) % 64 == 0:
-                    progress(len(chain.states))
+        _expand(chain, mass, rows, totals, progress, max_states, max_seconds)
         step_lcm = 1
         for sid, _ in mass:
             step_lcm = math.lcm(step_lcm, totals[sid])
-        nxt: dict[tuple[int, int], int] = {}
-        ended: dict[tuple[str, int], int] = {}
-        dealt_num = [0] * len(ids)
-        for (sid, r), m in mass.items():
-            scale = m * (step_lcm // totals[sid])
-            for w, succ, edge in rows[sid]:
-                part = scale * w
-                key = chain.edges[edge]
-                for j in range(len(ids)):
-                    if key[j]:
-                        dealt_num[j] += part * key[j]
-                rr = r + key[-2]
-                state = chain.states[succ]
-                if rr > limit:
-                    end = (LIMIT, limit)
-                elif state.over:
-                    end = (state.winner or NOBODY, rr)
-                else:
-                    nxt[(succ, rr)] = nxt.get((succ, rr), 0) + part
-                    continue
-                ended[end] = ended.get(end, 0) + part
+        nxt, ended, dealt_num = _push(chain, mass, rows, totals, step_lcm, limit)
         denominator *= step_lcm
         for end, num in ended.items():
             absorbed[end] = absorbed.get(end, Fraction(0)) + Fraction(num, denominator)
         for j, num in enumerate(dealt_num):
             if num:
                 dealt[j] += Fraction(num, denominator)
-        g = denominator
-        for num in nxt.values():
-            g = math.gcd(g, num)
-            if g == 1:
-                break
-        if g > 1:
-            nxt = {k: v // g for k, v in nxt.items()}
-            denominator //= g
-        mass = nxt
+        mass, denominator = _reduced(nxt, denominator)
         if progress is not None:
             progress(len(chain.states))
     outcomes: dict[str, Fraction] = {side: Fraction(0) for side in sides}

@@ -26,6 +26,7 @@ from fracas.core.events import ActionChosen, Outcome
 from fracas.core.recur import Recurrence, recurring_states
 from fracas.dice.rollers import EnumerationTooLarge, Roller
 from fracas.encounter.engine import FightSetup, step
+from fracas.encounter.modes import LEAN
 from fracas.encounter.state import FightState
 
 BATCH = 32768
@@ -118,7 +119,7 @@ def learn_played(setup: FightSetup, roster: Start, seed: int, max_bytes: int,
 def play_lean(setup: FightSetup, origin: Start, roller: Roller
               ) -> tuple[FightState, np.ndarray, int]:
     """One fight by the lean loop (:func:`~fracas.encounter.engine.step` with
-    ``lean=True``: only the events that change the fight, no narration), on the steps
+    the ``LEAN`` mode: only the events that change the fight, no narration), on the steps
     path's random roller or the sampled path's: final state, damage dealt, actions
     resolved."""
     state = start_state(origin)
@@ -129,7 +130,7 @@ def play_lean(setup: FightSetup, origin: Start, roller: Roller
     dealt = np.zeros(len(ids), dtype=np.int64)
     actions = 0
     while not state.over:
-        state, events = step(roller, setup, state, lean=True)
+        state, events = step(roller, setup, state, LEAN)
         for e in events:
             if isinstance(e, Outcome) and e.damage and e.actor in who:
                 dealt[who[e.actor]] += e.damage

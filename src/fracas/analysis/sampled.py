@@ -3,7 +3,7 @@
 A fight whose whole states rarely repeat (many combatants, long fights) gains nothing
 from the exact chain, yet its sub-steps do repeat: the same attacker hitting the same
 defender with the same action, an initiative draw between the same combatants. Under
-:class:`SamplingRoller`, :func:`~fracas.encounter.engine.step` (``lean=True``) routes
+:class:`SamplingRoller`, :func:`~fracas.encounter.engine.step` (the ``LEAN`` mode) routes
 every rule call through ``roller.resolve``; the roller computes that sub-step's exact
 distribution once, caches it, and draws each later call from it with one random integer.
 

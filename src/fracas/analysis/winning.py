@@ -121,7 +121,7 @@ def of_session(session: Any) -> Position:
     """A live session's fight as it stands: the state as its pending turn began. A
     combatant a policy controls is played by it; a person's, by its own policy or the
     default (:func:`own_policy`)."""
-    state: FightState = session.settled
+    state: FightState = session.turn_base
     chosen: dict[str, tuple[str, str]] = {}
     for cid, c in state.roster.items():
         controller = session.current.get(cid)
@@ -346,7 +346,7 @@ def position_of(source: Any, at: int | None = None) -> Position:
         return of_scenario(source)
     if isinstance(source, str | Path):
         return of_log(source, at)
-    if hasattr(source, "settled"):
+    if hasattr(source, "turn_base"):
         return of_session(source)
     raise InputError(f"no fight to read in {type(source).__name__}", path="source",
                      allowed="a live session, a scenario, or the path of a fight or play log")

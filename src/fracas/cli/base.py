@@ -191,3 +191,35 @@ def check_fights(n: int, flag: str) -> int:
 def _main(debug: Annotated[bool, typer.Option("--debug", help="Show tracebacks.")] = False
           ) -> None:
     _state["debug"] = debug
+
+
+def command_name() -> str:
+    """The ``fracas`` command as the user called it, for a line to copy (``go on with:
+    .venv/bin/fracas play --resume L`` after ``make demo``; ``fracas`` when that is the
+    one on the PATH; ``python -m fracas`` when run as a module), from ``sys.argv[0]``."""
+    import os
+    import sys
+
+    called = sys.argv[0] if sys.argv else ""
+    if not called or os.path.basename(called) == "__main__.py":
+        return f"{_as_typed(sys.executable)} -m fracas"
+    return _as_typed(called)
+
+
+def _as_typed(path: str) -> str:
+    """``path`` by its bare name when that name on the PATH is the same file, else the
+    path (relative to here, where that is shorter)."""
+    import os
+    import shutil
+
+    name = os.path.basename(path)
+    found = shutil.which(name)
+    if found is not None and os.path.realpath(found) == os.path.realpath(path):
+        return name
+    if os.path.isabs(path):
+        try:
+            near = os.path.relpath(path)
+        except ValueError:  # another drive
+            return path
+        return near if len(near) < len(path) and not near.startswith("../..") else path
+    return path

@@ -13,6 +13,7 @@ from rich.console import Console
 from rich.rule import Rule
 
 from fracas.cli import render
+from fracas.cli.base import command_name
 from fracas.dice import RandomRoller, ScriptedRoller, parse_dice
 from fracas.errors import InputError
 from fracas.odds.attack import attack_odds
@@ -89,14 +90,15 @@ def _demo_fights(console: Console, path: Path) -> None:
     scenario = load_scenario(path)
     fight = Encounter(scenario, seed=7)
     state = fight.run()
+    replays = "replays to the same state" if fight.replayed() == state else \
+        "does NOT replay to the same state"
     console.print(f"[bold]{scenario.title}[/] with seed 7: {fight.events[-1].text()} "
-                  f"({len(fight.events)} events; the log replays to the same state: "
-                  f"{fight.replayed() == state}).")
+                  f"({len(fight.events)} events; the log {replays}).")
     n = 50_000
     fights = simulate(setup_from_scenario(scenario), scenario.roster, n, seed=1, method="fast")
     summary = summarize(fights)
     wins = ", ".join(f"{side} {s['p_win']:.1%} (95% {s['ci95'][0]:.1%}–{s['ci95'][1]:.1%})"
                      for side, s in summary["sides"].items())
     console.print(f"{n:,} simulated fights on the fast path: {wins}; mean "
-                  f"{summary['rounds']['mean']:.1f} rounds. Try: fracas simulate {path} -n "
-                  "1000000\n")
+                  f"{summary['rounds']['mean']:.1f} rounds. Try: {command_name()} simulate "
+                  f"{path} -n 1000000\n")

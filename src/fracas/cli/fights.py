@@ -16,6 +16,7 @@ from fracas.cli.base import (
     app,
     check_run,
     check_seed,
+    command_name,
 )
 from fracas.cli.progress import QuietOpt, progress
 from fracas.errors import InputError
@@ -158,18 +159,32 @@ def replay(
                                       "play --log session: the last N inputs).", min=0)
                     ] = 0,
     as_json: JsonOpt = False,
+    narrate: Annotated[bool, typer.Option(
+        "--narrate", help="Print the whole fight as the table heard it: the brief "
+        "narration of play, each round's status, the summary at the end.")] = False,
+    form: Annotated[str, typer.Option(
+        "--format", metavar="text|md|html", help="With --narrate: text (the terminal), "
+        "md (Markdown) or html (one page), for session notes.")] = "text",
 ) -> None:
     """Rebuild a fight's state from its saved log (optionally undoing the last turns) and
     say which kind of log it read: a fight log (fight --log) or a live session's log
     (play --log). The log is verified line by line and its inputs are played again
     through the rules: an event the rules did not produce is refused, naming its line. A
     log that stops early is replayed up to its last whole turn, with a warning saying
-    where it stops."""
+    where it stops. --narrate prints the whole fight instead, as the table heard it."""
     from fracas.encounter.log import log_kind
     from fracas.encounter.session_log import KIND as SESSION
 
+    if form not in ("text", "md", "html"):
+        raise InputError(f"no format {form!r}", path="--format", allowed="text, md, html")
+    if form != "text" and not narrate:
+        raise InputError("--format is for --narrate's notes", path="--format",
+                         allowed="--narrate --format md|html")
+    if narrate and as_json:
+        raise InputError("--narrate tells the fight in words; --json gives its data",
+                         path="--narrate", allowed="one of --narrate, --json")
     if log_kind(log) == SESSION:
-        _replay_session(log, undo, as_json)
+        _replay_session(log, undo, as_json, form if narrate else None)
         return
 
     from fracas.cli.jsonout import print_json
@@ -193,24 +208,34 @@ def replay(
                        "stopped": encounter.stopped, "turns": turns}
         print_json("replay", data)
         return
+    if narrate:
+        _narrated(encounter, form)
+        return
     _show_replayed(encounter, f"{log}: a fight log (fracas fight --log)",
                    f", undid {count(undo, 'turn')}" if undo else "")
 
 
 def _show_replayed(fight: Encounter | Session, title: str, undone: str) -> None:
-    """What ``fracas replay`` prints: the log read, where the fight stands, everybody's
-    health and the last events."""
+    """What ``fracas replay`` prints: the log read, where the fight stands, the whole
+    table (:mod:`fracas.cli.status`: the order, health, what the GM tracks, conditions
+    with rounds left) and the last events."""
+    from typing import cast
+
     from rich.markup import escape
     from rich.text import Text
 
-    from fracas.cli import render
+    from fracas.cli import render, status
+    from fracas.encounter.narration import Names
+    from fracas.encounter.session import known_names
 
     console = render.make_console()
     state = fight.state
     where = "over" if state.over else f"round {state.round}"
     console.print(f"[bold]{escape(title)}[/]: {len(fight.events)} events, {where}{undone}",
                   highlight=False, soft_wrap=True)
-    console.print(_roster_view(fight, state))
+    names = Names(known_names(cast("Session", fight)))
+    console.print(Text(status.heading(state, names), style="bold"), highlight=False)
+    console.print(status.status_table(state, fight.setup.system, fight.events, names))
     # in the table's words, every combatant the fight began or ended with by name
     say = render.teller({**dict(fight.scenario.roster.items()), **dict(state.roster.items())},
                         fight.scenario.system.words)
@@ -218,7 +243,34 @@ def _show_replayed(fight: Encounter | Session, title: str, undone: str) -> None:
         console.print(Text("  " + say(e), style="dim"), highlight=False)
 
 
-def _replay_session(log: Path, undo: int, as_json: bool) -> None:
+def _narrated(fight: Encounter | Session, form: str) -> None:
+    """``fracas replay --narrate``: the whole fight as the table heard it, on the terminal
+    or as session notes (Markdown, HTML) on stdout."""
+    from rich.markup import escape
+
+    from fracas.cli import notes, render, status
+
+    title = f"{fight.scenario.title or 'A fight'} — {fight.setup.system.title}"
+    lines = [line for line, _ in notes.fight_lines(fight)]
+    summary = status.summary_lines(fight)
+    if form == "md":
+        typer.echo(notes.markdown(title, lines, summary), nl=False)
+        return
+    if form == "html":
+        typer.echo(notes.html_page(title, lines, summary), nl=False)
+        return
+    console = render.make_console()
+    console.print(f"[bold]{escape(title)}[/]", highlight=False)
+    for line in lines:
+        if isinstance(line, notes.Table):
+            console.print(line.view())
+        elif isinstance(line, notes.Told):
+            notes.show(console, line, False)
+    for text in summary:
+        console.print(f"  {escape(text)}", highlight=False)
+
+
+def _replay_session(log: Path, undo: int, as_json: bool, form: str | None) -> None:
     """``fracas replay`` of a live session's log (``fracas play --log``)."""
     from fracas.cli.jsonout import print_json
     from fracas.core.words import count
@@ -234,21 +286,29 @@ def _replay_session(log: Path, undo: int, as_json: bool) -> None:
                          path="--undo", allowed=f"0 to {inputs}")
     if undo:
         session.undo(undo)
-    if stopped is not None and "cut short" in stopped:  # a session log is left open
+    cut = stopped is not None and "cut short" in stopped
+    if cut:  # a session log is left open: only a cut line makes it incomplete
         typer.echo(f"fracas: warning: {log}: the log is incomplete ({stopped}); replaying "
                    "its whole lines", err=True)
     if as_json:
         data = fight_json(session)
-        data["log"] = {"kind": "session", "complete": stopped is None, "stopped": stopped,
+        # a play log stays open for --resume; its fight is complete once it is over
+        data["log"] = {"kind": "session", "complete": session.state.over and not cut,
+                       "stopped": stopped if cut or not session.state.over else None,
                        "inputs": inputs,
                        "pending": session.pending.prompt if session.pending else None}
         print_json("replay", data)
         return
+    if form is not None:
+        _narrated(session, form)
+        return
     _show_replayed(session, f"{log}: a live session's log (fracas play --log): "
                    f"{count(inputs, 'input')}", f", undid {count(undo, 'input')}" if undo else "")
-    if session.pending is not None:
-        typer.echo(f"waiting for: {session.pending.prompt} (go on with: fracas play "
-                   f"--resume {log})")
+    if session.state.over:
+        typer.echo("the fight is complete")
+    elif session.pending is not None:
+        typer.echo(f"waiting for: {session.pending.prompt} (go on with: {command_name()} "
+                   f"play --resume {log})")
 
 
 def simulation_view(summary: dict[str, Any], title: str) -> list[Any]:

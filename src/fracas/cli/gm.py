@@ -18,11 +18,16 @@ HELP = """\
   gm auto [POLICY]       fracas decides this turn (default policy: aggressive)
   gm auto ID POLICY      fracas decides for ID from now on;  gm hand ID: by hand again
   gm skip                the acting combatant's turn passes
-  gm do TEXT [| roll 2d6 [vs|under] N] [| damage ID N] [| heal ID N] [| cond ID NAME [ROUNDS]]
-                         a free-form action: the turn passes with it, effects by hand
+  gm do TEXT [| roll 2d6 [vs|under N] [= VALUE]] [| [on success|on failure|always]
+        damage ID N | heal ID N | cond ID NAME [ROUNDS]] ...
+                         a free-form action: the turn passes with it; = VALUE: the table's
+                         roll (else fracas rolls); effects on success (default with a
+                         target number), on failure, or always
   gm init [ID,ID]        roll every initiative die asked now (but those IDs': players')
   gm hurt ID N / gm heal ID N          damage or heal by hand (no soak, no armour)
-  gm cond ID NAME [ROUNDS] / gm uncond ID NAME   a condition (for ROUNDS rounds)
+  gm cond ID NAME [ROUNDS | until ID2] / gm uncond ID NAME   a condition: for ROUNDS
+                         rounds (through ID's next ROUNDS turns), until the end of ID2's
+                         next turn, or (neither) until taken off
   gm join next|now|end|N {JSON}        bring in a combatant: next round, after this turn,
                                        at the round's end, or at place N of the rest"""
 
@@ -46,12 +51,27 @@ def split_who(session: Session, words: list[str], least_left: int = 0
     return gm.combatant_named(session, words[0] if words else ""), words[1:]
 
 
+MOMENTS = {"on success": "success", "on failure": "failure", "always": "always"}
+
+
 def _effect(session: Session, part: str) -> tuple[str, dict[str, Any]]:
-    """One ``|`` part of ``gm do``: ``roll ...`` or an effect."""
+    """One ``|`` part of ``gm do``: ``roll ...`` (``= N``: what the table's dice show) or
+    an effect, marked ``on success``, ``on failure`` or ``always``."""
     words = part.split()
+    when = next((m for m in MOMENTS if " ".join(words[:len(m.split())]).lower() == m), None)
+    if when is not None:
+        kind, effect = _effect(session, " ".join(words[len(when.split()):]))
+        if kind == "roll":
+            raise InputError("a roll is not an effect", path="gm do",
+                             allowed="on success damage ID N, on failure cond ID NAME")
+        return kind, {**effect, "when": MOMENTS[when]}
     head = words[0].lower() if words else ""
+    value: int | None = None
+    if head == "roll" and len(words) in (4, 6) and words[-2] == "=":
+        value = _number(words[-1], "value")
+        words = words[:-2]
     if head == "roll" and len(words) in (2, 4):
-        roll: dict[str, Any] = {"roll": words[1]}
+        roll: dict[str, Any] = {"roll": words[1], "value": value}
         if len(words) == 4:
             if words[2] not in ("vs", "under"):
                 raise InputError(f"{words[2]!r}: say vs (at least) or under (at most)",
@@ -65,15 +85,21 @@ def _effect(session: Session, part: str) -> tuple[str, dict[str, Any]]:
             return "effect", {head: _number(words[-1], head), "to": cid}
     if head == "cond" and len(words) >= 3:
         cid, rest = split_who(session, words[1:], 1)
-        return "effect", _condition(cid, rest)
+        return "effect", _condition(session, cid, rest)
     raise InputError(f"not a roll or an effect: {part.strip()!r}", path="gm do",
-                     allowed="roll 2d6 [vs|under N], damage ID N, heal ID N, "
-                             "cond ID NAME [ROUNDS]")
+                     allowed="roll 2d6 [vs|under N] [= VALUE], [on success|on failure|"
+                             "always] damage ID N, heal ID N, cond ID NAME [ROUNDS]")
 
 
-def _condition(cid: str, words: list[str]) -> dict[str, Any]:
-    """``NAME [ROUNDS]`` after ``cond ID``: the condition, for ROUNDS rounds (0: until
-    taken off)."""
+def _condition(session: Session, cid: str, words: list[str]) -> dict[str, Any]:
+    """``NAME [ROUNDS | until ID]`` after ``cond ID``: the condition, for ROUNDS rounds
+    (none: until taken off), or until the end of ID's next turn."""
+    lower = [w.lower() for w in words]
+    if "until" in lower[1:]:
+        at = len(lower) - 1 - lower[::-1].index("until")
+        until = split_who(session, words[at + 1:])[0] if words[at + 1:] else ""
+        return {"condition": " ".join(words[:at]), "to": cid, "rounds": 1,
+                "until": until or gm.combatant_named(session, "")}
     timed = len(words) >= 2 and words[-1].isdigit()
     name = " ".join(words[:-1] if timed else words)
     return {"condition": name, "to": cid, "rounds": int(words[-1]) if timed else 0}
@@ -108,8 +134,9 @@ def command(session: Session, words: list[str], line: str) -> tuple[Event, ...] 
             return (act(session, cid, amount),)
     if what == "cond" and len(rest) >= 2:
         cid, left = split_who(session, rest, 1)
-        condition = _condition(cid, left)
-        return gm.put_condition(session, cid, condition["condition"], condition["rounds"])
+        condition = _condition(session, cid, left)
+        return gm.put_condition(session, cid, condition["condition"], condition["rounds"],
+                                condition.get("until"))
     if what == "uncond" and len(rest) >= 2:
         cid, left = split_who(session, rest, 1)
         return (gm.clear_condition(session, cid, " ".join(left)),)

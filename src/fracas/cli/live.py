@@ -15,19 +15,22 @@ import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
-from rich.console import Console
+from rich.console import Console, Group
 from rich.markup import escape
 from rich.rule import Rule
-from rich.table import Table
 from rich.text import Text
 
 from fracas.cli import gm as gm_commands
-from fracas.cli import render
+from fracas.cli import notes, render, status
+from fracas.cli.base import command_name
 from fracas.cli.menus import (
     Composer,
     answer_hint,
+    decline_all,
+    declined_by_all,
     dice_words,
     esc,
+    may_pass,
     show_menu,
     show_options,
 )
@@ -38,14 +41,14 @@ from fracas.core.events import (
     RoundStarted,
     TurnStarted,
 )
+from fracas.core.files import read_text
 from fracas.core.nesting import MAX_DEPTH, json_depth
 from fracas.core.words import count
 from fracas.encounter.gm import field_labels as gm_field_labels
 from fracas.encounter.gm import field_named as gm_find_field
-from fracas.encounter.gm import marks as gm_marks
 from fracas.encounter.gm import told
-from fracas.encounter.narration import Names, health_besides, is_brief, say, unhurt_hits
-from fracas.encounter.session import RULE_GM, Session, known_names
+from fracas.encounter.narration import Names
+from fracas.encounter.session import Session, known_names
 from fracas.encounter.session_log import SessionLog, load_session
 from fracas.errors import InputError
 from fracas.registry.scenarios import load_scenario
@@ -56,6 +59,9 @@ An action, step by step (what, with what, at whom, then options):
   Enter                  go with the action shown (→)
   a                      the usual attack (first weapon, the previous target)
   b  /  +                one step back / the next page of a long list
+  n                      before a round's initiative: decline the choice for everybody
+                         left (Zamani: nobody sacrifices)
+  p                      with one thing to do: let the turn go by (gm skip: any turn)
 A reaction or a choice:  1, 2, ...
 Dice, as the table shows them:
   3,5  or  3 5           numbers (cards: 4S,10H; 00 on a d100 is 100)
@@ -77,36 +83,10 @@ At a dice prompt what you type is read as dice first: put / before a command
 COMMANDS = ("q", "quit", "?", "h", "help", "e", "s", "u", "undo", "redo", "gm", "w")
 
 
-def order_view(session: Session) -> Table:
-    """The round's turn order (the current slot marked) and everybody's health."""
-    state, system = session.state, session.system
-    table = Table(show_header=False, show_edge=False, box=None, padding=(0, 1))
-    placed: list[str] = []
-    for index, slot in enumerate(state.slots):
-        for cid in slot.candidates:
-            if cid not in placed and cid in state.roster:
-                placed.append(cid)
-        mark = "▶" if index == state.next_slot - 1 and not state.over else " "
-        if mark == "▶":
-            current = [c for c in slot.candidates if c == state.actor] or list(slot.candidates)
-            placed = [c for c in placed if c not in current] + current
-    rest = [cid for cid in state.roster if cid not in placed]
-    marks = gm_marks(session.events, state.round)
-    words = system.words
-    for cid in [*placed, *rest]:
-        c = state.roster[cid]
-        current, maximum = system.health(c)
-        who = "by hand" if session.is_person(cid) else session.current.get(cid, "")
-        mark = "▶" if cid == state.actor and not state.over else " "
-        marked = marks.get(cid, [])
-        ruled = [words.condition(n) for n in getattr(c.state, "conditions", ())
-                 if isinstance(n, str)]
-        held = ", ".join([f"{n} ({left} rd)" if left else n for n, left in marked]
-                         + [n for n in ruled if n not in {m for m, _ in marked}])
-        table.add_row(mark, c.name, f"[dim]{c.side}[/]", render.health_bar(current, maximum),
-                      "" if system.is_active(c) else "[red]out[/]", f"[dim]{who}[/]",
-                      escape(held))
-    return table
+def order_view(session: Session) -> Group:
+    """The status (:mod:`fracas.cli.status`): the round and whose turn, then the turn
+    order with everybody's health and what the system's GM tracks."""
+    return status.view(session)
 
 
 def names_of(session: Session) -> Names:
@@ -116,34 +96,13 @@ def names_of(session: Session) -> Names:
 
 def narrate(console: Console, events: tuple[Event, ...], verbose: bool,
             session: Session) -> None:
-    """Print events: the brief lines a table reads aloud, or all of them with their rules."""
-    names, words = names_of(session), session.system.words
-    later: dict[int, list[Event]] = {}
-    unhurt = unhurt_hits(events, session.events)
-    if not verbose:
-        for i, at in health_besides(events, health_field(session), RULE_GM).items():
-            later.setdefault(at, []).append(events[i])
-    for i, e in enumerate(events):
-        if isinstance(e, RoundStarted):
-            console.print(Rule(f"[bold]Round {e.round}[/]"))
-            console.print(Text(say(e, names, words), style="dim"), highlight=False)
-            continue
-        if not verbose and not is_brief(e) and e.rule != RULE_GM and later.get(i) != [e]:
-            continue
-        style = {"TurnStarted": "bold", "Outcome": "bold", "Changed": "yellow",
-                 "ActionChosen": "magenta", "Rolled": "cyan", "FightEnded": "bold"}.get(
-                     e.type, "cyan" if e.type.endswith("Rolled") else "")
-        text = say(e, names, words)
-        if i in unhurt and isinstance(e, Outcome):
-            text += f"; {names(e.target)} loses nothing"
-        line = Text(("" if isinstance(e, TurnStarted | FightEnded) else "  ") + text,
-                    style=style)
-        if verbose:
-            line.append(f"  [{e.rule}]", style="dim")
-        console.print(line, highlight=False)
-        for besides in later.get(i, []) if isinstance(e, Outcome) else []:
-            console.print(Text("  " + say(besides, names, words), style="yellow"),
-                          highlight=False)
+    """Print events: the brief lines a table reads aloud, or all of them with their rules
+    (:mod:`fracas.cli.notes`); under a turn that waits for the table, its actor's status."""
+    for line in notes.told(events, verbose, names_of(session), session.system.words,
+                           health_field(session), session.events):
+        notes.show(console, line, verbose)
+        if isinstance(line.event, TurnStarted):
+            status.turn_header(console, session, events[line.index + 1:], line.event)
 
 
 #: where in an answer an error of play was found: the name of a field of the answer, which
@@ -226,13 +185,15 @@ def last_turn(session: Session) -> tuple[Event, ...]:
 
 
 def _lines(script: Path | None) -> Iterator[tuple[int, str]]:
+    """The lines of ``script`` (read now: a path that is no text file is refused before
+    anything else), or those typed."""
     if script is not None:
-        try:
-            text = script.read_text(encoding="utf-8")
-        except FileNotFoundError:
-            raise InputError("no such file", file=str(script), path="--script") from None
-        yield from enumerate(text.splitlines(), start=1)
-        return
+        text = read_text(script, "a text file of lines as typed at the prompt", where="--script")
+        return enumerate(text.splitlines(), start=1)
+    return _typed()
+
+
+def _typed() -> Iterator[tuple[int, str]]:
     number = 0
     while True:
         try:
@@ -271,6 +232,11 @@ def command(session: Session, line: str, console: Console, verbose: bool,
         composer.current(session)
         composer.page += 1
         return None
+    if first == "n" and not composer.current(session)[1].taken and declined_by_all(
+            session) is not None:
+        return decline_all(session)
+    if first == "p" and may_pass(session):
+        return session.decide({"skip": True})
     if pending is not None and pending.menu is not None and first not in COMMANDS:
         option = composer.key(session, line)
         return None if option is None else session.decide({"option": option})
@@ -303,8 +269,8 @@ def _command(session: Session, line: str, console: Console
     if head == "e":
         console.print(Rule("[dim]the last turn in full[/]"))
         names, words = names_of(session), session.system.words
-        console.print(render.event_lines(told(last_turn(session)),
-                                         say=lambda e: say(e, names, words)))
+        shown = told(last_turn(session))
+        console.print(render.event_lines(shown, say=notes.in_full(shown, names, words)))
         return None
     if head == "s":
         console.print(order_view(session))
@@ -396,6 +362,7 @@ def run(file: Path | None, log: Path | None, resume: Path | None, seed: int | No
     """The ``fracas play`` command (see :func:`fracas.cli.play.play` for the options)."""
     console = render.make_console()
     journal: SessionLog | None = None
+    lines = _lines(script)
     if resume is not None:
         if log is not None and log != resume:  # the old log is only read (it may be cut)
             session = load_session(resume)
@@ -422,7 +389,7 @@ def run(file: Path | None, log: Path | None, resume: Path | None, seed: int | No
     console.print(order_view(session))
     echo = script is not None or not sys.stdin.isatty()
     try:
-        _loop(session, console, _lines(script), verbose, echo,
+        _loop(session, console, lines, verbose, echo,
               (lambda: journal.sync(session)) if journal is not None else None)
     except KeyboardInterrupt:
         console.print()  # off the prompt's line
@@ -434,8 +401,8 @@ def run(file: Path | None, log: Path | None, resume: Path | None, seed: int | No
         if log is not None:
             # one line whatever the width, so the command can be copied as it stands
             where = escape(str(log))
-            console.print(f"[dim]log saved to {where}; go on with: fracas play --resume "
-                          f"{where}[/]", soft_wrap=True)
+            console.print(f"[dim]log saved to {where}; go on with: "
+                          f"{escape(command_name())} play --resume {where}[/]", soft_wrap=True)
 
 
 def _loop(session: Session, console: Console, lines: Iterator[tuple[int, str]],

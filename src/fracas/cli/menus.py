@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from rich.console import Console
 from rich.text import Text
 
+from fracas.core.events import Event
 from fracas.encounter.decisions import Decision, Draft, Option, Step, page_of
 from fracas.encounter.session import Session
 from fracas.errors import InputError
@@ -111,6 +112,11 @@ def show_menu(console: Console, session: Session, composer: Composer) -> None:
             line += f"  [dim]{odds}[/]"
         console.print(Text.from_markup(line), highlight=False)
     keys = ["Enter: go"]
+    declined = declined_by_all(session) if not composer.draft.taken else None
+    if declined is not None:
+        keys.append(f"n: {esc(declined)}")
+    if may_pass(session):
+        keys.append(f"p: {esc(session.system.words.pass_turn)}")
     usual = p.menu.usual() if p.menu is not None else None
     if usual is not None and not composer.draft.taken:
         keys.append(f"a: {esc(usual.label)}")
@@ -119,6 +125,40 @@ def show_menu(console: Console, session: Session, composer: Composer) -> None:
     if step.more:
         keys.append("+: more")
     console.print(f"  [dim]{' · '.join(keys)}[/]", highlight=False)
+
+
+def declined_by_all(session: Session) -> str | None:
+    """The words of the key ``n`` at a choice before the round's initiative that may be
+    declined (Zamani's sacrifice: ``Nobody sacrifices``), None elsewhere."""
+    from fracas.encounter.gm import at_round_start
+
+    p = session.pending
+    if p is None or p.menu is None or not at_round_start(session):
+        return None
+    shown = p.menu.by_option(p.menu.step(Draft()).composed)
+    if shown.toggles:
+        return None
+    return session.system.words.action(shown.kind).declined_by_all or None
+
+
+def may_pass(session: Session) -> bool:
+    """Whether ``p`` lets the turn go by: an action decision with one thing to do (a
+    turn with more has them listed; ``gm skip`` passes any turn)."""
+    from fracas.encounter.gm import at_round_start
+
+    p = session.pending
+    return p is not None and p.kind == "action" and len(p.options) == 1 and (
+        not at_round_start(session))  # a choice before initiative is no turn
+
+
+def decline_all(session: Session) -> tuple[Event, ...]:
+    """``n``: every choice left before this round's initiative declined (each its own
+    input, as Enter at each would be), up to the first that cannot be."""
+    done: list[Event] = []
+    while (p := session.pending) is not None and p.menu is not None and (
+            declined_by_all(session) is not None):
+        done += session.decide({"option": p.menu.step(Draft()).composed})
+    return tuple(done)
 
 
 def show_options(console: Console, options: tuple[Option, ...], page: int = 0) -> None:

@@ -45,6 +45,9 @@ class Event:
     #: event for a roll and what it showed (a d100 against its target, a contest's check,
     #: the cards drawn), so a roll fracas made is never hidden from the table.
     brief: ClassVar[bool] = False
+    #: Told in the line of the outcome it belongs to, not on a line of its own (Zamani's
+    #: controlled attack: ``controlled hit: Obi drops the club``).
+    with_outcome: ClassVar[bool] = False
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)

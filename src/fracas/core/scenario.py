@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Any
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, ValidationError
 
+from fracas.core.files import read_text
 from fracas.core.model import Action, Roster
 from fracas.core.strictyaml import DuplicateKeyError, TooDeepError, parse_yaml
 from fracas.core.unknown import first_problem
@@ -94,12 +95,7 @@ class Scenario:
 def read_yaml(path: Path | str) -> Any:
     """Parse a YAML file; a missing file or bad YAML is an :class:`InputError` naming it."""
     p = Path(path)
-    try:
-        text = p.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise InputError("no such file", file=str(p)) from None
-    except (OSError, UnicodeDecodeError) as err:
-        raise InputError(f"cannot read the file: {err}", file=str(p)) from None
+    text = read_text(p, "a YAML file")
     try:
         return parse_yaml(text)
     except DuplicateKeyError as err:

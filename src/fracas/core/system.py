@@ -1,18 +1,28 @@
-"""The RuleSystem protocol: the small set of named hooks a rule system implements.
+"""The RuleSystem protocol: the named hooks a rule system implements.
 
 A rule system is a subclass of :class:`RuleSystem` living in its own package
 under ``fracas/systems/<id>/`` with its rules, its data pack (``data/*.yaml``) and
-its docs page. It provides:
+its docs page. docs/adding-a-system.md documents every public member, in these groups
+(a test keeps that page complete):
 
-* ``sheet_model`` / ``options_model`` - pydantic models of a combatant's sheet and
-  of an attack's options (validated when a scenario loads);
-* :meth:`initial_state` - the changing values of a freshly built combatant;
-* :meth:`resolve` - resolve one action against a :class:`~fracas.dice.Roller`,
-  returning a :class:`~fracas.core.model.Resolution` whose events say what happened;
-* :meth:`initiative` and :meth:`actions` - the turn order of a round and the
-  choices an actor has, for whole fights;
-* optional hooks with sensible defaults: :meth:`script`, :meth:`is_active`,
-  :meth:`health`, :meth:`start_turn`, :meth:`end_round`, :meth:`parse_roll`.
+* names and models: ``id``, ``title``, ``seed``, ``summary``, ``sheet_model``,
+  ``options_model``, ``defaults_model``, ``outcomes``, ``scenario_keys``, ``commands``;
+* rules: :meth:`initial_state` and :meth:`resolve` (required; ``resolve`` asks a
+  :class:`~fracas.dice.Roller` for every random value and returns a
+  :class:`~fracas.core.model.Resolution` whose events say what happened), building
+  from a scenario (:meth:`build_combatant`, :meth:`parse_action`), the checks
+  (:meth:`check_sheet`, :meth:`known_names`, :meth:`check_action`), pins
+  (:meth:`script`, :meth:`has_pins`) and the data pack (:meth:`data_dir`,
+  :meth:`load_yaml`, :attr:`defaults`, :meth:`with_rules`, :meth:`resolve_files`,
+  :meth:`inline_files`);
+* turn order: :meth:`initiative` and :meth:`actions` (required), :meth:`legal_actions`,
+  :meth:`round_choices`, :meth:`reactions`, :meth:`is_active`, :meth:`start_fight`,
+  :meth:`start_turn`, :meth:`end_round`;
+* presentation and words: :attr:`words`, :meth:`health`, :meth:`glance`,
+  :meth:`harm_by_hand`, ``dice_order``, ``demo_examples``, :meth:`parse_roll`;
+* policy hints (speed, never rules): :meth:`first_reaction`, :meth:`ranking_state`,
+  :meth:`bystander_state`, :meth:`set_aside`, ``health_caps_damage``, :meth:`out_at`,
+  :meth:`round_representative`.
 
 Table defaults (values the seed leaves open) live in ``data/defaults.yaml``,
 validated by ``defaults_model``; a scenario's ``rules:`` mapping overrides them
@@ -54,7 +64,8 @@ class CommandServices:
 
 
 class RuleSystem(ABC):
-    """Base class of every rule system (see the module docstring for the hooks)."""
+    """Base class of every rule system (the module docstring groups its members;
+    docs/adding-a-system.md gives each one's purpose)."""
 
     id: ClassVar[str]
     title: ClassVar[str]
@@ -260,6 +271,15 @@ class RuleSystem(ABC):
                 return int(getattr(state, name)), int(getattr(state, "max_" + name,
                                                               getattr(state, name)))
         raise NotImplementedError(f"{self.id} must implement health()")
+
+    def glance(self, combatant: Combatant, names: Mapping[str, str] | None = None
+               ) -> list[str]:
+        """What this system's GM glances for beside the combatant's health in the status
+        (armour HP, guard, focus, cards left...): by default the data pack's ``glance:``
+        list (:class:`fracas.core.words.Glance`) read from the combatant's state, other
+        combatants by their ``names`` (by id)."""
+        words: Any = self.words
+        return list(words.glanced(combatant.state_dict(), names))
 
     def ranking_state(self, combatant: Combatant, health: bool = False) -> Any:
         """Hook: the state in which the ``cautious`` and ``best-odds`` policies rank a

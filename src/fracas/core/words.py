@@ -47,6 +47,10 @@ class Word(BaseModel):
     #: For a condition kept with values after its name (``disoriented:1``, ``burning:2:3``):
     #: what they say, the first as ``{0}`` (``"{0} more [round|rounds]"``).
     values: str = ""
+    #: For a state value: the words of each of its values a table would not read as they
+    #: are (Zamani's focus ``ready``: ``ready, to declare when used``; an empty value is
+    #: ``none`` unless given here under ``""``).
+    shown: dict[str, str] = {}
 
     @field_validator("label", "description", "values")
     @classmethod
@@ -67,6 +71,53 @@ class ActionWord(Word):
     #: The action's label when taken with none of its options (a sacrifice of no ranks:
     #: ``Sacrifice nothing``); empty: the label.
     without_options: str = ""
+    #: The entry at the "at whom" step for this action on nobody else (Zamani's guard:
+    #: ``Guard yourself``); empty: ``nobody``.
+    on_nobody: str = ""
+    #: A choice before a round's initiative that everybody may decline: the words of the
+    #: one key that declines it for everybody left (Zamani: ``Nobody sacrifices``).
+    declined_by_all: str = ""
+    #: How the weapon follows the label, ``{weapon}`` put in (contest's pick-up: ``the
+    #: {weapon}``, ``Pick up the club``); empty: ``with {weapon}``.
+    weapon_words: str = ""
+
+
+class Glance(BaseModel):
+    """One value a GM glances for beside a combatant's health in the status (``s``): the
+    state ``field``, said by ``label`` with ``{value}`` (and ``{most}``, the value of the
+    field ``most``) put in. It is shown only where it says something: a value that is not
+    empty, zero or no (with ``most``: where that most is over 0, an armour of 0 HP of 0
+    being no armour). ``count`` shows a list by how many it holds; ``values`` gives the
+    whole words for a value of its own (``self: "on guard"``), or of a list's item."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    field: str = Field(min_length=1)
+    label: str = Field(min_length=1)
+    most: str = ""
+    count: bool = False
+    values: dict[str, str] = {}
+    #: The value is a combatant's id, shown by its name (Zamani's guard over an ally).
+    combatant: bool = False
+
+    def said(self, state: Mapping[str, Any], names: Mapping[str, str] | None = None
+             ) -> str | None:
+        """The words for this value of ``state`` (None: nothing worth a glance); a
+        combatant's id by its name in ``names``."""
+        value, most = state.get(self.field), state.get(self.most) if self.most else None
+        if self.most:
+            if not isinstance(most, int) or most <= 0:
+                return None
+        elif not value:
+            return None
+        if isinstance(value, str) and value in self.values:
+            return self.values[value]
+        if self.combatant and isinstance(value, str):
+            value = (names or {}).get(value, value)
+        if self.count and isinstance(value, list | tuple):
+            value = len(value)
+        elif isinstance(value, list | tuple):
+            value = ", ".join(self.values.get(str(v), str(v)) for v in value)
+        return fill(self.label, value=value, most=most)
 
 
 class Words(BaseModel):
@@ -77,12 +128,21 @@ class Words(BaseModel):
     #: The attack as declared when the defender reacts with nothing (Tri-Stat's defender
     #: still rolls its defence: ``Defend without willpower``).
     no_reaction: str = "No reaction"
+    #: What the chance to hit in a menu's odds counts (``hit 52%``): c22's ``full hit``,
+    #: where a graze is no hit though it deals half and may take the target out.
+    odds_hit: str = "hit"
+    #: The key that lets a turn with one thing to do go by (a Zamani segment where only a
+    #: half move is left): the turn passes, as the GM's ``gm skip``.
+    pass_turn: str = "pass (do nothing this turn)"
     actions: dict[str, ActionWord] = {}
     options: dict[str, Word] = {}
     outcomes: dict[str, Word] = {}
     fields: dict[str, Word] = {}
     conditions: dict[str, Word] = {}
     rolls: dict[str, Word] = {}
+    #: What the system's GM glances for beside each combatant's health in the status, in
+    #: order (Zamani's guard, focus and sacrifice; contest's armour HP; c22's cards left).
+    glance: list[Glance] = []
 
     # -- reading ------------------------------------------------------------------------
     def action(self, kind: str) -> ActionWord:
@@ -126,6 +186,12 @@ class Words(BaseModel):
     def field(self, name: str) -> str:
         word = self.fields.get(name)
         return word.label if word is not None else name
+
+    def glanced(self, state: Mapping[str, Any], names: Mapping[str, str] | None = None
+                ) -> list[str]:
+        """The :attr:`glance` values of a combatant's state worth showing, in their words
+        (combatants by their ``names``)."""
+        return [said for g in self.glance if (said := g.said(state, names)) is not None]
 
     def condition(self, name: str) -> str:
         """A condition's label; one kept with values after its name (``disoriented:1``)

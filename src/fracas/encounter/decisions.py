@@ -48,6 +48,9 @@ class Odds:
     p_hit: str
     expected_damage: str
     p_taken_out: str
+    #: the word for what ``p_hit`` counts, from the data pack (c22: ``full hit``, a graze
+    #: being no hit there though it may take the target out)
+    hit_word: str = "hit"
 
     def to_dict(self) -> dict[str, Any]:
         return {"p_hit": self.p_hit, "expected_damage": self.expected_damage,
@@ -59,7 +62,8 @@ class Odds:
             return f"{100 * int(num) / int(den or 1):.0f}%"
         exp = self.expected_damage.partition("/")
         dmg = int(exp[0]) / int(exp[2] or 1)
-        return f"hit {pct(self.p_hit)}, dmg {dmg:.2f}, out {pct(self.p_taken_out)}"
+        return (f"{self.hit_word} {pct(self.p_hit)}, dmg {dmg:.2f}, "
+                f"out {pct(self.p_taken_out)}")
 
 
 def action_odds(system: RuleSystem, action: Action, roster: Roster) -> Odds | None:
@@ -68,7 +72,7 @@ def action_odds(system: RuleSystem, action: Action, roster: Roster) -> Odds | No
         return None
     odds = cached_odds(system, action, roster)
     return Odds(fraction_text(odds.p_hit), fraction_text(odds.expected_damage),
-                fraction_text(odds.p_taken_out))
+                fraction_text(odds.p_taken_out), system.words.odds_hit)
 
 
 @dataclass(frozen=True)
@@ -137,6 +141,11 @@ class DiceRequest:
     parts: int = 0  # how many parts the roll has
     shared: int | None = None  # the "roll it" number an earlier part was rolled with
     rest: tuple[tuple[int, str], ...] = ()  # the other parts still missing, and whose
+    owner: str = ""  # whose roll the rules asked (before a trial run named the roller)
+
+    def asked_of(self) -> str:
+        """Whose roll the rules asked: the owner an answer to it is read back for."""
+        return self.owner or self.who
 
     def to_dict(self) -> dict[str, Any]:
         return {"die": self.die, "who": self.who, "what": self.what, "count": self.count,
@@ -531,7 +540,7 @@ def build_menu(actor: str, actions: Sequence[Action], roster: Roster, words: Wor
                 toggles[key] = _key_words(words, key, action)
         target = action.target if action.target in roster else None
         facets.append(Facets(i, group, action.kind, word.label, weapon, target,
-                             roster[target].name if target is not None else "",
+                             roster[target].name if target is not None else word.on_nobody,
                              keys, action.offensive))
     order = {g: n for n, g in enumerate(GROUPS)}
     ordered = sorted(facets, key=lambda f: order[f.group])  # stable: the rules' order inside

@@ -12,7 +12,7 @@ from typing import Any
 from fracas.core.events import Changed, Event
 from fracas.core.model import Roster
 from fracas.core.scenario import Scenario
-from fracas.encounter.gm import CombatantAdded, CombatantRemoved
+from fracas.encounter.gm_events import CombatantAdded, CombatantRemoved
 from fracas.encounter.hand import field_hints, hand_value, hint_words, shown
 from fracas.encounter.state import FightState, slots_from_data, slots_to_data
 from fracas.errors import InputError

@@ -3,26 +3,26 @@ event log (undo, save, load, replay).
 
 :func:`step` takes a roller and a :class:`FightState` and returns the next state with
 the events that led there, asking the system for initiative, turn effects, the
-actions on offer and their resolution, and the policies for choices. Because it is
-pure, the same function runs a narrated fight (random roller), and, under the exact
-roller, gives the exact distribution of the next state: the fast simulation path
-and the exact duel odds are built on that.
+actions on offer and their resolution, and the policies for choices. Its stages are
+small functions below it; how they run (a told fight, the exact chain and the
+simulations, a live session) is the mode object it is given
+(:mod:`fracas.encounter.modes`). Because it is pure, the same function runs a narrated
+fight (random roller), and, under the exact roller, gives the exact distribution of the
+next state: the fast simulation path and the exact duel odds are built on that.
 """
 
 from __future__ import annotations
 
 import functools
 import json
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from fracas.core.choices import Choice, ask
 from fracas.core.events import (
-    EFFECTS,
     ActionChosen,
-    Changed,
     Event,
     FightEnded,
     Note,
@@ -32,11 +32,9 @@ from fracas.core.events import (
     TurnStarted,
 )
 from fracas.core.model import DELAY, PASS, Action, Roster, Slot
-from fracas.core.recur import Trial, remember
 from fracas.core.scenario import Scenario
 from fracas.core.system import RuleSystem
 from fracas.dice.rollers import RandomRoller, Roller, ScriptedRoller
-from fracas.encounter.labels import action_words, reaction_words
 from fracas.encounter.log import (
     FIGHT_LOG,
     FightLog,
@@ -45,8 +43,9 @@ from fracas.encounter.log import (
     read_fight_log,
     replay_checked,
 )
+from fracas.encounter.modes import NARRATED, StepMode
 from fracas.encounter.narration import teller
-from fracas.encounter.policies import DEFAULT_POLICY, POLICIES, Policy, exact_ranking_on
+from fracas.encounter.policies import DEFAULT_POLICY, POLICIES
 from fracas.encounter.state import FightState, fold, slots_to_data
 from fracas.errors import FracasError, InputError, RulesError
 from fracas.registry.scenarios import scenario_from_mapping
@@ -129,79 +128,13 @@ def _ended(system: RuleSystem, state: FightState) -> FightEnded | None:
     return FightEnded(RULE_FIGHT, "", state.round, "nobody is left able to act")
 
 
-def _effects(roller: Roller, system: RuleSystem, action: Action, roster: Roster
-             ) -> tuple[Event, ...]:
-    """A resolution reduced to what changes the fight: state changes and outcomes."""
-    return tuple(e for e in system.resolve(roller, action, roster).events
-                 if isinstance(e, EFFECTS))
-
-
-def _keep_effects(roller: Roller, fn: Callable[..., tuple[Event, ...]], *args: Any
-                  ) -> tuple[Event, ...]:
-    return tuple(e for e in fn(roller, *args) if isinstance(e, EFFECTS))
-
-
-class _Choices(Trial):
-    """The lean loop's memo of steady policies' choices (:attr:`Policy.steady`) for one
-    setup and ranking mode: (actor, policy, slot, last slot?, roster) -> action. A steady
-    policy's choice depends on nothing else, so a simulation whose states recur (a duel)
-    makes each choice once. Where they seldom do (see :class:`~fracas.core.recur.Trial`),
-    it is given up and its choices let go."""
-
-    TRIAL = 2_000
-    MIN_FOUND = 0.2
-    SIZE = 50_000  # choices kept at most (then emptied)
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.known: dict[Any, Action] = {}
-
-    def get(self, key: Any) -> Action | None:
-        found = self.known.get(key)
-        self.count(found is not None)
-        if not self.on:
-            self.known.clear()
-        return found
-
-    def put(self, key: Any, action: Action) -> None:
-        if self.on:
-            remember(self.known, key, action, self.SIZE)
-
-
-_CHOICES: dict[tuple[FightSetup, bool], _Choices] = {}
-
-
-_LAST_CHOICES: list[tuple[FightSetup, bool, _Choices] | None] = [None]
-
-
-def _choices(setup: FightSetup) -> _Choices | None:
-    """The memo of ``setup``'s choices (None: given up); the last one asked for is found
-    again without hashing the setup (one tuple, replaced whole: safe across threads)."""
-    exact = exact_ranking_on()
-    last = _LAST_CHOICES[0]
-    if last is not None and last[0] is setup and last[1] is exact:
-        memo = last[2]
-    else:
-        key = (setup, exact)
-        found = _CHOICES.get(key)
-        if found is None:
-            if len(_CHOICES) >= 16:
-                _CHOICES.clear()
-            found = _CHOICES[key] = _Choices()
-        memo = found
-        _LAST_CHOICES[0] = (setup, exact, memo)
-    return memo if memo.on else None
-
-
 def _asks_round_choices(system: RuleSystem) -> bool:
     """Whether the system offers choices before initiative (it overrides the hook, whose
     default offers none): the fight loop asks nobody otherwise."""
     return type(system).round_choices is not RuleSystem.round_choices
 
 
-def step(roller: Roller, setup: FightSetup, state: FightState, lean: bool = False,
-         controllers: Mapping[str, Policy] | None = None,
-         watch: Callable[[Event], None] | None = None
+def step(roller: Roller, setup: FightSetup, state: FightState, mode: StepMode = NARRATED
          ) -> tuple[FightState, tuple[Event, ...]]:
     """Advance the fight by one slot (starting rounds as needed); pure.
 
@@ -209,196 +142,195 @@ def step(roller: Roller, setup: FightSetup, state: FightState, lean: bool = Fals
     weapon, extra segments, slots added by :class:`SlotAdded`): ``start_turn`` runs at the
     first of them only, so "until its next turn" effects last through its own slots.
 
-    ``controllers`` puts a controller in place of some combatants' named policies (a
-    live session's people, see :mod:`fracas.encounter.session`); ``watch`` sees each
-    event as it happens (a live session shows a turn paused for an answer so far).
-
-    ``lean`` is for the exact chain: every rule call goes through ``roller.resolve``
-    (memoised by its arguments under the exact roller) and keeps only the events that
-    change the fight, so outcomes that differ only in their narration merge.
+    The stages, in order: the fight's start and each round's (:func:`_begin_round`:
+    choices before initiative, then the order), the end of a round (:func:`_end_round`),
+    who takes the slot (:func:`_seat`), the turn (:func:`_turn`: its start, the actions
+    offered and chosen, then :func:`_take`: the reaction, the words, the resolution).
+    ``mode`` (:mod:`fracas.encounter.modes`) says how: a told fight (``NARRATED``), the
+    exact chain and the simulations (``LEAN``), or a live session (:class:`Live`).
     """
-    system = setup.system
-    events: list[Event] = []
-
-    def hook(fn: Callable[..., tuple[Event, ...]], *args: Any) -> tuple[Event, ...]:
-        if lean:
-            return roller.resolve(_keep_effects, fn, *args)
-        return fn(roller, *args)
-
-    def initiative(round_number: int) -> tuple[tuple[Slot, ...], tuple[Event, ...]]:
-        if lean:
-            slots, evs = roller.resolve(system.initiative, state.roster, round_number)
-            return slots, tuple(e for e in evs if isinstance(e, Changed))
-        return system.initiative(roller, state.roster, round_number)
-
-    def controller(cid: str) -> tuple[str, Policy]:
-        if controllers is not None and cid in controllers:
-            return controllers[cid].name, controllers[cid]
-        name = setup.policy_of(cid)
-        return name, POLICIES[name]
-
-    def emit(new: tuple[Event, ...] | list[Event]) -> None:
-        nonlocal state
-        if watch is None:
-            events.extend(new)
-            state = state.apply_all(new)
-            return
-        for e in new:
-            events.append(e)
-            state = state.apply(e)
-            watch(e)
-
-    def take(actor: str, actions: Sequence[Action], chosen: Action | None = None,
-             early: bool = False) -> None:
-        """The actor's policy picks one of ``actions`` (unless it has: ``chosen``; ``early``:
-        a choice before the round's initiative), its target's policy the reaction; the
-        action is resolved."""
-        policy_name, policy = controller(actor)
-        if controllers is not None and actor in controllers:
-            actions = list(actions)  # a person's menu lists them all
-        if chosen is None:
-            choose = policy.choose_before_round if early else policy.choose
-            chosen = choose(roller, system, actor, actions, state.roster)
-        action = chosen
-        variants: list[Action] = []
-        if action.target is not None and action.target in state.roster:
-            reactor = controller(action.target)[1]
-            if lean and reactor.takes_first_reaction:  # nobody reads the other variants
-                action = system.first_reaction(action, state.roster)
-            else:
-                variants = system.reactions(action, state.roster)
-                if len(variants) > 1:
-                    action = reactor.react(roller, system, variants, state.roster)
-        said = "" if lean else action_words(chosen, state.roster, system.words)
-        if not lean and action != chosen and action.target is not None:
-            said += (f"; {state.roster[action.target].name}: "
-                     f"{reaction_words(action, chosen, system.words, variants)}")
-        emit([ActionChosen(RULE_FIGHT, actor, action.kind, action.target or "",
-                           "" if lean else action.describe(), policy_name, said)])
-        if action.kind == DELAY:
-            slot = state.slots[state.next_slot - 1]
-            emit([SlotAdded(RULE_FIGHT, actor, f"{slot.label} (delayed)", 1, slot.offensive)])
-        elif action.kind == PASS:
-            return  # the turn passes: nothing to resolve
-        elif lean:
-            emit(roller.resolve(_effects, system, action, state.roster))
-        else:
-            emit(system.resolve(roller, action, state.roster).events)
-
-    def round_choices(number: int) -> bool:
-        """The passes of :meth:`RuleSystem.round_choices`; True when a choice ended the
-        fight."""
-        for _ in range(MAX_CHOICE_PASSES):
-            asked = False
-            for cid in state.roster:
-                if not system.is_active(state.roster[cid]):
-                    continue
-                choices = [a for a in system.round_choices(cid, state.roster, number)
-                           if a.kind != DELAY]  # no slot to delay before initiative
-                if choices:
-                    asked = True
-                    take(cid, choices, early=True)
-                    end = _ended(system, state)
-                    if end is not None:
-                        emit([end])
-                        return True
-            if not asked:
-                return False
-        raise RulesError(f"{system.id}: round_choices still offers a choice after "
-                         f"{MAX_CHOICE_PASSES} passes (a choice made must not be offered "
-                         "again)")
-
-    def begin_round(number: int) -> bool:
-        """Choices made before initiative (:meth:`RuleSystem.round_choices`), asked in
-        passes over the roster until nobody has one left, then the round's slots. True when
-        a choice ended the fight."""
-        if _asks_round_choices(system) and round_choices(number):
-            return True
-        slots, init_events = initiative(number)
-        emit(init_events)
-        emit([RoundStarted(RULE_FIGHT, number, slots_to_data(slots))])
-        return False
-
     if state.over:
         return state, ()
+    s = _Step(roller, setup, mode, state)
     if not state.started:
-        emit(hook(system.start_fight, state.roster))
-        if begin_round(1):
-            return state, tuple(events)
-    while True:
-        end = _ended(system, state)
+        s.emit(mode.rule(roller, s.system.start_fight, state.roster))
+        if _begin_round(s, 1):
+            return s.done()
+    while not s.ended():
+        if s.state.next_slot >= len(s.state.slots):
+            if _end_round(s):
+                return s.done()
+            continue
+        actor = _seat(s)
+        if actor is not None:
+            _turn(s, actor)
+            return s.done()
+    return s.done()
+
+
+class _Step:
+    """One call of :func:`step`: its inputs, the fight as it stands, the events so far."""
+
+    __slots__ = ("events", "mode", "roller", "setup", "state", "system")
+
+    def __init__(self, roller: Roller, setup: FightSetup, mode: StepMode, state: FightState
+                 ) -> None:
+        self.roller, self.setup, self.mode, self.state = roller, setup, mode, state
+        self.system = setup.system
+        self.events: list[Event] = []
+
+    def emit(self, new: Sequence[Event]) -> None:
+        """The events happen: recorded, and the state moves on."""
+        self.state = self.mode.record(self.state, self.events, new)
+
+    def ended(self) -> bool:
+        """Has the fight ended (then its end is emitted)?"""
+        end = _ended(self.system, self.state)
         if end is not None:
-            emit([end])
-            return state, tuple(events)
-        if state.next_slot >= len(state.slots):
-            emit(hook(system.end_round, state.roster, state.round))
-            end = _ended(system, state)
-            if end is None and state.round >= setup.max_rounds:
-                end = FightEnded(RULE_FIGHT, "", state.round,
-                                 f"round limit of {setup.max_rounds} reached with "
-                                 f"{' and '.join(standing_sides(system, state.roster))} "
-                                 "still standing: nobody could finish the fight")
-            if end is not None:
-                emit([end])
-                return state, tuple(events)
-            if begin_round(state.round + 1):
-                return state, tuple(events)
-            continue
-        index = state.next_slot
-        slot = state.slots[index]
-        many = len(slot.candidates) > 1
-        takers = [c for c in slot.candidates
-                  if system.is_active(state.roster[c]) and not (many and c in state.acted)]
-        if not takers:
-            emit([SlotPassed(RULE_FIGHT, slot.label, index, "nobody able to act")])
-            continue
-        actor = takers[0]
-        if len(takers) > 1 and getattr(roller, "choose", None) is not None:
-            # any of them may take the slot: their controllers choose (a roller that asks
-            # nobody takes the first, the default)
-            names = tuple(state.roster[c].name for c in takers)
-            actor = takers[ask(roller, Choice(
-                "slot", takers[0], f"Who takes {slot.label or 'this slot'}?", names,
-                among=tuple(takers)))]
-        # a turn spans all of the actor's slots in a round: it begins at the first of them
-        begins = actor not in state.acted
-        emit([TurnStarted(RULE_FIGHT, actor, slot.label, index)])
-        if begins:
-            emit(hook(system.start_turn, actor, state.roster))
-        if not system.is_active(state.roster[actor]):
-            emit([Note(RULE_FIGHT, f"{actor} cannot act")])
-            return state, tuple(events)
-        last = state.next_slot >= len(state.slots)
-        memo = key = None
-        chooser = controller(actor)[1]
-        if lean and getattr(roller, "kind", "") == "random" and chooser.steady:
-            memo = _choices(setup)
-        if memo is not None:
-            key = (actor, chooser, slot, last, state.roster)
-            found = memo.get(key)
-            if found is not None:
-                take(actor, (), found)
-                end = _ended(system, state)
-                if end is not None:
-                    emit([end])
-                return state, tuple(events)
-        actions = system.legal_actions(actor, state.roster, slot)  # checked when looked at
-        if not slot.offensive:
-            actions = actions.where(lambda a: not a.offensive)
-        if last:  # the last slot: nothing to delay past
-            actions = actions.where(lambda a: a.kind != DELAY)
+            self.emit([end])
+        return end is not None
+
+    def done(self) -> tuple[FightState, tuple[Event, ...]]:
+        return self.state, tuple(self.events)
+
+
+def _begin_round(s: _Step, number: int) -> bool:
+    """Choices made before initiative (:meth:`RuleSystem.round_choices`), then the
+    round's slots. True when a choice ended the fight."""
+    if _asks_round_choices(s.system) and _round_choices(s, number):
+        return True
+    slots, init_events = s.mode.initiative(s.roller, s.system, s.state.roster, number)
+    s.emit(init_events)
+    s.emit([RoundStarted(RULE_FIGHT, number, slots_to_data(slots))])
+    return False
+
+
+def _round_choices(s: _Step, number: int) -> bool:
+    """The passes of :meth:`RuleSystem.round_choices` over the roster until nobody has
+    one left; True when a choice ended the fight."""
+    system = s.system
+    for _ in range(MAX_CHOICE_PASSES):
+        asked = False
+        for cid in s.state.roster:
+            if not system.is_active(s.state.roster[cid]):
+                continue
+            choices = [a for a in system.round_choices(cid, s.state.roster, number)
+                       if a.kind != DELAY]  # no slot to delay before initiative
+            if choices:
+                asked = True
+                _take(s, cid, _decide(s, cid, choices, early=True))
+                if s.ended():
+                    return True
+        if not asked:
+            return False
+    raise RulesError(f"{system.id}: round_choices still offers a choice after "
+                     f"{MAX_CHOICE_PASSES} passes (a choice made must not be offered "
+                     "again)")
+
+
+def _end_round(s: _Step) -> bool:
+    """The round's end (:meth:`RuleSystem.end_round`), the round limit, the next round's
+    start. True when the fight ended."""
+    state, system = s.state, s.system
+    s.emit(s.mode.rule(s.roller, system.end_round, state.roster, state.round))
+    end = _ended(system, s.state)
+    if end is None and s.state.round >= s.setup.max_rounds:
+        end = FightEnded(RULE_FIGHT, "", s.state.round,
+                         f"round limit of {s.setup.max_rounds} reached with "
+                         f"{' and '.join(standing_sides(system, s.state.roster))} "
+                         "still standing: nobody could finish the fight")
+    if end is not None:
+        s.emit([end])
+        return True
+    return _begin_round(s, s.state.round + 1)
+
+
+def _seat(s: _Step) -> str | None:
+    """Who takes the next slot (any of its candidates able to act: their controllers
+    choose, where the roller asks); None when nobody can (the slot passes)."""
+    state = s.state
+    index = state.next_slot
+    slot = state.slots[index]
+    many = len(slot.candidates) > 1
+    takers = [c for c in slot.candidates
+              if s.system.is_active(state.roster[c]) and not (many and c in state.acted)]
+    if not takers:
+        s.emit([SlotPassed(RULE_FIGHT, slot.label, index, "nobody able to act")])
+        return None
+    if len(takers) > 1 and getattr(s.roller, "choose", None) is not None:
+        # a roller that asks nobody takes the first, the default
+        names = tuple(state.roster[c].name for c in takers)
+        return takers[ask(s.roller, Choice(
+            "slot", takers[0], f"Who takes {slot.label or 'this slot'}?", names,
+            among=tuple(takers)))]
+    return takers[0]
+
+
+def _turn(s: _Step, actor: str) -> None:
+    """The actor's turn in the next slot: its start, the action chosen (or remembered,
+    :meth:`StepMode.memo`) and taken, and the fight's end if it ended there."""
+    index = s.state.next_slot
+    slot = s.state.slots[index]
+    # a turn spans all of the actor's slots in a round: it begins at the first of them
+    begins = actor not in s.state.acted
+    s.emit([TurnStarted(RULE_FIGHT, actor, slot.label, index)])
+    if begins:
+        s.emit(s.mode.rule(s.roller, s.system.start_turn, actor, s.state.roster))
+    if not s.system.is_active(s.state.roster[actor]):
+        s.emit([Note(RULE_FIGHT, f"{actor} cannot act")])
+        return
+    last = s.state.next_slot >= len(s.state.slots)
+    chooser = s.mode.policy(s.setup, actor)[1]
+    memo = s.mode.memo(s.roller, s.setup, chooser)
+    key = (actor, chooser, slot, last, s.state.roster)
+    chosen = memo.get(key)
+    if chosen is None:
+        actions = _offered(s, actor, slot, last)
         if not actions:
-            emit([Note(RULE_FIGHT, f"{state.roster[actor].name} has nothing to do in this slot")])
-            return state, tuple(events)
-        chosen = None
-        if memo is not None:
-            chosen = chooser.choose(roller, system, actor, actions, state.roster)
-            memo.put(key, chosen)
-        take(actor, actions, chosen)
-        end = _ended(system, state)
-        if end is not None:
-            emit([end])
-        return state, tuple(events)
+            name = s.state.roster[actor].name
+            s.emit([Note(RULE_FIGHT, f"{name} has nothing to do in this slot")])
+            return
+        chosen = _decide(s, actor, actions)
+        memo.put(key, chosen)
+    _take(s, actor, chosen)
+    s.ended()
+
+
+def _offered(s: _Step, actor: str, slot: Slot, last: bool) -> Sequence[Action]:
+    """The actions the actor may take in this slot (checked when looked at)."""
+    actions = s.system.legal_actions(actor, s.state.roster, slot)
+    if not slot.offensive:
+        actions = actions.where(lambda a: not a.offensive)
+    if last:  # the last slot: nothing to delay past
+        actions = actions.where(lambda a: a.kind != DELAY)
+    return actions
+
+
+def _decide(s: _Step, actor: str, actions: Sequence[Action], early: bool = False
+            ) -> Action:
+    """The actor's chooser picks one of ``actions`` (``early``: a choice before the
+    round's initiative)."""
+    policy = s.mode.policy(s.setup, actor)[1]
+    choose = policy.choose_before_round if early else policy.choose
+    return choose(s.roller, s.system, actor, s.mode.menu(actor, actions), s.state.roster)
+
+
+def _take(s: _Step, actor: str, chosen: Action) -> None:
+    """The chosen action is taken: the target's chooser picks the reaction, the choice
+    is told, and the action is resolved (a delay adds a slot; a pass resolves nothing)."""
+    system, roster = s.system, s.state.roster
+    action, variants = chosen, list[Action]()
+    if action.target is not None and action.target in roster:
+        reactor = s.mode.policy(s.setup, action.target)[1]
+        action, variants = s.mode.react(s.roller, system, action, roster, reactor)
+    describe, said = s.mode.words(chosen, action, variants, roster, system)
+    s.emit([ActionChosen(RULE_FIGHT, actor, action.kind, action.target or "", describe,
+                         s.mode.policy(s.setup, actor)[0], said)])
+    if action.kind == DELAY:
+        slot = s.state.slots[s.state.next_slot - 1]
+        s.emit([SlotAdded(RULE_FIGHT, actor, f"{slot.label} (delayed)", 1, slot.offensive)])
+    elif action.kind != PASS:  # a pass: the turn passes, nothing to resolve
+        s.emit(s.mode.resolve(s.roller, system, action, s.state.roster))
 
 
 def _played_again(data: FightLogData, fight: Encounter, upto: int | None = None) -> None:
@@ -551,9 +483,9 @@ class Encounter:
         scenario = scenario_from_mapping(header.get("scenario"), file=f"{where}: scenario")
         seed, limit, policies = header.get("seed"), header.get("max_rounds"), header.get(
             "policies")
-        if seed is not None and type(seed) is not int:
-            raise InputError("the seed must be a whole number or null", file=where,
-                             path="seed")
+        if seed is not None and (type(seed) is not int or seed < 0):
+            raise InputError("the seed must be a whole number (0 or more) or null",
+                             file=where, path="seed", allowed="a seed fracas fight drew")
         if type(limit) is not int or not 1 <= limit <= MAX_ROUNDS:
             raise InputError("a bad round limit", file=where, path="max_rounds",
                              allowed=f"a whole number from 1 to {MAX_ROUNDS:,}")

@@ -10,15 +10,14 @@ log, saved, and taken back by undo; a free-form action and its effects are one u
 from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Mapping, Sequence
-from dataclasses import dataclass, fields
-from typing import TYPE_CHECKING, Any, ClassVar
+from dataclasses import fields
+from typing import TYPE_CHECKING, Any
 
 from fracas.core.events import (
     ActionChosen,
     Changed,
     Event,
     RoundStarted,
-    SlotAdded,
     TurnStarted,
     from_jsonable,
 )
@@ -26,140 +25,24 @@ from fracas.core.model import PASS
 from fracas.core.words import plain
 from fracas.dice.notation import bounds, parse_dice
 from fracas.encounter.decisions import Decision
+from fracas.encounter.gm_events import (
+    RULE_GM,
+    CombatantAdded,
+    ConditionCleared,
+    ConditionEnded,
+    ConditionSet,
+    ControllerSet,
+    GmAction,
+    GmRoll,
+    Joined,
+    rules_condition,
+)
 from fracas.encounter.live import PERSON, roll_rng
 from fracas.encounter.policies import POLICIES
 from fracas.errors import DiceSyntaxError, InputError
 
 if TYPE_CHECKING:
     from fracas.encounter.session import Session
-
-RULE_GM = "GM · at the table"
-
-
-@dataclass(frozen=True)
-class CombatantAdded(Event):
-    """The GM brings a combatant into the fight (its scenario entry); it joins the turn
-    order from the next round."""
-
-    facts: ClassVar[str] = "public"
-
-    entry: Any
-
-    def text(self) -> str:
-        entry = dict(self.entry)
-        return f"{entry.get('name') or entry.get('id')} joins the fight ({entry.get('side')})"
-
-
-@dataclass(frozen=True)
-class CombatantRemoved(Event):
-    """The GM takes a combatant out of the fight; its places in the turn order pass."""
-
-    facts: ClassVar[str] = "public"
-
-    combatant: str
-
-    def text(self) -> str:
-        return f"{self.combatant} leaves the fight"
-
-
-@dataclass(frozen=True)
-class ControllerSet(Event):
-    """Who decides for a combatant from now on: a person (the GM or its player) or a
-    named policy."""
-
-    facts: ClassVar[str] = "public"
-
-    combatant: str
-    name: str
-    controller: str
-
-    def text(self) -> str:
-        if self.controller == PERSON:
-            return f"{self.name} is decided by hand again"
-        return f"fracas decides for {self.name} from now on ({self.controller})"
-
-
-@dataclass(frozen=True)
-class GmAction(Event):
-    """A free-form action the GM describes (the combatant's turn passes with it)."""
-
-    facts: ClassVar[str] = "public"
-
-    actor: str
-    name: str
-    description: str
-
-    def text(self) -> str:
-        return f"{self.name}: {self.description}"
-
-
-@dataclass(frozen=True)
-class GmRoll(Event):
-    """A roll the GM calls for by hand, against a target number if one is given."""
-
-    facts: ClassVar[str] = "public"
-
-    who: str
-    dice: str
-    value: int
-    target: int | None
-    needs: str  # "at least" or "at most"
-    success: bool | None
-    hidden: bool = False  # rolled behind the GM's screen: no player sees it
-
-    def fact_kind(self) -> str:
-        return "gm" if self.hidden else "public"
-
-    def text(self) -> str:
-        screen = " (behind the screen)" if self.hidden else ""
-        if self.target is None:
-            return f"{self.who} rolls {self.dice}{screen}: {self.value}"
-        verdict = "success" if self.success else "failure"
-        return f"{self.who} rolls {self.dice}{screen}: {self.value}, needs {self.needs} " \
-               f"{self.target}: {verdict}"
-
-
-@dataclass(frozen=True)
-class ConditionSet(Event):
-    """A condition the GM puts on a combatant, for ``rounds`` rounds from ``round`` (0:
-    until taken off)."""
-
-    facts: ClassVar[str] = "condition"
-
-    combatant: str
-    name: str
-    condition: str
-    rounds: int
-    round: int
-
-    def text(self) -> str:
-        lasting = (f" for {self.rounds} round{'s' if self.rounds != 1 else ''}"
-                   if self.rounds else "")
-        return f"{self.name} is {self.condition}{lasting}"
-
-
-@dataclass(frozen=True)
-class ConditionCleared(Event):
-    """The GM takes a condition off."""
-
-    facts: ClassVar[str] = "condition"
-
-    combatant: str
-    name: str
-    condition: str
-
-    def text(self) -> str:
-        return f"{self.name} is no longer {self.condition}"
-
-
-@dataclass(frozen=True)
-class Joined(SlotAdded):
-    """A combatant brought in mid-round takes a place in this round's order (the others'
-    places and initiative stay as they are)."""
-
-    def text(self) -> str:
-        return f"{self.label} joins this round's order"
-
 
 def told(events: Sequence[Event]) -> list[Event]:
     """The events as the table is told them: the pass that makes room for a GM's free-form
@@ -179,25 +62,24 @@ NEEDS = ("at least", "at most")
 PLACES = ("next round", "after this turn", "end of round")
 
 
-def marks(events: Sequence[Event], round_now: int) -> dict[str, list[tuple[str, int | None]]]:
-    """The conditions the GM has put on each combatant that still hold at ``round_now``,
-    with the rounds left (None: until taken off)."""
-    held: dict[str, dict[str, tuple[int, int]]] = {}
+def marks(events: Sequence[Event], round_now: int = 0
+          ) -> dict[str, list[tuple[str, int | None]]]:
+    """The conditions the GM has put on each combatant that still hold after ``events``,
+    with the rounds left (turns of the combatant whose turns count them down; None: until
+    taken off). ``round_now`` is not needed any more (kept for callers)."""
+    held: dict[str, dict[str, list[Any]]] = {}
     for e in events:
         if isinstance(e, ConditionSet):
-            held.setdefault(e.combatant, {})[e.condition] = (e.rounds, e.round)
-        elif isinstance(e, ConditionCleared):
+            held.setdefault(e.combatant, {})[e.condition] = [e.rounds, e.whose_turns()]
+        elif isinstance(e, ConditionCleared | ConditionEnded):
             held.get(e.combatant, {}).pop(e.condition, None)
-    out: dict[str, list[tuple[str, int | None]]] = {}
-    for cid, conditions in held.items():
-        for name, (rounds, start) in conditions.items():
-            if not rounds:
-                out.setdefault(cid, []).append((name, None))
-                continue
-            left = rounds - max(0, round_now - start)
-            if left > 0:
-                out.setdefault(cid, []).append((name, left))
-    return out
+        elif isinstance(e, TurnStarted):
+            for conditions in held.values():
+                for timer in conditions.values():
+                    if timer[0] and timer[1] == e.actor:
+                        timer[0] = max(1, timer[0] - 1)  # it ends at the turn's end
+    return {cid: [(name, timer[0] or None) for name, timer in conditions.items()]
+            for cid, conditions in held.items() if conditions}
 
 
 def _who(session: Session, cid: str) -> str:
@@ -262,7 +144,7 @@ def set_controller(session: Session, cid: str, controller: str) -> Event:
     if controller != PERSON and controller not in POLICIES:
         raise InputError(f"unknown controller {controller!r}", path="controller",
                          allowed=", ".join([PERSON, *POLICIES]))
-    return session._gm(ControllerSet(RULE_GM, cid, name, controller))
+    return session.record(ControllerSet(RULE_GM, cid, name, controller))
 
 
 def skip_turn(session: Session) -> tuple[Event, ...]:
@@ -270,16 +152,22 @@ def skip_turn(session: Session) -> tuple[Event, ...]:
     return session.decide({"skip": True})
 
 
+WHEN = ("success", "failure", "always")
+
+
 def free_action(session: Session, description: str, *, roll: str | None = None,
                 value: int | None = None, target: int | None = None,
                 needs: str = "at least", hidden: bool = False,
                 effects: Iterable[Mapping[str, Any]] = ()) -> tuple[Event, ...]:
     """The acting combatant's turn is a free-form action: ``description``, an optional
-    ``roll`` (dice notation, rolled unless its ``value`` is given) against a
-    ``target`` number (``needs`` at least or at most; ``hidden``: behind the GM's screen,
-    no player sees the roll), and ``effects`` applied by hand:
-    ``{"damage": N, "to": id}``, ``{"heal": N, "to": id}``, ``{"condition": name,
-    "to": id, "rounds": N}``. One undo step."""
+    ``roll`` (dice notation; ``value``: what the table's dice show, else fracas rolls and
+    says what) against a ``target`` number (``needs`` at least or at most; ``hidden``:
+    behind the GM's screen, no player sees the roll), and ``effects`` applied by hand,
+    each ``when`` the roll succeeds, fails, or always (default: on success when the roll
+    has a target number, else always): ``{"damage": N, "to": id}``, ``{"heal": N, "to":
+    id}``, ``{"condition": name, "to": id, "rounds": N}`` (a condition the rules know is
+    the rules' condition, as :func:`put_condition`). One undo step; returns every event it
+    made, the next turn's beginning included."""
     pending = session.pending
     if pending is None or pending.kind != "action":
         raise InputError("a free-form action takes a combatant's turn: it is made at "
@@ -289,27 +177,40 @@ def free_action(session: Session, description: str, *, roll: str | None = None,
     text = str(description or "").strip()
     if not text:
         raise InputError("describe the action", path="description", allowed="some text")
-    plan = list(effects)
-    group = len(session.entries)
-    saved = (list(session.entries), session.drawn)
+    plan = [_when(effect, f"effects[{i}]", roll is not None and target is not None)
+            for i, effect in enumerate(effects)]
     round_now = session.state.round  # the round the action is taken in
-    session.decide({"skip": True})
-    last = max(i for i, e in enumerate(session.entries) if not e.get("auto"))
-    session.entries[last]["group"] = group  # the answer the skip made
-    made = []
-    try:
-        made.append(session._gm(GmAction(RULE_GM, actor, _who(session, actor), text[:500]),
-                                group))
+    before = len(session.events)
+    with session.one_step() as group:
+        session.decide({"skip": True}, group=group)
+        session.record(GmAction(RULE_GM, actor, _who(session, actor), text[:500]), group)
+        success = None
         if roll:
-            made.append(session._gm(_gm_roll(session, actor, roll, value, target, needs, hidden),
-                                    group))
-        for i, effect in enumerate(plan):
-            made.append(session._gm(_effect(session, effect, f"effects[{i}]", round_now), group))
-    except InputError:
-        session.entries, session.drawn = saved
-        session._replay()
-        raise
-    return tuple(made)
+            rolled = _gm_roll(session, actor, roll, value, target, needs, hidden)
+            session.record(rolled, group)
+            success = rolled.success
+        for i, (when, effect) in enumerate(plan):
+            if when == "always" or (when == "success") == success:
+                for event in _effect(session, effect, f"effects[{i}]", round_now):
+                    session.record(event, group)
+    return tuple(told(session.events[before:]))
+
+
+def _when(effect: Any, where: str, against: bool) -> tuple[str, Mapping[str, Any]]:
+    """When an effect applies: ``success``, ``failure`` or ``always`` (``against``: the
+    action's roll has a target number, without which only ``always`` can be)."""
+    if not isinstance(effect, Mapping):
+        raise InputError("an effect is a mapping", path=where,
+                         allowed="{damage: N, to: id, when: success|failure|always}, "
+                                 "{heal: N, to: id}, {condition: name, to: id, rounds: N}")
+    when = str(effect.get("when") or ("success" if against else "always"))
+    if when not in WHEN:
+        raise InputError(f"unknown moment {when!r}", path=f"{where}.when",
+                         allowed=", ".join(WHEN))
+    if when != "always" and not against:
+        raise InputError(f"an effect on {when} needs a roll against a target number",
+                         path=f"{where}.when", allowed="always, or give the roll a target")
+    return when, effect
 
 
 def _gm_roll(session: Session, actor: str, roll: str, value: int | None, target: int | None,
@@ -328,8 +229,7 @@ def _gm_roll(session: Session, actor: str, roll: str, value: int | None, target:
             raise InputError(f"{roll} cannot show {value}", path="value",
                              allowed=f"{low} to {high}, or leave it empty to roll")
     else:
-        session.drawn += 1
-        value = int(dice.sample(roll_rng(session.seed, session.drawn - 1)))
+        value = int(dice.sample(roll_rng(session.seed, session.draw())))
     success = None if target is None else (
         value >= target if needs == "at least" else value <= target)
     return GmRoll(RULE_GM, _who(session, actor), roll, int(value), target, needs, success,
@@ -337,91 +237,96 @@ def _gm_roll(session: Session, actor: str, roll: str, value: int | None, target:
 
 
 def _effect(session: Session, effect: Mapping[str, Any], where: str, round_now: int
-            ) -> Event:
-    if not isinstance(effect, Mapping):
-        raise InputError("an effect is a mapping", path=where,
-                         allowed="{damage: N, to: id}, {heal: N, to: id}, "
-                                 "{condition: name, to: id, rounds: N}")
+            ) -> tuple[Event, ...]:
     cid = str(effect.get("to", ""))
     _who(session, cid)
     if "damage" in effect or "heal" in effect:
         amount = _whole(effect.get("damage", effect.get("heal")), f"{where}.amount")
-        return _harm(session, cid, amount if "damage" in effect else -amount)
+        return (_harm(session, cid, amount if "damage" in effect else -amount),)
     if "condition" in effect:
-        return _condition(session, cid, str(effect["condition"]),
-                          _whole(effect.get("rounds", 0), f"{where}.rounds"), round_now)
+        mark = _condition(session, cid, str(effect["condition"]),
+                          _whole(effect.get("rounds", 0), f"{where}.rounds"), round_now,
+                          str(effect.get("until") or "") or None)
+        return (mark, *_ruled(session, mark))
     raise InputError("an effect is damage, heal or condition", path=where,
                      allowed="damage, heal, condition")
 
 
+def _ruled(session: Session, mark: ConditionSet) -> tuple[Event, ...]:
+    """The rules' own condition a GM's condition puts on, when the rules know it and the
+    combatant does not have it yet (none otherwise)."""
+    cid = mark.combatant
+    ruled = rule_condition(session, cid, mark.condition)
+    conditions = getattr(session.turn_base.roster[cid].state, "conditions", ())
+    if ruled is None or ruled in conditions:
+        return ()
+    return (Changed(RULE_GM, cid, "conditions", conditions, (*conditions, ruled)),)
+
+
 def _harm(session: Session, cid: str, amount: int) -> Changed:
     _who(session, cid)  # a real combatant, or an error that changes nothing
-    c = session._base.roster[cid]  # where the edit goes: before the pending turn
+    c = session.turn_base.roster[cid]  # where the edit goes: before the pending turn
     name, before, after = session.system.harm_by_hand(c, amount)
     return Changed(RULE_GM, cid, name, before, after)
 
 
 def _condition(session: Session, cid: str, condition: str, rounds: int,
-               round_now: int | None = None) -> ConditionSet:
+               round_now: int | None = None, until: str | None = None) -> ConditionSet:
+    """The mark: for ``rounds`` rounds (0: until taken off), or ``until`` the end of that
+    combatant's next turn."""
     condition = condition.strip()
     if not condition or rounds < 0:
         raise InputError("a condition needs a name and a duration of 0 or more rounds",
                          path="condition", allowed="a name; rounds 0 (until taken off) "
                                                    "or more")
-    return ConditionSet(RULE_GM, cid, _who(session, cid), condition[:80], rounds,
-                        session.state.round if round_now is None else round_now)
+    round_now = session.state.round if round_now is None else round_now
+    if until:
+        return ConditionSet(RULE_GM, cid, _who(session, cid), condition[:80], 1, round_now,
+                            until, _who(session, until))
+    return ConditionSet(RULE_GM, cid, _who(session, cid), condition[:80], rounds, round_now)
 
 
 def damage(session: Session, cid: str, amount: int) -> Event:
     """Quick damage by hand (no soak or armour: the GM says how much is lost)."""
-    return session._gm(_harm(session, cid, _whole(amount, "damage")))
+    return session.record(_harm(session, cid, _whole(amount, "damage")))
 
 
 def heal(session: Session, cid: str, amount: int) -> Event:
     """Quick healing by hand, up to the combatant's maximum."""
-    return session._gm(_harm(session, cid, -_whole(amount, "heal")))
+    return session.record(_harm(session, cid, -_whole(amount, "heal")))
 
 
-def set_condition(session: Session, cid: str, condition: str, rounds: int = 0) -> Event:
-    """Put a condition on ``cid`` for ``rounds`` rounds (0: until taken off); one the rules
-    know is put on in the rules too (:func:`put_condition`)."""
-    return put_condition(session, cid, condition, rounds)[0]
+def set_condition(session: Session, cid: str, condition: str, rounds: int = 0,
+                  until: str | None = None) -> Event:
+    """Put a condition on ``cid`` for ``rounds`` rounds (0: until taken off) or ``until``
+    the end of that combatant's next turn; one the rules know is put on in the rules too
+    (:func:`put_condition`)."""
+    return put_condition(session, cid, condition, rounds, until)[0]
 
 
-def put_condition(session: Session, cid: str, condition: str, rounds: int = 0
-                  ) -> tuple[Event, ...]:
+def put_condition(session: Session, cid: str, condition: str, rounds: int = 0,
+                  until: str | None = None) -> tuple[Event, ...]:
     """The condition as a mark with its rounds left, and, when it is one the rules know
     (a word of the system's conditions, ``stunned`` in Zamani), in the combatant's
     conditions, where the rules see it until it is taken off (one undo step)."""
-    mark = _condition(session, cid, condition, _whole(rounds, "rounds"))
-    ruled = rule_condition(session, cid, mark.condition)
-    conditions = getattr(session._base.roster[cid].state, "conditions", ())
-    if ruled is None or ruled in conditions:
-        return (session._gm(mark),)
-    group = len(session.entries)
-    return (session._gm(mark, group),
-            session._gm(Changed(RULE_GM, cid, "conditions", conditions,
-                                (*conditions, ruled)), group))
+    mark = _condition(session, cid, condition, _whole(rounds, "rounds"), until=until)
+    with session.one_step() as group:
+        return tuple(session.record(e, group) for e in (mark, *_ruled(session, mark)))
 
 
 def rule_condition(session: Session, cid: str, said: str) -> str | None:
     """The rules' name of the condition a GM names (its name or its word, any case), when
     the combatant's rules keep conditions; None if they know no such condition."""
-    if not isinstance(getattr(session._base.roster[cid].state, "conditions", None), tuple):
-        return None
-    wanted = said.strip().lower()
-    known = session.system.words.conditions
-    return next((name for name, word in known.items()
-                 if wanted in (name.lower(), word.label.lower())), None)
+    return rules_condition(session.system, session.turn_base.roster[cid].state, said)
 
 
 def clear_condition(session: Session, cid: str, condition: str) -> Event:
     """Take a condition off: the GM's mark and, if the rules hold it, theirs (one undo
     step)."""
     name = _who(session, cid)
-    held = [n for n, _ in marks(session.events, session.state.round).get(cid, [])]
+    held = [n for n, _ in marks(session.events).get(cid, [])]
     ruled = rule_condition(session, cid, condition)
-    conditions = getattr(session._base.roster[cid].state, "conditions", ())
+    conditions = getattr(session.turn_base.roster[cid].state, "conditions", ())
     in_rules = ruled is not None and ruled in conditions
     if condition not in held and not in_rules:
         words = session.system.words
@@ -429,23 +334,23 @@ def clear_condition(session: Session, cid: str, condition: str) -> Event:
         raise InputError(f"{name} is not {condition!r}", path="condition",
                          allowed=", ".join(held) or "none set")
     if not in_rules:
-        return session._gm(ConditionCleared(RULE_GM, cid, name, condition))
+        return session.record(ConditionCleared(RULE_GM, cid, name, condition))
     off = Changed(RULE_GM, cid, "conditions", conditions,
                   tuple(c for c in conditions if c != ruled))
     if condition not in held:
-        return session._gm(off)
-    group = len(session.entries)
-    session._gm(ConditionCleared(RULE_GM, cid, name, condition), group)
-    return session._gm(off, group)
+        return session.record(off)
+    with session.one_step() as group:
+        session.record(ConditionCleared(RULE_GM, cid, name, condition), group)
+        return session.record(off, group)
 
 
 def at_round_start(session: Session) -> bool:
     """Is the pending question asked before the round's first turn (initiative)?"""
     if session.pending is None:
         return False
-    turn = session.events[session._base_len:]
-    return not any(isinstance(e, TurnStarted) for e in turn) and (
-        not session._base.started or session._base.next_slot >= len(session._base.slots))
+    base = session.turn_base
+    return not any(isinstance(e, TurnStarted) for e in session.turn_events) and (
+        not base.started or base.next_slot >= len(base.slots))
 
 
 def gm_side_asked(pending: Decision | None, keep: Collection[str]) -> bool:
@@ -466,26 +371,19 @@ def roll_initiative(session: Session, players: Iterable[str] = ()) -> tuple[Even
     if not (at_round_start(session) and gm_side_asked(session.pending, keep)):
         raise InputError("no GM-side initiative roll is asked now", path="initiative",
                          allowed="at the start of a round, when the GM's side rolls")
-    group = len(session.entries)
     before = len(session.events)
     round_now = session.state.round
-    while (session.pending is not None and session.pending.kind == "dice"
-           and session.pending.who not in keep and at_round_start(session)
-           and session.state.round == round_now):
-        session.decide({"roll": True})
-        last = max(i for i, e in enumerate(session.entries) if not e.get("auto"))
-        session.entries[last]["group"] = group
-    request = session.pending.dice if session.pending is not None else None
-    if (request is not None and request.part and at_round_start(session)
-            and session.state.round == round_now):
-        ours = [k for k, who in request.rest if who not in keep]
-        if ours:
-            shared = request.shared
-            if shared is None:
-                shared, session.drawn = session.drawn, session.drawn + 1
-            stamp = session._stamp()
-            session._add([{"kind": "dice", "part": k, "rolled": shared, "by": "gm",
-                           "n": stamp + i, "group": group} for i, k in enumerate(ours)])
+    with session.one_step() as group:
+        while (session.pending is not None and session.pending.kind == "dice"
+               and session.pending.who not in keep and at_round_start(session)
+               and session.state.round == round_now):
+            session.decide({"roll": True}, group=group)
+        request = session.pending.dice if session.pending is not None else None
+        if (request is not None and request.part and at_round_start(session)
+                and session.state.round == round_now):
+            ours = [k for k, who in request.rest if who not in keep]
+            if ours:
+                session.roll_parts(ours, group)
     return tuple(session.events[before:])
 
 
@@ -510,7 +408,7 @@ def bring_in(session: Session, entry: Mapping[str, Any], place: str | int = "nex
     this round's slots still to come (1: right after the current turn). One undo step."""
     if place == "next round":
         return (session.add_combatant(entry),)
-    if session.state.round != session._base.round or not session._base.started:
+    if session.state.round != session.turn_base.round or not session.turn_base.started:
         raise InputError("this round's order is being set: the combatant can join at the "
                          "next round, or at a place once the round's first turn is under way",
                          path="place", allowed="next round")
@@ -527,16 +425,9 @@ def bring_in(session: Session, entry: Mapping[str, Any], place: str | int = "nex
         raise InputError(f"the id {cid!r} is already in the fight", path="id",
                          allowed="a new id")
     session.check_entry(entry)
-    group = len(session.entries)
     # where the edits go (before the pending turn), the current slot is still to come
-    after = session.state.next_slot - session._base.next_slot + place - 1
-    saved = (list(session.entries), session.drawn)
+    after = session.state.next_slot - session.turn_base.next_slot + place - 1
     name = str(entry.get("name") or cid)
-    try:
-        made = (session._gm(CombatantAdded(RULE_GM, from_jsonable(dict(entry))), group),
-                session._gm(Joined(RULE_GM, cid, name, after), group))
-    except InputError:
-        session.entries, session.drawn = saved
-        session._replay()
-        raise
-    return made
+    with session.one_step() as group:
+        return (session.record(CombatantAdded(RULE_GM, from_jsonable(dict(entry))), group),
+                session.record(Joined(RULE_GM, cid, name, after), group))

@@ -7,7 +7,7 @@ from collections.abc import Sequence, Set
 from typing import Any
 
 from fracas.core.model import Action, Roster
-from fracas.core.words import Words
+from fracas.core.words import Words, fill
 
 
 def _changed(action: Action) -> dict[str, Any]:
@@ -42,7 +42,7 @@ def _words(action: Action, words: Words, target: str | None,
     elif action.offensive and word.group in ("attack", "disarm"):
         head += f" with {action.weapon or words.unarmed}"
     elif action.weapon:
-        head += f" with {action.weapon}"
+        head += " " + fill(word.weapon_words or "with {weapon}", weapon=action.weapon)
     return " · ".join([head, *words.options_text(changed)])
 
 

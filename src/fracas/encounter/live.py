@@ -34,6 +34,7 @@ from fracas.encounter.decisions import (
 )
 from fracas.encounter.engine import FightSetup, step
 from fracas.encounter.labels import action_words, reaction_words
+from fracas.encounter.modes import Live
 from fracas.encounter.narration import Names
 from fracas.encounter.policies import POLICIES, Policy
 from fracas.encounter.state import FightState
@@ -161,20 +162,39 @@ class Feed:
         return self.actor != "gm" and not self.person(self.actor) and (
             self.target is None or not self.person(self.target))
 
-    def skipping(self) -> bool:
-        """Is the next answer the GM's "skip this turn" (taken if so)?"""
+    def unread(self) -> bool:
+        """Are inputs left that the turn has not read (when it stops to ask)?"""
+        return self.used_rolls < len(self.rolls) or self.used_answers < len(self.answers)
+
+    def skipping(self, who: str) -> bool:
+        """Is the next answer the GM's "skip this turn" for ``who`` (taken if so)?"""
         if self.used_answers < len(self.answers) and self.answers[self.used_answers].get(
                 "skip") and self.answers[self.used_answers].get("decision") == "action":
+            self._same_question(self.answers[self.used_answers], who, None)
             self.used_answers += 1
             return True
         return False
 
+    def _same_question(self, entry: Mapping[str, Any], who: str, prompt: str | None) -> None:
+        """An answer is read only for the question it was given to (who was asked, and
+        what): a GM's edit that changes the turn (a combatant out, a slot gone) never turns
+        an answer given to one question into the answer of another. Answers of older logs,
+        which do not say, are read in order."""
+        given = (entry.get("who"), entry.get("asked"))
+        if (given[0] is not None and given[0] != who) or (
+                prompt is not None and given[1] is not None and given[1] != prompt):
+            raise InputError(f"answer {self.used_answers + 1} was given to "
+                             f"{given[1] or given[0]}, but the rules ask "
+                             f"{prompt or who}", path="answers", allowed=prompt or who)
+
     def answer(self, kind: str, count: int, ask: Callable[[], Decision],
-               auto: Callable[[str], int] | None = None) -> int:
-        """The index of the option given for a ``kind`` decision of ``count`` options, or
-        raise :class:`Needed` with the decision ``ask`` builds (odds are only computed
-        when the question is really asked). An answer ``{"policy": name}`` lets that
-        policy choose (``auto``; the rules' default where there is none)."""
+               auto: Callable[[str], int] | None = None, *, who: str = "gm",
+               prompt: str | None = None) -> int:
+        """The index of the option given for a ``kind`` decision of ``count`` options
+        asked of ``who`` (``prompt``: the question), or raise :class:`Needed` with the
+        decision ``ask`` builds (odds are only computed when the question is really
+        asked). An answer ``{"policy": name}`` lets that policy choose (``auto``; the
+        rules' default where there is none)."""
         if self.used_answers >= len(self.answers):
             if self.trial is not None:
                 return 0
@@ -184,6 +204,7 @@ class Feed:
             raise InputError(f"answer {self.used_answers + 1} is for a {entry.get('decision')}"
                              f" decision, but the rules ask for a {kind}",
                              path="answers", allowed=kind)
+        self._same_question(entry, who, prompt)
         if entry.get("policy") is not None:
             self.used_answers += 1
             return auto(str(entry["policy"])) if auto is not None else 0
@@ -231,6 +252,7 @@ class LiveRoller:
             return var.sample(feed.trial)
         if feed.used_rolls < len(feed.rolls):
             entry = feed.rolls[feed.used_rolls]
+            _same_roller(entry, who, feed.used_rolls)
             feed.used_rolls += 1
             if "rolled" in entry:
                 return self._draw(var, int(entry["rolled"]))
@@ -292,6 +314,7 @@ class LiveRoller:
                                  f"{var.label}", path="part",
                                  allowed=", ".join(str(j) for j in range(1, count + 1)
                                                    if j not in got))
+            _same_roller(entry, self._owner(owners[k - 1][0]), feed.used_rolls)
             got[k] = entry
             feed.used_rolls += 1
             feed.streams.append(var.stream)
@@ -341,7 +364,18 @@ class LiveRoller:
         options = tuple(Option(str(i + 1), plain(label))
                         for i, label in enumerate(choice.options))
         return self.feed.answer(choice.kind, len(options), lambda: Decision(
-            choice.kind, who, choice.prompt, options), lambda name: choice.default)
+            choice.kind, who, choice.prompt, options), lambda name: choice.default,
+            who=who, prompt=choice.prompt)
+
+
+def _same_roller(entry: Mapping[str, Any], who: str, index: int) -> None:
+    """Dice are read only for the roll they were given to (whose it is): a GM's edit that
+    changes the turn never makes one combatant's roll another's. Dice of older logs, and
+    dice the session rolled by itself, do not say, and are read in order."""
+    owner = entry.get("owner")
+    if owner is not None and owner != who:
+        raise InputError(f"dice entry {index + 1} was given for {owner}'s roll, but the "
+                         f"rules ask for {who}'s", path="dice", allowed=who)
 
 
 def _scripted(var: Variable[Any], entry: Mapping[str, Any]) -> Any:
@@ -431,13 +465,14 @@ class Person(Policy):
                 Option(str(i + 1), label(a), _later(system, a, roster) if self.feed.odds
                        else None)
                 for i, a in enumerate(actions)), menu=menu)
-        if self.feed.skipping():
+        if self.feed.skipping(actor):
             return Action(actor, kind=PASS, offensive=False)
 
         def auto(policy: str) -> int:
             return actions.index(POLICIES[policy].choose(roller, system, actor, actions,
                                                          roster))
-        action = actions[self.feed.answer("action", len(actions), ask, auto)]
+        action = actions[self.feed.answer("action", len(actions), ask, auto, who=actor,
+                                          prompt=heading)]
         self.feed.about(actor, f"{name}'s {_lower(label(action))}", action.target)
         return action
 
@@ -456,7 +491,8 @@ class Person(Policy):
 
         def auto(policy: str) -> int:
             return variants.index(POLICIES[policy].react(roller, system, variants, roster))
-        return variants[self.feed.answer("reaction", len(variants), ask, auto)]
+        return variants[self.feed.answer("reaction", len(variants), ask, auto, who=target,
+                                         prompt=prompt)]
 
 
 class _Watch(Policy):
@@ -520,7 +556,7 @@ def run_turn(setup: FightSetup, state: FightState, feed: Feed,
         name = controllers.get(cid, setup.policy_of(cid))
         people[cid] = Person(feed) if name == PERSON else _Watch(POLICIES[name], feed)
     roller = LiveRoller(feed)
-    new, events = step(roller, setup, state, controllers=people, watch=feed.seen.append)
+    new, events = step(roller, setup, state, Live(people, feed.seen.append))
     return TurnResult(new, events, feed.used_rolls, feed.used_answers)
 
 

@@ -509,10 +509,15 @@ def checked_event(data: Any) -> Event:
             raise InputError(f"{cls.__name__}.{f.name} has the wrong type",
                              path=f"event.{f.name}", allowed=_hint_text(hints[f.name]))
     try:
-        event.text()
+        text = event.text()
     except Exception:  # any value the event cannot show is bad input
         raise InputError(f"a {cls.__name__} event whose values do not fit together",
                          path="event") from None
+    if "text" in data and data["text"] != text:
+        # the words are the rules' own, made from the event's values: an edit shows
+        raise InputError(f"the event's text was changed: the log has {data['text']!r}, its "
+                         f"values say {text!r}", path="event.text",
+                         allowed="the text fracas wrote")
     return event
 
 

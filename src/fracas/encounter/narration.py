@@ -192,6 +192,19 @@ def value_words(value: Any, words: Words) -> str:
     return str(value)
 
 
+def state_words(field: str, value: Any, words: Words, names: Names) -> str:
+    """A value of a combatant's state ``field`` as the table says it: the data pack's words
+    for that value (``shown``), a combatant's id as its name, an empty text as ``none``,
+    else :func:`value_words`."""
+    word = words.fields.get(field)
+    key = "yes" if value is True else "no" if value is False else value
+    if word is not None and isinstance(key, str) and key in word.shown:
+        return word.shown[key]
+    if isinstance(value, str):
+        return names(value) if value in names.names else value or "none"
+    return value_words(value, words)
+
+
 LONG_LIST = 8  # a list longer than this is told by its size and what came and went
 
 
@@ -268,10 +281,10 @@ def say(event: Event, names: Names, words: Words) -> str:
     if isinstance(event, Changed):
         field = f"{names(event.target)}: {words.field(event.field)}"
         if event.before is None:  # a value given for the first time: nothing was there
-            return f"{field} set to {value_words(event.after, words)}"
+            return f"{field} set to {state_words(event.field, event.after, words, names)}"
         moved = _long_list_change(event.before, event.after, words)
         if moved is not None:
             return f"{field} {moved}"
-        return (f"{field} {value_words(event.before, words)} → "
-                f"{value_words(event.after, words)}")
+        return (f"{field} {state_words(event.field, event.before, words, names)} → "
+                f"{state_words(event.field, event.after, words, names)}")
     return in_names(event, names).text()

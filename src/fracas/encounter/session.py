@@ -19,7 +19,8 @@ redo, saving and resuming are replaying it (see :mod:`fracas.encounter.live`).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import contextlib
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import fields, replace
 from typing import Any
 
@@ -28,16 +29,27 @@ from fracas.core.events import (
     Changed,
     Event,
     FightEnded,
+    TurnStarted,
     event_from_dict,
     from_jsonable,
 )
 from fracas.core.scenario import Scenario
 from fracas.core.words import count
 from fracas.dice.variables import Variable
+from fracas.encounter.answers import answer_entry, kind_of
 from fracas.encounter.decisions import Decision, DiceRequest, Needed, Option
 from fracas.encounter.edits import apply_live, check_gm, fold_live
 from fracas.encounter.engine import FightSetup, setup_from_scenario
-from fracas.encounter.gm import RULE_GM, CombatantAdded, CombatantRemoved, ControllerSet
+from fracas.encounter.gm_events import (
+    RULE_GM,
+    CombatantAdded,
+    CombatantRemoved,
+    ConditionCleared,
+    ConditionEnded,
+    ConditionSet,
+    ControllerSet,
+    rules_condition,
+)
 from fracas.encounter.hand import hand_value
 from fracas.encounter.live import PERSON, Feed, dice_error, dice_prompt, run_turn, whose_roll
 from fracas.encounter.narration import Names
@@ -148,6 +160,7 @@ class Session:
         self._turn_start = 0  # where the pending turn's entries begin
         self._base = self.state  # the state as the pending turn began
         self._base_len = 0  # the events before the pending turn
+        self._timers: list[list[Any]] = []  # the GM's timed conditions: [mark, turns left]
         self._advance(0)
 
     def _advance(self, index: int) -> tuple[Event, ...]:
@@ -175,6 +188,9 @@ class Session:
                 if end != len(self.entries):
                     raise InputError("the log stops in the middle of a turn before a GM "
                                      "edit", path=f"entries[{end}]") from None
+                if feed.unread():  # given for a question the turn no longer asks
+                    raise InputError("an input given does not fit the turn",
+                                     path=f"entries[{index}]") from None
                 self.entries.extend(feed.added)
                 self.pending = self._named(need.decision, feed)
                 self._turn_start = index
@@ -194,6 +210,7 @@ class Session:
             self.state = self._base = result.state
             self.events.extend(result.events)
             self._base_len = len(self.events)
+            self._expire(result.events)
             new.extend(result.events)
         self.pending = None
         rest = self.entries[index:]
@@ -215,25 +232,58 @@ class Session:
         if who is None or who == decision.who:
             return decision
         name = self._base.roster[who].name
-        request = replace(decision.dice, who=who, what=f"{decision.dice.what} ({name})")
+        request = replace(decision.dice, who=who, what=f"{decision.dice.what} ({name})",
+                          owner=decision.dice.who)
         return replace(decision, who=who, prompt=dice_prompt(request), dice=request)
+
+    def _expire(self, turn: tuple[Event, ...]) -> None:
+        """After a turn: count down the GM's timed conditions by the turns it began, and
+        end those whose time is up (the rules' condition with the GM's mark)."""
+        actors = [e.actor for e in turn if isinstance(e, TurnStarted)]
+        for timer in list(self._timers):
+            mark = timer[0]
+            timer[1] -= actors.count(mark.whose_turns())
+            if timer[1] > 0:
+                continue
+            self._timers.remove(timer)
+            c = self.state.roster.get(mark.combatant)
+            if c is None:
+                continue
+            ended: list[Event] = [ConditionEnded(RULE_GM, mark.combatant, mark.name,
+                                                 mark.condition)]
+            ruled = rules_condition(self.system, c.state, mark.condition)
+            held = getattr(c.state, "conditions", ())
+            if ruled is not None and ruled in held:
+                ended.append(Changed(RULE_GM, mark.combatant, "conditions", held,
+                                     tuple(x for x in held if x != ruled)))
+            for event in ended:
+                self.state = self._base = apply_live(self.scenario, self.state, event)
+                self.events.append(event)
+            self._base_len = len(self.events)
 
     def _apply_gm(self, event: Event) -> None:
         check_gm(self.state, event)
         if isinstance(event, ControllerSet):
             self.current[event.combatant] = event.controller
+        if isinstance(event, ConditionSet | ConditionCleared):
+            self._timers = [t for t in self._timers if (t[0].combatant, t[0].condition) != (
+                event.combatant, event.condition)]
+            if isinstance(event, ConditionSet) and event.rounds:
+                self._timers.append([event, event.rounds])
         self.state = self._base = apply_live(self.scenario, self.state, event)
         self.events.append(event)
         self._base_len = len(self.events)
 
     # -- answering ---------------------------------------------------------------------
-    def decide(self, answer: Mapping[str, Any], *, by: str = "gm") -> tuple[Event, ...]:
+    def decide(self, answer: Mapping[str, Any], *, by: str = "gm",
+               group: int | None = None) -> tuple[Event, ...]:
         """Answer the pending decision: ``{"option": "3"}``, ``{"dice": [3, 5]}`` (Genesys
         symbols as one text for the whole pool: ``{"dice": "ss a t"}``, ``""`` for none),
         ``{"roll": True}``, ``{"skip": True}`` (the turn passes), or ``{"policy": name}``
         (that policy answers this and every further question to the same combatant in
         this turn; ``"turn": False`` for this question only). ``by`` is ``"gm"`` or the id
-        of the answering combatant's controller. Returns the events of the turns it
+        of the answering combatant's controller; ``group``: the undo step it belongs to
+        (:meth:`one_step`). Returns the events of the turns it
         finished. A wrong controller, an illegal choice or bad dice raise
         :class:`InputError` and change nothing."""
         pending = self.pending
@@ -244,13 +294,20 @@ class Session:
             who = pending.who
             raise InputError(f"{pending.prompt} is for {who} to answer, not {by}", path="by",
                              allowed=f"gm or {who}" if who != "gm" else "gm")
-        entry = self._entry(pending, answer, by)
+        entry = answer_entry(pending, answer, by, self.draw)
         entry["n"] = self._stamp()
+        if entry["kind"] == "answer":  # read back only for this question (Feed.answer)
+            entry["who"], entry["asked"] = pending.who, pending.prompt
+        elif pending.dice is not None:  # and dice only for the roll asked (LiveRoller)
+            entry["owner"] = pending.dice.asked_of()
         cut = len(self.events)
-        if answer.get("policy") is not None and answer.get("turn", True):
+        if (answer.get("policy") is not None and answer.get("turn", True)
+                and entry["kind"] == "answer"):  # a roll handed over is drawn: no more
             # "let fracas decide this turn": the policy answers every further question to
             # the same combatant in this turn too (one undo step)
             entry["group"], entry["for"] = len(self.entries), pending.who
+        if group is not None:
+            entry["group"] = group
         self._add([entry])
         self._delegated()
         return tuple(self.events[cut:])
@@ -262,53 +319,15 @@ class Session:
                           if e.get("for") == self.pending.who and e.get("policy")), None)
             if given is None:
                 return
-            more = self._entry(self.pending, {"policy": given["policy"]}, given["by"])
+            more = answer_entry(self.pending, {"policy": given["policy"]}, given["by"],
+                                self.draw)
             more["group"], more["n"] = given["group"], self._stamp()
-            self._add([more])
+            if more["kind"] == "answer":
+                more["who"], more["asked"] = self.pending.who, self.pending.prompt
+            self._add([more], keep_redo=True)
 
-    def _entry(self, pending: Decision, answer: Mapping[str, Any], by: str) -> dict[str, Any]:
-        policy = answer.get("policy")
-        if policy is not None and str(policy) not in POLICIES:
-            raise InputError(f"unknown policy {policy!r}", path="policy",
-                             allowed=", ".join(POLICIES))
-        if answer.get("skip"):
-            if pending.kind != "action":
-                raise InputError(f"only a turn can be skipped, not: {pending.prompt}",
-                                 path="skip", allowed="skip at an action decision")
-            return {"kind": "answer", "decision": "action", "skip": True, "by": by}
-        if policy is not None and pending.kind != "dice":
-            return {"kind": "answer", "decision": pending.kind, "policy": str(policy),
-                    "by": by}
-        if pending.kind == "dice":
-            part = {"part": pending.dice.part} if pending.dice and pending.dice.part else {}
-            if answer.get("roll") or policy is not None:
-                if pending.dice is not None and pending.dice.shared is not None:
-                    # a part of a roll another part of which was rolled: the same draw
-                    return {"kind": "dice", **part, "rolled": pending.dice.shared, "by": by}
-                self.drawn += 1
-                return {"kind": "dice", **part, "rolled": self.drawn - 1, "by": by}
-            values = answer.get("dice")
-            symbols = pending.dice is not None and pending.dice.typed == "symbols"
-            if symbols and (isinstance(values, str) or (
-                    isinstance(values, list | tuple) and len(values) != 1)):
-                # the symbols of the whole pool are one value: "ss a t", "2s 1a", "" (none)
-                text = values if isinstance(values, str) else " ".join(map(str, values))
-                values = [text.strip() or "-"]
-            if isinstance(values, str):
-                values = [v.strip() for v in values.replace(" ", ",").split(",") if v.strip()]
-            if not isinstance(values, list | tuple) or not values:
-                shown = pending.dice.allowed if pending.dice else "the die's values"
-                raise InputError(f"{pending.prompt}: give the dice", path="dice",
-                                 allowed=f"a list of values ({shown}), or roll: true")
-            return {"kind": "dice", **part, "dice": [_number(v) for v in values], "by": by}
-        option = answer.get("option")
-        ids = [o.id for o in pending.options]
-        if str(option) not in ids:
-            raise InputError(f"{option!r} is not an option of: {pending.prompt}",
-                             path="option", allowed=", ".join(ids))
-        return {"kind": "answer", "decision": pending.kind, "option": str(option), "by": by}
-
-    def _add(self, added: list[dict[str, Any]]) -> tuple[Event, ...]:
+    def _add(self, added: list[dict[str, Any]], keep_redo: bool = False
+             ) -> tuple[Event, ...]:
         """Append inputs and play on from the pending turn; on a bad input, restore."""
         saved = (list(self.entries), self.state, list(self.events), self.pending,
                  self._turn_start, self.drawn, self._base, self._base_len)
@@ -328,14 +347,23 @@ class Session:
             if isinstance(err, InputError):
                 raise
             raise InputError(str(err), path="decide") from None
-        self.redo_stack.clear()
+        if not keep_redo:  # a new input: what undo took back is gone
+            self.redo_stack.clear()
         return tuple(self.events[cut:])
 
     # -- GM tools ----------------------------------------------------------------------
-    def _gm(self, event: Event, group: int | None = None) -> Event:
+    # The GM's tools (:mod:`fracas.encounter.gm`) check what the GM asks for and build its
+    # events (:mod:`fracas.encounter.gm_events`); the session alone changes its log, through
+    # the methods below.
+    @property
+    def turn_events(self) -> tuple[Event, ...]:
+        """The events of the pending turn so far (shown while it waits)."""
+        return tuple(self.events[self._base_len:])
+
+    def record(self, event: Event, group: int | None = None) -> Event:
         """A GM edit: it goes into the log before the pending turn, which is then played
         again from its start with the answers already given (those that still fit).
-        ``group``: edits made as one undo step share it."""
+        ``group``: edits made as one undo step share it (:meth:`one_step`)."""
         entry: dict[str, Any] = {"kind": "gm", "event": event.to_dict(), "by": "gm",
                                  "n": self._stamp()}
         if group is not None:
@@ -343,6 +371,36 @@ class Session:
         self._insert([entry])
         self.redo_stack.clear()
         return event
+
+    @contextlib.contextmanager
+    def one_step(self) -> Iterator[int]:
+        """Several inputs made as one undo step: yields the step's group number for
+        :meth:`record` and :meth:`decide`; an :class:`InputError` inside takes every one of
+        them back (the log as it was) and is raised again."""
+        saved = (list(self.entries), self.drawn)
+        try:
+            yield len(self.entries)
+        except InputError:
+            self.entries, self.drawn = saved
+            self._replay()
+            raise
+
+    def draw(self) -> int:
+        """The number of a new roll the session makes (a number is never drawn twice)."""
+        self.drawn += 1
+        return self.drawn - 1
+
+    def roll_parts(self, parts: Sequence[int], group: int | None = None) -> tuple[Event, ...]:
+        """Roll the given parts of the pending roll of several people's dice (the same draw
+        as its parts already rolled)."""
+        request = self.pending.dice if self.pending is not None else None
+        if request is None or not request.part:
+            raise InputError("no roll of several people's dice is asked now", path="parts")
+        shared = request.shared if request.shared is not None else self.draw()
+        stamp = self._stamp()
+        extra = {} if group is None else {"group": group}
+        return self._add([{"kind": "dice", "part": k, "rolled": shared, "by": "gm",
+                           "n": stamp + i, **extra} for i, k in enumerate(parts)])
 
     def _stamp(self) -> int:
         """The number of the next input made (undo takes back the newest first)."""
@@ -382,15 +440,18 @@ class Session:
              self.drawn, self._base, self._base_len) = saved
             raise InputError(str(err), path="gm") from None
         try:  # all at once, so the dice rolled before are read where they were rolled
-            self._add(pending_entries)
+            self._add(pending_entries, keep_redo=True)
         except InputError:  # the edit changed the turn: keep the inputs that still fit
-            for entry in pending_entries:
+            for entry in pending_entries:  # an answer to a question no longer asked drops
                 if entry.get("auto"):
                     continue
                 try:
-                    self._add([entry])
+                    self._add([entry], keep_redo=True)
                 except InputError:
-                    break
+                    if "asked" not in entry and "owner" not in entry:
+                        break
+        if any(not any(e is x for x in self.entries) for e in pending_entries):
+            new[-1]["turn"] = pending_entries  # what undoing the edit puts back
         self._delegated()
 
     def adjust(self, combatant: str, field: str, value: Any) -> Event:
@@ -405,12 +466,12 @@ class Session:
                              allowed=", ".join(names))
         before = getattr(c.state, field)
         after = hand_value(type(c.state), field, value)
-        return self._gm(Changed(RULE_GM, combatant, field, before, after))
+        return self.record(Changed(RULE_GM, combatant, field, before, after))
 
     def add_combatant(self, entry: Mapping[str, Any]) -> Event:
         """Bring in a combatant given as a scenario entry (id, name, side, sheet)."""
         if not isinstance(entry, Mapping):
-            raise InputError(f"a combatant entry is a mapping, not {_kind(entry)}",
+            raise InputError(f"a combatant entry is a mapping, not {kind_of(entry)}",
                              path="entry", allowed='{"id": ..., "name": ..., "side": ..., '
                              "and the sheet's fields}")
         cid = str(entry.get("id", ""))
@@ -418,7 +479,7 @@ class Session:
             raise InputError(f"the id {cid!r} is already in the fight", path="id",
                              allowed="a new id")
         self.check_entry(entry)
-        return self._gm(CombatantAdded(RULE_GM, from_jsonable(dict(entry))))
+        return self.record(CombatantAdded(RULE_GM, from_jsonable(dict(entry))))
 
     def check_entry(self, entry: Mapping[str, Any]) -> None:
         """Check a combatant entry by the system's model (errors name the field)."""
@@ -441,13 +502,13 @@ class Session:
         if cid not in self.state.roster:
             raise InputError(f"no combatant with id {cid!r}", path="combatant",
                              allowed=", ".join(self.state.roster))
-        return self._gm(CombatantRemoved(RULE_GM, cid))
+        return self.record(CombatantRemoved(RULE_GM, cid))
 
     def end_fight(self, reason: str) -> Event:
         """End the fight now (no winner)."""
         if self.state.over:
             raise InputError("the fight is already over", path="end")
-        return self._gm(FightEnded(RULE_GM, "", self.state.round,
+        return self.record(FightEnded(RULE_GM, "", self.state.round,
                                    f"the GM ends the fight: {reason}"))
 
     # -- undo and redo -----------------------------------------------------------------
@@ -476,29 +537,73 @@ class Session:
                 continue
             # a GM edit made before the pending turn's inputs: it alone is taken out
             middle = True
-            taken.append([{"kind": "reinsert", "entries": [entries[i] for i in members]}])
+            put = [entries[i] for i in members]
+            taken.append([{"kind": "reinsert", "entries": put}])
             for i in sorted(members, reverse=True):
                 del entries[i]
+            turn = next((e.pop("turn") for e in put if "turn" in e), None)
+            if turn is not None:  # the inputs of the turn the edit left out come back
+                entries[first:] = turn
         if not taken:
             return
-        self.entries = entries
-        self.redo_stack.extend(taken)
-        if middle:
-            self._replay()
-        else:
-            self._refold()
+        with self._atomic():
+            if middle:
+                self._settle(entries)
+            else:
+                self.entries = entries
+                self._refold()
+            self.redo_stack.extend(taken)
 
     def redo(self, steps: int = 1) -> None:
         """Put back the last ``steps`` inputs taken back by :meth:`undo`."""
         if steps > len(self.redo_stack):
             raise InputError(f"only {count(len(self.redo_stack), 'step')} to redo", path="redo")
-        for _ in range(steps):
-            put = self.redo_stack.pop()
-            if put and put[0].get("kind") == "reinsert":
-                self._insert(list(put[0]["entries"]))
-            else:
-                self.entries.extend(put)
-                self._refold()
+        with self._atomic():
+            for _ in range(steps):
+                put = self.redo_stack.pop()
+                if put and put[0].get("kind") == "reinsert":
+                    self._insert(list(put[0]["entries"]))
+                elif any(e["kind"] == "gm" for e in put):
+                    self._settle([*self.entries, *put])
+                else:
+                    self.entries.extend(put)
+                    self._refold()
+
+    @contextlib.contextmanager
+    def _atomic(self) -> Iterator[None]:
+        """Everything the block changes, or (on an error) nothing: a log is never left
+        holding inputs the session could not play."""
+        saved = (list(self.entries), self.state, list(self.events), self.pending,
+                 self._turn_start, self.drawn, self._base, self._base_len,
+                 [list(g) for g in self.redo_stack], dict(self.current))
+        try:
+            yield
+        except (FracasError, ValueError) as err:
+            (self.entries, self.state, self.events, self.pending, self._turn_start,
+             self.drawn, self._base, self._base_len, self.redo_stack, self.current) = saved
+            if isinstance(err, InputError):
+                raise
+            raise InputError(str(err), path="undo") from None
+
+    def _settle(self, entries: list[dict[str, Any]]) -> None:
+        """Play ``entries``; where some no longer fit (a GM edit taken back or put back
+        changed the turn they were given in), keep those that still fit, in order."""
+        try:
+            self.entries = list(entries)
+            self._replay()
+            return
+        except (FracasError, ValueError):
+            pass
+        self.entries = []
+        self._replay()
+        for entry in entries:
+            try:
+                if entry["kind"] == "gm":
+                    self._insert([entry])
+                else:
+                    self._add([entry], keep_redo=True)
+            except InputError:
+                continue  # it no longer fits: left out
 
     def _refold(self) -> None:
         """After the log changed at its end: play the pending turn again from its start
@@ -576,26 +681,3 @@ class Session:
     def replayed(self) -> FightState:
         """The state rebuilt from the events alone (a check on the log)."""
         return fold_live(self.scenario, self.events)
-
-    # -- who's winning (issue 37): the state odds of the whole fight start from ----------
-    @property
-    def settled(self) -> FightState:
-        """The fight as it stood when the pending turn began (every whole turn and GM edit
-        applied; the turn asked about not yet begun): a state the fight loop plays on from."""
-        return self._base
-
-
-def _number(value: Any) -> Any:
-    """A value typed for a die: a whole number as a number; ``00`` stays as typed (a d100's
-    100 as percentile dice show it, refused on any other die: the die reads it)."""
-    if isinstance(value, str) and value.strip() == "00":
-        return "00"
-    digits = value.strip().removeprefix("-") if isinstance(value, str) else ""
-    if digits.isascii() and digits.isdigit() and len(digits) <= 30:  # "--5", 5,000 digits: text
-        return int(value)
-    return value
-
-
-def _kind(value: Any) -> str:
-    return {list: "a list", str: "text", dict: "a mapping", type(None): "nothing"}.get(
-        type(value), f"a {type(value).__name__}")

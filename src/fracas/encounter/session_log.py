@@ -18,7 +18,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 
 from fracas.core.scenario import validation_error
 from fracas.core.words import count
-from fracas.encounter.log import CutShort, LogWriter, read_log
+from fracas.encounter.log import CutShort, LogWriter, checked_event, read_log
 from fracas.encounter.session import SESSION_VERSION, Session
 from fracas.errors import InputError
 
@@ -72,6 +72,10 @@ class DiceInput(_Input):
         None, min_length=1, max_length=10_000)
     rolled: int | None = Field(None, ge=0, le=MAX_COUNT)
     auto: Literal[True] | None = None
+    owner: str | None = Field(None, max_length=200)  # whose roll it was given for
+    # logs written before this was fixed gave a roll handed to a policy ``for`` too (it
+    # never had an effect: a drawn roll asks nothing more)
+    for_: str | None = Field(None, alias="for")
 
     @model_validator(mode="after")
     def _one_of(self) -> DiceInput:
@@ -93,6 +97,8 @@ class AnswerInput(_Input):
     policy: str | None = None
     by: str
     for_: str | None = Field(None, alias="for")
+    who: str | None = Field(None, max_length=200)  # who was asked (read back only for them)
+    asked: str | None = Field(None, max_length=1000)  # the question it answered
 
     @model_validator(mode="after")
     def _one_of(self) -> AnswerInput:
@@ -106,6 +112,8 @@ class GmInput(_Input):
     kind: Literal["gm"]
     event: dict[str, Any]
     by: str
+    # the inputs of the turn under way before the edit left some out (undo puts them back)
+    turn: list[dict[str, Any]] | None = Field(None, max_length=10_000)
 
 
 class CutRecord(_Record):
@@ -201,6 +209,11 @@ def _session(records: Any, file: str, upto: int | None = None
                 raise InputError(f"an input of kind {kind!r}", file=file,
                                  path=f"line {record.seq}.kind", allowed=", ".join(INPUTS))
             entry = _valid(INPUTS[kind], data, file, record.seq)
+            if isinstance(entry, GmInput):  # the edit as fracas wrote it, its text too
+                try:
+                    checked_event(entry.event)
+                except InputError as err:
+                    raise err.located(file=file, prefix=f"line {record.seq}") from None
             if isinstance(entry, DiceInput) and entry.rolled is not None:
                 drawn = max(drawn, entry.rolled + 1)
             entries.append(dict(data))

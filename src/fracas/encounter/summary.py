@@ -5,7 +5,9 @@ for the web tracker's screens and ``fracas play``).
 Damage is counted in the value the system's health bar shows (:meth:`RuleSystem.health`):
 what a combatant *took* is every fall of it, whatever the cause (a hit, a bleed, the
 GM's hand); what a combatant *dealt* is every fall of another combatant's during the
-turn it is taking (a counter attack's damage to the one acting counts for nobody).
+turn it is taking, and a fall of the one acting after it chose its action when it is
+that action's target's doing (a counter attack: Amy's crossbow answering Tony's
+halberd). A fall by the GM's hand is taken, dealt by nobody.
 """
 
 from __future__ import annotations
@@ -14,10 +16,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from fracas.core.events import Event, FightEnded, RoundStarted, TurnStarted
+from fracas.core.events import ActionChosen, Event, FightEnded, RoundStarted, TurnStarted
 from fracas.core.scenario import Scenario
 from fracas.core.system import RuleSystem
 from fracas.encounter.edits import apply_live
+from fracas.encounter.gm_events import RULE_GM
 from fracas.encounter.state import FightState
 
 
@@ -87,14 +90,17 @@ def summarize(scenario: Scenario, system: RuleSystem, events: Sequence[Event]
     names = {cid: c.name for cid, c in scenario.roster.items()}
     sides = {cid: c.side for cid, c in scenario.roster.items()}
     actor: str | None = None
+    target: str | None = None  # the target of the action the one acting chose
     ended: FightEnded | None = None
     for event in events:
         before = state.roster
         state = apply_live(scenario, state, event)
         if isinstance(event, TurnStarted):
-            actor = event.actor
+            actor, target = event.actor, None
+        elif isinstance(event, ActionChosen) and event.actor == actor:
+            target = event.target or None
         elif isinstance(event, RoundStarted):
-            actor = None
+            actor = target = None
         elif isinstance(event, FightEnded):
             ended = event
         if state.roster is before:
@@ -108,8 +114,9 @@ def summarize(scenario: Scenario, system: RuleSystem, events: Sequence[Event]
             fall = system.health(old)[0] - system.health(c)[0]
             if fall > 0:
                 taken[cid] = taken.get(cid, 0) + fall
-                if actor is not None and actor != cid:
-                    to = dealt.setdefault(actor, {})
+                by = None if event.rule == RULE_GM else actor if actor != cid else target
+                if by is not None and by != cid:
+                    to = dealt.setdefault(by, {})
                     to[cid] = to.get(cid, 0) + fall
             if system.is_active(old) and not system.is_active(c):
                 down[cid] = (state.round, actor)

@@ -427,13 +427,16 @@ def invite(request: Request, eid: str, body: Invite) -> dict[str, Any]:
 
 @router.get("/encounters/{eid}/stream")
 async def live(request: Request, eid: str) -> StreamingResponse:
-    """Server-sent events: ``version`` each time the encounter changes (no contents)."""
+    """Server-sent events: ``version`` each time the encounter changes (no contents),
+    each with its version as the event id: a browser that connects again by itself sends
+    it back (``Last-Event-ID``) and hears at once of any version it missed."""
     app = request.app
     tracker = app.state.tracker
     import asyncio
 
     await asyncio.to_thread(role_for, tracker.store, request, eid)
     start = await asyncio.to_thread(tracker.store.version, eid)
+    app.state.hub.notify(eid, start)  # the stored version, newer than one a stream missed
     gen = stream(app.state.hub, eid, start, tracker.store.versions,
                  lambda: app.state.stopping)
     return StreamingResponse(gen, media_type="text/event-stream",

@@ -2,7 +2,9 @@
 
 Every error a request can cause is a 4xx with ``{"error": message}``: bad input (400,
 the CLI's own message), no key (401), the wrong role (403), an unknown encounter (404),
-a stale version (409), a body over :data:`MAX_BODY` bytes (413), a malformed body (422).
+a stale version (409), a body over :data:`MAX_BODY` bytes (413), a malformed body (422);
+the database full, gone or restarting is 503 with a ``Retry-After`` and a message the page
+shows (:data:`UNAVAILABLE`).
 """
 
 from __future__ import annotations
@@ -19,6 +21,8 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
+from sqlalchemy.exc import InterfaceError, OperationalError
+from sqlalchemy.exc import TimeoutError as PoolTimeout
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from fracas.core.scenario import SHOWN, and_more
@@ -32,6 +36,10 @@ from fracas.web.tracker import Forbidden, Tracker, warm_up
 from fracas.web.winning import WINNING
 
 MAX_BODY = 1_000_000
+#: what a change or a view answers while the database is full, gone or restarting (503)
+UNAVAILABLE = "the table's record could not be saved: nothing was lost; try again"
+UNREADABLE = "the table's record could not be read just now: nothing was lost; try again"
+RETRY_AFTER = 2  # seconds
 STATIC = Path(__file__).parent / "static"
 
 Scope = MutableMapping[str, Any]
@@ -175,6 +183,19 @@ def create_app(db_url: str, *, serving: bool = False) -> FastAPI:
     app.state.views = Memory(api.VIEWS)
     app.state.stopping = False
 
+    _handle_errors(app)
+    app.include_router(api.router)
+    app.include_router(gm_api.router)
+    app.include_router(winning_api.router)
+    app.include_router(pages.router)
+    app.mount("/static", StaticFiles(directory=STATIC), name="static")
+    app.add_middleware(BodyLimit, limit=MAX_BODY)
+    return app
+
+
+def _handle_errors(app: FastAPI) -> None:
+    """Every error as its caller reads it: a page for a browser, JSON for the API, with
+    the status that says what went wrong (no traceback ever reaches a person)."""
     @app.exception_handler(StarletteHTTPException)
     async def _http(request: Request, err: StarletteHTTPException) -> Any:
         if pages.wants_html(request):
@@ -200,6 +221,22 @@ def create_app(db_url: str, *, serving: bool = False) -> FastAPI:
             body["moved_on"] = err.moved_on
         return JSONResponse(body, status_code=409)
 
+    @app.exception_handler(OperationalError)
+    @app.exception_handler(InterfaceError)
+    @app.exception_handler(PoolTimeout)
+    async def _unavailable(request: Request, err: Exception) -> Any:
+        """The database full, gone or restarting: nothing was written (each change is one
+        transaction), so the answer says so and when to try again."""
+        logging.getLogger("fracas.web").warning("the database failed: %s",
+                                                str(err).splitlines()[0][:300])
+        message = UNAVAILABLE if request.method not in ("GET", "HEAD") else UNREADABLE
+        headers = {"Retry-After": str(RETRY_AFTER)}
+        if pages.wants_html(request):
+            page = pages.error_page(request, 503, message)
+            page.headers.update(headers)
+            return page
+        return JSONResponse({"error": message}, status_code=503, headers=headers)
+
     statuses: list[tuple[type[Exception], int]] = [
         (Unauthorized, 401), (Forbidden, 403), (NotFound, 404), (InputError, 400),
         (FracasError, 400)]
@@ -209,11 +246,3 @@ def create_app(db_url: str, *, serving: bool = False) -> FastAPI:
                 return pages.error_page(request, status, str(err))
             return _error(status, str(err))
         app.add_exception_handler(kind, handler)
-
-    app.include_router(api.router)
-    app.include_router(gm_api.router)
-    app.include_router(winning_api.router)
-    app.include_router(pages.router)
-    app.mount("/static", StaticFiles(directory=STATIC), name="static")
-    app.add_middleware(BodyLimit, limit=MAX_BODY)
-    return app

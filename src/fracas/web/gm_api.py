@@ -59,7 +59,10 @@ class Condition(Strict):
     version: int
     combatant: str = Field(max_length=200)
     condition: str = Field(max_length=80)
-    rounds: int = Field(0, ge=0, le=1000, description="0: until taken off")
+    rounds: int = Field(0, ge=0, le=1000, description="0: until taken off; N: through the "
+                                                     "combatant's next N turns")
+    until: str | None = Field(None, max_length=200, description="a combatant id: until "
+                                                              "the end of its next turn")
     clear: bool = False
 
 
@@ -139,7 +142,7 @@ def condition(request: Request, eid: str, body: Condition) -> dict[str, Any]:
     def act(s: Any) -> Any:
         if body.clear:
             return gm.clear_condition(s, body.combatant, body.condition)
-        return gm.set_condition(s, body.combatant, body.condition, body.rounds)
+        return gm.set_condition(s, body.combatant, body.condition, body.rounds, body.until)
     return _gm_change(request, eid, body.version, "set a condition", act)
 
 

@@ -122,8 +122,17 @@ class Listener:
                 self.heard(eid, int(version), int(kept) if kept.isdigit() else None)
 
 
-def sse(event: str, data: object) -> str:
-    return f"event: {event}\ndata: {json.dumps(data)}\n\n"
+RETRY_MS = 1000  # how soon a browser connects again after a stream is cut (SSE ``retry``)
+
+
+def sse(event: str, data: object, ident: int | None = None) -> str:
+    """One server-sent event; ``ident``: its id (the version). A stream cut (a server or
+    database restart) is connected again by the browser (``retry``; the page's
+    ``listen`` too), and every stream begins with the version stored now: a screen that
+    missed versions meanwhile sees at once that it is behind and fetches its view."""
+    head = f"id: {ident}\n" if ident is not None else ""
+    return f"{head}event: {event}\ndata: {json.dumps(data)}\n\n"
+
 
 
 async def stream(hub: Hub, eid: str, start: int,
@@ -135,7 +144,7 @@ async def stream(hub: Hub, eid: str, start: int,
     encounter in one query (a change the hub was not told of: a restart, a lost
     connection to PostgreSQL, another process on the same SQLite file)."""
     seen = start
-    yield sse("version", {"version": seen})
+    yield f"retry: {RETRY_MS}\n" + sse("version", {"version": seen}, seen)
     loop = asyncio.get_running_loop()
     last_sent = loop.time()
     changed = hub.watch(eid)
@@ -147,13 +156,17 @@ async def stream(hub: Hub, eid: str, start: int,
             now = loop.time()
             watched = hub.due(now)
             if watched:
-                for other, stored in (await asyncio.to_thread(db_versions, watched)).items():
+                try:
+                    stored_now = await asyncio.to_thread(db_versions, watched)
+                except Exception:  # the database gone or restarting: the stream stays,
+                    stored_now = {}  # and looks again at the next poll
+                for other, stored in stored_now.items():
                     hub.notify(other, stored)
             current = hub.version(eid)
             if current > seen:
                 seen = current
                 last_sent = now
-                yield sse("version", {"version": seen})
+                yield sse("version", {"version": seen}, seen)
             elif now - last_sent >= KEEPALIVE:
                 last_sent = now
                 yield ": keepalive\n\n"

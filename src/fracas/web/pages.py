@@ -108,8 +108,9 @@ def join(request: Request, key: str) -> Response:
     return response
 
 
-def description(path: Path) -> str:
-    """An example's one line: the first sentence of the comment at the head of its file."""
+def description(path: Path, title: str) -> str:
+    """An example's one line: the first sentence of the comment at the head of its file
+    (after a short heading such as ``Jokers:``), none where it only says the title again."""
     lines = []
     with contextlib.suppress(OSError), path.open(encoding="utf-8") as f:
         for line in f:
@@ -117,8 +118,15 @@ def description(path: Path) -> str:
                 break
             if "yaml-language-server" not in line:
                 lines.append(line.lstrip("#").strip())
-    text = " ".join(lines)
-    first = re.split(r"(?<=[.!?])\s|: ", text, maxsplit=1)[0].strip()
+    text = " ".join(lines).replace("`", "")
+    first = re.split(r"(?<=[.!?])\s", text, maxsplit=1)[0].strip().rstrip(".")
+    head, sep, rest = first.partition(": ")
+    if sep and len(head) <= 25 and rest:
+        first = rest
+    if first.count("(") > first.count(")"):  # a parenthesis the sentence break cut
+        first = first[:first.rindex("(")].rstrip(" ,;")
+    if first.lower() in title.lower():
+        return ""
     return first if len(first) <= 110 else first[:107].rstrip() + "…"
 
 
@@ -131,7 +139,7 @@ def example_groups() -> list[tuple[str, list[tuple[str, str]]]]:
         title = shown.removesuffix(f" ({system})")
         if title == name:  # no title: its file's name in words
             title = Path(name).stem.replace("_", " ").replace("-", " ").capitalize()
-        line = description(examples_dir() / name)
+        line = description(examples_dir() / name, title)
         groups.setdefault(system, []).append(
             (name, f"{title} — {line}" if line else title))
     for entries in groups.values():

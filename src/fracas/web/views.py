@@ -11,7 +11,7 @@ listed in ``hidden`` are left out everywhere (order, roster, log, prompts) until
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import Any
 from weakref import WeakKeyDictionary
 
@@ -226,21 +226,15 @@ def event_view(event: Event, line: str) -> dict[str, Any]:
     return {"type": event.type, "text": line, "rule": event.rule}
 
 
-def encounter_view(eid: str, title: str, system: RuleSystem, session: Session, version: int,
-                   role: Role, settings: Mapping[str, Any],
-                   players: Sequence[Mapping[str, Any]] = ()) -> dict[str, Any]:
-    """Everything ``role`` may see of the encounter, as JSON-able data."""
+def _combatants_view(system: RuleSystem, session: Session, role: Role,
+                     settings: Mapping[str, Any], viewer: Viewer) -> list[dict[str, Any]]:
+    """Each combatant ``role`` may see, in roster order, as :func:`combatant_view` gives
+    it, with the conditions' rounds left where the viewer sees them, and the GM's marks."""
     state = session.state
-    roster = state.roster
-    viewer = viewer_of(role, settings, session)
-    names = names_of(session)
-    hidden_ids = viewer.hidden
-    others = viewer.others
-
     held = marks(session.events, state.round)
     combatants = []
-    for cid, c in roster.items():
-        if cid in hidden_ids:
+    for cid, c in state.roster.items():
+        if cid in viewer.hidden:
             continue
         mine = cid in role.combatants
         view = combatant_view(system, c, mine, viewer.mode(cid), state.actor)
@@ -253,7 +247,13 @@ def encounter_view(eid: str, title: str, system: RuleSystem, session: Session, v
             view["hidden"] = cid in settings.get("hidden", ())
             view["controller"] = session.current.get(cid, PERSON)
         combatants.append(view)
+    return combatants
 
+
+def _order_view(session: Session, hidden_ids: Collection[str]) -> list[dict[str, Any]]:
+    """The round's slots as the page lists them: who takes (or took) each, done, current."""
+    state = session.state
+    roster = state.roster
     order: list[dict[str, Any]] = []
     taken = slots_taken(session.events)
     for i, slot in enumerate(state.slots):
@@ -267,7 +267,54 @@ def encounter_view(eid: str, title: str, system: RuleSystem, session: Session, v
                           "ids": ids, "done": i < state.next_slot - (state.actor is not None),
                           "current": i == state.next_slot - 1 and state.actor is not None
                           and not state.over})
+    return order
 
+
+def _asked_view(eid: str, system: RuleSystem, session: Session, role: Role, viewer: Viewer,
+                names: Names) -> dict[str, Any] | None:
+    """What is asked now, as ``role`` sees it (the decision itself only to whoever answers
+    it; odds not yet known are worked out in the background); None when nothing is."""
+    pending = session.pending
+    if pending is None:
+        return None
+    roster = session.state.roster
+    mine = role.is_gm or role.controls(pending.who)
+    visible_who = pending.who if pending.who not in viewer.hidden else "gm"
+    who_name = (roster[visible_who].name if visible_who in roster else "the GM")
+    # the choice is shown at once; odds not yet known are worked out in the background
+    # and fill in when the screen asks again (never holding the answer)
+    decision = decision_view(pending.to_dict(wait=False), names, viewer) if mine \
+        else None
+    dice = (decision or {}).get("dice")
+    words = getattr(system, "dice_words", None)
+    if decision and dice and dice.get("typed") == "symbols" and words is not None:
+        # which dice the pool's letters are
+        decision = {**decision, "dice": {**dice, "words": words(str(dice.get("die", "")))}}
+    waiting = mine and not pending.odds_ready
+    if waiting:
+        WORKER.warm(eid, pending)
+    # a slot several may take is not yet anybody's: the question is waited for
+    waiting_for = (f"the choice of {pending.prompt[:1].lower()}"
+                   f"{pending.prompt[1:].rstrip('?')}" if pending.kind == "slot"
+                   else who_name)
+    return {"who": visible_who, "who_name": who_name, "waiting_for": waiting_for,
+            "mine": mine, "kind": pending.kind if mine else None, "decision": decision,
+            "odds_pending": waiting}
+
+
+def encounter_view(eid: str, title: str, system: RuleSystem, session: Session, version: int,
+                   role: Role, settings: Mapping[str, Any],
+                   players: Sequence[Mapping[str, Any]] = ()) -> dict[str, Any]:
+    """Everything ``role`` may see of the encounter, as JSON-able data."""
+    state = session.state
+    roster = state.roster
+    viewer = viewer_of(role, settings, session)
+    names = names_of(session)
+    hidden_ids = viewer.hidden
+    others = viewer.others
+
+    combatants = _combatants_view(system, session, role, settings, viewer)
+    order = _order_view(session, hidden_ids)
     for view in combatants:
         view["slot"] = slot_of(order, view["id"])
     # the GM's desk lists the combatants in turn order (those in no slot last)
@@ -279,33 +326,7 @@ def encounter_view(eid: str, title: str, system: RuleSystem, session: Session, v
         combatants.sort(key=lambda v: place.get(v["id"], len(order)))
 
     log = [event_view(e, line) for e, line in lines_for(session, names, viewer)]
-
-    pending = session.pending
-    asked: dict[str, Any] | None = None
-    if pending is not None:
-        mine = role.is_gm or role.controls(pending.who)
-        visible_who = pending.who if pending.who not in hidden_ids else "gm"
-        who_name = (roster[visible_who].name if visible_who in roster else "the GM")
-        # the choice is shown at once; odds not yet known are worked out in the background
-        # and fill in when the screen asks again (never holding the answer)
-        decision = decision_view(pending.to_dict(wait=False), names, viewer) if mine \
-            else None
-        dice = (decision or {}).get("dice")
-        words = getattr(system, "dice_words", None)
-        if decision and dice and dice.get("typed") == "symbols" and words is not None:
-            # which dice the pool's letters are
-            decision = {**decision, "dice": {**dice, "words": words(str(dice.get("die", "")))}}
-        waiting = mine and not pending.odds_ready
-        if waiting:
-            WORKER.warm(eid, pending)
-        # a slot several may take is not yet anybody's: the question is waited for
-        waiting_for = (f"the choice of {pending.prompt[:1].lower()}"
-                       f"{pending.prompt[1:].rstrip('?')}" if pending.kind == "slot"
-                       else who_name)
-        asked = {"who": visible_who, "who_name": who_name, "waiting_for": waiting_for,
-                 "mine": mine,
-                 "kind": pending.kind if mine else None, "decision": decision,
-                 "odds_pending": waiting}
+    asked = _asked_view(eid, system, session, role, viewer, names)
     actor = state.actor if state.actor is not None and state.actor not in hidden_ids else None
     actor_name = roster[actor].name if actor is not None and actor in roster else None
     return {

@@ -254,9 +254,14 @@ def person_split(roller: Roller, att: Attack, hand: tuple[Card, Card], p: Plan, 
         return p, why
     plans = (plan(att, hand[0], hand[1]), plan(att, hand[1], hand[0]))
     default = 0 if plans[0] == p else 1
+    name = att.maneuver.name if att.maneuver is not None else ""
+    raised = tuple(("raises the " if q.raised else "does not raise the ") + name
+                   if name and att.opts.raised else "" for q in plans)
     labels = tuple(f"weapon card {q.weapon_card.label}, maneuver card {q.maneuver_card.label}"
-                   f" (Accuracy {q.accuracy}, damage {q.damage}, expected damage "
-                   f"{float(expected_damage(att, q)):.2f})" for q in plans)
+                   + (f" ({up})" if up else "")
+                   + f": Accuracy {q.accuracy}, damage {q.damage}, expected damage "
+                   f"{float(expected_damage(att, q)):.2f}" for q, up in zip(plans, raised,
+                                                                            strict=True))
     who = att.attacker
     picked = ask(roller, Choice("split", who.id, f"{who.name}'s hand {hand[0].label}, "
                                 f"{hand[1].label}: which is the weapon card?", labels, default))
@@ -296,26 +301,7 @@ def resolve_attack(conf: Conf, roller: Roller, action: Action, roster: Roster) -
         ev.append(Changed(conf.cite(p.option), a.id, "avoidance_bonus", a.state.avoidance_bonus,
                           p.option.avoidance))
 
-    parts = [(weapon.name, weapon.damage), ("trained", att.trained_bonus())]
-    if att.maneuver is not None:
-        parts.append((att.maneuver.name, p.option.damage if p.option else 0))
-    ev.append(Total(DAMAGE, "Damage", tuple(parts), p.damage))
-    acc = [(f"weapon card {p.weapon_card.label}", conf.values.value(p.weapon_card)),
-           (f"General rank {a.sheet.rank('general')}", att.general_bonus())]
-    if p.option is not None and p.option.accuracy:
-        acc.append((att.maneuver.name if att.maneuver else "", p.option.accuracy))
-    ev.append(Total(ACCURACY, "Accuracy", tuple(acc), p.accuracy))
-    if t.state.avoidance_bonus:
-        ev.append(Total(EVASIVE, "Avoidance", (("Avoidance", t.sheet.avoidance),
-                                                ("maneuver bonus", t.state.avoidance_bonus)),
-                        p.avoidance))
-    if p.graze:
-        ev.append(Compared(ACCURACY, "Accuracy", p.accuracy, "≤", "Avoidance", p.avoidance,
-                           "a graze (half damage, rounded up)"))
-        ev.append(C22Reduced(GRAZE, "Graze", p.damage, p.after_graze, "half, rounded up"))
-    else:
-        ev.append(Compared(ACCURACY, "Accuracy", p.accuracy, ">", "Avoidance", p.avoidance,
-                           "a full hit (full damage)"))
+    _say_totals(att, p, ev)
 
     used, success = _react(att, p, roller, drawing, roster, details)
     damage, effective, final = reduce(att, p, success, used)
@@ -352,6 +338,31 @@ def resolve_attack(conf: Conf, roller: Roller, action: Action, roster: Roster) -
                       details=tuple(details))
 
 
+def _say_totals(att: Attack, p: Plan, ev: list[Event]) -> None:
+    """The plan's damage, Accuracy and Avoidance, and whether it grazes or hits in full."""
+    conf, a, t, weapon = att.conf, att.attacker, att.defender, att.weapon
+    parts = [(weapon.name, weapon.damage), ("trained", att.trained_bonus())]
+    if att.maneuver is not None:
+        parts.append((att.maneuver.name, p.option.damage if p.option else 0))
+    ev.append(Total(DAMAGE, "Damage", tuple(parts), p.damage))
+    acc = [(f"weapon card {p.weapon_card.label}", conf.values.value(p.weapon_card)),
+           (f"General rank {a.sheet.rank('general')}", att.general_bonus())]
+    if p.option is not None and p.option.accuracy:
+        acc.append((att.maneuver.name if att.maneuver else "", p.option.accuracy))
+    ev.append(Total(ACCURACY, "Accuracy", tuple(acc), p.accuracy))
+    if t.state.avoidance_bonus:
+        ev.append(Total(EVASIVE, "Avoidance", (("Avoidance", t.sheet.avoidance),
+                                                ("maneuver bonus", t.state.avoidance_bonus)),
+                        p.avoidance))
+    if p.graze:
+        ev.append(Compared(ACCURACY, "Accuracy", p.accuracy, "≤", "Avoidance", p.avoidance,
+                           "a graze (half damage, rounded up)"))
+        ev.append(C22Reduced(GRAZE, "Graze", p.damage, p.after_graze, "half, rounded up"))
+    else:
+        ev.append(Compared(ACCURACY, "Accuracy", p.accuracy, ">", "Avoidance", p.avoidance,
+                           "a full hit (full damage)"))
+
+
 def _say_maneuver(att: Attack, p: Plan, ev: list[Event],
                   details: list[tuple[str, str | int]]) -> None:
     who = att.attacker.name
@@ -363,7 +374,7 @@ def _say_maneuver(att: Attack, p: Plan, ev: list[Event],
     if p.raised:
         why = f"{p.maneuver_card.label} meets {up.needs()}"
     elif not att.opts.raised:
-        why = "raised: false"
+        why = "not raised, by choice"
     else:
         why = f"{p.maneuver_card.label} does not meet {up.needs()} to raise it"
     option = p.option or att.maneuver.base

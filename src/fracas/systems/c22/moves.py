@@ -85,7 +85,7 @@ def resolve_move(conf: Conf, roller: Roller, action: Action, roster: Roster) -> 
         option = maneuver.raised if raises[m] else maneuver.base
         word = "raised" if raises[m] else "base"
         why = (f"{hand[m].label} meets {maneuver.raised.needs()}" if raises[m] else
-               "raised: false" if not opts.raised else
+               "not raised, by choice" if not opts.raised else
                f"{hand[m].label} does not meet {maneuver.raised.needs()} to raise it")
         ev.append(C22Maneuver(conf.cite(option), me.name, maneuver.name, word, option.effects(),
                               why))

@@ -42,12 +42,15 @@ def initiative(system: Any, roller: Roller, roster: Roster, round_number: int
                ) -> tuple[tuple[Slot, ...], tuple[Event, ...]]:
     """Cool (Vigilance when surprised) checks, once per encounter; slots by successes
     then advantage; any PC may take a PC slot, any NPC an NPC slot. The state keeps each
-    combatant's place in the order (not the roll), so later rounds reuse it."""
+    combatant's place in the order (not the roll), so later rounds reuse it. An
+    incapacitated character's slot leaves the order, or stays for another of its kind
+    (table default ``incapacitated_slot``: a reading, the rules are silent)."""
     events: list[Event] = []
     told = narrated(roller)
     defaults = system.defaults
     active = [cid for cid in roster if system.is_active(roster[cid])]
-    kept = sorted((cid for cid in active if roster[cid].state.initiative),
+    placed = active if defaults.incapacitated_slot == "drop" else list(roster)
+    kept = sorted((cid for cid in placed if roster[cid].state.initiative),
                   key=lambda cid: roster[cid].state.initiative[0])
     results: dict[str, tuple[int, int]] = {}
     for cid in active:
@@ -61,7 +64,7 @@ def initiative(system: Any, roller: Roller, roster: Roster, round_number: int
         spec, pool_events = simple_pool(defaults, c, skill)
         if told:
             events.append(Note(f"{INITIATIVE}; {DEFAULT} · "
-                               f"{'surprised_skill' if surprised else 'initiative_skill'}",
+                               f"{'Surprised skill' if surprised else 'Initiative skill'}",
                                f"{c.name} rolls {skill} for initiative"
                                + (" (surprised)" if surprised else "")))
             events += pool_events
@@ -85,7 +88,8 @@ def initiative(system: Any, roller: Roller, roster: Roster, round_number: int
     slots, labels = _slots(tuple((cid, _is_pc(roster[cid].sheet)) for cid in order))
     if not told:  # the lean loop keeps the changes only
         return slots, tuple(events)
-    rule = f"{INITIATIVE}; {DEFAULT} · initiative_tie={defaults.initiative_tie}"
+    rule = f"{INITIATIVE}; {DEFAULT} · Initiative ties go to the " + (
+        "PCs" if pc_first else "NPCs")
     if results:
         events.append(Note(rule, "order by successes, then advantage: " + ", ".join(
             f"{cid} ({results[cid][0]}/{results[cid][1]})" if cid in results else cid

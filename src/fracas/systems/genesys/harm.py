@@ -178,7 +178,7 @@ def critical_injury(roller: Roller, tr: Tracker, defaults: Any, cid: str, extra_
     c = tr.c(cid)
     sheet: Sheet = c.sheet
     if sheet.adversary == "minion" and defaults.minion_critical == "defeat_one":
-        rule = "table default · minion_critical=defeat_one"
+        rule = "table default · A Critical Injury defeats one minion"
         if c.state.members <= 0:
             return None
         fallen = sheet.group - c.state.members + 1

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from fracas.core.events import Note
@@ -251,12 +252,25 @@ class Genesys(RuleSystem):
         pack's labels: ``wounds 6 of 14, strain 1 of 12`` (a rival or a minion group has
         no strain threshold: wounds alone)."""
         sheet: Sheet = combatant.sheet
-        words = self.words
-        out = f"{words.field('wounds')} {combatant.state.wounds} of {group_threshold(sheet)}"
-        if sheet.adversary not in ("minion", "rival") and sheet.strain_threshold is not None:
-            out += f", {words.field('strain')} {combatant.state.strain} of " \
-                   f"{sheet.strain_threshold}"
-        return out
+        out = f"{self.words.field('wounds')} {combatant.state.wounds} of " \
+              f"{group_threshold(sheet)}"
+        return ", ".join([out, *self._strain(combatant)])
+
+    def _strain(self, combatant: Combatant) -> list[str]:
+        sheet: Sheet = combatant.sheet
+        if sheet.adversary in ("minion", "rival") or sheet.strain_threshold is None:
+            return []
+        return [f"{self.words.field('strain')} {combatant.state.strain} of "
+                f"{sheet.strain_threshold}"]
+
+    def glance(self, combatant: Combatant, names: Mapping[str, str] | None = None
+               ) -> list[str]:
+        """Strain as a Genesys table counts it (``strain 1 of 12``; the wounds are the
+        health bar), a minion group's members left, then the data pack's ``glance:``."""
+        sheet: Sheet = combatant.sheet
+        members = [f"{self.words.field('members')} {combatant.state.members}"
+                   ] if sheet.adversary == "minion" else []
+        return [*self._strain(combatant), *members, *super().glance(combatant, names)]
 
     def harm_by_hand(self, combatant: Combatant, amount: int) -> tuple[str, Any, Any]:
         """Wounds count up (seed 004 · Step 6); healing takes them off, down to none."""

@@ -215,6 +215,7 @@ class Defaults(_Frozen):
     initiative_skill: str
     surprised_skill: str
     initiative_tie: Literal["pc", "npc"]
+    incapacitated_slot: Literal["drop", "keep"]
     prone_melee_boost: StrictInt = Field(ge=0, le=5)
     prone_ranged_setback: StrictInt = Field(ge=0, le=5)
     fight_band: Band

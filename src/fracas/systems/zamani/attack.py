@@ -13,15 +13,16 @@ Surprise, Defense; public facts · skill rolls, action table, damage).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, ClassVar
 
-from fracas.core.events import Note, Outcome
-from fracas.core.model import Action, Resolution, Roster
+from fracas.core.events import Event, Note, Outcome
+from fracas.core.model import Action, Combatant, Resolution, Roster
 from fracas.dice.rollers import Roller, announce
 
 from .defense import LIMITED, Defense, can_guard, own_defense
 from .percentile import AttackRoll, Contest, skill_base
-from .sheet import STANDARD_EFFECTS, Defaults, Options
+from .sheet import STANDARD_EFFECTS, Defaults, Options, Weapon
 from .state import (
     DEFAULT,
     PUBLIC,
@@ -147,33 +148,49 @@ def _use_defense(defense: Defense, roster: Roster, ch: Changes) -> None:
     ch.set(rule, who, "blocks_used", (*used, item))
 
 
+@dataclass(frozen=True)
+class DeclaredEffect(Event):
+    """What a controlled attack's declared effect did (seed 002 · Controlled Attacks):
+    told in the outcome's line, ``controlled hit: Obi drops the club``."""
+
+    facts: ClassVar[str] = "public"
+    with_outcome: ClassVar[bool] = True
+
+    message: str
+
+    def text(self) -> str:
+        return self.message
+
+
 def _apply_effect(effect: str, target: str, roster: Roster, defaults: Defaults, ch: Changes,
-                  rule: str) -> None:
+                  rule: str, controlled: bool = False) -> None:
     t = roster[target]
+    told: type[DeclaredEffect | Note] = DeclaredEffect if controlled else Note
     if effect == "limb":
         n = ch.get(target, "limb_strikes") + 1
         penalty = defaults.limb_strike_penalty
-        ch.events.append(Note(rule, f"Limb/joint strike: {t.name} has −{penalty} rank to "
-                                    "defense and weapon attacks for the rest of the combat"))
+        ch.events.append(told(rule, f"a limb or joint struck: {t.name} has −{penalty} rank "
+                                    "to defence and weapon attacks for the rest of the "
+                                    "combat"))
         ch.set(rule, target, "limb_strikes", n)
     elif effect == "disarm":
         held = [n for n in ch.get(target, "in_hand") if (w := t.sheet.weapon(n)) is not None
                 and w.hands > 0]
         if not held:
-            ch.events.append(Note(rule, f"Disarm: {t.name} holds no weapon to drop"))
+            ch.events.append(told(rule, f"{t.name} holds no weapon to drop"))
             return
-        ch.events.append(Note(rule, f"Disarm: {t.name} drops the {held[0]} (readying it again "
+        ch.events.append(told(rule, f"{t.name} drops the {held[0]} (readying it again "
                                     "takes an action)"))
         ch.set(rule, target, "in_hand", tuple(n for n in ch.get(target, "in_hand")
                                               if n != held[0]))
     elif effect == "prone":
-        ch.events.append(Note(rule, f"{t.name} is knocked prone"))
+        ch.events.append(told(rule, f"{t.name} is knocked prone"))
         ch.add_condition(rule, target, "prone")
         _focus_lost(ch, target, t.name, "knocked prone")
     elif effect == "armor":
-        ch.events.append(Note(rule, "The blow slips past armor"))
+        ch.events.append(told(rule, "the blow slips past armour"))
     else:
-        ch.events.append(Note(rule, f"{t.name} suffers the declared effect: {effect}"))
+        ch.events.append(told(rule, f"{t.name} suffers the declared effect: {effect}"))
         ch.add_condition(rule, target, effect)
         if effect in ("stunned", "unconscious"):
             _focus_lost(ch, target, t.name, effect)
@@ -204,75 +221,21 @@ def resolve_attack(system: Zamani, roller: Roller, action: Action, roster: Roste
         surprised = _surprise(system, roller, action, roster, opts, sacrifice, ch)
 
     attack_rule = f"{SEED} · {'Controlled' if opts.controlled else 'Regular'} Attack"
-    base = skill_base(a.sheet, weapon.skill_name, defaults, weapon)
-    mods: list[tuple[str, int]] = []
-    if sacrifice:
-        mods.append((f"sacrifice {sacrifice}", -PERCENT_PER_RANK * sacrifice))
-    if opts.focus == "effect" or a.state.focus == "effect":
-        mods.append(("focus", FOCUS_PERCENT))
-        if a.state.focus == "effect":
-            ch.set(f"{SEED} · Focusing", a.id, "focus", "")
-    if a.state.limb_strikes:
-        ranks = a.state.limb_strikes * defaults.limb_strike_penalty
-        mods.append((f"limb strike x{a.state.limb_strikes}", -PERCENT_PER_RANK * ranks))
-    target = base.percent + sum(v for _, v in mods)
-    ev.append(ZamaniTarget(f"{PUBLIC} · Skill roll", a.name, base.skill, base.rank,
-                           base.attribute, base.attribute_rank, tuple(mods), target,
-                           "" if base.trained else "untrained: rank 0"))
-    announce(roller, a.id, f"{weapon.name} roll ({base.skill})", f"{target}% or less")
+    skill, target = _skill_target(system, a, weapon, sacrifice, opts, ch)
+    announce(roller, a.id, f"{weapon.name} roll ({skill})", f"{target}% or less")
     roll = roller.roll(AttackRoll(target, table.margins)).face
-    ev.append(ZamaniRoll(f"{PUBLIC} · Skill roll", a.name, f"{weapon.name} ({base.skill})",
+    ev.append(ZamaniRoll(f"{PUBLIC} · Skill roll", a.name, f"{weapon.name} ({skill})",
                          roll, target))
     details: list[tuple[str, Any]] = []
     if opts.surprise != "none":
         details.append(("surprise", surprised))
 
     outcome, hit, lost = "miss", False, 0
-    effects: tuple[str, ...] = ()
     if roll > target:
         ev.append(Note(attack_rule, f"{a.name} misses {t.name}"))
     else:
-        defense = _defense(system, action, roster, opts, weapon.kind, surprised, ch)
-        for note in defense.notes:
-            ev.append(Note(f"{SEED} · Defense", note))
-        owner = roster[defense.defender].name
-        ev.append(ZamaniDefense(f"{SEED} · Defense", owner, defense.basis, defense.parts,
-                                defense.ranks))
-        _use_defense(defense, roster, ch)
-        margin = target - roll
-        r, c, code = table.lookup(margin, defense.ranks)
-        result = parse_code(code)
-        ev.append(ZamaniLookup(table_rule, table.name, margin, table.row_labels[r],
-                               defense.ranks, table.column_labels[c], code, result.meaning()))
-        details.append(("result", code))
-        if opts.controlled and result.grade not in "HXC":
-            ev.append(Note(attack_rule, f"A controlled attack needs H, X or C; {code} misses "
-                                        "the intended target as if it were A"))
-            outcome = "avoided"
-        elif result.grade == "A":
-            ev.append(Note(attack_rule, f"{t.name} avoids the attack"))
-            outcome = "avoided"
-        else:
-            hit = True
-            if opts.controlled:
-                effect = opts.effect or ""
-                effects = (effect,)
-                word = EFFECT_WORDS.get(effect, effect)
-                ev.append(Note(attack_rule, f"Controlled attack lands ({code}): the table's "
-                                            f"effect is ignored; {word} applies, with Light "
-                                            "damage"))
-                grade, bypass, outcome = "L", effect == "armor", "controlled"
-                details.append(("effect", effect))
-            else:
-                effects = result.effects
-                grade, bypass, outcome = result.grade, result.bypasses_armor, GRADES[result.grade]
-            lost = _damage(system, ch, weapon.name, weapon.rating, grade, bypass, action, roster)
-            effect_rule = (attack_rule if opts.controlled
-                           else f"{DEFAULT} · Strike effects")
-            for effect in effects:
-                if effect == "armor" and not opts.controlled:
-                    continue  # shown with the damage
-                _apply_effect(effect, t.id, roster, defaults, ch, effect_rule)
+        outcome, hit, lost = _struck(system, action, roster, weapon, surprised, target - roll,
+                                     ch, details, (table_rule, attack_rule))
 
     if opts.move == "half_after":
         if hit and not opts.controlled:
@@ -286,6 +249,78 @@ def resolve_attack(system: Zamani, roller: Roller, action: Action, roster: Roste
     taken_out = ch.get(t.id, "wounds") <= defaults.out_at
     ev.append(Outcome(attack_rule, a.id, t.id, outcome, hit, lost))
     return Resolution(outcome, hit, lost, tuple(ev), taken_out, tuple(details))
+
+
+def _skill_target(system: Zamani, a: Combatant, weapon: Weapon, sacrifice: int,
+                  opts: Options, ch: Changes) -> tuple[str, int]:
+    """The attack's skill and its target percentage (skill + attribute, less the sacrifice
+    and limb strikes, plus the focus), told as a :class:`ZamaniTarget`."""
+    base = skill_base(a.sheet, weapon.skill_name, system.defaults, weapon)
+    mods: list[tuple[str, int]] = []
+    if sacrifice:
+        mods.append((f"sacrifice {sacrifice}", -PERCENT_PER_RANK * sacrifice))
+    if opts.focus == "effect" or a.state.focus == "effect":
+        mods.append(("focus", FOCUS_PERCENT))
+        if a.state.focus == "effect":
+            ch.set(f"{SEED} · Focusing", a.id, "focus", "")
+    if a.state.limb_strikes:
+        ranks = a.state.limb_strikes * system.defaults.limb_strike_penalty
+        mods.append((f"limb strike x{a.state.limb_strikes}", -PERCENT_PER_RANK * ranks))
+    target = base.percent + sum(v for _, v in mods)
+    ch.events.append(ZamaniTarget(f"{PUBLIC} · Skill roll", a.name, base.skill, base.rank,
+                                  base.attribute, base.attribute_rank, tuple(mods), target,
+                                  "" if base.trained else "untrained: rank 0"))
+    return base.skill, target
+
+
+def _struck(system: Zamani, action: Action, roster: Roster, weapon: Weapon, surprised: bool,
+            margin: int, ch: Changes, details: list[tuple[str, Any]], rules: tuple[str, str]
+            ) -> tuple[str, bool, int]:
+    """A roll within the target: the defense, the action table's result, and the damage and
+    effects of a hit. The outcome, whether it hit, and the wounds lost."""
+    table_rule, attack_rule = rules
+    opts = action.options if isinstance(action.options, Options) else Options()
+    t, ev, table = roster[action.target or ""], ch.events, system.table
+    defense = _defense(system, action, roster, opts, weapon.kind, surprised, ch)
+    for note in defense.notes:
+        ev.append(Note(f"{SEED} · Defense", note))
+    owner = roster[defense.defender].name
+    ev.append(ZamaniDefense(f"{SEED} · Defense", owner, defense.basis, defense.parts,
+                            defense.ranks))
+    _use_defense(defense, roster, ch)
+    r, c, code = table.lookup(margin, defense.ranks)
+    result = parse_code(code)
+    ev.append(ZamaniLookup(table_rule, table.name, margin, table.row_labels[r],
+                           defense.ranks, table.column_labels[c], code, result.meaning()))
+    details.append(("result", code))
+    if opts.controlled and result.grade not in "HXC":
+        ev.append(Note(attack_rule, f"A controlled attack needs H, X or C; {code} misses "
+                                    "the intended target as if it were A"))
+        return "avoided", False, 0
+    if result.grade == "A":
+        ev.append(Note(attack_rule, f"{t.name} avoids the attack"))
+        return "avoided", False, 0
+    if opts.controlled:
+        effect = opts.effect or ""
+        effects: tuple[str, ...] = (effect,)
+        word = EFFECT_WORDS.get(effect, effect)
+        ev.append(Note(attack_rule, f"Controlled attack lands ({code}): the table's "
+                                    f"effect is ignored; {word} applies, with Light "
+                                    "damage"))
+        grade, bypass, outcome = "L", effect == "armor", "controlled"
+        details.append(("effect", effect))
+    else:
+        effects = result.effects
+        grade, bypass, outcome = result.grade, result.bypasses_armor, GRADES[result.grade]
+    lost = _damage(system, ch, weapon.name, weapon.rating, grade, bypass, action, roster)
+    effect_rule = (attack_rule if opts.controlled
+                   else f"{DEFAULT} · Strike effects")
+    for effect in effects:
+        if effect == "armor" and not opts.controlled:
+            continue  # shown with the damage
+        _apply_effect(effect, t.id, roster, system.defaults, ch, effect_rule,
+                      bool(opts.controlled))
+    return outcome, True, lost
 
 
 def _damage(system: Zamani, ch: Changes, weapon: str, rating: int, grade: str, bypass: bool,

@@ -1,0 +1,73 @@
+"""An answer to a pending decision as the session's log keeps it: an option chosen, the
+dice typed or a roll drawn, a skipped turn, a policy deciding (the checks of
+:meth:`fracas.encounter.session.Session.decide`, before the turn is played with it)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from fracas.encounter.decisions import Decision
+from fracas.encounter.policies import POLICIES
+from fracas.errors import InputError
+
+
+def answer_entry(pending: Decision, answer: Mapping[str, Any], by: str,
+                 draw: Callable[[], int]) -> dict[str, Any]:
+    """The log entry of an answer to ``pending`` (see :meth:`Session.decide`), or an
+    :class:`InputError` saying what fits; ``draw`` numbers a new roll."""
+    policy = answer.get("policy")
+    if policy is not None and str(policy) not in POLICIES:
+        raise InputError(f"unknown policy {policy!r}", path="policy",
+                         allowed=", ".join(POLICIES))
+    if answer.get("skip"):
+        if pending.kind != "action":
+            raise InputError(f"only a turn can be skipped, not: {pending.prompt}",
+                             path="skip", allowed="skip at an action decision")
+        return {"kind": "answer", "decision": "action", "skip": True, "by": by}
+    if policy is not None and pending.kind != "dice":
+        return {"kind": "answer", "decision": pending.kind, "policy": str(policy),
+                "by": by}
+    if pending.kind == "dice":
+        part = {"part": pending.dice.part} if pending.dice and pending.dice.part else {}
+        if answer.get("roll") or policy is not None:
+            if pending.dice is not None and pending.dice.shared is not None:
+                # a part of a roll another part of which was rolled: the same draw
+                return {"kind": "dice", **part, "rolled": pending.dice.shared, "by": by}
+            return {"kind": "dice", **part, "rolled": draw(), "by": by}
+        values = answer.get("dice")
+        symbols = pending.dice is not None and pending.dice.typed == "symbols"
+        if symbols and (isinstance(values, str) or (
+                isinstance(values, list | tuple) and len(values) != 1)):
+            # the symbols of the whole pool are one value: "ss a t", "2s 1a", "" (none)
+            text = values if isinstance(values, str) else " ".join(map(str, values))
+            values = [text.strip() or "-"]
+        if isinstance(values, str):
+            values = [v.strip() for v in values.replace(" ", ",").split(",") if v.strip()]
+        if not isinstance(values, list | tuple) or not values:
+            shown = pending.dice.allowed if pending.dice else "the die's values"
+            raise InputError(f"{pending.prompt}: give the dice", path="dice",
+                             allowed=f"a list of values ({shown}), or roll: true")
+        return {"kind": "dice", **part, "dice": [typed_number(v) for v in values], "by": by}
+    option = answer.get("option")
+    ids = [o.id for o in pending.options]
+    if str(option) not in ids:
+        raise InputError(f"{option!r} is not an option of: {pending.prompt}",
+                         path="option", allowed=", ".join(ids))
+    return {"kind": "answer", "decision": pending.kind, "option": str(option), "by": by}
+
+
+def typed_number(value: Any) -> Any:
+    """A value typed for a die: a whole number as a number; ``00`` stays as typed (a d100's
+    100 as percentile dice show it, refused on any other die: the die reads it)."""
+    if isinstance(value, str) and value.strip() == "00":
+        return "00"
+    digits = value.strip().removeprefix("-") if isinstance(value, str) else ""
+    if digits.isascii() and digits.isdigit() and len(digits) <= 30:  # "--5", 5,000 digits: text
+        return int(value)
+    return value
+
+
+def kind_of(value: Any) -> str:
+    return {list: "a list", str: "text", dict: "a mapping", type(None): "nothing"}.get(
+        type(value), f"a {type(value).__name__}")

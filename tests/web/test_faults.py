@@ -1,0 +1,176 @@
+"""Faults answer clearly (issue 40), against real servers on loopback: a SQLite file on a
+small full disk (a tmpfs of a few MiB) and a PostgreSQL server restarted mid-fight give
+503 with a message the page shows and a Retry-After, never a bare 500; nothing is lost;
+the live stream outlives the restart and tells of the versions made after it."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import queue
+import shlex
+import sqlite3
+import subprocess
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+
+from fracas.web.app import UNAVAILABLE
+from fracas.web.testing import ServerProcess, _as_postgres, postgres_bin, throwaway_postgres
+from tests.web.helpers import Client, answer_for, new_gm, open_example
+
+EXAMPLE = "tristat/duel-fight.yaml"
+
+
+@contextlib.contextmanager
+def small_disk(folder: Path, mib: int = 4) -> Iterator[Path]:
+    """A tmpfs of ``mib`` MiB mounted at ``folder`` (root only; skipped elsewhere)."""
+    folder.mkdir()
+    done = subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={mib}m", "tmpfs",
+                           str(folder)], capture_output=True, check=False)
+    if done.returncode != 0:
+        pytest.skip(f"cannot mount a tmpfs here: {done.stderr.decode().strip()}")
+    try:
+        yield folder
+    finally:
+        subprocess.run(["umount", "-l", str(folder)], check=False)
+
+
+def fill(folder: Path) -> Path:
+    """Fill the disk at ``folder`` to the last byte."""
+    filler = folder / "filler"
+    fd = os.open(filler, os.O_WRONLY | os.O_CREAT)
+    try:
+        for size in (65536, 4096, 1):  # big blocks, then the last odd bytes
+            with contextlib.suppress(OSError):
+                while True:
+                    os.write(fd, b"\0" * size)
+    finally:
+        os.close(fd)
+    return filler
+
+
+def unavailable(r: httpx.Response) -> bool:
+    """A 503 as the issue asks: the message, and when to try again."""
+    return (r.status_code == 503 and r.json()["error"] == UNAVAILABLE
+            and int(r.headers["Retry-After"]) > 0)
+
+
+def decide_once(gm: Client, eid: str) -> httpx.Response:
+    view = gm.get(f"/api/encounters/{eid}")
+    if view.status_code != 200:
+        return view
+    body = view.json()
+    return gm.decide(eid, body["version"], answer_for(body["pending"]["decision"]))
+
+
+def test_a_full_disk_is_503_and_nothing_is_lost(tmp_path: Path) -> None:
+    with small_disk(tmp_path / "disk") as disk:
+        server = ServerProcess(f"sqlite:///{disk / 't.sqlite3'}").start()
+        try:
+            with httpx.Client(base_url=server.url, timeout=30) as http:
+                gm = new_gm(http)
+                eid = open_example(gm, EXAMPLE, seed=3)
+                for _ in range(4):
+                    assert decide_once(gm, eid).status_code == 200
+                before = gm.view(eid)
+                filler = fill(disk)
+                answers = [decide_once(gm, eid) for _ in range(6)]
+                assert all(r.status_code in (200, 503) for r in answers), [
+                    (r.status_code, r.text) for r in answers]
+                refused = [r for r in answers if r.status_code == 503]
+                assert refused and all(unavailable(r) for r in refused)
+                filler.unlink()
+                ok = decide_once(gm, eid)
+                assert ok.status_code == 200, ok.text
+                after = gm.view(eid)
+                # every answer taken is kept, and the last one on top of them
+                taken = sum(r.status_code == 200 for r in answers)
+                assert after["version"] == before["version"] + taken + 1
+        finally:
+            server.stop()
+        check = sqlite3.connect(disk / "t.sqlite3").execute("PRAGMA integrity_check")
+        assert check.fetchone()[0] == "ok"
+
+
+def _versions(url: str, key: str, eid: str, heard: queue.Queue[int],
+              stop: threading.Event) -> None:
+    """Read the live stream, putting each version it tells into ``heard`` (until the test
+    stops the server)."""
+    with contextlib.suppress(httpx.TransportError):
+        _read(url, key, eid, heard, stop)
+
+
+def _read(url: str, key: str, eid: str, heard: queue.Queue[int],
+          stop: threading.Event) -> None:
+    with httpx.Client(base_url=url, timeout=httpx.Timeout(5, read=60)) as http, http.stream(
+            "GET", f"/api/encounters/{eid}/stream",
+            headers={"Authorization": f"Bearer {key}"}) as r:
+        assert r.status_code == 200
+        ident = None
+        for line in r.iter_lines():
+            if stop.is_set():
+                return
+            if line.startswith("id: "):
+                ident = int(line[4:])
+            if line.startswith("data: "):
+                assert ident is not None  # every version carries its id
+                heard.put(int(line.split(":")[-1].strip(" }")))
+
+
+def test_a_postgresql_restart_mid_fight_is_503_then_goes_on(tmp_path: Path) -> None:
+    if postgres_bin() is None:
+        pytest.skip("PostgreSQL is not installed")
+    with throwaway_postgres() as url:
+        import psycopg
+
+        with psycopg.connect(url, autocommit=True) as conn:
+            data = conn.execute("SHOW data_directory").fetchone()[0]  # type: ignore[index]
+        server = ServerProcess(url).start()
+        stop = threading.Event()
+        try:
+            with httpx.Client(base_url=server.url, timeout=30) as http:
+                gm = new_gm(http)
+                eid = open_example(gm, EXAMPLE, seed=5)
+                for _ in range(3):
+                    assert decide_once(gm, eid).status_code == 200
+                heard: queue.Queue[int] = queue.Queue()
+                key = gm.headers["Authorization"].split()[1]
+                reader = threading.Thread(target=_versions, daemon=True,
+                                          args=(server.url, key, eid, heard, stop))
+                reader.start()
+                first = heard.get(timeout=30)
+                pg_ctl = str(postgres_bin() / "pg_ctl")  # type: ignore[operator]
+                # the server's own options, to start it again as it was
+                opts = shlex.split(Path(data, "postmaster.opts").read_text())[1:]
+                options = " ".join(shlex.quote(o) for o in opts if o != "-D" and o != data)
+                subprocess.run(_as_postgres([pg_ctl, "-D", data, "-m", "fast", "stop"]),
+                               check=True, capture_output=True)
+                down = [gm.decide(eid, first, {"roll": True}) for _ in range(3)]
+                assert all(unavailable(r) for r in down), [(r.status_code, r.text)
+                                                          for r in down]
+                read = gm.get(f"/api/encounters/{eid}")
+                assert read.status_code == 503 and "nothing was lost" in read.json()["error"]
+                assert int(read.headers["Retry-After"]) > 0
+                subprocess.run(_as_postgres([pg_ctl, "-D", data, "-w", "-o", options, "-l",
+                                             str(Path(data).parent / "log2"), "start"]),
+                               check=True, capture_output=True)
+                deadline = time.monotonic() + 30
+                r = decide_once(gm, eid)
+                while r.status_code == 503 and time.monotonic() < deadline:
+                    time.sleep(float(r.headers["Retry-After"]))
+                    r = decide_once(gm, eid)
+                assert r.status_code == 200, r.text
+                now = r.json()["version"]
+                assert now == first + 1  # nothing was written while the database was away
+                # the stream opened before the restart tells of the version after it
+                while (seen := heard.get(timeout=30)) < now:
+                    pass
+                assert seen == now
+        finally:
+            stop.set()
+            server.stop()
