@@ -424,7 +424,7 @@ def what_if(position: Position, *, join: Mapping[str, Any] | None = None,
 
     from fracas.core.events import Changed
     from fracas.encounter.edits import apply_live
-    from fracas.encounter.gm import RULE_GM, CombatantAdded, CombatantRemoved
+    from fracas.encounter.gm_events import RULE_GM, CombatantAdded, CombatantRemoved
     from fracas.encounter.hand import hand_value
 
     state, said = position.state, []
