@@ -10,7 +10,7 @@ import re
 from playwright.sync_api import Browser, Page
 
 from fracas.web.testing import ServerProcess
-from tests.web.test_browser import shot, version
+from tests.web.test_browser import version
 from tests.web.test_browser_gm import click, moved
 
 
@@ -43,7 +43,6 @@ def test_the_desk_shows_who_is_winning(browser: Browser, server: ServerProcess) 
         assert "Rounds still to begin" in first and "Played by: Rin: aggressive" in first
         start = chances(first)
         assert set(start) == {"blades", "fists"} and start["blades"] == "32.7%"
-        shot(gm, "serve-winning.png")
         # the fight moves: the GM answers for both a few times; the figure follows
         for _ in range(12):
             click(gm, "#pending button.option")
@@ -63,7 +62,6 @@ def test_the_desk_shows_who_is_winning(browser: Browser, server: ServerProcess) 
         said = gm.locator("#what-if-figure").inner_text()
         assert float(chances(said)["blades"].rstrip("%")) > 80
         assert version(gm) == before and gm.locator("#combatants").inner_text() == order
-        shot(gm, "serve-what-if.png")
         # a player: nothing until the GM allows it and shows every health exactly
         gm.fill("#invite input[name=name]", "Pat")
         gm.check("#invite input[value=rin]")
