@@ -32,7 +32,7 @@ from __future__ import annotations
 import math
 from dataclasses import astuple, dataclass
 
-from fracas.analysis.fights import Fights
+from fracas.analysis.fights import Fights, Start
 from fracas.analysis.paths import (
     CACHES,
     MAX_MEMORY,
@@ -44,7 +44,6 @@ from fracas.analysis.paths import (
     steps_chunk,
 )
 from fracas.analysis.sampled import SubstepCache, WorkCapReached
-from fracas.core.model import Roster
 from fracas.core.words import count
 from fracas.encounter.engine import FightSetup
 
@@ -152,7 +151,7 @@ def sampled_work(learnt: Counts, one: Counts, two: Counts, fights: int, n: int
             growth)
 
 
-def choose(setup: FightSetup, roster: Roster, seed: int, n: int,
+def choose(setup: FightSetup, roster: Start, seed: int, n: int,
            max_memory: int = MAX_MEMORY) -> Choice:
     """Auto's choice by the work each path would need for ``n`` fights, counted on
     seeded trials (see the module's docstring); the same on every machine."""

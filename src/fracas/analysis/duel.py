@@ -19,10 +19,9 @@ from fractions import Fraction
 from typing import Any
 
 from fracas.analysis.chain import ChainTooLarge, FightChain, transition
-from fracas.core.model import Roster
+from fracas.analysis.fights import Start, start_state
 from fracas.dice.rollers import EnumerationTooLarge
 from fracas.encounter.engine import FightSetup
-from fracas.encounter.state import FightState
 from fracas.errors import InputError
 from fracas.odds.text import fraction_text
 
@@ -113,12 +112,15 @@ def _row(chain: FightChain, sid: int) -> list[tuple[int, int, int]]:
     return list(zip([w for _, w in dist.items()], row[1], row[2], strict=True))
 
 
-def duel_odds(setup: FightSetup, roster: Roster, max_states: int = MAX_STATES,
+def duel_odds(setup: FightSetup, roster: Start, max_states: int = MAX_STATES,
               progress: Progress | None = None, max_seconds: float | None = None
               ) -> DuelOdds:
     """The exact chance of each side winning the fight, and of each number of rounds
     (:class:`InputError` past ``max_states`` states, or ``max_seconds`` if given). The
-    policies rank every option on the real state here (never through ranking states)."""
+    policies rank every option on the real state here (never through ranking states).
+    ``roster`` may be any state of the fight (a live session's, a point of a log): the
+    odds are then from there on, rounds counted as the fight counts them (the round the
+    fight ends in), and the round limit applies to them as in play."""
     from fracas.encounter.policies import exact_rankings
 
     with exact_rankings():
@@ -191,9 +193,11 @@ def _reduced(nxt: dict[tuple[int, int], int], denominator: int
     return nxt, denominator
 
 
-def _duel_odds(setup: FightSetup, roster: Roster, max_states: int,
+def _duel_odds(setup: FightSetup, origin: Start, max_states: int,
                progress: Progress | None, max_seconds: float | None) -> DuelOdds:
     began = time.perf_counter()
+    first = start_state(origin)
+    roster = first.roster
     chain = FightChain(setup, roster, tuple(roster), max_states=max_states)
     rows: dict[int, list[tuple[int, int, int]]] = {}
     totals: dict[int, int] = {}
@@ -204,7 +208,7 @@ def _duel_odds(setup: FightSetup, roster: Roster, max_states: int,
     # mass[(state, rounds begun)] = numerator over `denominator`; states are expanded as
     # the mass reaches them, so only states met within the round limit are ever built
     try:
-        mass: dict[tuple[int, int], int] = {(chain.state_id(FightState(roster)), 0): 1}
+        mass: dict[tuple[int, int], int] = {(chain.state_id(first), first.round): 1}
     except ChainTooLarge:  # pragma: no cover - a budget below one state
         raise _too_large(max_states) from None
     denominator = 1

@@ -15,6 +15,20 @@ from fracas.core.model import Roster
 from fracas.encounter.engine import FightSetup
 from fracas.encounter.state import FightState
 
+#: Where fights start: a scenario's roster (the fight not begun) or any state of a fight
+#: (a live session's, or a point of a log): every path plays on from it by the same rules.
+Start = Roster | FightState
+
+
+def start_state(origin: Start) -> FightState:
+    """The state fights start from."""
+    return origin if isinstance(origin, FightState) else FightState(origin)
+
+
+def start_roster(origin: Start) -> Roster:
+    """The combatants of the state fights start from."""
+    return origin.roster if isinstance(origin, FightState) else origin
+
 
 @dataclass
 class Fights:
@@ -102,13 +116,14 @@ def health(setup: FightSetup, roster: Roster) -> np.ndarray:
     return np.array([setup.system.health(c)[0] for c in roster.values()], dtype=np.int64)
 
 
-def finish(setup: FightSetup, initial: Roster, finals: Sequence[FightState],
+def finish(setup: FightSetup, origin: Start, finals: Sequence[FightState],
             dealt: np.ndarray, method: str, rounds_played: np.ndarray | None = None,
             cut: np.ndarray | None = None, actions: np.ndarray | None = None,
             final_ids: np.ndarray | None = None) -> Fights:
     """Per fight: the winning side, rounds, damage taken, who is still standing. With
     ``final_ids`` (the fast path), ``finals`` are the distinct final states and each fight
     names its own by index, so the work is once per distinct state."""
+    initial = start_roster(origin)
     ids = tuple(initial)
     sides = tuple(initial.sides())
     start = health(setup, initial)

@@ -19,11 +19,10 @@ from typing import Any
 import numpy as np
 
 from fracas.analysis.chain import ChainTooLarge, FightChain
-from fracas.analysis.fights import Fights, fight_rng, finish
+from fracas.analysis.fights import Fights, Start, fight_rng, finish, start_roster, start_state
 from fracas.analysis.sampled import SamplingRoller, SubstepCache
 from fracas.analysis.trace import MemoRoller, ReplayMemo
 from fracas.core.events import ActionChosen, Outcome
-from fracas.core.model import Roster
 from fracas.core.recur import Recurrence, recurring_states
 from fracas.dice.rollers import EnumerationTooLarge, Roller
 from fracas.encounter.engine import FightSetup, step
@@ -53,7 +52,7 @@ def collector_paused() -> Iterator[None]:
             gc.enable()
 
 
-def steps_chunk(args: tuple[Any, Roster, int, int, int]) -> Fights:
+def steps_chunk(args: tuple[Any, Start, int, int, int]) -> Fights:
     """Fights ``start`` to ``stop`` played step by step, each on its own seeded random
     roller: the fights ``fracas fight`` plays with those seeds, by the lean loop (no
     narration or events nobody reads; the same rolls, so the same fights). The rules'
@@ -68,7 +67,7 @@ def steps_chunk(args: tuple[Any, Roster, int, int, int]) -> Fights:
                       lambda i: MemoRoller(fight_rng(seed, i), memo), "steps")
 
 
-def play_chunk(setup: FightSetup, roster: Roster, indices: range,
+def play_chunk(setup: FightSetup, roster: Start, indices: range,
                roller_of: Callable[[int], Roller], method: str) -> Fights:
     """The fights of ``indices`` by the lean loop, fight ``i`` on ``roller_of(i)``, with
     the cycle collector paused and the states met remembered where they recur
@@ -85,25 +84,26 @@ def play_chunk(setup: FightSetup, roster: Roster, indices: range,
             finals.append(final)
             dealt_rows.append(dealt)
             actions.append(acted)
-    return finish(setup, roster, finals, np.array(dealt_rows).reshape(-1, len(roster)),
+    return finish(setup, roster, finals,
+                  np.array(dealt_rows).reshape(-1, len(start_roster(roster))),
                   method, actions=np.array(actions, dtype=np.int64))
 
 
 #: The steps path's memo of sub-steps (kept from task to task for the same fight).
-MEMOS: dict[tuple[FightSetup, Roster], ReplayMemo] = {}
+MEMOS: dict[tuple[FightSetup, Start], ReplayMemo] = {}
 #: Whether a fight's states recur enough to be remembered (found out once per fight).
-RECURRENCES: dict[tuple[FightSetup, Roster], Recurrence] = {}
+RECURRENCES: dict[tuple[FightSetup, Start], Recurrence] = {}
 
 
 # -- sampled -------------------------------------------------------------------------------
 LEARN_FIGHTS = 8  # fights played first to fix which rules are too large to enumerate
-CACHES: dict[str, tuple[Any, Roster, SubstepCache]] = {}
+CACHES: dict[str, tuple[Any, Start, SubstepCache]] = {}
 
 
 Plan = tuple[frozenset[Any], frozenset[Any]]  # rules always played, rules always traced
 
 
-def learn_played(setup: FightSetup, roster: Roster, seed: int, max_bytes: int,
+def learn_played(setup: FightSetup, roster: Start, seed: int, max_bytes: int,
                  max_work: float | None = None) -> tuple[Plan, SubstepCache]:
     """The rules keyed by the whole fight (always played) and those too large to
     enumerate (always traced into roll trees), found by playing :data:`LEARN_FIGHTS`
@@ -116,16 +116,17 @@ def learn_played(setup: FightSetup, roster: Roster, seed: int, max_bytes: int,
     return (frozenset(cache.played), frozenset(cache.traced)), cache
 
 
-def play_lean(setup: FightSetup, roster: Roster, roller: Roller
+def play_lean(setup: FightSetup, origin: Start, roller: Roller
               ) -> tuple[FightState, np.ndarray, int]:
     """One fight by the lean loop (:func:`~fracas.encounter.engine.step` with
     the ``LEAN`` mode: only the events that change the fight, no narration), on the steps
     path's random roller or the sampled path's: final state, damage dealt, actions
     resolved."""
+    state = start_state(origin)
+    roster = state.roster
     ids = tuple(roster)
     who = {c.name: i for i, c in enumerate(roster.values())}
     who.update({cid: i for i, cid in enumerate(ids)})
-    state = FightState(roster)
     dealt = np.zeros(len(ids), dtype=np.int64)
     actions = 0
     while not state.over:
@@ -149,7 +150,7 @@ def run_key(*parts: Any) -> str:
     return hashlib.sha256(pickle.dumps(parts)).hexdigest()
 
 
-SampledTask = tuple[Any, Roster, int, int, int, Plan, int, str]
+SampledTask = tuple[Any, Start, int, int, int, Plan, int, str]
 
 
 def sampled_chunk(args: SampledTask) -> Fights:
@@ -174,13 +175,14 @@ def memory_text(n: int) -> str:
 
 
 # -- fast ------------------------------------------------------------------------------------
-CHAINS: dict[tuple[FightSetup, Roster], FightChain] = {}
+CHAINS: dict[tuple[FightSetup, Start], FightChain] = {}
 
 
-def chain_for(setup: FightSetup, roster: Roster, max_states: int) -> FightChain:
-    key = (setup, roster)
+def chain_for(setup: FightSetup, origin: Start, max_states: int) -> FightChain:
+    key = (setup, origin)
     chain = CHAINS.get(key)
     if chain is None:
+        roster = start_roster(origin)
         chain = FightChain(setup, roster, tuple(roster), max_states=max_states)
         CHAINS.clear()
         CHAINS[key] = chain
@@ -191,20 +193,21 @@ class TimeBudget(ChainTooLarge):
     """The fast path passed its time budget before its fights were done."""
 
 
-FastTask = tuple[FightSetup, Roster, int, int, int, int, int, float | None, float | None]
+FastTask = tuple[FightSetup, Start, int, int, int, int, int, float | None, float | None]
 
 
 def fast_batch(args: FastTask, report: Callable[[int], None] | None = None) -> Fights:
     """One batch of fights through the exact chain. ``args`` ends with the wall-clock
     deadline (``time.time()``) and the budget in seconds it came from (None: no bound);
     ``report`` is told of fights as they end (in this process)."""
-    setup, roster, seed, batch, size, max_states, max_memory, deadline, budget = args
-    chain = chain_for(setup, roster, max_states)
+    setup, origin, seed, batch, size, max_states, max_memory, deadline, budget = args
+    chain = chain_for(setup, origin, max_states)
     rng = np.random.Generator(np.random.PCG64(np.random.SeedSequence([seed, 1_000_003, batch])))
-    start = chain.state_id(FightState(roster))
+    first = start_state(origin)
+    start = chain.state_id(first)
     current = np.full(size, start, dtype=np.int64)
-    dealt = np.zeros((size, len(roster)), dtype=np.int64)
-    rounds = np.zeros(size, dtype=np.int64)
+    dealt = np.zeros((size, len(first.roster)), dtype=np.int64)
+    rounds = np.full(size, first.round, dtype=np.int64)  # rounds begun: from the start's
     cut = np.zeros(size, dtype=bool)
     acted = np.zeros(size, dtype=np.int64)
     live = np.arange(size)
@@ -248,7 +251,7 @@ def fast_batch(args: FastTask, report: Callable[[int], None] | None = None) -> F
         chain.exact.deadline = saved
     distinct, final_ids = np.unique(current, return_inverse=True)
     finals = [chain.states[int(sid)] for sid in distinct]
-    return finish(setup, roster, finals, dealt, "fast", rounds, cut, acted,
+    return finish(setup, origin, finals, dealt, "fast", rounds, cut, acted,
                   final_ids=final_ids.reshape(-1))
 
 
@@ -269,7 +272,7 @@ class Probe:
     reason: str
 
 
-def probe(setup: FightSetup, roster: Roster, seed: int, n: int,
+def probe(setup: FightSetup, roster: Start, seed: int, n: int,
           max_memory: int = MAX_MEMORY, budget: float | None = None,
           run_cost: float = 1.0) -> Probe:
     """Decide whether the exact chain pays for ``n`` fights.
@@ -287,7 +290,7 @@ def probe(setup: FightSetup, roster: Roster, seed: int, n: int,
     start_runs = chain.exact.runs
     limit = int(min(PROBE_RUNS, n * 50 if budget is None else budget))
     per_state = limit if budget is None else max(1, limit // PROBE_STATE_SHARE)
-    start = chain.state_id(FightState(roster))
+    start = chain.state_id(start_state(roster))
     visited: set[int] = set()
     turns = 0
     counts: list[int] = []

@@ -21,7 +21,7 @@ from collections.abc import Callable
 from typing import Any, Literal
 
 from fracas.analysis.chain import ChainTooLarge
-from fracas.analysis.fights import Fights, summarize, wilson
+from fracas.analysis.fights import Fights, Start, summarize, wilson
 from fracas.analysis.paths import (
     BATCH,
     CHAINS,
@@ -37,7 +37,6 @@ from fracas.analysis.paths import (
     steps_chunk,
 )
 from fracas.analysis.workers import worker_pool
-from fracas.core.model import Roster
 from fracas.encounter.engine import FightSetup
 from fracas.encounter.policies import PolicyMemos, known_memos, learn_memos
 from fracas.errors import InputError
@@ -136,7 +135,7 @@ def _run(tasks: list[Any], worker: Callable[[Any], Fights], jobs: int,
 _REPORTING = (fast_batch,)  # workers that report their fights as they end
 
 
-def simulate(setup: FightSetup, roster: Roster, n: int, seed: int = 0, jobs: int = 1,
+def simulate(setup: FightSetup, roster: Start, n: int, seed: int = 0, jobs: int = 1,
              method: Method = "auto", max_states: int = 1_000_000,
              progress: Callable[[int], None] | None = None,
              max_memory: int = MAX_MEMORY, scheduler: str | None = None,

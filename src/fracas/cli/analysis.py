@@ -38,30 +38,79 @@ def _load_scenario(file: Path) -> Any:
     return load_scenario(file)
 
 
+# -- where a fight starts: a scenario, or a moment of a fight or play log ---------------------
+AtOpt = Annotated[int | None, typer.Option(
+    "--at", metavar="N", help="A log: start from after event N (a fight log) or input N (a "
+    "play log); default: its end.", show_default=False)]
+
+
+def is_log(file: Path) -> bool:
+    """Whether ``file`` is a fight or play log (a record log), not a scenario."""
+    from fracas.encounter.log import log_kind
+
+    try:
+        return log_kind(file) is not None
+    except OSError:
+        return False
+
+
+def fight_start(file: Path, at: int | None, max_rounds: int | None = None,
+                policy: str | None = None) -> Any:
+    """The :class:`~fracas.analysis.winning.Position` a fight command starts from: a
+    scenario's start, or a moment of a log (``--at``); ``--at`` with a scenario is an
+    error naming it."""
+    from fracas.analysis.winning import of_log, of_scenario
+
+    if is_log(file):
+        return of_log(file, at).with_limit(max_rounds, policy)
+    if at is not None:
+        raise InputError("--at reads a moment of a log, and this file is a scenario",
+                         file=str(file), path="--at", allowed="a fight log (fracas fight "
+                         "--log) or a play log (fracas play --log), or no --at")
+    return of_scenario(_load_scenario(file), max_rounds, policy)
+
+
+def start_note(position: Any) -> str | None:
+    """The line saying which moment of a log the figures start from, and who plays whom
+    (None for a scenario's start)."""
+    from fracas.analysis.winning import START
+
+    if position.where != START:
+        return (f"From {position.where}; rounds are the fight's own. Played by: "
+                f"{position.played_by_words()}.")
+    return None
+
+
 # -- odds --fight ---------------------------------------------------------------------------
 def fight_odds(file: Path, as_json: bool, plot: Path | None, max_states: int,
-               max_seconds: float | None = None, quiet: bool = False) -> None:
-    """The exact fight odds behind ``fracas odds FILE --fight``."""
+               max_seconds: float | None = None, quiet: bool = False,
+               at: int | None = None) -> None:
+    """The exact fight odds behind ``fracas odds FILE --fight`` (FILE: a scenario, or a
+    fight or play log read at ``at``)."""
     from fracas.analysis.duel import duel_odds
-    from fracas.encounter.engine import setup_from_scenario
 
     if plot is not None:
         _plots().check_path(plot)
-    scenario = _load_scenario(file)
-    setup = setup_from_scenario(scenario)
+    position = fight_start(file, at)
     with progress("odds --fight", "fight state{s} explored", None, quiet, as_json) as track:
-        duel = duel_odds(setup, scenario.roster, max_states, progress=track.update,
+        duel = duel_odds(position.setup, position.state, max_states, progress=track.update,
                          max_seconds=max_seconds)
-    title = scenario.title or file.name
+    title = position.title or file.name
+    note = start_note(position)
     if plot is not None:
         _plots().save(_plots().duel_figure(duel, title), plot)
     if as_json:
-        print_json("odds-fight", {"system": scenario.system.id, **duel.to_json()})
+        extra = {"from": position.to_json()} if note else {}
+        print_json("odds-fight", {"system": position.setup.system.id, **duel.to_json(),
+                                  **extra})
         return
     from fracas.cli import render
     from fracas.cli.views import duel_view
 
-    render.make_console().print(duel_view(duel, title))
+    console = render.make_console()
+    console.print(duel_view(duel, title))
+    if note:
+        console.print(note, style="dim", highlight=False)
 
 
 def odds_plot(result: Any, title: str, plot: Path, words: Any = None) -> None:

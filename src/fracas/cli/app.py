@@ -255,15 +255,23 @@ def odds(
         "300).", min=0)] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="With --fight: no progress "
                                         "on stderr.")] = False,
+    at: Annotated[int | None, typer.Option(
+        "--at", metavar="N", help="With --fight and a fight or play log as FILE: from after "
+        "event N (a fight log) or input N (a play log); default: its end.",
+        show_default=False)] = None,
 ) -> None:
     """Exact odds of the scenario's attack under the complete rules (or, with --fight, of
-    the whole fight: who wins, in how many rounds)."""
+    the whole fight: who wins, in how many rounds; FILE may then be a fight or play log,
+    read at --at)."""
     if fight:
         from fracas.cli.analysis import fight_odds
 
         fight_odds(file, as_json, plot, max_states or 1_000_000,
-                   300.0 if max_seconds is None else max_seconds, quiet)
+                   300.0 if max_seconds is None else max_seconds, quiet, at)
         return
+    if at is not None:
+        raise InputError("--at reads a moment of a log for the odds of the whole fight",
+                         path="--at", allowed="--fight with a fight or play log, or no --at")
     for flag, given in (("--max-states", max_states), ("--max-seconds", max_seconds)):
         if given is not None:  # a budget of the whole fight's chain: one attack has none
             raise InputError(f"{flag} bounds the exact odds of a whole fight", path=flag,

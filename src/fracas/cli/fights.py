@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
+from fracas.cli.analysis import AtOpt, fight_start, start_note
 from fracas.cli.base import (
     FileArg,
     JsonOpt,
@@ -376,13 +377,13 @@ def simulate_cmd(
         "the fast path to the steps one when the chain of states passes it).", min=0,
         max=1e9)] = 600.0,
     quiet: QuietOpt = False,
+    at: AtOpt = None,
 ) -> None:
-    """Simulate many fights: win probabilities, rounds, damage, survival."""
+    """Simulate many fights: win probabilities, rounds, damage, survival (FILE: a scenario,
+    or a fight or play log, from --at)."""
     from fracas.analysis.simulate import simulate, summarize
     from fracas.cli import render
     from fracas.cli.jsonout import print_json
-    from fracas.encounter.engine import setup_from_scenario
-    from fracas.registry.scenarios import load_scenario
 
     if method not in ("auto", "fast", "sampled", "steps"):
         raise InputError(f"unknown method {method!r}", path="--method",
@@ -392,23 +393,27 @@ def simulate_cmd(
 
         check_path(plot)
     check_run(seed, n, "-n", jobs, scheduler)
-    scenario = load_scenario(file)
-    setup = setup_from_scenario(scenario, max_rounds, policy)
+    position = fight_start(file, at, max_rounds, policy)
+    setup, title = position.setup, position.title or file.name
     with progress("simulate", "fight{s}", n, quiet, as_json) as track:
-        fights = simulate(setup, scenario.roster, n, seed=seed, jobs=jobs or 1,
+        fights = simulate(setup, position.state, n, seed=seed, jobs=jobs or 1,
                           method=method,  # type: ignore[arg-type]
                           progress=track.advance, max_memory=int(max_memory * 2**30),
                           scheduler=scheduler, max_seconds=max_seconds)
-    names = {c.id: c.name for c in scenario.roster.values()}
-    summary = summarize(fights, names)
-    summary.update({"system": scenario.system.id, "seed": seed})
+    summary = summarize(fights, position.names)
+    summary.update({"system": setup.system.id, "seed": seed})
+    note = start_note(position)
+    if note:
+        summary["from"] = position.to_json()
     if plot is not None:
         from fracas.cli.analysis import simulation_plot
 
-        simulation_plot(summary, scenario.title or file.name, plot)
+        simulation_plot(summary, title, plot)
     if as_json:
         print_json("simulate", summary)
         return
     console = render.make_console()
-    for part in simulation_view(summary, scenario.title or file.name):
+    for part in simulation_view(summary, title):
         console.print(part)
+    if note:
+        console.print(note, style="dim", highlight=False)

@@ -80,7 +80,7 @@ At a dice prompt what you type is read as dice first: put / before a command
   gm end REASON          end the fight
   ?  /  q                this help / save and quit"""
 
-COMMANDS = ("q", "quit", "?", "h", "help", "e", "s", "u", "undo", "redo", "gm")
+COMMANDS = ("q", "quit", "?", "h", "help", "e", "s", "u", "undo", "redo", "gm", "w")
 
 
 def order_view(session: Session) -> Group:
@@ -124,7 +124,10 @@ def help_text(session: Session) -> str:
     GM may set (``wounds, most wounds, conditions`` in Zamani)."""
     first = next(iter(session.state.roster), None)
     shown = gm_field_labels(session, first).split(", ")[:3] if first is not None else []
-    return HELP.replace("{fields}", ", ".join(shown) or "health") + "\n" + gm_commands.HELP
+    from fracas.cli.winning import HELP as winning_help  # who's winning (issue 37)
+
+    return (HELP.replace("{fields}", ", ".join(shown) or "health") + "\n" + gm_commands.HELP
+            + "\n" + winning_help)
 
 
 def health_field(session: Session) -> Callable[[str], str | None]:
@@ -245,7 +248,7 @@ def _command_shaped(words: list[str]) -> bool:
     roll mistyped (``s s s s s``: too many successes, which must be refused as dice)?"""
     if not words or words[0] not in COMMANDS:
         return False
-    if words[0] == "gm":
+    if words[0] == "gm" or (words[0] == "w" and words[1:2] == ["if"]):  # w: who's winning
         return True
     if words[0] in ("u", "undo", "redo"):
         return len(words) == 1 or (len(words) == 2 and words[1].isdigit())
@@ -283,6 +286,11 @@ def _command(session: Session, line: str, console: Console
         return _added(before, session.events) if head == "redo" else ()
     if head == "gm":
         return _gm(session, words[1:], line)
+    if head == "w":  # who's winning (issue 37): fracas.cli.winning, shown only
+        from fracas.cli.winning import command as winning
+
+        winning(session, words[1:], console)
+        return None
     pending = session.pending
     if pending is None:
         raise InputError("the fight is over", path="input", allowed="u, e, s, q")

@@ -187,7 +187,15 @@ def load_session(path: Path | str) -> Session:
     return _session(read_log(path, KIND).records, str(path))[0]
 
 
-def _session(records: Any, file: str) -> tuple[Session, list[dict[str, Any]]]:
+def session_at(path: Path | str, upto: int | None) -> tuple[Session, int]:
+    """The session a log holds as it stood after its first ``upto`` inputs (None: all;
+    the whole log is checked first), and how many inputs the log holds."""
+    session, entries = _session(read_log(path, KIND).records, str(path), upto)
+    return session, len(entries)
+
+
+def _session(records: Any, file: str, upto: int | None = None
+             ) -> tuple[Session, list[dict[str, Any]]]:
     header, *rest = records
     head = _valid(SessionHeader, header.data, file, header.seq)
     assert isinstance(head, SessionHeader) and head.version == SESSION_VERSION
@@ -245,6 +253,8 @@ def _session(records: Any, file: str) -> tuple[Session, list[dict[str, Any]]]:
             edited = text_edited(given["event"].get("text"), event_from_dict(given["event"]))
             if edited is not None:
                 raise edited.located(file=file, prefix=f"line {line}")
+    if upto is not None and upto < len(entries):  # a moment before the end (``--at``)
+        session = replayed(max(0, upto))
     return session, entries
 
 

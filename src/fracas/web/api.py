@@ -28,6 +28,7 @@ from fracas.web.views import (
     names_of,
     viewer_of,
 )
+from fracas.web.winning import winning_field
 
 router = APIRouter(prefix="/api")
 
@@ -236,6 +237,8 @@ def view(request: Request, eid: str, role: Role, changed: bool = False) -> dict[
                           for p in tracker.store.players_of(eid)]
         # the GM's tools depend on who the players hold, which no version counts
         out["gm"] = gm_tools(session, out["players"])
+    # who's winning (issue 37): its figures narrow with no new version, so outside the memo
+    out["winning"] = winning_field(eid, version, session, role, info.settings)
     return out
 
 

@@ -27,12 +27,13 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from fracas.core.scenario import SHOWN, and_more
 from fracas.errors import FracasError, InputError, format_loc
-from fracas.web import api, gm_api, pages
+from fracas.web import api, gm_api, pages, winning_api
 from fracas.web.auth import Unauthorized
 from fracas.web.live import Hub, Listener
 from fracas.web.odds import WORKER
 from fracas.web.store import Conflict, Memory, NotFound, Store
 from fracas.web.tracker import Forbidden, Tracker, warm_up
+from fracas.web.winning import WINNING
 
 MAX_BODY = 1_000_000
 #: what a change or a view answers while the database is full, gone or restarting (503)
@@ -171,6 +172,7 @@ def create_app(db_url: str, *, serving: bool = False) -> FastAPI:
         if listener is not None:
             listener.stop()
         tracker.close()
+        WINNING.close()
         store.close()
 
     app = FastAPI(title="fracas tracker", version="1",
@@ -184,6 +186,7 @@ def create_app(db_url: str, *, serving: bool = False) -> FastAPI:
     _handle_errors(app)
     app.include_router(api.router)
     app.include_router(gm_api.router)
+    app.include_router(winning_api.router)
     app.include_router(pages.router)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     app.add_middleware(BodyLimit, limit=MAX_BODY)

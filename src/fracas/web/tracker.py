@@ -160,7 +160,7 @@ def plain_text(text: str, path: str) -> str:
 _CONTROL = frozenset(chr(c) for c in [*range(0, 9), 11, 12, *range(14, 32), 127])
 
 
-SETTINGS = "others, allies, hidden, hide_odds, past, revealed"
+SETTINGS = "others, allies, hidden, hide_odds, past, revealed, winning"
 
 
 def _ids(value: Any, path: str, roster: Sequence[str]) -> list[str]:
@@ -201,6 +201,12 @@ def check_settings(settings: Mapping[str, Any], roster: Sequence[str]) -> dict[s
         raise InputError(f"hide_odds must be true or false, not {hide!r}",
                          path="settings.hide_odds", allowed="true, false")
     out["hide_odds"] = hide
+    winning = settings.get("winning", False)  # players may see who's winning (issue 37)
+    if not isinstance(winning, bool):
+        raise InputError(f"winning must be true or false, not {winning!r}",
+                         path="settings.winning", allowed="true (players may see who's "
+                         "winning), false")
+    out["winning"] = winning
     revealed = settings.get("revealed", {})
     if not isinstance(revealed, Mapping) or not all(
             k in roster and isinstance(v, int) and not isinstance(v, bool) and v >= 0
@@ -488,6 +494,8 @@ class Tracker:
     def set_settings(self, eid: str, role: Role, settings: Any) -> int:
         self.gm_only(role, "change what players see")
         _, session, info = self.session(eid)
+        if isinstance(settings, Mapping) and "winning" not in settings:  # kept as it was
+            settings = {**settings, "winning": bool(info.settings.get("winning", False))}
         chosen = check_settings(settings, list(session.state.roster))
         if "revealed" not in settings:  # kept by the tracker, not sent by the page
             chosen = revealed_now(info.settings, chosen, len(session.events))
