@@ -42,15 +42,20 @@ def _print_json(data: Any, kind: str) -> None:
 
 @app.command("systems")
 def systems_cmd(as_json: JsonOpt = False) -> None:
-    """List the rule systems fracas knows."""
+    """List the rule systems fracas knows (and any installed one that failed to load)."""
     from fracas.cli import render
+    from fracas.registry import broken, package_of
     from fracas.registry import systems as registered_systems
 
     known = registered_systems()
+    failed = broken()
     if as_json:
-        _print_json([{"id": k, "title": s.title, "seed": s.seed, "summary": s.summary}
-                     for k, s in known.items()], "systems")
+        _print_json([*({"id": k, "title": s.title, "seed": s.seed, "summary": s.summary,
+                        "package": package_of(k)} for k, s in known.items()),
+                     *({"id": name, "package": why.package, "broken": why.reason}
+                       for name, why in failed.items())], "systems")
         return
+    from rich.markup import escape
     from rich.table import Table
 
     table = Table(title="Rule systems")
@@ -59,6 +64,9 @@ def systems_cmd(as_json: JsonOpt = False) -> None:
     table.add_column("seed", style="dim")
     for k, s in known.items():
         table.add_row(k, s.title + (f"\n[dim]{s.summary}[/]" if s.summary else ""), s.seed)
+    for name, why in failed.items():
+        table.add_row(escape(name), f"[red]broken, not loaded[/] ({escape(why.package)}): "
+                      f"{escape(why.reason)}", "")
     render.make_console().print(table)
 
 
@@ -399,6 +407,14 @@ def main() -> None:
         if _state["debug"]:
             raise
         typer.echo(f"fracas: error: {err}", err=True)
+        sys.exit(2)
+    except Exception as err:  # a plug-in's own fault is named, not shown as a traceback
+        from fracas.registry import blame
+
+        told = None if _state["debug"] else blame(err)
+        if told is None:
+            raise
+        typer.echo(f"fracas: error: {told}", err=True)
         sys.exit(2)
     except SystemExit as done:
         if done.code == 130:

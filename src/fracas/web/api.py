@@ -16,10 +16,11 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 from fracas.encounter.gm import field_labels, field_named
 from fracas.encounter.session import Session
 from fracas.errors import InputError
+from fracas.registry.examples import example_names, load_example
 from fracas.web.auth import gm_id, role_for
 from fracas.web.live import stream
 from fracas.web.store import Memory
-from fracas.web.tracker import MAX_SEED, MAX_TITLE, Role, list_examples, load_example, plain_text
+from fracas.web.tracker import MAX_SEED, MAX_TITLE, Role, plain_text
 from fracas.web.views import (
     encounter_view,
     event_view,
@@ -257,7 +258,7 @@ def new_gm(request: Request) -> dict[str, Any]:
 @router.get("/examples")
 def examples() -> list[str]:
     """The example scenarios an encounter can start from."""
-    return list_examples()
+    return example_names()
 
 
 @router.get("/encounters")

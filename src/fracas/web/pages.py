@@ -17,10 +17,11 @@ from jinja2 import Environment, FileSystemLoader, select_autoescape
 from fracas.encounter.policies import DEFAULT_POLICY
 from fracas.errors import InputError
 from fracas.registry import systems
+from fracas.registry.examples import all_examples, load_example
 from fracas.web.api import view, yaml_text
 from fracas.web.auth import GM_COOKIE, Unauthorized, gm_id, player_cookie, role_for
 from fracas.web.compose import composed
-from fracas.web.tracker import MAX_SEED, MAX_TITLE, example_choices, load_example
+from fracas.web.tracker import MAX_SEED, MAX_TITLE
 
 router = APIRouter()
 TEMPLATES = Environment(loader=FileSystemLoader(Path(__file__).parent / "templates"),
@@ -105,8 +106,27 @@ def dashboard(request: Request, status: int = 200, error: str | None = None,
     tracker = request.app.state.tracker
     gid = gm_id(tracker.store, request)
     return render("gm.html", status, encounters=tracker.store.encounters_of(gid),
-                  examples=example_choices(), systems=sorted(systems()), error=error,
+                  examples=example_choices(), catalogue=catalogue(),
+                  systems=sorted(systems()), error=error,
                   form=form or {}, max_title=MAX_TITLE)
+
+
+def example_choices() -> list[tuple[str, str]]:
+    """Each example (its name) with what the GM reads in the menu: its title and its
+    system (``Swordswoman vs brawler (tristat)``), not its file name."""
+    return [(e.name, f"{e.title} ({e.system})") for e in all_examples()]
+
+
+def catalogue() -> list[dict[str, Any]]:
+    """The new-encounter list's data, by system (each as the registry knows it: its id
+    and title), each example with its name, title, one-line description and whether it
+    is a whole fight: see :mod:`fracas.registry.examples`."""
+    known = systems()
+    grouped: dict[str, list[dict[str, Any]]] = {}
+    for e in all_examples():
+        grouped.setdefault(e.system, []).append(e.to_dict())
+    return [{"system": sid, "title": known[sid].title, "examples": found}
+            for sid, found in grouped.items() if sid in known]
 
 
 @router.get("/gm", response_class=HTMLResponse)
