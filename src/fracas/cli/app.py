@@ -52,8 +52,8 @@ def systems_cmd(as_json: JsonOpt = False) -> None:
     if as_json:
         _print_json([*({"id": k, "title": s.title, "seed": s.seed, "summary": s.summary,
                         "package": package_of(k)} for k, s in known.items()),
-                     *({"id": name, "package": why.package, "broken": why.reason}
-                       for name, why in failed.items())], "systems")
+                     *({"id": why.name, "package": why.package, "broken": why.reason}
+                       for why in failed.values())], "systems")
         return
     from rich.markup import escape
     from rich.table import Table
@@ -64,8 +64,8 @@ def systems_cmd(as_json: JsonOpt = False) -> None:
     table.add_column("seed", style="dim")
     for k, s in known.items():
         table.add_row(k, s.title + (f"\n[dim]{s.summary}[/]" if s.summary else ""), s.seed)
-    for name, why in failed.items():
-        table.add_row(escape(name), f"[red]broken, not loaded[/] ({escape(why.package)}): "
+    for why in failed.values():
+        table.add_row(escape(why.name), f"[red]broken, not loaded[/] ({escape(why.package)}): "
                       f"{escape(why.reason)}", "")
     render.make_console().print(table)
 
