@@ -358,9 +358,10 @@ def _load_commands() -> None:
     from fracas.cli import analysis  # noqa: F401  (registers advise, sweep, report)
     from fracas.cli import balance as _balance  # (registers balance)
     from fracas.cli import formats as _formats  # (registers schema)
+    from fracas.cli import scaffold as _scaffold  # (registers new-system)
     from fracas.cli import serve as _serve  # (registers serve)
 
-    del _balance, _formats, _serve
+    del _balance, _formats, _scaffold, _serve
 
 
 def _dash_pool(argv: list[str]) -> None:
