@@ -2,11 +2,12 @@
 
 For each fight example given (by default the Genesys three-against-three and the Genesys
 duel), the odds of every option every combatant has at the start of the fight, computed
-as a live session does (``fracas.encounter.live.action_odds``, one process, its caches
+as a live session does (``fracas.encounter.decisions.action_odds``, one process, its caches
 warm from the options before it): the median, the slowest and the total, in CPU seconds
 of this process (less sensitive than wall time to a machine shared with other work).
 
-Run: .venv/bin/python benchmarks/live_odds.py [examples/<system>/<fight>.yaml ...]
+Run: .venv/bin/python benchmarks/live_odds.py [--quick] [examples/<system>/<fight>.yaml ...]
+(--quick: the Genesys duel only)
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ import sys
 import time
 from pathlib import Path
 
-from fracas.encounter.live import action_odds
+from fracas.encounter.decisions import action_odds
 from fracas.registry.scenarios import load_scenario
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -40,7 +41,9 @@ def option_times(path: Path) -> list[float]:
 def main() -> None:
     print(f"{'fight':<48}{'options':>8}{'median ms':>11}{'max ms':>9}{'total s':>9}"
           f"{'goal ms':>9}  met (median)")
-    for name in sys.argv[1:] or DEFAULT:
+    names = [a for a in sys.argv[1:] if a != "--quick"]
+    quick = "--quick" in sys.argv
+    for name in names or (DEFAULT[1:] if quick else DEFAULT):
         times = option_times(ROOT / name)
         if not times:
             print(f"{name:<48}{0:>8}  (no option with odds)")

@@ -7,13 +7,17 @@ is caught. Save from main before changing anything, check after each change.
 
 Run: .venv/bin/python benchmarks/odds_golden.py --save /tmp/odds-main
      .venv/bin/python benchmarks/odds_golden.py --check /tmp/odds-main
+     .venv/bin/python benchmarks/odds_golden.py --quick   (the first two examples saved to a
+     scratch folder and checked against it: that the script runs, as `make test` does)
 """
 
 from __future__ import annotations
 
 import argparse
+import itertools
 import subprocess
 import sys
+import tempfile
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
@@ -34,21 +38,37 @@ def saved_name(path: Path) -> str:
 
 
 def golden(outputs: Iterable[tuple[str, Callable[[], bytes]]], what: str) -> None:
-    """``--save DIR`` or ``--check DIR`` for named outputs (``name``, how to make it)."""
+    """``--save DIR`` or ``--check DIR`` for named outputs (``name``, how to make it);
+    ``--quick``: the first two saved to a scratch folder, then checked against it."""
     parser = argparse.ArgumentParser()
     mode = parser.add_mutually_exclusive_group(required=True)
     mode.add_argument("--save", type=Path, help=f"Write every example's {what} here.")
     mode.add_argument("--check", type=Path, help=f"Compare every example's {what} with "
                       "the files saved here.")
+    mode.add_argument("--quick", action="store_true",
+                      help="Save the first two to a scratch folder and check them again.")
     args = parser.parse_args()
+    if args.quick:
+        chosen = list(itertools.islice(outputs, 2))
+        with tempfile.TemporaryDirectory() as tmp:
+            compare(chosen, what, save=Path(tmp))
+            compare(chosen, what, check=Path(tmp))
+        return
+    compare(outputs, what, save=args.save, check=args.check)
+
+
+def compare(outputs: Iterable[tuple[str, Callable[[], bytes]]], what: str,
+            save: Path | None = None, check: Path | None = None) -> None:
+    """Write each output to ``save``, or compare it with the one saved in ``check``."""
     differ = []
     for name, make in outputs:
         data = make()
-        if args.save is not None:
-            args.save.mkdir(parents=True, exist_ok=True)
-            (args.save / name).write_bytes(data)
+        if save is not None:
+            save.mkdir(parents=True, exist_ok=True)
+            (save / name).write_bytes(data)
             continue
-        saved = args.check / name
+        assert check is not None
+        saved = check / name
         same = saved.exists() and saved.read_bytes() == data
         print(f"{'same' if same else 'DIFFERS'}  {name}", flush=True)
         if not same:
@@ -56,7 +76,7 @@ def golden(outputs: Iterable[tuple[str, Callable[[], bytes]]], what: str) -> Non
     if differ:
         print(f"{what} changed:\n  " + "\n  ".join(differ))
         sys.exit(1)
-    if args.check is not None:
+    if check is not None:
         print(f"Every example's {what} is byte for byte the saved one.")
 
 

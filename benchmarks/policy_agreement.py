@@ -9,7 +9,8 @@ take-out chance) is counted apart; another is counted with its cost: the exact e
 damage and take-out chance it gives up (lets through, for a reaction) against the exact
 ranking's best.
 
-Run: .venv/bin/python benchmarks/policy_agreement.py [--fights N] [--seed N]
+Run: .venv/bin/python benchmarks/policy_agreement.py [--fights N] [--seed N] [--quick]
+(--quick: one fight of each of the two smallest example fights)
 """
 
 from __future__ import annotations
@@ -95,10 +96,15 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--fights", type=int, default=20)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--quick", action="store_true")
     args = parser.parse_args()
+    fights = [p for p in EXAMPLE_FIGHTS if p.name == "duel-fight.yaml"][:2] if args.quick \
+        else EXAMPLE_FIGHTS
+    if args.quick:
+        args.fights = 1
     print(f"{'fight':<36} {'decisions':>9} {'same value':>10} {'differ':>7} {'share':>7} "
           f"{'damage gap':>10} {'take-out gap':>12}  CPU s")
-    for path in EXAMPLE_FIGHTS:
+    for path in fights:
         start = time.process_time()
         seen = compare(path, args.fights, args.seed)
         share = seen.differ / seen.decisions if seen.decisions else 0.0

@@ -6,7 +6,11 @@ trip (the POST) and prints p50/p99 side by side for SQLite (one process) and a t
 PostgreSQL with 1 and 2 processes (``fracas serve --workers 2``); with ``--think``, also how
 long a screen waits for the odds of its decision (asked again as the page does).
 
+Both databases are durable alike: SQLite with ``synchronous=FULL`` (as the tracker runs it)
+and PostgreSQL with ``fsync=on``, each commit on disk before the answer.
+
 Run: .venv/bin/python benchmarks/serve.py [--tables 1 8 50] [--seconds 5] [--no-postgres]
+     [--quick]   (--quick: one table for one second on each server)
 """
 
 from __future__ import annotations
@@ -222,7 +226,11 @@ def main() -> None:
     parser.add_argument("--no-postgres", action="store_true")
     parser.add_argument("--one-process", action="store_true",
                         help="only one server process (e.g. for a version without --workers)")
+    parser.add_argument("--quick", action="store_true",
+                        help="one table for one second on each server: shows that it runs")
     args = parser.parse_args()
+    if args.quick:
+        args.tables, args.seconds = [1], 1.0
     THINK[0] = args.think
     postgres = not args.no_postgres and postgres_bin() is not None
     columns = ["SQLite, 1 process"]
@@ -234,7 +242,7 @@ def main() -> None:
             columns += ["PostgreSQL, 2 processes"]
     results: dict[tuple[int, str], Result | None] = {}
     with tempfile.TemporaryDirectory() as tmp, contextlib.ExitStack() as stack:
-        pg = stack.enter_context(throwaway_postgres()) if postgres else ""
+        pg = stack.enter_context(throwaway_postgres(durable=True)) if postgres else ""
         for n in args.tables:
             sqlite = f"sqlite:///{Path(tmp) / f'bench{n}.sqlite3'}"
             results[(n, columns[0])] = run(sqlite, n, args.seconds, 1)
@@ -244,7 +252,7 @@ def main() -> None:
                 results[(n, columns[2])] = run(pg, n, args.seconds, 2)
     print(f"a decision's round trip, p50 / p99, and decisions per second "
           f"({args.seconds:g} s each, GM + player per table, {args.think:g} s to think, "
-          "loopback)")
+          "loopback; both databases durable: every commit on disk before the answer)")
     print(f"{'tables':>6}  " + "  ".join(f"{c:<31}" for c in columns))
     for n in args.tables:
         cells = [results[(n, c)] for c in columns]

@@ -20,6 +20,7 @@ step with the ``aggressive`` policy against a plain Python loop of the same roll
 within 1/100).
 
 Run: .venv/bin/python benchmarks/simulate.py [--fights N] [--only goals|paths] [--limit S]
+     [--quick]   (--quick: every table with a handful of fights, to show it runs)
 """
 
 from __future__ import annotations
@@ -118,7 +119,7 @@ def _fight_name(path: Path) -> str:
 
 def goals() -> None:
     """Issue 25's goals, each beside its figure before and the goal, in one table."""
-    fights = sorted((ROOT / "examples").glob("*/*-fight.yaml"))
+    fights = sorted((ROOT / "examples").glob("*/duel-fight.yaml" if QUICK else "*/*-fight.yaml"))
     print(f"Issue 25's goals: {GOAL_FIGHTS:,} fights of every example fight, its own "
           "policies, --method auto, one process (CPU seconds; before: main at 3adbad4)")
     print(f"{'fight':<30} {'path':<8} {'s before':>9} {'s now':>8} {'< 60 s':>6} "
@@ -149,9 +150,9 @@ def goals() -> None:
     print("('before' attacks/s: the same fights' attacks over the seconds before; "
           "REFERENCE was measured over 8 to 60 fights, before the rankings' cache was warm)\n",
           flush=True)
-    plain = plain_duel_attacks_per_second()
+    plain = plain_duel_attacks_per_second(3_000 if QUICK else 300_000)
     duel = ROOT / "examples" / "tristat" / "duel-fight.yaml"
-    got = measure_alone(duel, 500, "steps")
+    got = measure_alone(duel, 5 if QUICK else 500, "steps")
     steps = got[0] if got is not None else float("nan")
     print(f"Tri-Stat duel step by step (aggressive, 500 fights): {steps:,.0f} attacks/s "
           f"(before {BEFORE_DUEL_STEPS:,.0f}); a plain Python loop of the same rolls: "
@@ -166,6 +167,9 @@ def _path_of(notes: list[str]) -> str:
         if notes and f"chose the {path} path" in notes[0]:
             return path
     return "?"
+
+
+QUICK = False  # --quick
 
 
 def raw_integers_per_second(n: int = 10_000_000) -> tuple[float, float]:
@@ -248,14 +252,19 @@ def main() -> None:
                         help="wall seconds one measurement may take before it is stopped")
     parser.add_argument("--only", choices=("goals", "paths"),
                         help="only issue 25's goals, or only the paths' table")
+    parser.add_argument("--quick", action="store_true",
+                        help="a handful of fights everywhere: shows that every table runs")
     args = parser.parse_args()
-    global LIMIT
+    global LIMIT, GOAL_FIGHTS, QUICK
     LIMIT = args.limit
+    if args.quick:
+        QUICK, GOAL_FIGHTS, args.fights, args.steps = True, 4, 200, 2
+        SMALL.update(dict.fromkeys(SMALL, 1))
     if args.only != "paths":
         goals()
     if args.only == "goals":
         return
-    raw, raw_one = raw_integers_per_second()
+    raw, raw_one = raw_integers_per_second(100_000 if QUICK else 10_000_000)
     print(f"numpy random integers, one core: {raw:,.0f}/s each with its own bound (the "
           f"reference below), {raw_one:,.0f}/s with one bound for all\n")
     print("times are CPU seconds; the machine is shared with other work, so figures are "
@@ -264,6 +273,8 @@ def main() -> None:
     print(f"{'fight':<15} {'path':<12} {'fights':>8} {'CPU s':>8} {'attacks/s':>11} "
           f"{'fights/s':>9} {'vs raw':>7} {'peak MB':>8}  vs steps (ref)")
     for name, path in FIGHTS.items():
+        if QUICK and name != "tristat duel":
+            continue
         n = SMALL.get(name, args.steps)
         ref_rate, ref_fights = REFERENCE[name]
         print(f"{name:<15} {'steps (ref)':<12} {'':>8} {'':>8} {ref_rate:>11,.0f} "
@@ -299,14 +310,15 @@ def main() -> None:
                       f"(goal: 0.1 of raw = {0.1 * raw:,.0f}/s)")
         print()
     dash = str(ROOT / "examples" / "c22" / "dash-square-grid.yaml")
+    dash_n, duel_n = ("4", "200") if QUICK else ("200", "20000")
     for label, extra in (("auto", ()), ("--method steps", ("--method", "steps"))):
-        wall, cpu = cli_times("simulate", dash, "-n", "200", "--json", *extra)
-        print(f"c22 dash-square-grid -n 200, {label}: {wall:.1f} s wall, {cpu:.1f} CPU s "
+        wall, cpu = cli_times("simulate", dash, "-n", dash_n, "--json", *extra)
+        print(f"c22 dash-square-grid -n {dash_n}, {label}: {wall:.1f} s wall, {cpu:.1f} CPU s "
               "(before: auto 12.9 s wall, steps 8.4 s)")
     duel = str(ROOT / "examples" / "contest" / "duel-fight.yaml")
     for jobs in ("1", "2"):
-        wall, cpu = cli_times("simulate", duel, "-n", "20000", "--jobs", jobs, "--json")
-        print(f"contest duel -n 20000 --jobs {jobs}: {wall:.1f} s wall, {cpu:.1f} CPU s "
+        wall, cpu = cli_times("simulate", duel, "-n", duel_n, "--jobs", jobs, "--json")
+        print(f"contest duel -n {duel_n} --jobs {jobs}: {wall:.1f} s wall, {cpu:.1f} CPU s "
               "(before: 39.2 s and 45.5 s wall; the goal: --jobs 2 faster in wall time on "
               "2 cores, when they are free)")
 

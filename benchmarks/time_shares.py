@@ -9,7 +9,8 @@ The last two columns are the most a path could gain by making ``resolve`` free (
 rule code or sub-step cache, the policies' odds and the loop as they are), and by making
 both ``resolve`` and the policies' odds free (the loop as it is).
 
-Run: .venv/bin/python benchmarks/time_shares.py [--seed N]
+Run: .venv/bin/python benchmarks/time_shares.py [--seed N] [--quick]
+(--quick: two fights of the first two)
 """
 
 from __future__ import annotations
@@ -55,12 +56,14 @@ class Clock:
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--seed", type=int, default=3)
+    parser.add_argument("--quick", action="store_true")
     args = parser.parse_args()
+    fights = [(name, 2) for name, _ in FIGHTS[:2]] if args.quick else FIGHTS
     clock = Clock()
     policies.cached_odds = clock.wrap("odds", policies.cached_odds)
     print(f"{'fight':<34} {'fights':>6} {'attacks/s':>9} {'policy odds':>11} "
           f"{'resolve':>8} {'the rest':>8} {'no resolve':>10} {'loop only':>9}")
-    for name, n in FIGHTS:
+    for name, n in fights:
         clock.spent.clear()
         scenario = load_scenario(ROOT / "examples" / name)
         setup = setup_from_scenario(scenario)

@@ -77,7 +77,7 @@ class FightChain:
         self._who = {c.name: i for i, c in enumerate(roster.values())}
         self._who.update({cid: i for i, cid in enumerate(self.ids)})
         # rounds are counted outside the states, so the round limit is applied outside too
-        self._chain_setup = replace(self.setup, max_rounds=10**9)
+        self.chain_setup = replace(self.setup, max_rounds=10**9)
         self._built = 0
         self._dirty: list[int] = []
         self.expanded = np.zeros(0, dtype=bool)
@@ -133,7 +133,7 @@ class FightChain:
             self.rows[sid] = ([1], [sid], [self._edge_id(())])
             self._dirty.append(sid)
             return
-        dist = self.exact.distribution(transition, self._chain_setup, state)
+        dist = self.exact.distribution(transition, self.chain_setup, state)
         weights, succ, edges = [], [], []
         items = dist.items()
         total = dist.total

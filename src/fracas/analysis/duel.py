@@ -109,7 +109,7 @@ def _row(chain: FightChain, sid: int) -> list[tuple[int, int, int]]:
     chain.expand(sid)
     row = chain.rows[sid]
     assert row is not None
-    dist = chain.exact.distribution(transition, chain._chain_setup, chain.states[sid])
+    dist = chain.exact.distribution(transition, chain.chain_setup, chain.states[sid])
     return list(zip([w for _, w in dist.items()], row[1], row[2], strict=True))
 
 

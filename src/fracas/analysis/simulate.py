@@ -39,6 +39,7 @@ from fracas.analysis.paths import (
 from fracas.analysis.workers import worker_pool
 from fracas.core.model import Roster
 from fracas.encounter.engine import FightSetup
+from fracas.encounter.policies import PolicyMemos, known_memos, learn_memos
 from fracas.errors import InputError
 
 Method = Literal["auto", "fast", "sampled", "steps"]
@@ -53,12 +54,15 @@ PARALLEL_FROM_SECONDS = 3.0  # less serial work than this left: no worker proces
 _SHARED: dict[int, Any] = {}  # in a worker: the fields every task shares, by position
 
 
-def _receive(shared: dict[int, Any]) -> None:
+def _receive(shared: dict[int, Any], memos: PolicyMemos) -> None:
     """A worker's start: the fields its tasks share arrive once, in one pickle, so a
     setup whose rule system has filled its memos (auto's trials) is not copied into every
-    task, and a plan's rules stay bound to the very system the setup holds."""
+    task, and a plan's rules stay bound to the very system the setup holds; with them the
+    policies' memos and exact odds the main process has worked out (its first task), so
+    the worker does not work them out again."""
     _SHARED.clear()
     _SHARED.update(shared)
+    learn_memos(memos)
 
 
 def _with_shared(packed: tuple[Callable[[Any], Fights], tuple[Any, ...]]) -> Fights:
@@ -115,7 +119,7 @@ def _run(tasks: list[Any], worker: Callable[[Any], Fights], jobs: int,
     same = [i for i in range(len(rest[0])) if all(t[i] is rest[0][i] for t in rest)]
     shared = {i: rest[0][i] for i in same}
     own = [tuple(v for i, v in enumerate(t) if i not in shared) for t in rest]
-    pool = worker_pool(jobs, _receive, (shared,))
+    pool = worker_pool(jobs, _receive, (shared, known_memos()))
     try:
         for part, size in zip(pool.map(_with_shared, [(worker, o) for o in own]), rest_sizes,
                               strict=True):

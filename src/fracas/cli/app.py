@@ -22,10 +22,10 @@ from fracas.cli.base import (  # re-exported: the commands below and tests use t
     JsonOpt,
     MemoryOpt,
     SeedOpt,
-    _state,
     app,
     check_fights,
     check_seed,
+    debugging,
 )
 
 ODDS_WORK = 5_000_000  # roll --odds: steps of convolution (about 5 s; 50d100 takes 9 million)
@@ -353,7 +353,7 @@ def _mount(module_name: str, system_id: str, title: str) -> None:
 
 
 def _load_commands() -> None:
-    import fracas.cli.fights
+    import fracas.cli.fights  # noqa: F401  (registers fight, replay, simulate)
     import fracas.cli.play  # noqa: F401  (registers play)
     from fracas.cli import analysis  # noqa: F401  (registers advise, sweep, report)
     from fracas.cli import balance as _balance  # (registers balance)
@@ -405,7 +405,7 @@ def main() -> None:
         except KeyboardInterrupt:
             sys.exit(130)
     except FracasError as err:
-        if _state["debug"]:
+        if debugging():
             raise
         typer.echo(f"fracas: error: {err}", err=True)
         sys.exit(2)

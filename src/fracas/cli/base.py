@@ -121,6 +121,13 @@ app = PlainTyper(
 )
 
 _state: dict[str, bool] = {"debug": False}
+
+
+def debugging() -> bool:
+    """Was ``--debug`` given (show tracebacks)?"""
+    return _state["debug"]
+
+
 MAX_SEED = 2**128 - 1
 
 

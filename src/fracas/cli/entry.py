@@ -49,8 +49,9 @@ def quick_exit(code: object) -> None:
         sys.stderr.flush()
     except (OSError, ValueError):
         return
-    atexit._run_exitfuncs()
-    atexit._clear()
+    # the standard library has no public way to run the exit handlers before os._exit
+    atexit._run_exitfuncs()  # noqa: SLF001
+    atexit._clear()  # noqa: SLF001
     try:
         sys.stdout.flush()
         sys.stderr.flush()

@@ -27,26 +27,27 @@ def said(unit: str, n: int, total: int | None) -> str:
 class Tracker:
     """Counts work done (``advance`` by k, or ``update`` to n) and shows it; ``stage``
     starts counting another kind of work (``unit``, ``{s}`` where its plural ends in s;
-    ``total``) from 0."""
+    ``total``) from 0. ``show`` and ``relabel`` are the display's: how it shows a count,
+    and how it starts afresh on a new stage (a display sets them as it is built)."""
 
     def __init__(self, show: Callable[[int], None], unit: str = "",
                  total: int | None = None) -> None:
         self.done = 0
         self.unit = unit
         self.total = total
-        self._show = show
-        self._relabel: Callable[[], None] = lambda: None
+        self.show = show
+        self.relabel: Callable[[], None] = lambda: None
 
     def stage(self, unit: str, total: int | None = None) -> None:
         self.unit, self.total, self.done = unit, total, 0
-        self._relabel()
+        self.relabel()
 
     def advance(self, k: int) -> None:
         self.update(self.done + k)
 
     def update(self, n: int) -> None:
         self.done = n
-        self._show(n)
+        self.show(n)
 
 
 def _lines(command: str, tracker: Tracker, started: float) -> Callable[[int], None]:
@@ -96,7 +97,7 @@ def progress(command: str, unit: str, total: int | None, quiet: bool, as_json: b
         return
     if not sys.stderr.isatty() or as_json:
         tracker = Tracker(lambda n: None, unit, total)
-        tracker._show = _lines(command, tracker, time.monotonic())
+        tracker.show = _lines(command, tracker, time.monotonic())
         with _heartbeat(tracker):
             yield tracker
         return
@@ -121,7 +122,7 @@ def progress(command: str, unit: str, total: int | None, quiet: bool, as_json: b
         task = bar.add_task(said(unit, 0, total), total=total)
         tracker = Tracker(lambda n: bar.update(
             task, completed=n, description=said(tracker.unit, n, tracker.total)), unit, total)
-        tracker._relabel = lambda: bar.update(
+        tracker.relabel = lambda: bar.update(
             task, description=said(tracker.unit, 0, tracker.total), total=tracker.total,
             completed=0)
         yield tracker

@@ -76,26 +76,29 @@ class Event:
         out: dict[str, Any] = {"type": self.type, "rule": self.rule, "text": self.text()}
         for f in fields(self):
             if f.name != "rule":
-                out[f.name] = _jsonable(getattr(self, f.name))
+                out[f.name] = jsonable(getattr(self, f.name))
         return out
 
 
-def _jsonable(value: Any) -> Any:
+def jsonable(value: Any) -> Any:
+    """A JSON-ready copy: tuples and lists become lists, mapping keys strings, dataclasses
+    dicts of their fields (an event's fields as its log line holds them)."""
     if isinstance(value, tuple | list):
-        return [_jsonable(v) for v in value]
+        return [jsonable(v) for v in value]
     if isinstance(value, dict):
-        return {str(k): _jsonable(v) for k, v in value.items()}
+        return {str(k): jsonable(v) for k, v in value.items()}
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {f.name: _jsonable(getattr(value, f.name)) for f in fields(value)}
+        return {f.name: jsonable(getattr(value, f.name)) for f in fields(value)}
     return value
 
 
-def _frozen(value: Any) -> Any:
-    """JSON lists back to tuples (events and states are hashable)."""
+def from_jsonable(value: Any) -> Any:
+    """JSON lists back to tuples, dicts to (key, value) pairs in order: an event's field
+    as the event holds it (events and states are hashable)."""
     if isinstance(value, list):
-        return tuple(_frozen(v) for v in value)
+        return tuple(from_jsonable(v) for v in value)
     if isinstance(value, dict):
-        return tuple((k, _frozen(v)) for k, v in value.items())
+        return tuple((k, from_jsonable(v)) for k, v in value.items())
     return value
 
 
@@ -112,7 +115,7 @@ def event_from_dict(data: dict[str, Any]) -> Event:
             continue  # a field added since the log was written keeps its default
         if f.name not in data:
             raise InputError(f"event {name} lacks the field {f.name!r}", path=f.name)
-        kwargs[f.name] = _frozen(data[f.name])
+        kwargs[f.name] = from_jsonable(data[f.name])
     return cls(**kwargs)
 
 

@@ -70,9 +70,9 @@ class Combatant(HashOnce):
                 and self.side == other.side and self.policy == other.policy)
 
     def state_dict(self) -> dict[str, Any]:
-        from fracas.core.events import _jsonable
+        from fracas.core.events import jsonable
 
-        return {f.name: _jsonable(getattr(self.state, f.name))
+        return {f.name: jsonable(getattr(self.state, f.name))
                 for f in dataclasses.fields(self.state)}
 
 
@@ -192,7 +192,8 @@ class HashedModel(BaseModel):
         """A copy with ``update`` applied: its hash is worked out afresh (the copied
         private attributes carried the original's)."""
         new = super().model_copy(update=update, deep=deep)
-        new._hash = None
+        if new.__pydantic_private__ is not None:  # where ``_hash`` is kept
+            new.__pydantic_private__["_hash"] = None
         return new
 
     def __eq__(self, other: object) -> bool:

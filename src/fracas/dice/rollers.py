@@ -205,6 +205,12 @@ class ExactRoller:
             self.memo_outcomes += len(dist)
         return dist
 
+    def trim_memo(self, limit: int) -> None:
+        """Forget the memoised distributions once more than ``limit`` are held (a roller
+        shared by many enumerations keeps its memory bounded)."""
+        if len(self._memo) > limit:
+            self._memo.clear()
+
     # An ExactRoller can also stand where a roller is expected at the top level:
     def roll(self, var: Variable[T]) -> T:
         raise TypeError("use ExactRoller.distribution(fn, ...) to enumerate a resolution")

@@ -20,7 +20,7 @@ from fracas.core.events import (
     RoundStarted,
     SlotAdded,
     TurnStarted,
-    _frozen,
+    from_jsonable,
 )
 from fracas.core.model import PASS
 from fracas.core.words import plain
@@ -533,7 +533,7 @@ def bring_in(session: Session, entry: Mapping[str, Any], place: str | int = "nex
     saved = (list(session.entries), session.drawn)
     name = str(entry.get("name") or cid)
     try:
-        made = (session._gm(CombatantAdded(RULE_GM, _frozen(dict(entry))), group),
+        made = (session._gm(CombatantAdded(RULE_GM, from_jsonable(dict(entry))), group),
                 session._gm(Joined(RULE_GM, cid, name, after), group))
     except InputError:
         session.entries, session.drawn = saved

@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import fields
 from typing import Any, get_args, get_origin, get_type_hints
 
-from fracas.core.events import _frozen
+from fracas.core.events import from_jsonable
 from fracas.errors import InputError
 
 MAX_HAND_NUMBER = 1_000_000_000  # a hand-set whole number: far beyond any sheet's value
@@ -49,7 +49,7 @@ def hand_value(state_type: type, field: str, value: Any, *, strict: bool = False
     if any(type(n) is int and abs(n) > MAX_HAND_NUMBER for n in _leaves(out)):
         raise InputError(f"{shown(value)} is out of range for {field}", path=field,
                          allowed=f"{words}, from -{MAX_HAND_NUMBER:,} to {MAX_HAND_NUMBER:,}")
-    return _frozen(out)
+    return from_jsonable(out)
 
 
 def shown(value: Any) -> str:

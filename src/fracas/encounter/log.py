@@ -28,8 +28,8 @@ from fracas.core.events import (
     RoundStarted,
     SlotPassed,
     TurnStarted,
-    _jsonable,
     event_from_dict,
+    jsonable,
 )
 from fracas.core.model import Roster
 from fracas.core.nesting import MAX_DEPTH, bad_text, json_depth
@@ -464,10 +464,10 @@ def _misfit(state: FightState, event: Event) -> str | None:
         now = roster[event.target].state
         if event.field not in {f.name for f in fields(now)}:
             return f"{event.target} has no field {event.field!r}"
-        current = _jsonable(getattr(now, event.field))
-        if _jsonable(event.before) != current:
+        current = jsonable(getattr(now, event.field))
+        if jsonable(event.before) != current:
             return f"{event.target}'s {event.field} is {current!r} here, not {event.before!r}"
-        after = _jsonable(event.after)
+        after = jsonable(event.after)
         hint = _hints(type(now)).get(event.field, Any)
         if not _fits(event.after, hint) or (
                 current is not None and after is not None and type(after) is not type(current)):
@@ -479,7 +479,7 @@ def _misfit(state: FightState, event: Event) -> str | None:
             if (len(slot) < 3 or not isinstance(slot[0], tuple) or not slot[0]
                     or any(c not in roster for c in slot[0])
                     or not isinstance(slot[1], str) or type(slot[2]) is not bool):
-                return f"a slot {_jsonable(slot)!r} that is not (candidates, label, offensive)"
+                return f"a slot {jsonable(slot)!r} that is not (candidates, label, offensive)"
     elif isinstance(event, TurnStarted | SlotPassed):
         if event.slot_index != state.next_slot or event.slot_index >= len(state.slots):
             return f"slot {event.slot_index} where slot {state.next_slot} comes next"

@@ -43,7 +43,7 @@ from fracas.dice.distribution import Distribution
 from fracas.dice.rollers import Roller
 from fracas.dice.variables import Fixed
 from fracas.odds.attack import AttackOdds
-from fracas.odds.cache import cached_odds
+from fracas.odds.cache import OddsMemo, cached_odds, known_odds, learn_odds
 
 
 def _pick_uniform(roller: Roller, n: int, what: str) -> int:
@@ -189,6 +189,30 @@ _CHOSEN: dict[tuple[object, ...], Action] = {}
 _HEALTH: dict[int, tuple[Combatant, RuleSystem, tuple[int, Fraction, int]]] = {}
 MEMO_SIZE = 8_192
 HALF = Fraction(1, 2)  # the share of health at or below which ``cautious`` turns defensive
+
+
+PolicyMemos = tuple[OddsMemo, dict[tuple[object, ...], Combatant],
+                    dict[tuple[object, ...], list[AttackOdds]], dict[tuple[object, ...], Action]]
+
+
+def known_memos() -> PolicyMemos:
+    """The rankings' memos keyed by value, and the odds they read, as picklable data for
+    a worker process (:func:`learn_memos`): a simulation's workers start with what the
+    main process already worked out (the memo by identity, of health, stays behind)."""
+    return known_odds(), dict(_RANKED), dict(_VIEWS), dict(_CHOSEN)
+
+
+def learn_memos(memos: PolicyMemos) -> None:
+    """Take in another process's memos (:func:`known_memos`): pure functions of their
+    keys, so the choices made with them are the ones this process would make."""
+    odds, ranked, views, chosen = memos
+    learn_odds(odds)
+    _RANKED.update(ranked)
+    _VIEWS.update(views)
+    _CHOSEN.update(chosen)
+    for memo in (_RANKED, _VIEWS, _CHOSEN):
+        if len(memo) > MEMO_SIZE:
+            memo.clear()
 
 
 def ranking_roster(system: RuleSystem, roster: Roster, kept: Collection[str] = (),

@@ -28,8 +28,8 @@ from fracas.core.events import (
     Changed,
     Event,
     FightEnded,
-    _frozen,
     event_from_dict,
+    from_jsonable,
 )
 from fracas.core.scenario import Scenario
 from fracas.core.words import count
@@ -118,6 +118,12 @@ class Session:
     @property
     def system(self) -> Any:
         return self.setup.system
+
+    @property
+    def turn_base(self) -> FightState:
+        """The state as the pending turn began, before its entries (read only: the GM's
+        edits go in through this class's methods)."""
+        return self._base
 
     def is_person(self, cid: str) -> bool:
         return self.current.get(cid) == PERSON
@@ -412,7 +418,7 @@ class Session:
             raise InputError(f"the id {cid!r} is already in the fight", path="id",
                              allowed="a new id")
         self.check_entry(entry)
-        return self._gm(CombatantAdded(RULE_GM, _frozen(dict(entry))))
+        return self._gm(CombatantAdded(RULE_GM, from_jsonable(dict(entry))))
 
     def check_entry(self, entry: Mapping[str, Any]) -> None:
         """Check a combatant entry by the system's model (errors name the field)."""

@@ -33,11 +33,32 @@ def _part(roster: Roster, reads: tuple[str, ...]) -> tuple[Any, ...]:
     return (project(roster, reads), tuple(roster[i].sheet for i in reads))
 
 
-def cached_odds(system: RuleSystem, action: Action, roster: Roster) -> AttackOdds:
-    """Exact odds of an action, memoised by the system, the action and the states of the
-    combatants the odds read (found by computing them on a :class:`ReadTracker`: the
-    actor and the target, as a rule), so that the same matchup in another fight, or with
-    others hurt meanwhile, is not computed again."""
+OddsMemo = tuple[list[tuple[tuple[Any, ...], AttackOdds]],
+                 dict[tuple[RuleSystem, Action], list[tuple[str, ...]]]]
+
+
+def known_odds() -> OddsMemo:
+    """What this cache knows, as plain picklable data: a worker process given it
+    (:func:`learn_odds`) starts warm instead of working the same odds out again."""
+    return list(_ODDS_CACHE.items()), {k: list(v) for k, v in _READ_SETS.items()}
+
+
+def learn_odds(memo: OddsMemo) -> None:
+    """Take in what another process's cache knew (:func:`known_odds`): the answers are
+    exact and keyed by value, so they are the ones this process would work out."""
+    answers, read_sets = memo
+    for key, found in answers:
+        _ODDS_CACHE[key] = found
+    while len(_ODDS_CACHE) > _ODDS_CACHE_SIZE:
+        _ODDS_CACHE.popitem(last=False)
+    for base, reads in read_sets.items():
+        known = _READ_SETS.setdefault(base, [])
+        known.extend(r for r in reads if r not in known)
+
+
+def known_answer(system: RuleSystem, action: Action, roster: Roster) -> AttackOdds | None:
+    """The odds of ``action`` in ``roster`` if this cache knows them, else None (nothing
+    is worked out)."""
     base = (system, action)
     for reads in _READ_SETS.get(base, ()):
         key = (base, reads, _part(roster, reads))
@@ -45,12 +66,23 @@ def cached_odds(system: RuleSystem, action: Action, roster: Roster) -> AttackOdd
         if found is not None:
             _ODDS_CACHE.move_to_end(key)
             return found
-    if len(_SHARED._memo) > _SHARED_MEMO_LIMIT:
-        _SHARED._memo.clear()
+    return None
+
+
+def cached_odds(system: RuleSystem, action: Action, roster: Roster) -> AttackOdds:
+    """Exact odds of an action, memoised by the system, the action and the states of the
+    combatants the odds read (found by computing them on a :class:`ReadTracker`: the
+    actor and the target, as a rule), so that the same matchup in another fight, or with
+    others hurt meanwhile, is not computed again."""
+    found = known_answer(system, action, roster)
+    if found is not None:
+        return found
+    _SHARED.trim_memo(_SHARED_MEMO_LIMIT)
     tracker = ReadTracker(roster)
     found = attack_odds(system, action, tracker, _SHARED)
     reads = ((EVERY,) if EVERY in tracker.reads or len(tracker.reads) >= len(roster)
              else tuple(sorted(tracker.reads)))
+    base = (system, action)
     known = _READ_SETS.setdefault(base, [])
     if reads not in known:
         known.append(reads)

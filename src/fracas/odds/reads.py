@@ -38,12 +38,12 @@ class ReadTracker(Roster):
     @property
     def _items(self) -> tuple[Combatant, ...]:  # type: ignore[override]
         self.reads.add(EVERY)
-        return self._inner._items
+        return self._inner.combatants()
 
     @property
     def _map(self) -> dict[str, Combatant]:  # type: ignore[override]
         self.reads.add(EVERY)
-        return self._inner._map
+        return {c.id: c for c in self._inner.combatants()}
 
     @property
     def _hash(self) -> int | None:  # type: ignore[override]

@@ -290,7 +290,7 @@ def get_encounter(request: Request, eid: str) -> JSONResponse:
     return as_json(view(request, eid, role))
 
 
-def _changed(request: Request, eid: str, role: Role, version: int, events: Any
+def changed_view(request: Request, eid: str, role: Role, version: int, events: Any
              ) -> dict[str, Any]:
     out = view(request, eid, role, changed=True)
     if events is not None:
@@ -315,7 +315,7 @@ def decide(request: Request, eid: str, body: Answer) -> JSONResponse:
     role = role_for(tracker.store, request, eid)
     answer = body.answer.model_dump(exclude_none=True)
     version, events = tracker.decide(eid, body.version, role, answer)
-    return as_json(_changed(request, eid, role, version, events))
+    return as_json(changed_view(request, eid, role, version, events))
 
 
 @router.post("/encounters/{eid}/undo")
@@ -326,7 +326,7 @@ def undo(request: Request, eid: str, body: Steps) -> JSONResponse:
     tracker.gm_only(role, "undo")
     version, _ = tracker.change(eid, body.version, role,
                                 lambda s: s.undo(body.steps), note="undo")
-    return as_json(_changed(request, eid, role, version, None))
+    return as_json(changed_view(request, eid, role, version, None))
 
 
 @router.post("/encounters/{eid}/redo")
@@ -337,7 +337,7 @@ def redo(request: Request, eid: str, body: Steps) -> JSONResponse:
     tracker.gm_only(role, "redo")
     version, _ = tracker.change(eid, body.version, role,
                                 lambda s: s.redo(body.steps), note="redo")
-    return as_json(_changed(request, eid, role, version, None))
+    return as_json(changed_view(request, eid, role, version, None))
 
 
 def edit(session: Session, cid: str, said: str, value: Any) -> Any:
@@ -361,7 +361,7 @@ def adjust(request: Request, eid: str, body: Adjust) -> JSONResponse:
     version, event = tracker.change(eid, body.version, role,
                                     lambda s: edit(s, body.combatant, body.field, body.value),
                                     note="adjust")
-    return as_json(_changed(request, eid, role, version, (event,)))
+    return as_json(changed_view(request, eid, role, version, (event,)))
 
 
 @router.post("/encounters/{eid}/combatants")
@@ -377,7 +377,7 @@ def add_combatant(request: Request, eid: str, body: NewCombatant) -> JSONRespons
                          allowed="{id: ..., name: ..., side: ..., ...}")
     version, event = tracker.change(eid, body.version, role,
                                 lambda s: s.add_combatant(entry), note="add combatant")
-    return as_json(_changed(request, eid, role, version, (event,)))
+    return as_json(changed_view(request, eid, role, version, (event,)))
 
 
 @router.post("/encounters/{eid}/combatants/{cid}/remove")
@@ -388,7 +388,7 @@ def remove_combatant(request: Request, eid: str, cid: str, body: Gone) -> JSONRe
     tracker.gm_only(role, "remove combatants")
     version, event = tracker.change(eid, body.version, role,
                                 lambda s: s.remove_combatant(cid), note="remove combatant")
-    return as_json(_changed(request, eid, role, version, (event,)))
+    return as_json(changed_view(request, eid, role, version, (event,)))
 
 
 @router.post("/encounters/{eid}/end")
@@ -400,7 +400,7 @@ def end(request: Request, eid: str, body: End) -> JSONResponse:
     version, event = tracker.change(eid, body.version, role,
                                 lambda s: s.end_fight(plain_text(body.reason, "reason")),
                                 note="end")
-    return as_json(_changed(request, eid, role, version, (event,)))
+    return as_json(changed_view(request, eid, role, version, (event,)))
 
 
 @router.put("/encounters/{eid}/settings")

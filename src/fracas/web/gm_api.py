@@ -15,7 +15,7 @@ from pydantic import Field, field_validator
 
 from fracas.encounter import gm
 from fracas.errors import InputError
-from fracas.web.api import Strict, _changed, bounded, yaml_text
+from fracas.web.api import Strict, bounded, changed_view, yaml_text
 from fracas.web.auth import role_for
 
 router = APIRouter(prefix="/api/encounters/{eid}")
@@ -79,7 +79,7 @@ def _gm_change(request: Request, eid: str, version: int, what: str, act: Any
     role = role_for(tracker.store, request, eid)
     tracker.gm_only(role, what)
     new_version, events = tracker.change(eid, version, role, act, note=what)
-    return _changed(request, eid, role, new_version, events if isinstance(events, tuple)
+    return changed_view(request, eid, role, new_version, events if isinstance(events, tuple)
                     else (events,))
 
 

@@ -14,7 +14,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 from weakref import WeakKeyDictionary
 
-from fracas.core.events import Event, RoundStarted, TurnStarted, _jsonable
+from fracas.core.events import Event, RoundStarted, TurnStarted, jsonable
 from fracas.core.model import Combatant
 from fracas.core.system import RuleSystem
 from fracas.encounter import narration
@@ -122,8 +122,8 @@ def gm_tools(session: Session, players: Sequence[Mapping[str, Any]]) -> dict[str
         "policies": list(POLICIES),
         "initiative": bool(round_start and gm_side_asked(pending, mine)),
         "turn": pending is not None and pending.kind == "action",
-        "places": 0 if round_start or state.round != session._base.round
-        or not session._base.started else len(state.slots) - state.next_slot + 1,
+        "places": 0 if round_start or state.round != session.turn_base.round
+        or not session.turn_base.started else len(state.slots) - state.next_slot + 1,
     }
 
 
@@ -154,7 +154,7 @@ def combatant_view(system: RuleSystem, c: Combatant, mine: bool, mode: str,
         out["conditions"] = conditions(system, c, False)
     if mode == "full":
         out["state"] = c.state_dict()
-        out["sheet"] = _jsonable(c.sheet.model_dump()) if hasattr(c.sheet, "model_dump") else None
+        out["sheet"] = jsonable(c.sheet.model_dump()) if hasattr(c.sheet, "model_dump") else None
         # the same, as a person reads them: labels from the data pack, values in words
         words = system.words
         out["shown"] = {part: [[narration.field_label(k, words),

@@ -66,7 +66,7 @@ class InitiativeRoll(Variable[Reading]):
     def exact(self) -> Distribution[Reading]:
         return _initiative_dist(self)
 
-    def _dist(self) -> Distribution[Reading]:
+    def every_order(self) -> Distribution[Reading]:
         """Every order with the number of faces that give it, found order by order (face
         by face would be ``sides ** n`` meanings: 3.2 million for five combatants). Each
         order keeps the faces a face-by-face enumeration meets first (the smallest), and
@@ -139,7 +139,7 @@ def _totals(ranks: tuple[int, ...], sides: int) -> tuple[int, tuple[int, ...]]:
 def _initiative_dist(var: InitiativeRoll) -> Distribution[Reading]:
     """One initiative roll's orders, kept by value: an exact enumeration re-runs the rule
     once per path, building the same variable each time."""
-    return var._dist()
+    return var.every_order()
 
 
 def _orders(left: tuple[int, ...], ranks: tuple[int, ...]

@@ -21,7 +21,7 @@ from fracas.core.model import DELAY, Action, Combatant, Resolution, Roster, Slot
 from fracas.core.words import count
 from fracas.errors import InputError
 
-from .attack import _after_action
+from .attack import after_action
 from .defense import LIMITED, can_guard, choices, choose
 from .sheet import STANDARD_EFFECTS, Options, Sheet
 from .state import SEED, Changes
@@ -121,7 +121,7 @@ def resolve_other(system: Zamani, action: Action, roster: Roster) -> Resolution:
     if kind not in BEFORE_INITIATIVE:
         if kind != "focus":
             _spend_focus(system, ch, me, kind)
-        _after_action(ch, me.id, offensive=False)
+        after_action(ch, me.id, offensive=False)
     outcome = OUTCOME_OF[kind]
     ev.append(Outcome(rule, me.id, action.target or "", outcome, False, 0))
     return Resolution(outcome, False, 0, tuple(ev))

@@ -282,7 +282,7 @@ def resolve_attack(system: Zamani, roller: Roller, action: Action, roster: Roste
         else:
             ev.append(Note(move_rule, f"The attack did not succeed: {a.name} cannot move "
                                       "afterwards"))
-    _after_action(ch, a.id, offensive=True)
+    after_action(ch, a.id, offensive=True)
     taken_out = ch.get(t.id, "wounds") <= defaults.out_at
     ev.append(Outcome(attack_rule, a.id, t.id, outcome, hit, lost))
     return Resolution(outcome, hit, lost, tuple(ev), taken_out, tuple(details))
@@ -314,7 +314,7 @@ def _damage(system: Zamani, ch: Changes, weapon: str, rating: int, grade: str, b
     return lost
 
 
-def _after_action(ch: Changes, cid: str, offensive: bool) -> None:
+def after_action(ch: Changes, cid: str, offensive: bool) -> None:
     """Bookkeeping: one more segment used; an attack spends the countdown's offensive action
     (standing guard lasts until the guard's next turn: a guard does not attack)."""
     rule = f"{SEED} · Segment & Initiatives"
@@ -323,4 +323,4 @@ def _after_action(ch: Changes, cid: str, offensive: bool) -> None:
         ch.set(rule, cid, "offensive_used", True)
 
 
-__all__ = ["STANDARD_EFFECTS", "resolve_attack"]
+__all__ = ["STANDARD_EFFECTS", "after_action", "resolve_attack"]

@@ -1,0 +1,57 @@
+"""Workers start warm: a simulation's worker processes are handed the policies' memos and
+the exact odds the main process has worked out (issue 39), and play the same fights."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from fracas.analysis import simulate as sim
+from fracas.analysis.workers import worker_pool
+from fracas.core.model import Action, Roster
+from fracas.core.system import RuleSystem
+from fracas.encounter.engine import setup_from_scenario
+from fracas.encounter.policies import PolicyMemos, known_memos, learn_memos
+from fracas.odds.attack import AttackOdds
+from fracas.odds.cache import cached_odds, known_answer
+from fracas.registry.scenarios import load_scenario
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _look_up(memos: PolicyMemos | None, system: RuleSystem, actions: list[Action],
+             roster: Roster) -> list[AttackOdds | None]:
+    """In a fresh worker: take in ``memos`` (if any), then what the odds cache knows."""
+    if memos is not None:
+        learn_memos(memos)
+    return [known_answer(system, a, roster) for a in actions]
+
+
+def test_a_worker_knows_the_odds_the_main_process_worked_out() -> None:
+    scenario = load_scenario(ROOT / "examples" / "c22" / "duel-fight.yaml")
+    system, roster = scenario.system, scenario.roster
+    actions = [a for c in roster for a in system.actions(c, roster)][:4]
+    assert actions
+    answers = [cached_odds(system, a, roster) for a in actions]
+    pool = worker_pool(1)
+    try:
+        cold = pool.submit(_look_up, None, system, actions, roster).result(timeout=300)
+        warm = pool.submit(_look_up, known_memos(), system, actions, roster).result(timeout=300)
+    finally:
+        pool.shutdown()
+    assert cold == [None] * len(actions)  # a spawned worker starts empty
+    assert warm == answers
+
+
+@pytest.mark.parametrize("name", ["c22/duel-fight.yaml", "zamani/duel-fight.yaml"])
+def test_warm_workers_play_the_same_fights(name: str, monkeypatch: Any) -> None:
+    scenario = load_scenario(ROOT / "examples" / name)
+    setup = setup_from_scenario(scenario)
+    one = sim.simulate(setup, scenario.roster, 200, seed=3, method="steps")
+    monkeypatch.setattr(sim, "PARALLEL_FROM_SECONDS", 0.0)  # always spread over workers
+    two = sim.simulate(setup, scenario.roster, 200, seed=3, jobs=2, method="steps")
+    assert one.winner.tolist() == two.winner.tolist()
+    assert one.rounds.tolist() == two.rounds.tolist()
+    assert one.dealt.tolist() == two.dealt.tolist()
