@@ -412,7 +412,7 @@ def main() -> None:
     except Exception as err:  # a plug-in's own fault is named, not shown as a traceback
         from fracas.registry import blame
 
-        told = None if _state["debug"] else blame(err)
+        told = None if debugging() else blame(err)
         if told is None:
             raise
         typer.echo(f"fracas: error: {told}", err=True)
