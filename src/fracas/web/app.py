@@ -250,7 +250,7 @@ def create_app(db_url: str, *, serving: bool = False) -> FastAPI:
 
     app.include_router(api.router)
     app.include_router(gm_api.router)
-    app.include_router(pages.router)
+    app.include_router(pages.router, include_in_schema=False)  # pages, not the API
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     app.add_middleware(BodyLimit, limit=MAX_BODY)
     return app
