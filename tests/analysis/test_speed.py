@@ -125,12 +125,13 @@ def test_auto_counts_work_and_reads_no_clock(monkeypatch: pytest.MonkeyPatch) ->
     import itertools
     import time
 
-    from fracas.analysis import paths
+    from fracas.analysis import auto, paths
     from fracas.analysis.auto import choose
 
     path = Path(__file__).parents[2] / "examples" / "genesys" / "duel-fight.yaml"
     scenario = load_scenario(path)
     setup = setup_from_scenario(scenario)
+    monkeypatch.setattr(auto, "SAMPLED_TRIAL_SHARE", 1.0)  # the whole trial, weighed
     first = choose(setup, scenario.roster, 3, 1000)
     paths.CACHES.clear()
     paths.CHAINS.clear()
@@ -179,3 +180,22 @@ def test_a_hit_on_a_sub_step_of_one_outcome_saves_nothing() -> None:
     assert sampled < 0.5 * steps
     sampled, steps, _ = sampled_work(learnt, fixed, fixed, 8, 2000)
     assert sampled > steps
+
+
+def test_auto_gives_up_a_sampled_trial_that_would_cost_more_than_its_share() -> None:
+    """The sampled path's learning stops once its enumeration runs pass
+    SAMPLED_TRIAL_SHARE of the turns step by step would play (issue 39: auto costs at
+    most about that share more than the path it picks); the fights are the steps path's."""
+    from fracas.analysis import auto, paths
+
+    path = Path(__file__).parents[2] / "examples" / "genesys" / "duel-fight.yaml"
+    scenario = load_scenario(path)
+    setup = setup_from_scenario(scenario)
+    paths.CACHES.clear()
+    paths.CHAINS.clear()
+    choice = auto.choose(setup, scenario.roster, 3, 1000)
+    assert choice.method == "steps"
+    assert "the sampled path's learning passed" in choice.note
+    fights = simulate(setup, scenario.roster, 40, seed=3, method="steps")
+    chosen = simulate(setup, scenario.roster, 40, seed=3, method="auto")
+    assert np.array_equal(fights.winner, chosen.winner)

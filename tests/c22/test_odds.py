@@ -13,7 +13,7 @@ from fracas.core.model import Roster
 from fracas.dice import Distribution, RandomRoller, ScriptedRoller
 from fracas.dice.cards import parse_card
 from fracas.odds.attack import attack_odds
-from fracas.systems.c22.cards import CardValues, HandDraw, HandKey
+from fracas.systems.c22.cards import CardReads, CardValues, HandDraw, HandKey
 from tests.c22.util import example, make, person
 
 
@@ -118,12 +118,32 @@ def test_named_weapon_card_odds_match_enumeration() -> None:
 
 def test_hand_draw_classes_weigh_every_ordered_pair() -> None:
     pile = tuple(sorted(parse_card(c) for c in ["2S", "4S", "4H", "6D", "8D", "RJ", "BJ"]))
-    key = HandKey(CardValues(), ("D", 6), None, ordered=False)
+    key = HandKey(CardReads(CardValues(), (("D", 6),)), None, ordered=False)
     dist = HandDraw(pile, "a", 2, key).exact()
     assert sum(dist.probabilities().values()) == 1
-    # the two 4s cannot be told apart by the rules: one class, both orders of both pairs
+    # no rule left reads the 4s' suits: one class, both orders of both pairs
     fours = [h for h in dist.outcomes() if {c.rank for c in h} == {"4"}]
     assert len(fours) == 1 and dist.probability(fours[0]) == Fraction(2, 42)
+
+
+def test_hand_draw_keeps_apart_cards_a_later_rule_reads() -> None:
+    """A 4 of spades and a 4 of hearts are one class only while no rule that can still
+    run reads their suits: a raised maneuver on spades 4+, or an initiative draw that may
+    compare them with a rival's 4 of clubs, keeps them apart (seed 000 and the public
+    initiative rule: ties by suit)."""
+    pile = tuple(sorted(parse_card(c) for c in ["4S", "4H", "6D"]))
+    for reads in (CardReads(CardValues(), (("S", 4),)),
+                  CardReads(CardValues(), (), frozenset({(4, 1)}))):
+        dist = HandDraw(pile, "a", 1, HandKey(reads)).exact()
+        assert len(dist) == 3 and set(dist.probabilities().values()) == {Fraction(1, 3)}
+    # a rival's 4 of spades: 4S ties with it, 4H loses to it (still two classes of 4)
+    dist = HandDraw(pile, "a", 1, HandKey(CardReads(CardValues(), (),
+                                                    frozenset({(4, 0)})))).exact()
+    assert len(dist) == 3
+    # a rival 6 only: nothing reads the suits of the 4s, which merge
+    dist = HandDraw(pile, "a", 1, HandKey(CardReads(CardValues(), (),
+                                                    frozenset({(6, 2)})))).exact()
+    assert len(dist) == 2
 
 
 def test_random_sampling_agrees_with_the_exact_odds() -> None:

@@ -19,7 +19,13 @@ def hand_values(pending: Decision, rng: random.Random) -> list[Any]:
     if numbers:
         low, high = int(numbers[1]), int(numbers[2])
         if "roll-off" in request.die:  # a roll-off goes on while tied: type untied dice
-            return rng.sample(range(low, high + 1), request.count or 1)
+            each = re.search(r"\((\d*)d\d+ each\)", request.die)
+            per = int(each[1] or 1) if each else 1  # Tri-Stat: 2d6 each
+            while True:
+                values = [rng.randint(low, high) for _ in range(request.count or 1)]
+                sums = [sum(values[i:i + per]) for i in range(0, len(values), per)]
+                if len(set(sums)) == len(sums):
+                    return values
         values = [rng.randint(low, high) for _ in range(request.count or 1)]
         # percentile dice show 100 as 00, and the table types what they show
         return ["00" if v == 100 and numbers[3] else v for v in values]

@@ -91,7 +91,7 @@ def play(url: str, example: str, mine: str, hidden: str, mode: str
     with httpx.Client(base_url=url, timeout=60) as http:
         gm = new_gm(http)
         r = gm.post("/api/encounters", {"example": example, "seed": 7, "settings": {
-            "others": mode, "hidden": [hidden]}})
+            "others": mode, "allies": mode, "hidden": [hidden]}})
         assert r.status_code == 201, r.text
         eid = r.json()["id"]
         player = invite(gm, eid, "Pat", [mine])

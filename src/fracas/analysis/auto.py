@@ -12,12 +12,16 @@ first, each stopped as soon as it has answered:
    building the chain costs less than playing every turn.
 3. The sampled path, only from :data:`SAMPLED_FROM` fights (below that its learning
    cannot pay): its learning fights, then two halves of :data:`TRIAL_FIGHTS` fights
-   (kept if this path wins). Each sub-step call counts as one play step by step; on the
-   sampled path a cache hit costs :data:`HIT_COST` (:data:`FIXED_HIT_COST` on a sub-step of
-   one outcome, which draws nothing when played either), a direct play one, a miss
-   :data:`MISS_COST` plus its enumeration's runs or its traced play. Misses grow like
-   n^b, b = log2(misses after both halves / after one); the sampled path is taken when
-   its extrapolated work is under :data:`SAMPLED_MARGIN` of step by step's.
+   (kept if this path wins). The learning is given up, and the steps path taken, once
+   its enumeration runs and traces pass :data:`SAMPLED_TRIAL_SHARE` of the turns step
+   by step would play (a run plays one sub-step, a part of a turn): a trial thrown away
+   then costs auto at most about that share. Each sub-step call counts as one play step
+   by step; on the sampled path a cache hit costs :data:`HIT_COST`
+   (:data:`FIXED_HIT_COST` on a sub-step of one outcome, which draws nothing when played
+   either), a direct play one, a miss :data:`MISS_COST` plus its enumeration's runs or
+   its traced play. Misses grow like n^b, b = log2(misses after both halves / after one);
+   the sampled path is taken when its extrapolated work is under :data:`SAMPLED_MARGIN`
+   of step by step's.
 
 The costs are fixed weights, measured once against CPU time on the example fights
 (``benchmarks/simulate.py`` prints auto beside the best path).
@@ -39,7 +43,7 @@ from fracas.analysis.paths import (
     sampled_chunk,
     steps_chunk,
 )
-from fracas.analysis.sampled import SubstepCache
+from fracas.analysis.sampled import SubstepCache, WorkCapReached
 from fracas.core.model import Roster
 from fracas.core.words import count
 from fracas.encounter.engine import FightSetup
@@ -53,6 +57,8 @@ HIT_COST = 0.15  # a cache hit, in plays of a sub-step
 FIXED_HIT_COST = 1.0  # a hit on a sub-step of one outcome: playing it draws nothing either
 MISS_COST = 0.5  # a miss's own overhead (read tracking, storing), besides runs or a play
 SAMPLED_MARGIN = 0.8  # the sampled path must count at most this share of step by step's
+SAMPLED_TRIAL_SHARE = 0.03  # of the turns step by step would play, the most enumeration
+# runs and traces the sampled path's learning may take before auto gives it up
 
 
 @dataclass
@@ -146,7 +152,13 @@ def choose(setup: FightSetup, roster: Roster, seed: int, n: int,
         return Choice("steps", f"auto chose the steps path: {said}; {why}; fewer than "
                       f"{SAMPLED_FROM} fights: the sampled path's learning would not pay",
                       first)
-    plan, learning = learn_played(setup, roster, seed, max_memory)
+    cap = SAMPLED_TRIAL_SHARE * n * turns
+    try:
+        plan, learning = learn_played(setup, roster, seed, max_memory, max_work=cap)
+    except WorkCapReached:
+        return Choice("steps", f"auto chose the steps path: {said}; {why}; the sampled path's "
+                      f"learning passed {cap:,.0f} sub-step runs ({SAMPLED_TRIAL_SHARE:.0%} of "
+                      "the turns step by step) before it could pay", first)
     key = run_key(setup, roster, plan, max_memory)
     start = Counts(0, 0, 0, 0, 0)
     halves, counts = [], []

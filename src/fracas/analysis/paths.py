@@ -102,12 +102,13 @@ CACHES: dict[str, tuple[Any, Roster, SubstepCache]] = {}
 Plan = tuple[frozenset[Any], frozenset[Any]]  # rules always played, rules always traced
 
 
-def learn_played(setup: FightSetup, roster: Roster, seed: int, max_bytes: int
-                 ) -> tuple[Plan, SubstepCache]:
+def learn_played(setup: FightSetup, roster: Roster, seed: int, max_bytes: int,
+                 max_work: float | None = None) -> tuple[Plan, SubstepCache]:
     """The rules keyed by the whole fight (always played) and those too large to
     enumerate (always traced into roll trees), found by playing :data:`LEARN_FIGHTS`
-    fights on a learning cache (deterministic in the seed); the cache is returned warm."""
-    cache = SubstepCache(max_bytes, learn=True)
+    fights on a learning cache (deterministic in the seed); the cache is returned warm.
+    Past ``max_work`` enumeration runs and traces: :class:`WorkCapReached` (auto's trial)."""
+    cache = SubstepCache(max_bytes, learn=True, max_work=max_work)
     for i in range(LEARN_FIGHTS):
         play_lean(setup, roster, SamplingRoller(np.random.Generator(np.random.PCG64(
             np.random.SeedSequence([seed, 1_000_033, i]))), cache))

@@ -60,6 +60,10 @@ def _holds_roster(value: Any, depth: int = 6) -> bool:
     return any(_holds_roster(getattr(value, n, None), depth - 1) for n in names)
 
 
+class WorkCapReached(Exception):
+    """A trial's cache did more work than it was allowed (``max_work``)."""
+
+
 class SubstepCache:
     """Exact distributions of rule sub-steps, keyed by the part of the state they read.
 
@@ -72,8 +76,10 @@ class SubstepCache:
     """
 
     def __init__(self, max_bytes: int, played: frozenset[Hashable] = frozenset(),
-                 learn: bool = False, traced: frozenset[Hashable] = frozenset()) -> None:
+                 learn: bool = False, traced: frozenset[Hashable] = frozenset(),
+                 max_work: float | None = None) -> None:
         self.max_bytes = max_bytes
+        self.max_work = max_work  # enumeration runs and traces: past it, WorkCapReached
         self.played = set(played)
         self.traced = set(traced)
         self.traces = 0
@@ -133,12 +139,14 @@ class SubstepCache:
             dist = exact.distribution(fn, *tracked)
         except EnumerationTooLarge:
             self.runs += exact.runs
+            self._check_work()
             self._too_large.add(whole)
             self._failures[rule] = self._failures.get(rule, 0) + 1
             if self.learn and self._failures[rule] >= GIVE_UP:
                 self.traced.add(rule)
             return self._trace(roller, fn, args, where, base, [])
         self.runs += exact.runs
+        self._check_work()
         everything = any(_holds_roster(v) for v in dist.outcomes())
         reads = _reads(args, where, trackers, everything)
         if self.learn and where and all(r == (EVERY,) for r in reads):
@@ -156,6 +164,7 @@ class SubstepCache:
         the path in the roll tree of the part of the state it read (``into``: the tree
         whose walk left it, kept only while the path read nothing outside its part)."""
         self.traces += 1
+        self._check_work()
         trackers = {i: ReadTracker(args[i]) for i in where}
         tracked = tuple(trackers.get(i, a) for i, a in enumerate(args))
         replay = ReplayRoller(roller.rng, drawn)
@@ -173,6 +182,10 @@ class SubstepCache:
             self._store(base, reads, key[2], found, ENTRY_BYTES)
         self._charge(NODE_BYTES * found.add(replay.path, result))
         return result
+
+    def _check_work(self) -> None:
+        if self.max_work is not None and self.runs + self.traces > self.max_work:
+            raise WorkCapReached
 
     def _charge(self, size: int) -> None:
         """Count ``size`` bytes; at the byte budget the cache is emptied first."""

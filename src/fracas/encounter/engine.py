@@ -388,7 +388,7 @@ def step(roller: Roller, setup: FightSetup, state: FightState, lean: bool = Fals
         if last:  # the last slot: nothing to delay past
             actions = actions.where(lambda a: a.kind != DELAY)
         if not actions:
-            emit([Note(RULE_FIGHT, f"{actor} has nothing to do in this slot")])
+            emit([Note(RULE_FIGHT, f"{state.roster[actor].name} has nothing to do in this slot")])
             return state, tuple(events)
         chosen = None
         if memo is not None:

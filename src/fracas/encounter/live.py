@@ -23,7 +23,7 @@ from fracas.core.system import RuleSystem
 from fracas.core.words import count, plain
 from fracas.dice.joint import Split, split
 from fracas.dice.rollers import Roller
-from fracas.dice.variables import Variable
+from fracas.dice.variables import RollOff, Variable
 from fracas.encounter.decisions import (
     Decision,
     DiceRequest,
@@ -60,7 +60,10 @@ def dice_count(var: Variable[Any]) -> int | None:
         parts = [p for _, p in var.parts] if isinstance(var, Sum) else list(var.parts)
         counts = [dice_count(p) for p in parts]
         return None if any(c is None for c in counts) else sum(c or 0 for c in counts)
-    for name in ("count", "ids", "names"):  # hands, everybody's initiative, a roll-off
+    if isinstance(var, RollOff):  # each tied name rolls the die once in the first round
+        each = dice_count(var.die)
+        return None if each is None else len(var.names) * each
+    for name in ("count", "ids", "names"):  # hands, everybody's initiative
         value = getattr(var, name, None)
         if isinstance(value, int):
             return value
@@ -379,6 +382,10 @@ def dice_error(err: ScriptError, pending: Decision, names: Names, typed: int) ->
             "value" in said and ("given" in said or "too many" in said)):
         # a wrong count: say how many the roll needs, once
         need = count(asked.count, "value")
+        if typed == asked.count and "roll-off" in asked.die:  # the count was right: a tie
+            return InputError(f"{pending.prompt}: the values typed leave a tie, and a "
+                              f"roll-off goes on while tied: type {need} that break it",
+                              path="dice", allowed=f"{need}, each {asked.allowed}, no tie")
         return InputError(f"{pending.prompt}: type {need}, not {typed}", path="dice",
                           allowed=need + (f", each {asked.allowed}" if asked.count > 1
                                           else f": {asked.allowed}"))

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import fields, replace
 from typing import Any
 
 from fracas.core.events import (
@@ -133,6 +134,34 @@ class Names:
         return "".join(out)
 
 
+#: The fields of an event that refer to combatants (an id, or ids inside tuples): the only
+#: places where a name is put for an id. Free text (a rule's note, a weapon's name, the
+#: action in the table's words, a GM's description) is never searched for ids: "knife"
+#: is the Knife fighter's id and also the name of his knife.
+REFERS = frozenset({"actor", "target", "who", "attacker", "defender", "combatant", "order",
+                    "names", "segments"})
+
+
+def _named_value(value: Any, names: Names) -> Any:
+    if isinstance(value, str):
+        return names.names.get(value, value)
+    if isinstance(value, tuple):
+        return tuple(_named_value(v, names) for v in value)
+    return value
+
+
+def in_names(event: Event, names: Names) -> Event:
+    """``event`` with the combatants its fields refer to (:data:`REFERS`) given by name."""
+    changes = {}
+    for f in fields(event):
+        if f.name in REFERS:
+            value = getattr(event, f.name)
+            named = _named_value(value, names)
+            if named != value:
+                changes[f.name] = named
+    return replace(event, **changes) if changes else event
+
+
 def field_label(name: str, words: Words) -> str:
     """A field's label from the system's data pack, else its name in plain words."""
     return plain(words.field(name))
@@ -195,8 +224,7 @@ def say_public(event: Event, names: Names, words: Words) -> str | None:
         if not event.target:
             return f"{names(event.actor)}: {outcome}"
         return f"{names(event.actor)} → {names(event.target)}: {outcome}"
-    line = event.public_text()
-    return None if line is None else names.put(line)
+    return in_names(event, names).public_text()
 
 
 def public_teller(names: Mapping[str, str], words: Words) -> Callable[[Event], str | None]:
@@ -246,6 +274,4 @@ def say(event: Event, names: Names, words: Words) -> str:
             return f"{field} {moved}"
         return (f"{field} {value_words(event.before, words)} → "
                 f"{value_words(event.after, words)}")
-    if isinstance(event, FightEnded):
-        return names.put(event.text())
-    return names.put(event.text())
+    return in_names(event, names).text()

@@ -131,8 +131,12 @@ def _first_comment(path: Path) -> str:
     return " ".join(block)
 
 
+LINE = 110  # the most characters of an example's one line
+
+
 def _one_line(text: str) -> str:
-    """The first sentence of a description, on one line."""
+    """The first sentence of a description, on one line of at most :data:`LINE`
+    characters (cut with an ellipsis)."""
     flat = " ".join(text.split())
     first = re.split(r"(?<=[.!?])\s", flat, maxsplit=1)[0]
-    return first
+    return first if len(first) <= LINE else first[:LINE - 3].rstrip() + "…"

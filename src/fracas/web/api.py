@@ -303,7 +303,7 @@ def changed_view(request: Request, eid: str, role: Role, version: int, events: A
         wanted = list(events)
         _, session, info = request.app.state.tracker.just_changed(eid)
         names = names_of(session)
-        lines = lines_for(session, names, viewer_of(role, info.settings))
+        lines = lines_for(session, names, viewer_of(role, info.settings, session))
         picked = []
         for e, line in reversed(lines):  # the newest match of each new event
             if e in wanted:

@@ -12,9 +12,11 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any
 
 from fracas.encounter.decisions import ActionMenu, Draft, Step
+from fracas.encounter.redact import Names, unseen_targets
 from fracas.web.tracker import Role
 from fracas.web.views import names_of, viewer_of
 
@@ -49,10 +51,32 @@ def read_draft(text: str) -> Draft:
 
 
 def _step(menu: ActionMenu, draft: Draft) -> tuple[Draft, Step]:
+    """The step ``draft`` is at; the first step for a draft of another menu (a value no
+    action on offer has: never another action in its place)."""
+    if draft != Draft() and not menu.candidates(draft):
+        draft = Draft()
     try:
         return draft, menu.step(draft)
     except (StopIteration, ValueError, KeyError, IndexError):  # a draft of another menu
         return Draft(), menu.step(Draft())
+
+
+def offered(menu: ActionMenu, hidden: frozenset[str], names: Names) -> ActionMenu:
+    """The menu as a player sees it: a target hidden from them named by the value and
+    label :func:`fracas.encounter.redact.unseen_targets` gives it, so a draft taking it
+    leads to that very combatant's action (its option id), never to another's."""
+    unseen = unseen_targets((f.target for f in menu.facets), hidden)
+    if not unseen:
+        return menu
+    facets = tuple(replace(f, target=unseen[f.target][0], target_name=unseen[f.target][1])
+                   if f.target in unseen else f for f in menu.facets)
+    labels = list(menu.labels)  # by the flat action's index
+    for f in menu.facets:
+        if f.target in unseen and labels:
+            labels[f.index] = names.pattern(f.target).sub(unseen[f.target][1],
+                                                          labels[f.index])
+    previous = unseen[menu.previous][0] if menu.previous in unseen else menu.previous
+    return replace(menu, facets=facets, previous=previous, labels=tuple(labels))
 
 
 def composed(request: Any, eid: str, role: Role, view: Mapping[str, Any], text: str
@@ -67,7 +91,9 @@ def composed(request: Any, eid: str, role: Role, view: Mapping[str, Any], text: 
         return None
     decision = (view.get("pending") or {}).get("decision") or {}
     odds = {str(o.get("id")): o.get("odds") for o in decision.get("options") or []}
-    menu = pending.menu
+    viewer = viewer_of(role, info.settings, session)
+    names = names_of(session)
+    menu = pending.menu if role.is_gm else offered(pending.menu, viewer.hidden, names)
     draft, step = _step(menu, read_draft(text))
     entries = [{"label": e.label, "description": e.description, "on": e.on,
                 "odds": odds.get(e.option or ""),
@@ -84,6 +110,5 @@ def composed(request: Any, eid: str, role: Role, view: Mapping[str, Any], text: 
     }
     if role.is_gm:
         return out
-    viewer = viewer_of(role, info.settings)
-    unseen: dict[str, Any] = names_of(session).unseen(out, viewer.hidden)
+    unseen: dict[str, Any] = names.unseen(out, viewer.hidden)
     return unseen

@@ -6,6 +6,7 @@ swaps in the panel; buttons and forms post to the JSON API.
 
 from __future__ import annotations
 
+import functools
 import re
 from pathlib import Path
 from typing import Any
@@ -101,32 +102,27 @@ def join(request: Request, key: str) -> Response:
     return response
 
 
+@functools.cache
+def example_groups() -> list[tuple[str, list[tuple[str, str]]]]:
+    """The examples by system (where each system ships them, a plug-in's too: see
+    :mod:`fracas.registry.examples`), whole fights first, each with its title and its
+    one line."""
+    groups: dict[str, list[tuple[str, str]]] = {}
+    for e in all_examples():
+        groups.setdefault(e.system, []).append(
+            (e.name, f"{e.title} — {e.description}" if e.description else e.title))
+    for entries in groups.values():
+        entries.sort(key=lambda e: ("fight" not in e[0], e[1].lower()))
+    return sorted(groups.items())
+
+
 def dashboard(request: Request, status: int = 200, error: str | None = None,
               form: dict[str, Any] | None = None) -> HTMLResponse:
     tracker = request.app.state.tracker
     gid = gm_id(tracker.store, request)
     return render("gm.html", status, encounters=tracker.store.encounters_of(gid),
-                  examples=example_choices(), catalogue=catalogue(),
-                  systems=sorted(systems()), error=error,
+                  examples=example_groups(), systems=sorted(systems()), error=error,
                   form=form or {}, max_title=MAX_TITLE)
-
-
-def example_choices() -> list[tuple[str, str]]:
-    """Each example (its name) with what the GM reads in the menu: its title and its
-    system (``Swordswoman vs brawler (tristat)``), not its file name."""
-    return [(e.name, f"{e.title} ({e.system})") for e in all_examples()]
-
-
-def catalogue() -> list[dict[str, Any]]:
-    """The new-encounter list's data, by system (each as the registry knows it: its id
-    and title), each example with its name, title, one-line description and whether it
-    is a whole fight: see :mod:`fracas.registry.examples`."""
-    known = systems()
-    grouped: dict[str, list[dict[str, Any]]] = {}
-    for e in all_examples():
-        grouped.setdefault(e.system, []).append(e.to_dict())
-    return [{"system": sid, "title": known[sid].title, "examples": found}
-            for sid, found in grouped.items() if sid in known]
 
 
 @router.get("/gm", response_class=HTMLResponse)

@@ -24,7 +24,7 @@ from fracas.registry.scenarios import scenario_from_mapping
 from fracas.web.store import Conflict, EncounterInfo, Memory, PlayerInfo, Store
 
 VISIBILITY = ("exact", "bar", "status", "hidden")
-DEFAULT_SETTINGS: dict[str, Any] = {"others": "bar", "hidden": []}
+DEFAULT_SETTINGS: dict[str, Any] = {"others": "bar", "allies": "exact", "hidden": []}
 CACHED = 256  # live sessions kept in memory
 MAX_SEED = 2**63 - 1
 MAX_TITLE = 200  # characters in an encounter's title typed by the GM
@@ -94,28 +94,68 @@ def plain_text(text: str, path: str) -> str:
 _CONTROL = frozenset(chr(c) for c in [*range(0, 9), 11, 12, *range(14, 32), 127])
 
 
+SETTINGS = "others, allies, hidden, hide_odds, past, revealed"
+
+
+def _ids(value: Any, path: str, roster: Sequence[str]) -> list[str]:
+    if not isinstance(value, list) or not all(isinstance(h, str) for h in value):
+        raise InputError(f"{path.rsplit('.', 1)[-1]} must be a list of combatant ids",
+                         path=path, allowed=", ".join(roster))
+    for i, h in enumerate(value):
+        if h not in roster:
+            raise InputError(f"no combatant {h!r}", path=f"{path}[{i}]",
+                             allowed=", ".join(roster))
+    return list(dict.fromkeys(value))
+
+
 def check_settings(settings: Mapping[str, Any], roster: Sequence[str]) -> dict[str, Any]:
-    """Validated visibility settings: ``others`` (how players see others), ``hidden`` ids."""
+    """Validated visibility settings: how players see the enemies (``others``) and their
+    allies (``allies``), the ids ``hidden`` from them, whether odds against a target whose
+    health they may not see are left out (``hide_odds``), the revealed combatants whose
+    ``past`` (what they did while hidden) players are shown, and when each combatant was
+    revealed (``revealed``: id -> the fight's event count then, kept by the tracker)."""
     if not isinstance(settings, Mapping):
         raise InputError("settings must be a mapping", path="settings",
-                         allowed="{others: ..., hidden: [...]}")
-    unknown = set(settings) - {"others", "hidden"}
+                         allowed="{others: ..., allies: ..., hidden: [...]}")
+    unknown = set(settings) - {s.strip() for s in SETTINGS.split(",")}
     if unknown:
         raise InputError(f"unknown setting {sorted(unknown)[0]!r}", path="settings",
-                         allowed="others, hidden")
-    others = settings.get("others", DEFAULT_SETTINGS["others"])
-    if others not in VISIBILITY:
-        raise InputError(f"unknown visibility {others!r}", path="settings.others",
-                         allowed=", ".join(VISIBILITY))
-    hidden = settings.get("hidden", [])
-    if not isinstance(hidden, list) or not all(isinstance(h, str) for h in hidden):
-        raise InputError("hidden must be a list of combatant ids", path="settings.hidden",
-                         allowed=", ".join(roster))
-    for i, h in enumerate(hidden):
-        if h not in roster:
-            raise InputError(f"no combatant {h!r}", path=f"settings.hidden[{i}]",
-                             allowed=", ".join(roster))
-    return {"others": others, "hidden": list(dict.fromkeys(hidden))}
+                         allowed=SETTINGS)
+    out: dict[str, Any] = {}
+    for key in ("others", "allies"):
+        mode = settings.get(key, DEFAULT_SETTINGS[key])
+        if mode not in VISIBILITY:
+            raise InputError(f"unknown visibility {mode!r}", path=f"settings.{key}",
+                             allowed=", ".join(VISIBILITY))
+        out[key] = mode
+    out["hidden"] = _ids(settings.get("hidden", []), "settings.hidden", roster)
+    out["past"] = _ids(settings.get("past", []), "settings.past", roster)
+    hide = settings.get("hide_odds", False)
+    if not isinstance(hide, bool):
+        raise InputError(f"hide_odds must be true or false, not {hide!r}",
+                         path="settings.hide_odds", allowed="true, false")
+    out["hide_odds"] = hide
+    revealed = settings.get("revealed", {})
+    if not isinstance(revealed, Mapping) or not all(
+            k in roster and isinstance(v, int) and not isinstance(v, bool) and v >= 0
+            for k, v in revealed.items()):
+        raise InputError("revealed must map combatant ids to event counts",
+                         path="settings.revealed", allowed=", ".join(roster))
+    out["revealed"] = dict(revealed)
+    return out
+
+
+def revealed_now(before: Mapping[str, Any], after: dict[str, Any], events: int
+                 ) -> dict[str, Any]:
+    """``after`` with the combatants revealed by it marked as seen from the fight's event
+    ``events`` on (their past stays unseen unless listed in ``past``); one hidden again
+    is no longer marked."""
+    revealed = {k: v for k, v in dict(before.get("revealed") or {}).items()
+                if k not in after["hidden"]}
+    for cid in before.get("hidden") or ():
+        if cid not in after["hidden"]:
+            revealed[cid] = events
+    return {**after, "revealed": revealed}
 
 
 def check_controllers(controllers: Any, scenario: Scenario) -> dict[str, str]:
@@ -381,8 +421,10 @@ class Tracker:
 
     def set_settings(self, eid: str, role: Role, settings: Any) -> int:
         self.gm_only(role, "change what players see")
-        _, session, _ = self.session(eid)
+        _, session, info = self.session(eid)
         chosen = check_settings(settings, list(session.state.roster))
+        if "revealed" not in settings:  # kept by the tracker, not sent by the page
+            chosen = revealed_now(info.settings, chosen, len(session.events))
         version = self.store.update_settings(eid, chosen)
         self._notify(eid, version)
         return version

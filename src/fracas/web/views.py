@@ -2,7 +2,8 @@
 by the page, so that no renderer can show more than the role may see.
 
 The GM sees everything. A player sees the turn order, whose turn it is, the public log,
-their own combatants in full, and the others as the encounter's ``others`` setting says:
+their own combatants in full, their allies as the ``allies`` setting says and the enemies
+as the ``others`` setting says:
 ``exact`` numbers, a health ``bar``, a ``status`` word, or ``hidden`` numbers; combatants
 listed in ``hidden`` are left out everywhere (order, roster, log, prompts) until revealed.
 """
@@ -17,12 +18,21 @@ from weakref import WeakKeyDictionary
 from fracas.core.events import Event, RoundStarted, TurnStarted, jsonable
 from fracas.core.model import Combatant
 from fracas.core.system import RuleSystem
+from fracas.core.words import plain
 from fracas.encounter import narration
 from fracas.encounter.gm import at_round_start, gm_side_asked, marks
 from fracas.encounter.live import PERSON
 from fracas.encounter.policies import POLICIES
-from fracas.encounter.redact import Names, Told, Viewer, decision_view, event_lines
+from fracas.encounter.redact import (
+    Names,
+    Told,
+    Viewer,
+    decision_view,
+    event_lines,
+    summary_view,
+)
 from fracas.encounter.session import Session, known_names
+from fracas.encounter.summary import summarize
 from fracas.web.odds import WORKER
 from fracas.web.tracker import Role
 
@@ -55,6 +65,50 @@ def conditions(system: RuleSystem, c: Combatant, numbers: bool) -> list[str]:
             out.append(f"{narration.field_label(name, words)}: "
                        f"{narration.value_words(value, words)}")
     return out
+
+
+def tags(system: RuleSystem, c: Combatant, numbers: bool,
+         marks: Sequence[tuple[str, int | None]]) -> list[dict[str, Any]]:
+    """The combatant's flags and conditions one by one (``label``), each once: a condition
+    the GM put on it carries its rounds left (``left``) beside the rules' own word for it
+    rather than showing twice; with ``numbers``, the other lists of names as in
+    :func:`conditions` (``draw pile: ...``)."""
+    words = system.words
+    out: list[dict[str, Any]] = []
+    for name, value in c.state_dict().items():
+        if value is True:
+            out.append({"label": narration.field_label(name, words), "left": None})
+        elif name == "conditions" and isinstance(value, list | tuple):
+            out += [{"label": plain(words.condition(str(v))), "left": None,
+                     "key": str(v).split(":", 1)[0].lower()} for v in value]
+        elif numbers and isinstance(value, list | tuple) and value and all(
+                isinstance(v, str) for v in value):
+            out.append({"label": f"{narration.field_label(name, words)}: "
+                                 f"{narration.value_words(value, words)}", "left": None})
+    for mark, left in marks:
+        same = next((t for t in out if t.get("key") == mark.lower()
+                     or t["label"].lower() == mark.lower()
+                     or t["label"].lower() == plain(words.condition(mark)).lower()), None)
+        if same is not None:
+            same["left"] = left
+            same["gm"] = True
+        else:
+            out.append({"label": mark, "left": left, "gm": True})
+    for t in out:
+        t.pop("key", None)
+    return out
+
+
+def slot_of(order: Sequence[Mapping[str, Any]], cid: str) -> dict[str, Any] | None:
+    """The slot of this round a combatant holds next (else the last it took): its label,
+    whether it is taken, and whether others may take it too."""
+    held = [s for s in order if cid in s["ids"]]
+    ahead = [s for s in held if not s["done"]]
+    if not held:
+        return None
+    slot = (ahead or held[-1:])[0]
+    return {"label": slot["label"], "done": slot["done"], "shared": len(slot["ids"]) > 1,
+            "current": slot["current"]}
 
 
 _NAMES: WeakKeyDictionary[Session, Names] = WeakKeyDictionary()
@@ -127,8 +181,12 @@ def gm_tools(session: Session, players: Sequence[Mapping[str, Any]]) -> dict[str
     }
 
 
-def viewer_of(role: Role, settings: Mapping[str, Any]) -> Viewer:
-    return Viewer() if role.is_gm else Viewer.player(role.combatants, settings)
+def viewer_of(role: Role, settings: Mapping[str, Any], session: Session) -> Viewer:
+    """Who looks: the GM, or a player (their allies: the combatants on a side of theirs)."""
+    if role.is_gm:
+        return Viewer()
+    sides = {cid: c.side for cid, c in session.state.roster.items()}
+    return Viewer.player(role.combatants, settings, sides)
 
 
 def combatant_view(system: RuleSystem, c: Combatant, mine: bool, mode: str,
@@ -174,7 +232,7 @@ def encounter_view(eid: str, title: str, system: RuleSystem, session: Session, v
     """Everything ``role`` may see of the encounter, as JSON-able data."""
     state = session.state
     roster = state.roster
-    viewer = viewer_of(role, settings)
+    viewer = viewer_of(role, settings, session)
     names = names_of(session)
     hidden_ids = viewer.hidden
     others = viewer.others
@@ -188,12 +246,15 @@ def encounter_view(eid: str, title: str, system: RuleSystem, session: Session, v
         view = combatant_view(system, c, mine, viewer.mode(cid), state.actor)
         if viewer.sees(cid, "condition"):  # the GM's own conditions, with rounds left
             view["marks"] = [{"name": n, "left": left} for n, left in held.get(cid, [])]
+            if "conditions" in view:
+                view["tags"] = tags(system, c, viewer.sees(cid, "private"),
+                                    held.get(cid, []))
         if role.is_gm:
             view["hidden"] = cid in settings.get("hidden", ())
             view["controller"] = session.current.get(cid, PERSON)
         combatants.append(view)
 
-    order = []
+    order: list[dict[str, Any]] = []
     taken = slots_taken(session.events)
     for i, slot in enumerate(state.slots):
         ids = [x for x in slot.candidates if x in roster and x not in hidden_ids]
@@ -206,6 +267,16 @@ def encounter_view(eid: str, title: str, system: RuleSystem, session: Session, v
                           "ids": ids, "done": i < state.next_slot - (state.actor is not None),
                           "current": i == state.next_slot - 1 and state.actor is not None
                           and not state.over})
+
+    for view in combatants:
+        view["slot"] = slot_of(order, view["id"])
+    # the GM's desk lists the combatants in turn order (those in no slot last)
+    place: dict[str, int] = {}
+    for i, entry in enumerate(order):
+        for cid in entry["ids"]:
+            place.setdefault(cid, i)
+    if role.is_gm:
+        combatants.sort(key=lambda v: place.get(v["id"], len(order)))
 
     log = [event_view(e, line) for e, line in lines_for(session, names, viewer)]
 
@@ -243,7 +314,21 @@ def encounter_view(eid: str, title: str, system: RuleSystem, session: Session, v
         "round": state.round, "over": state.over, "winner": state.winner,
         "actor": actor, "actor_name": actor_name,
         "order": order, "combatants": combatants, "pending": asked, "log": log,
-        "settings": dict(settings) if role.is_gm else {"others": others},
+        "settings": dict(settings) if role.is_gm else {"others": others,
+                                                        "allies": viewer.allied},
         "players": list(players) if role.is_gm else [],
         "gm": gm_tools(session, players) if role.is_gm else None,
+        "summary": fight_summary(session, names, viewer) if state.over else None,
     }
+
+
+def fight_summary(session: Session, names: Names, viewer: Viewer) -> dict[str, Any]:
+    """The end-of-fight summary as the viewer sees it, whose turn each went down in by
+    name (see :mod:`fracas.encounter.summary`)."""
+    whole = summarize(session.scenario, session.system, session.events)
+    seen = summary_view(whole.to_dict(), viewer)
+    for row in seen["combatants"]:
+        turn = row.get("down_in_turn_of")
+        row["down_in_turn_of"] = names.names.get(turn, turn) if turn else None
+    seen["headline"] = whole.headline()
+    return seen

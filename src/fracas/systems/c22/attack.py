@@ -18,7 +18,6 @@ from fracas.core.model import Action, Combatant, Resolution, Roster
 from fracas.dice.cards import Card
 from fracas.dice.rollers import Roller
 from fracas.errors import RulesError
-from fracas.systems.c22.cards import HandKey
 from fracas.systems.c22.conf import Conf
 from fracas.systems.c22.decks import Drawing
 from fracas.systems.c22.events import (
@@ -274,15 +273,12 @@ def resolve_attack(conf: Conf, roller: Roller, action: Action, roster: Roster) -
     weapon = a.sheet.weapon(action.weapon)
     assert weapon is not None
     att = Attack(conf, a, t, weapon, conf.maneuver(opts.maneuver), opts)
-    drawing = Drawing(roster, conf.values, conf.d.empty_deck)
+    drawing = Drawing(roster, conf.cards)
     ev = drawing.events
     word = opts.weapon_card
     label = None if word in ("auto", "first", "second", "higher", "lower") else word
-    up = att.maneuver.raised if att.maneuver is not None and opts.raised else None
-    key = HandKey(conf.values, (up.suit, up.min_value) if up else None, label,
-                  ordered=word in ("first", "second"))
-
-    hand = drawing.hand(roller, a.id, 2, key, "for the turn", TURN)
+    hand = drawing.hand(roller, a.id, 2, "for the turn", TURN, label,
+                        ordered=word in ("first", "second"))
     p, why = person_split(roller, att, (hand[0], hand[1]), *choose_split(att, (hand[0], hand[1])))
     ev.append(C22Split(SPLIT if "default" in why else TURN, a.name, p.weapon_card.label,
                        p.maneuver_card.label, why))

@@ -7,10 +7,16 @@ cards already drawn are gone). Two aggregate variables serve the rules:
 * :class:`UntilNumber` - cards from the top until a number card shows (a reaction check,
   an initiative card): the jokers passed over, then the number card.
 
-For exact odds, each variable's distribution merges the draws the rules cannot tell
-apart (same values, same "raises the maneuver" flag, ...), each class shown by one of its
-draws with the class's whole weight: a 22-card deck then branches a few dozen ways, not
-462. Sampling and pinned cards give the actual cards.
+For exact odds, each variable's distribution merges the draws that no rule which can
+still run can tell apart, each class shown by one of its draws with the class's whole
+weight. The merge is exact only if it holds for the rest of the fight, not only for this
+action: the representative's cards leave the pile, and a later draw reads the pile that
+is left. So two cards are merged only when they are of one :meth:`CardReads.kind`: the
+same value, the same answer to every raised maneuver's suit and minimum value, and the
+same place against every card an initiative draw may still compare them with (ties by
+suit). Swapping such cards anywhere in a fight changes no rule's result, so states that
+differ only by such a swap have the same future, and the merged odds are the exact ones.
+Sampling and pinned cards give the actual cards.
 """
 
 from __future__ import annotations
@@ -19,7 +25,7 @@ from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from functools import cache
 from itertools import permutations
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from fracas.dice.cards import CARD_NOTATION, Card, parse_card
 from fracas.dice.distribution import Distribution
@@ -73,20 +79,49 @@ class CardValues:
         return suit_ok and self.value(card) >= min_value
 
 
+#: Initiative ties by suit (public: spades > clubs > diamonds > hearts); no suit last.
+SUIT_ORDER = {"S": 0, "C": 1, "D": 2, "H": 3}
+
+
+def suit_order(card: Card) -> int:
+    return SUIT_ORDER.get(card.suit or "", 4)
+
+
 @dataclass(frozen=True)
-class HandKey:
-    """What the rules read from a drawn hand: each card's value, whether it raises the
-    maneuver (``raise_req`` = suit, minimum), whether it is the named weapon card; in
-    draw order when ``ordered`` (a first/second choice), else as a set."""
+class CardReads:
+    """What the rules that can still run in a fight read of one owner's cards.
+
+    ``raises``: every raised maneuver's (suit, minimum value), whoever may play it;
+    ``rivals``: (value, suit order) of every number card of another combatant's deck that
+    an initiative draw may still compare with this owner's card (empty once initiative is
+    no longer drawn). Jokers are told apart by rank (they are not number cards).
+    """
 
     values: CardValues
-    raise_req: tuple[str | None, int] | None = None
+    raises: tuple[tuple[str | None, int], ...] = ()
+    rivals: frozenset[tuple[int, int]] = frozenset()
+
+    def kind(self, card: Card) -> Hashable:
+        """The class of a card that no such rule can tell from another of its class."""
+        if card.is_joker:
+            return card.rank
+        value, order = self.values.value(card), suit_order(card)
+        return (value, tuple(self.values.meets(card, s, m) for s, m in self.raises),
+                tuple((order > r) - (order < r) for v, r in sorted(self.rivals) if v == value))
+
+
+@dataclass(frozen=True)
+class HandKey:
+    """What the rules read from a drawn hand: each card's kind (:class:`CardReads`), whether
+    it is the named weapon card; in draw order when ``ordered`` (a first/second choice),
+    else as a set."""
+
+    reads: CardReads
     label: str | None = None
     ordered: bool = True
 
     def card_key(self, card: Card) -> Hashable:
-        raises = self.raise_req is not None and self.values.meets(card, *self.raise_req)
-        return (self.values.value(card), raises, card.label == self.label)
+        return (self.reads.kind(card), card.label == self.label)
 
     def __call__(self, cards: tuple[Card, ...]) -> Hashable:
         keys = [self.card_key(c) for c in cards]
@@ -153,7 +188,7 @@ class HandDraw(Variable[tuple[Card, ...]]):
 
 
 @cache
-def _until_number_classes(pile: tuple[Card, ...], key: Callable[[Card], Any]
+def _until_number_classes(pile: tuple[Card, ...], key: Callable[[Card], Hashable]
                           ) -> Distribution[tuple[Card, ...]]:
     # The first number card in a shuffled pile is equally likely to be any number card,
     # whether or not jokers come before it (the first card of all is a number card with
@@ -178,24 +213,13 @@ def _until_number_classes(pile: tuple[Card, ...], key: Callable[[Card], Any]
 
 
 @dataclass(frozen=True)
-class ValueKey:
-    """What a reaction reads from its number card: the value (and the suit, for initiative)."""
-
-    values: CardValues
-    suits: bool = False
-
-    def __call__(self, card: Card) -> Hashable:
-        return (self.values.value(card), card.suit if self.suits else None)
-
-
-@dataclass(frozen=True)
 class UntilNumber(Variable[tuple[Card, ...]]):
     """Cards from the top of a pile until a number card shows (the pile holds one):
     the jokers passed over, then the number card."""
 
     pile: tuple[Card, ...]
     owner: str
-    key: ValueKey
+    key: CardReads
 
     @property
     def label(self) -> str:  # type: ignore[override]
@@ -206,7 +230,7 @@ class UntilNumber(Variable[tuple[Card, ...]]):
         return self.owner
 
     def exact(self) -> Distribution[tuple[Card, ...]]:
-        return _until_number_classes(self.pile, self.key)
+        return _until_number_classes(self.pile, self.key.kind)
 
     def sample(self, rng: np.random.Generator) -> tuple[Card, ...]:
         out: list[Card] = []

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from functools import cached_property
 
 from fracas.systems.c22.cards import CardValues
+from fracas.systems.c22.decks import CardRules
 from fracas.systems.c22.events import ours, seed, table
 from fracas.systems.c22.grid import Allowance, Grid
 from fracas.systems.c22.sheet import Defaults, Maneuver, Option
@@ -23,6 +24,13 @@ class Conf:
     def values(self) -> CardValues:
         return CardValues(self.d.red_joker_value, self.d.black_joker_value,
                           tuple(sorted(self.d.face_card_values.items())))
+
+    @cached_property
+    def cards(self) -> CardRules:
+        """The rules that read cards, for the decks of an action (:class:`Drawing`)."""
+        raises = tuple(sorted({(m.raised.suit, m.raised.min_value)
+                               for m in self.d.maneuvers.values()}, key=repr))
+        return CardRules(self.values, self.d.empty_deck, raises, self.d.initiative_every_round)
 
     @cached_property
     def grid(self) -> Grid:

@@ -9,18 +9,21 @@ joker was drawn, the discard pile is shuffled back into the deck once the action
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from fracas.core.events import Changed, Event, Note
 from fracas.core.model import Roster
 from fracas.dice.cards import Card, Deck
 from fracas.dice.rollers import Roller, announce
 from fracas.errors import RulesError
 from fracas.systems.c22.cards import (
+    CardReads,
     CardValues,
     HandDraw,
     HandKey,
     UntilNumber,
-    ValueKey,
     cards_of,
+    suit_order,
 )
 from fracas.systems.c22.events import C22Drew, public, table
 
@@ -39,13 +42,41 @@ def labels(cards: tuple[Card, ...]) -> tuple[str, ...]:
     return tuple(c.label for c in cards)
 
 
+@dataclass(frozen=True)
+class CardRules:
+    """The table's rules that read cards: their values, the empty-deck rule, every raised
+    maneuver's (suit, minimum value), and whether initiative is drawn every round."""
+
+    values: CardValues
+    empty_deck: str
+    raises: tuple[tuple[str | None, int], ...] = ()
+    initiative_every_round: bool = True
+
+    def reads(self, roster: Roster, cid: str) -> CardReads:
+        """What the rules that can still run read of ``cid``'s cards: initiative compares
+        them by suit with the other decks' cards of the same value while it is still drawn
+        (every round, or while a combatant has no initiative card yet)."""
+        live = self.initiative_every_round or any(
+            not c.state.initiative_card for c in roster.values())
+        rivals: frozenset[tuple[int, int]] = frozenset()
+        if live:
+            rivals = frozenset(
+                (self.values.value(card), suit_order(card))
+                for other in roster.values() if other.id != cid
+                for card in (*cards_of(other.state.draw_pile), *cards_of(other.state.discard))
+                if not card.is_joker)
+        return CardReads(self.values, self.raises, rivals)
+
+
 class Drawing:
     """The decks of one action, with the events that changed them."""
 
-    def __init__(self, roster: Roster, values: CardValues, empty_deck: str):
+    def __init__(self, roster: Roster, rules: CardRules):
         self.roster = roster
-        self.values = values
-        self.empty_deck = empty_deck
+        self.rules = rules
+        self.values = rules.values
+        self.empty_deck = rules.empty_deck
+        self._reads: dict[str, CardReads] = {}
         self.decks: dict[str, Deck] = {}
         self.in_play: dict[str, list[Card]] = {}
         self.jokers: list[str] = []
@@ -56,19 +87,29 @@ class Drawing:
             self.decks[cid] = deck_of(self.roster, cid)
         return self.decks[cid]
 
+    def reads(self, cid: str) -> CardReads:
+        """What the rules that can still run read of ``cid``'s cards (the decks' contents
+        do not change within an action: cards only move between a deck's piles)."""
+        if cid not in self._reads:
+            self._reads[cid] = self.rules.reads(self.roster, cid)
+        return self._reads[cid]
+
     # -- drawing ------------------------------------------------------------------------
-    def hand(self, roller: Roller, cid: str, count: int, key: HandKey, purpose: str,
-             rule: str) -> tuple[Card, ...]:
-        """Draw ``count`` cards in order (one aggregate roll when the pile holds enough)."""
+    def hand(self, roller: Roller, cid: str, count: int, purpose: str, rule: str,
+             label: str | None = None, ordered: bool = True) -> tuple[Card, ...]:
+        """Draw ``count`` cards in order (one aggregate roll when the pile holds enough);
+        ``label``: a weapon card named in advance, ``ordered``: whether the rules read
+        which card came first."""
         deck = self.deck(cid)
         if len(deck.draw_pile) >= count:
             announce(roller, cid, _what(purpose))
+            key = HandKey(self.reads(cid), label, ordered)
             cards = roller.roll(HandDraw(deck.draw_pile, cid, count, key))
             return self._drew(cid, cards, purpose, rule)
         return tuple(self._one(roller, cid, purpose, rule) for _ in range(count))
 
-    def until_number(self, roller: Roller, cid: str, purpose: str, rule: str,
-                     suits: bool = False) -> tuple[Card, ...]:
+    def until_number(self, roller: Roller, cid: str, purpose: str, rule: str
+                     ) -> tuple[Card, ...]:
         """Draw from the top until a number card shows (jokers are passed over)."""
         passed: list[Card] = []
         while not any(CardValues.is_number(c) for c in self.deck(cid).draw_pile):
@@ -78,7 +119,7 @@ class Drawing:
                 self._refill(cid)
         pile = self.deck(cid).draw_pile
         announce(roller, cid, _what(purpose))
-        cards = roller.roll(UntilNumber(pile, cid, ValueKey(self.values, suits)))
+        cards = roller.roll(UntilNumber(pile, cid, self.reads(cid)))
         jokers = [c.label for c in cards if c.is_joker]
         if jokers:
             purpose += f" ({' and '.join(jokers)} passed over: not a number card)"

@@ -8,7 +8,6 @@ from fracas.core.model import Action, Combatant, Resolution, Roster
 from fracas.core.words import count
 from fracas.dice.rollers import Roller
 from fracas.errors import InputError
-from fracas.systems.c22.cards import HandKey
 from fracas.systems.c22.conf import Conf
 from fracas.systems.c22.decks import Drawing
 from fracas.systems.c22.events import C22Maneuver, C22Moved, C22Split, public, seed, table
@@ -70,11 +69,10 @@ def resolve_move(conf: Conf, roller: Roller, action: Action, roster: Roster) -> 
     opts = action.options
     assert isinstance(opts, Options)
     maneuver = conf.maneuver(opts.maneuver)
-    drawing = Drawing(roster, conf.values, conf.d.empty_deck)
+    drawing = Drawing(roster, conf.cards)
     ev = drawing.events
     up = maneuver.raised if maneuver is not None and opts.raised else None
-    key = HandKey(conf.values, (up.suit, up.min_value) if up else None, None, ordered=False)
-    hand = drawing.hand(roller, me.id, 2, key, "for the turn", TURN)
+    hand = drawing.hand(roller, me.id, 2, "for the turn", TURN, ordered=False)
     # the maneuver card: the card that raises the maneuver if one does, else the second
     raises = [up is not None and conf.values.meets(c, up.suit, up.min_value) for c in hand]
     m = 0 if raises[0] and not raises[1] else 1

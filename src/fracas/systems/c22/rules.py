@@ -19,6 +19,7 @@ from fracas.dice.cards import CARD_NOTATION, Deck, parse_card
 from fracas.dice.rollers import Roller
 from fracas.errors import InputError, RulesError
 from fracas.systems.c22.attack import resolve_attack
+from fracas.systems.c22.cards import suit_order
 from fracas.systems.c22.conf import Conf
 from fracas.systems.c22.decks import Drawing
 from fracas.systems.c22.events import C22Initiative, State, public, table
@@ -34,7 +35,6 @@ from fracas.systems.c22.sheet import (
 )
 
 INITIATIVE = public("Initiative")
-SUIT_ORDER = {"S": 0, "C": 1, "D": 2, "H": 3}
 KINDS = ("attack", "move")
 
 
@@ -234,14 +234,13 @@ class C22(RuleSystem):
         active = [c for c in roster.values() if self.is_active(c)]
         reuse = (not self.defaults.initiative_every_round and round_number > 1
                  and all(c.state.initiative_card for c in active))
-        drawing = Drawing(roster, self.conf.values, self.defaults.empty_deck)
+        drawing = Drawing(roster, self.conf.cards)
         cards: dict[str, str] = {}
         for c in active:
             if reuse:
                 cards[c.id] = c.state.initiative_card
                 continue
-            drawn = drawing.until_number(roller, c.id, "for initiative", INITIATIVE,
-                                         suits=True)
+            drawn = drawing.until_number(roller, c.id, "for initiative", INITIATIVE)
             cards[c.id] = drawn[-1].label
             if c.state.initiative_card != cards[c.id]:
                 drawing.events.append(Changed(INITIATIVE, c.id, "initiative_card",
@@ -251,7 +250,7 @@ class C22(RuleSystem):
 
         def order(c: Combatant) -> tuple[int, int, int, int]:
             card = parse_card(cards[c.id])
-            return (-self.conf.values.value(card), SUIT_ORDER.get(card.suit or "", 4),
+            return (-self.conf.values.value(card), suit_order(card),
                     0 if c.sheet.player else 1, index[c.id])
 
         ranked = sorted(active, key=order)

@@ -177,7 +177,8 @@ def _roll(roller: Roller, roster: Roster, df: Defaults) -> list[Event]:
             announce(roller, "gm", "initiative roll-off")
             ids = list(roller.roll(RollOff(tuple(ids), die, "initiative roll-off")))
             events.append(Note(R_INITIATIVE, "tied on initiative and rank: the roll-off "
-                                             f"puts {', '.join(ids)} in that order"))
+                                             f"puts {', '.join(roster[i].name for i in ids)} "
+                                             "in that order"))
         order.extend(ids)
     tracker = Tracker()
     for place, cid in enumerate(order, start=1):

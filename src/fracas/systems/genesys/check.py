@@ -179,7 +179,7 @@ def attack_pool(defaults: Any, attacker: Combatant, target: Combatant, weapon: W
                add(b.spec, difficulty=extra))
     defense, text = defense_value(target, melee, defaults.max_defense)
     if defense:
-        b.step(POOL_RULE, f"{target.id}'s {text}", f"+{defense} setback",
+        b.step(POOL_RULE, f"{target.name}'s {text}", f"+{defense} setback",
                add(b.spec, setback=defense))
     for name, effect in (("Accurate", "boost"), ("Inaccurate", "setback")):
         r = weapon.rating(name)
@@ -192,11 +192,11 @@ def attack_pool(defaults: Any, attacker: Combatant, target: Combatant, weapon: W
     if st.has(target, "prone"):
         if melee and defaults.prone_melee_boost:
             n = defaults.prone_melee_boost
-            b.step(f"{DEFAULT} · prone", f"{target.id} is prone (melee)", f"+{n} boost",
+            b.step(f"{DEFAULT} · prone", f"{target.name} is prone (melee)", f"+{n} boost",
                    add(b.spec, boost=n))
         elif not melee and defaults.prone_ranged_setback:
             n = defaults.prone_ranged_setback
-            b.step(f"{DEFAULT} · prone", f"{target.id} is prone (ranged)", f"+{n} setback",
+            b.step(f"{DEFAULT} · prone", f"{target.name} is prone (ranged)", f"+{n} setback",
                    add(b.spec, setback=n))
     if options.boost or options.setback:
         b.step(POOL_RULE, "conditions given with the attack",

@@ -27,7 +27,7 @@ def guarded_stance(action: Action, roster: Roster, told: bool = True) -> Resolut
     its next turn (counted as the end of the next round); ``told``: whether the rules
     narrate (see :class:`~fracas.systems.genesys.harm.Tracker`)."""
     tr = Tracker(roster, told)
-    tr.add(Note(STANCE, f"{action.actor} takes a Guarded Stance: +1 melee defense, a "
+    tr.add(Note(STANCE, f"{roster[action.actor].name} takes a Guarded Stance: +1 melee defense, a "
                         "setback die on its combat checks"))
     tr.condition(STANCE, action.actor, "guarded:1")
     tr.add(Outcome(STANCE, action.actor, "", "guarded stance", False, 0))
@@ -62,7 +62,7 @@ def initiative(system: Any, roller: Roller, roster: Roster, round_number: int
         if told:
             events.append(Note(f"{INITIATIVE}; {DEFAULT} · "
                                f"{'surprised_skill' if surprised else 'initiative_skill'}",
-                               f"{cid} rolls {skill} for initiative"
+                               f"{c.name} rolls {skill} for initiative"
                                + (" (surprised)" if surprised else "")))
             events += pool_events
         announce(roller, cid, f"initiative ({skill})")
@@ -185,12 +185,15 @@ def start_turn(system: Any, roller: Roller, actor: str, roster: Roster) -> tuple
 
 def bleed(system: Any, roller: Roller, tr: Tracker, cid: str) -> None:
     """Bleeding Out: 1 wound and 1 strain; one more Critical Injury for every 5 wounds
-    past the wound threshold."""
+    past the wound threshold; the wound that first goes past it inflicts one as any harm
+    does (seed 004 · Step 6)."""
     rule = "seed 004 · Critical Injury (Bleeding Out)"
     sheet: Sheet = tr.c(cid).sheet
     past_before = max(0, tr.c(cid).state.wounds - sheet.wound_threshold) // 5
-    harm.suffer_wounds(tr, rule, cid, 1)
+    crossed = harm.suffer_wounds(tr, rule, cid, 1)
     harm.suffer_strain(tr, rule, cid, 1)
+    if crossed:
+        harm.critical_injury(roller, tr, system.defaults, cid, 0, 0, "wound threshold")
     past_after = max(0, tr.c(cid).state.wounds - sheet.wound_threshold) // 5
     for _ in range(past_after - past_before):
         harm.critical_injury(roller, tr, system.defaults, cid, 0, 0,

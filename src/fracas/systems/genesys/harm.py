@@ -90,8 +90,10 @@ def group_threshold(sheet: Sheet) -> int:
 
 
 def suffer_wounds(tr: Tracker, rule: str, cid: str, n: int, again: bool = False) -> bool:
-    """Add wounds; True when a PC or nemesis has just gone past its wound threshold (with
-    ``again``, also when it was past it already: threshold_injury_when_incapacitated)."""
+    """Add wounds; True when a PC or nemesis has just gone past its wound threshold,
+    whatever else had incapacitated it (strain: seed 004 · Step 6, a Critical Injury when
+    "the target suffers a number of wounds greater than its wound threshold"); with
+    ``again``, also when it was past it already (threshold_injury_when_incapacitated)."""
     if n <= 0:
         return False
     c = tr.c(cid)
@@ -109,6 +111,7 @@ def suffer_wounds(tr: Tracker, rule: str, cid: str, n: int, again: bool = False)
         return False
     if after > sheet.wound_threshold and not c.state.incapacitated:
         tr.set(f"{WOUNDS}: wounds past the threshold", cid, "incapacitated", True)
+    if c.state.wounds <= sheet.wound_threshold < after:
         return sheet.adversary in ("pc", "nemesis")
     if again and c.state.wounds > sheet.wound_threshold and sheet.adversary in ("pc",
                                                                                 "nemesis"):
@@ -164,7 +167,7 @@ def injury_modifier(c: Combatant, extra_triggers: int, vicious: int,
             t = table[name]
             amount = getattr(t, key) * (rank if t.ranked else 1)
             if amount:
-                parts.append((f"{who.id}'s talent {name}" + (f" {rank}" if t.ranked else ""),
+                parts.append((f"{who.name}'s talent {name}" + (f" {rank}" if t.ranked else ""),
                               amount))
     return tuple(parts)
 

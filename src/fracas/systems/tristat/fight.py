@@ -57,7 +57,8 @@ def roll_initiative(roller: Roller, roster: Roster, defaults: Defaults) -> list[
             announce(roller, "gm", "initiative roll-off")
             ids = list(roller.roll(RollOff(tuple(ids), dice, "initiative roll-off")))
             events.append(Note(R.INITIATIVE, f"initiative {key[0]} and Combat Value {key[1]} "
-                               f"tied: the roll-off puts {', '.join(ids)} in that order"))
+                               f"tied: the roll-off puts {', '.join(roster[i].name for i in ids)} "
+                               "in that order"))
         order.extend(ids)
     for place, cid in enumerate(order, start=1):
         c = roster[cid]

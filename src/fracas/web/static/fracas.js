@@ -21,6 +21,54 @@
     noticeBox.hidden = !text;
   }
 
+  // A refused roll is told in one line beside the dice box (the whole message on hover),
+  // not above the page where it would push the box out of sight; the next try clears it.
+  function showDiceError(text) {
+    var box = document.getElementById("dice-error");
+    if (!box) { return false; }
+    // what was wrong first: the roll's name is the prompt just above the box
+    var prompt = asked();
+    text = String(text || "").replace(/^dice: /, "");
+    if (prompt && text.indexOf(prompt + ": ") === 0) { text = text.slice(prompt.length + 2); }
+    box.textContent = text || "";
+    box.title = text || "";
+    box.hidden = !text;
+    return true;
+  }
+
+  // The whole log, or only its last lines (a phone): kept while the panel is redrawn.
+  var logOpen = false;
+  function applyLog() {
+    var log = document.getElementById("log");
+    if (log) { log.classList.toggle("log-open", logOpen); }
+    var toggle = document.getElementById("log-toggle");
+    if (toggle) {
+      toggle.dataset.label = toggle.dataset.label || toggle.textContent;
+      toggle.textContent = logOpen ? "Last lines only" : toggle.dataset.label;
+    }
+  }
+
+  // Connection lost and regained: said once each, then gone (no stale error left behind).
+  var connectionBox = document.getElementById("connection");
+  var lost = false;
+  var backTimer = null;
+  function connectionLost() {
+    if (lost || !connectionBox) { return; }
+    lost = true;
+    clearTimeout(backTimer);
+    connectionBox.className = "lost";
+    connectionBox.textContent = "Connection lost — trying again…";
+    connectionBox.hidden = false;
+  }
+  function connectionBack() {
+    if (!lost || !connectionBox) { return; }
+    lost = false;
+    showError("");
+    connectionBox.className = "back";
+    connectionBox.textContent = "Connected again.";
+    backTimer = setTimeout(function () { connectionBox.hidden = true; }, 2500);
+  }
+
   // A GM's hand edit goes into the log before the turn under way, out of sight at the
   // log's end: what it did is told here.
   var EDITS = {harm: true, conditions: true, adjust: true};
@@ -105,6 +153,7 @@
     var url = "/e/" + eid + "/panel" + (draft ? "?draft=" + encodeURIComponent(draft) : "");
     return fetch(url, {credentials: "same-origin"}).then(function (r) {
       if (!r.ok) { throw new Error("could not load the encounter (" + r.status + ")"); }
+      connectionBack();
       return r.text();
     }).then(function (html) {
       var box = document.createElement("div");
@@ -121,13 +170,16 @@
         var kept = typed();
         panel.innerHTML = html;
         retype(kept);
+        applyLog();
         toNewest();
       }
       // the choice came before its odds: ask again shortly, the odds fill in
       if (v === version && fresh.dataset.oddsPending) {
         setTimeout(function () { refresh(true, true); }, 300);
       }
-    }).catch(function (err) { showError(err.message); });
+    }).catch(function (err) {
+      if (err instanceof TypeError) { connectionLost(); } else { showError(err.message); }
+    });
   }
 
   function send(path, body, method) {
@@ -135,6 +187,8 @@
     draft = "";
     showError("");
     showNotice("");
+    showDiceError("");
+    var dice = !!(body.answer && body.answer.dice);
     return fetch(api + path, {
       method: method || "POST", credentials: "same-origin",
       headers: {"Content-Type": "application/json"}, body: JSON.stringify(body)
@@ -145,13 +199,18 @@
           showError("Someone acted first: the table has moved on" +
             (data.moved_on ? " to " + data.moved_on : "") +
             " — here it is as it stands now; choose again.");
-        } else if (!r.ok) { showError(data.error || ("error " + r.status)); }
+        } else if (!r.ok) {
+          var message = data.error || ("error " + r.status);
+          if (!(dice && showDiceError(message))) { showError(message); }
+        }
         else if (EDITS[path] && data.new_events && data.new_events.length) {
           showNotice("Done: " + data.new_events.map(function (e) { return e.text; }).join("; "));
         }
         return refresh();
       });
-    }).catch(function (err) { showError(err.message); });
+    }).catch(function (err) {
+      if (err instanceof TypeError) { connectionLost(); } else { showError(err.message); }
+    });
   }
 
   function copy(el) {
@@ -173,6 +232,12 @@
   }
 
   document.addEventListener("click", function (ev) {
+    var toggle = ev.target.closest("[data-log-toggle]");
+    if (toggle) {
+      logOpen = !logOpen;
+      applyLog();
+      return;
+    }
     var el = ev.target.closest("[data-answer], [data-post], [data-gm], [data-policy], [data-copy], [data-draft]");
     if (!el) { return; }
     ev.preventDefault();
@@ -248,7 +313,9 @@
     } else if (form.dataset.form === "settings") {
       fetch(api + "settings", {
         method: "PUT", credentials: "same-origin", headers: {"Content-Type": "application/json"},
-        body: JSON.stringify({others: data.get("others"), hidden: data.getAll("hidden")})
+        body: JSON.stringify({others: data.get("others"), allies: data.get("allies"),
+                              hidden: data.getAll("hidden"), past: data.getAll("past"),
+                              hide_odds: !!data.get("hide_odds")})
       }).then(function (r) { return r.json().then(function (d) {
         if (!r.ok) { showError(d.error); } return refresh(); }); });
     } else if (form.dataset.form === "players") {

@@ -1,0 +1,100 @@
+"""Issue 39's goals side by side in one run: workers that help, an auto that pays.
+
+For every example fight (``examples/*/*-fight.yaml``), ``fracas simulate FILE -n N --seed 1
+--json`` is run as a fresh process four ways: ``--method auto`` (which says the path it
+chose), that path named outright, and that path with ``--jobs 1`` and ``--jobs 2``. Printed
+per fight: wall and CPU seconds (CPU of the process and its workers), ``auto`` against its
+path (goal: at most 1.10x), and ``--jobs 2`` against ``--jobs 1`` in wall time (goal: never
+slower; the c22 boarding fight at most 0.65x on an otherwise idle machine). The four JSON
+outputs must be the same (auto, its path and any jobs play the same fights).
+
+Wall time on a shared machine is noisy: the load average before and after is printed.
+
+Run: .venv/bin/python benchmarks/designer.py [-n N] [--only WORD] [--quick]
+(--quick: 20 fights of the two duels, to show that it runs)
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+AUTO_GOAL, JOBS_GOAL, BOARDING_GOAL = 1.10, 1.0, 0.65
+
+
+def run(path: Path, n: int, *extra: str) -> tuple[float, float, dict[str, object]]:
+    """(wall s, CPU s with workers, the JSON) of one ``fracas simulate`` process."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.perf_counter()
+    done = subprocess.run([sys.executable, "-m", "fracas", "simulate", str(path), "-n", str(n),
+                           "--seed", "1", "--json", *extra], capture_output=True, text=True,
+                          cwd=ROOT, check=False)
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if done.returncode != 0:
+        raise SystemExit(f"fracas simulate {path} {' '.join(extra)}: {done.stderr[-600:]}")
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return wall, cpu, json.loads(done.stdout)
+
+
+def chosen_path(data: dict[str, object]) -> str:
+    notes = " ".join(str(n) for n in data.get("notes", []) or [])  # type: ignore[attr-defined]
+    for path in ("fast", "sampled", "steps"):
+        if f"chose the {path} path" in notes:
+            return path
+    return str(data.get("method", "steps"))
+
+
+def same_fights(a: dict[str, object], b: dict[str, object]) -> bool:
+    keep = ("notes", "method", "seconds")
+    return {k: v for k, v in a.items() if k not in keep} == {
+        k: v for k, v in b.items() if k not in keep}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("-n", type=int, default=2000, help="fights per run (default 2,000)")
+    parser.add_argument("--only", help="only the fights whose name has this word")
+    parser.add_argument("--quick", action="store_true")
+    args = parser.parse_args()
+    fights = sorted((ROOT / "examples").glob("*/*-fight.yaml"))
+    if args.quick:
+        args.n = 20
+        fights = [p for p in fights if p.name == "duel-fight.yaml"][:2]
+    if args.only:
+        fights = [p for p in fights if args.only in str(p)]
+    print(f"load average before: {os.getloadavg()[0]:.1f} (2 cores)")
+    print(f"{args.n:,} fights each; seconds wall / CPU (the process and its workers)")
+    print(f"{'fight':<30} {'path':<8} {'auto':>13} {'path':>13} {'auto/path':>9} "
+          f"{'jobs 1':>13} {'jobs 2':>13} {'2/1 wall':>8}  same fights", flush=True)
+    met = True
+    for path in fights:
+        name = f"{path.parent.name}/{path.stem}"
+        a_wall, a_cpu, a_json = run(path, args.n)
+        method = chosen_path(a_json)
+        p_wall, p_cpu, p_json = run(path, args.n, "--method", method)
+        one_wall, one_cpu, one_json = run(path, args.n, "--method", method, "--jobs", "1")
+        two_wall, two_cpu, two_json = run(path, args.n, "--method", method, "--jobs", "2")
+        auto_ratio = a_cpu / p_cpu
+        jobs_ratio = two_wall / one_wall
+        goal = BOARDING_GOAL if "boarding" in name else JOBS_GOAL
+        same = all(same_fights(a_json, o) for o in (p_json, one_json, two_json))
+        met = met and same and auto_ratio <= AUTO_GOAL and jobs_ratio <= goal
+        print(f"{name:<30} {method:<8} {a_wall:>6.1f}/{a_cpu:<6.1f} {p_wall:>6.1f}/{p_cpu:<6.1f}"
+              f" {auto_ratio:>8.2f}x {one_wall:>6.1f}/{one_cpu:<6.1f} {two_wall:>6.1f}/"
+              f"{two_cpu:<6.1f} {jobs_ratio:>7.2f}x  {'yes' if same else 'NO'}", flush=True)
+    print(f"goals: auto/path (CPU) at most {AUTO_GOAL:.2f}x; jobs 2/jobs 1 (wall) at most "
+          f"{JOBS_GOAL:.2f}x, c22 boarding {BOARDING_GOAL:.2f}x, on an otherwise idle machine")
+    print(f"load average after: {os.getloadavg()[0]:.1f}; every goal met: "
+          f"{'yes' if met else 'no'}")
+
+
+if __name__ == "__main__":
+    main()
