@@ -15,7 +15,7 @@ from tests.conftest import TOY
 from tests.foundation.test_cli import run_main
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
-DUEL = str(TOY / "examples" / "duel-fight.yaml")
+DUEL = str(TOY / "duel-fight.yaml")
 VAMPIRE = str(EXAMPLES / "tristat" / "vampire.yaml")
 
 

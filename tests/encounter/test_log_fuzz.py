@@ -27,7 +27,7 @@ FUZZ = settings(max_examples=EXAMPLES, deadline=None, derandomize=True,
 @pytest.fixture(scope="module")
 def fight(tmp_path_factory: pytest.TempPathFactory) -> tuple[Encounter, bytes]:
     """The toy three-way duel, played and saved once (a short log: fast to fuzz)."""
-    played = Encounter(load_scenario(TOY / "examples" / "duel-fight.yaml"), seed=3)
+    played = Encounter(load_scenario(TOY / "duel-fight.yaml"), seed=3)
     played.run()
     path = tmp_path_factory.mktemp("log") / "original.jsonl"
     played.save(path)
