@@ -101,7 +101,7 @@ def test_a_whole_encounter_of_serve_with_its_example_listed(
         with httpx.Client(base_url=server.url, timeout=60) as http:
             listed = http.get("/api/examples").json()
             assert {"duel20/duel.yaml", "duel20/duel-fight.yaml"} <= set(listed)
-            assert "Ann and Cid against the bandit chief (duel20)" in http.get(
+            assert "Ann and Cid against the bandit chief — Two against one" in http.get(
                 "/gm", headers=gm).text
             (mine,) = http.get("/api/encounters", headers=gm).json()
             assert mine["system"] == "duel20"

@@ -71,7 +71,7 @@ def new_system(
     folder: Annotated[Path | None, typer.Argument(
         metavar="DIR", help="Where to write the package (default: ./fracas-NAME).")] = None,
     title: Annotated[str | None, typer.Option(
-        metavar="TEXT", help="The system's title (default: NAME capitalised).")] = None,
+        metavar="TITLE", help="The system's title (default: NAME capitalised).")] = None,
 ) -> None:
     """Write a new rule system as a package of its own, ready to install and to grow."""
     where = folder if folder is not None else Path(f"fracas-{name}")
