@@ -15,7 +15,7 @@ from tests.toy import Duel
 settings.register_profile("fracas", deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile("fracas")
 
-TOY = Path(__file__).parent / "toy"
+TOY = Path(__file__).parent / "toy" / "examples"  # the test duel's examples (its package data)
 
 
 @pytest.fixture(autouse=True, scope="session")

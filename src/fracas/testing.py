@@ -6,6 +6,13 @@ Use it from your tests::
     def test_my_system_conforms():
         check_system(MySystem, ["examples/mine/duel.yaml", ...])
 
+or, for a system packaged on its own (a plug-in), from the package's checkout, installed
+or not (its entry point read from ``pyproject.toml``, its examples from its package)::
+
+    from fracas.testing import check_package
+    def test_my_package_conforms():
+        check_package(Path(__file__).parents[1])
+
 Each check raises :class:`AssertionError` saying what is wrong. The checks:
 
 1. the class declares id, title, seed, outcomes, a sheet model and frozen option models;
@@ -28,12 +35,19 @@ Each check raises :class:`AssertionError` saying what is wrong. The checks:
    every option a person can take (and take back), and dice can be typed or rolled;
 10. words: every action, reaction, choice before initiative and option the scenario
     offers has its words in the system's data pack (``data/words.yaml``), so that menus,
-    prompts and narration speak the table's language, not code identifiers.
+    prompts and narration speak the table's language, not code identifiers;
+11. identifiers (:func:`check_identifiers`, on an example fight): what a table reads while
+    the fight is played live (prompts, options, dice requests, the narration, each
+    combatant's state as its labels and values) has no code identifier in it
+    (``snake_case``, ``None``, ``True``, ``key=value``, a combatant's id).
 """
 
 from __future__ import annotations
 
 import json
+import random
+import re
+import sys
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
@@ -271,3 +285,129 @@ def check_system(system_cls: type[RuleSystem], scenario_paths: Iterable[Path | s
         check_fight_hooks(scenario)
         check_live(scenario)
         check_words(scenario)
+
+
+IDENTIFIER = re.compile(r"\b[a-z][a-z0-9]*_[a-z0-9_]+\b|\b(?:None|True|False)\b"
+                        r"|\b[A-Za-z_]+=[^\s,]+")
+
+
+def table_text(scenario: Scenario, seed: int = 5, decisions: int = 400) -> str:
+    """What a table reads of a fight played live (people decide for everybody and the GM,
+    the options chosen at random with ``seed``, every die rolled), one line each: every
+    prompt, option, dice request, event of the brief narration (as ``fracas play``
+    tells them), and the labels of each combatant's state fields (as the web tracker
+    shows them: a field without words in the data pack reads as its code name)."""
+    from fracas.encounter.narration import field_label, is_brief, teller
+    from fracas.encounter.session import Session
+
+    people = {**dict.fromkeys(scenario.roster, "person"), "gm": "person"}
+    session = Session.start(scenario, seed=seed, controllers=people, roll_all=True)
+    words = scenario.system.words
+    rng = random.Random(seed)
+    lines: list[str] = []
+
+    def states() -> None:
+        for c in session.state.roster.values():
+            lines.extend(field_label(k, words) for k in c.state_dict())
+
+    states()
+    for _ in range(decisions):
+        pending = session.pending
+        if pending is None:
+            break
+        lines.append(pending.prompt)
+        if pending.dice is not None:
+            lines += [pending.dice.what, pending.dice.needs]
+            session.decide({"roll": True}, by=pending.who)
+            continue
+        lines += [o.label for o in pending.options]
+        session.decide({"option": rng.choice(pending.options).id}, by=pending.who)
+        states()
+    tell = teller({cid: c.name for cid, c in session.state.roster.items()}, words)
+    lines += [tell(e) for e in session.events if is_brief(e)]
+    return "\n".join(line for line in lines if line)
+
+
+def identifiers(scenario: Scenario, text: str) -> list[str]:
+    """Identifier-shaped words in ``text`` (``snake_case``, ``None``, ``True``,
+    ``False``, ``key=value``, and a combatant's id where its name differs), once the
+    names people gave (combatants', weapons') are taken out."""
+    names = {c.name for c in scenario.roster.values()}
+    names |= {str(w.get("name")) for entry in scenario.raw.get("combatants", [])
+              for w in dict(entry.get("sheet", entry)).get("weapons") or []
+              if isinstance(w, dict)}
+    for name in sorted(names, key=len, reverse=True):
+        if name.strip():
+            text = text.replace(name, " ")
+    found = [m.group(0) for m in IDENTIFIER.finditer(text)]
+    for cid, c in scenario.roster.items():
+        if cid != c.name:
+            found += re.findall(rf"(?<![\w/.-]){re.escape(cid)}(?![\w/.-])", text)
+    return found
+
+
+def check_identifiers(scenario: Scenario, seeds: Iterable[int] = (5, 6)) -> int:
+    """Check 11 on a scenario with two sides or more: the fight played live (see
+    :func:`table_text`) under each seed shows no code identifier. Returns how many lines
+    it read."""
+    if len(scenario.roster.sides()) < 2:
+        return 0
+    where = scenario.path or "scenario"
+    read = 0
+    for seed in seeds:
+        text = table_text(scenario, seed)
+        found = identifiers(scenario, text)
+        assert not found, (f"{where}: a table reads code identifiers (give them words in "
+                           f"the data pack, data/words.yaml): {sorted(set(found))[:10]}")
+        read += text.count("\n") + 1
+    return read
+
+
+def examples_of(system_cls: type[RuleSystem]) -> list[Path]:
+    """The example scenarios a system ships (``<package>/examples/*.yaml``)."""
+    return sorted(system_cls.examples_dir().glob("*.yaml"))
+
+
+def load_package(checkout: Path | str) -> list[type[RuleSystem]]:
+    """The rule systems a package's checkout declares (its ``pyproject.toml``'s
+    ``fracas.systems`` entry points), imported from the checkout whether it is installed
+    or not (its ``src`` folder, else the checkout itself, put first on ``sys.path``; a
+    copy of the module already imported in this process is used as it is) and
+    registered, so that its scenarios load by their ``system:``."""
+    import importlib
+    import tomllib
+
+    from fracas.registry import GROUP, register
+
+    root = Path(checkout).resolve()
+    project = tomllib.loads((root / "pyproject.toml").read_text(encoding="utf-8"))
+    declared = project.get("project", {}).get("entry-points", {}).get(GROUP, {})
+    assert declared, (f"{root / 'pyproject.toml'}: no [project.entry-points.\"{GROUP}\"]"
+                      " table: name your RuleSystem class there (name = \"module:Class\")")
+    source = root / "src" if (root / "src").is_dir() else root
+    if str(source) not in sys.path:
+        sys.path.insert(0, str(source))
+    found = []
+    for name, target in declared.items():
+        module_name, _, attr = str(target).partition(":")
+        system = getattr(importlib.import_module(module_name), attr, None)
+        assert isinstance(system, type) and issubclass(system, RuleSystem), (
+            f"entry point {name} = {target!r} is not a RuleSystem subclass")
+        found.append(register(system))
+    return found
+
+
+def check_package(checkout: Path | str, samples: int = 25) -> list[type[RuleSystem]]:
+    """Every check on each system a package's checkout declares (installed or not, see
+    :func:`load_package`), on the examples it ships, and the identifier check on its
+    example fights. Returns the systems checked."""
+    checked = load_package(checkout)
+    for system_cls in checked:
+        paths = examples_of(system_cls)
+        assert paths, (f"{system_cls.id}: no example scenarios in "
+                       f"{system_cls.examples_dir()} (ship them there as package data)")
+        check_system(system_cls, paths, samples)
+        fights = [p for p in paths if p.name.endswith("-fight.yaml")] or paths
+        for path in fights:
+            check_identifiers(load_scenario(path))
+    return checked

@@ -46,12 +46,12 @@ def test_the_words_check_names_what_has_no_words_and_where_to_give_them(
     monkeypatch.setattr(Duel, "data_dir", classmethod(lambda cls: tmp_path))
     with pytest.raises(AssertionError, match=r"ann's action 'attack' has no words: give "
                                              r"it a label under actions: in .*words\.yaml"):
-        check_words(load_scenario("tests/toy/duel-fight.yaml"))
+        check_words(load_scenario("tests/toy/examples/duel-fight.yaml"))
     (tmp_path / "words.yaml").write_text(
         "actions:\n  attack: {label: Attack, group: attack}\n", encoding="utf-8")
     with pytest.raises(AssertionError, match=r"ann's attack option 'stance=reckless' has no "
                                              r"words: give 'stance' \(or 'stance=reckless'\)"):
-        check_words(load_scenario("tests/toy/duel-fight.yaml"))
+        check_words(load_scenario("tests/toy/examples/duel-fight.yaml"))
 
 
 def test_a_glance_at_a_field_the_state_does_not_have_is_named(

@@ -6,7 +6,7 @@ from typing import Any
 
 import httpx
 
-from fracas.web.tracker import load_example
+from fracas.registry.examples import load_example
 
 
 def answer_for(decision: dict[str, Any]) -> dict[str, Any]:

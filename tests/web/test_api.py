@@ -12,9 +12,9 @@ from httpx import Response
 
 from fracas.encounter.session import Session
 from fracas.errors import InputError
+from fracas.registry.examples import load_example
 from fracas.registry.scenarios import scenario_from_mapping
 from fracas.web.app import create_app
-from fracas.web.tracker import load_example
 from tests.web.helpers import (
     Client,
     advance_to,

@@ -13,8 +13,8 @@ from typing import Any
 import httpx
 import pytest
 
+from fracas.registry.examples import load_example
 from fracas.web.testing import ServerProcess
-from fracas.web.tracker import load_example
 from tests.web.helpers import Client, invite, new_gm
 
 DUEL = "tristat/duel-fight.yaml"

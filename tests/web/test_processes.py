@@ -164,8 +164,9 @@ def test_a_process_catches_up_on_decisions_made_elsewhere_without_replaying(
     plays the new answers on its cached session instead of replaying the whole fight, and
     both always hold exactly the stored records. An undo is replayed in full."""
     from fracas.encounter.session import Session
+    from fracas.registry.examples import load_example
     from fracas.web.store import Store
-    from fracas.web.tracker import GM, Tracker, load_example, same_records
+    from fracas.web.tracker import GM, Tracker, same_records
 
     store_a, store_b = Store(db_url), Store(db_url)
     try:

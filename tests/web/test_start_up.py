@@ -21,7 +21,7 @@ ROOT = Path(__file__).resolve().parents[2]
 def test_warm_up_loads_every_system_and_plays_each_example_duel() -> None:
     probe = (
         "import json, sys\n"
-        "from fracas.web.tracker import warm_up\n"
+        "from fracas.web.app import warm_up\n"
         "cold = warm_up()\n"
         "rules = sorted(m.split('.')[2] for m in sys.modules\n"
         "               if m.startswith('fracas.systems.') and m.endswith('.rules'))\n"

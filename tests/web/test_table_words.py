@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import httpx
 
+from fracas.registry.examples import load_example
 from fracas.web.testing import ServerProcess
-from fracas.web.tracker import load_example
 from tests.web.helpers import Client, answer_for, invite, new_gm
 
 

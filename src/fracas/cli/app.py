@@ -42,15 +42,20 @@ def _print_json(data: Any, kind: str) -> None:
 
 @app.command("systems")
 def systems_cmd(as_json: JsonOpt = False) -> None:
-    """List the rule systems fracas knows."""
+    """List the rule systems fracas knows (and any installed one that failed to load)."""
     from fracas.cli import render
+    from fracas.registry import broken, package_of
     from fracas.registry import systems as registered_systems
 
     known = registered_systems()
+    failed = broken()
     if as_json:
-        _print_json([{"id": k, "title": s.title, "seed": s.seed, "summary": s.summary}
-                     for k, s in known.items()], "systems")
+        _print_json([*({"id": k, "title": s.title, "seed": s.seed, "summary": s.summary,
+                        "package": package_of(k)} for k, s in known.items()),
+                     *({"id": why.name, "package": why.package, "broken": why.reason}
+                       for why in failed.values())], "systems")
         return
+    from rich.markup import escape
     from rich.table import Table
 
     table = Table(title="Rule systems")
@@ -59,6 +64,9 @@ def systems_cmd(as_json: JsonOpt = False) -> None:
     table.add_column("seed", style="dim")
     for k, s in known.items():
         table.add_row(k, s.title + (f"\n[dim]{s.summary}[/]" if s.summary else ""), s.seed)
+    for why in failed.values():
+        table.add_row(escape(why.name), f"[red]broken, not loaded[/] ({escape(why.package)}): "
+                      f"{escape(why.reason)}", "")
     render.make_console().print(table)
 
 
@@ -358,9 +366,10 @@ def _load_commands() -> None:
     from fracas.cli import analysis  # noqa: F401  (registers advise, sweep, report)
     from fracas.cli import balance as _balance  # (registers balance)
     from fracas.cli import formats as _formats  # (registers schema)
+    from fracas.cli import scaffold as _scaffold  # (registers new-system)
     from fracas.cli import serve as _serve  # (registers serve)
 
-    del _balance, _formats, _serve
+    del _balance, _formats, _scaffold, _serve
 
 
 def _dash_pool(argv: list[str]) -> None:
@@ -407,6 +416,14 @@ def main() -> None:
         if debugging():
             raise
         typer.echo(f"fracas: error: {err}", err=True)
+        sys.exit(2)
+    except Exception as err:  # a plug-in's own fault is named, not shown as a traceback
+        from fracas.registry import blame
+
+        told = None if debugging() else blame(err)
+        if told is None:
+            raise
+        typer.echo(f"fracas: error: {told}", err=True)
         sys.exit(2)
     except SystemExit as done:
         if done.code == 130:

@@ -23,16 +23,25 @@ from fracas.registry.scenarios import load_scenario
 
 
 def examples_dir(given: Path | None = None) -> Path | None:
-    """The examples folder: the one given, ./examples, or the source checkout's."""
+    """The examples folder given (``--examples``): checked to be there."""
     if given is not None and not given.is_dir():
         raise InputError("no such folder", file=str(given), path="--examples",
                          allowed="a folder of example scenarios")
-    candidates = [given] if given else []
-    candidates += [Path.cwd() / "examples", Path(__file__).resolve().parents[3] / "examples"]
-    for c in candidates:
-        if c is not None and c.is_dir():
-            return c
-    return None
+    return given
+
+
+def demo_files(system_id: str, names: tuple[str, ...], given: Path | None) -> list[Path]:
+    """The files ``fracas demo`` narrates for a system: its ``demo_examples`` (or, for a
+    system that names none, its first example with an attack) in the folder given, else
+    where the system ships its examples (:mod:`fracas.registry.examples`)."""
+    if given is not None:
+        return [given / system_id / name for name in names]
+    from fracas.registry.examples import all_examples
+
+    mine = {e.path.name: e.path for e in all_examples() if e.system == system_id}
+    if not names:
+        names = tuple(n for n in sorted(mine) if not n.endswith("-fight.yaml"))[:1]
+    return [mine[name] for name in names if name in mine]
 
 
 def run_demo(console: Console, examples: Path | None = None) -> None:
@@ -54,18 +63,16 @@ def run_demo(console: Console, examples: Path | None = None) -> None:
                   f"{RandomRoller(7).roll(parse_dice('4d6kl3'))}, every time.\n")
 
     for system_id, system_cls in systems().items():
-        names = system_cls.demo_examples
-        if not names or folder is None:
+        paths = [p for p in demo_files(system_id, system_cls.demo_examples, folder)
+                 if p.exists()]
+        if not paths:
             continue
         console.print(Rule(f"{system_cls.title} ({system_id})"))
-        for name in names:
-            path = folder / system_id / name
-            if not path.exists():
-                continue
+        for path in paths:
             scenario = load_scenario(path)
             if scenario.attack is None:
                 continue
-            console.print(f"[bold]{scenario.title or name}[/]  [dim]{path}[/]")
+            console.print(f"[bold]{scenario.title or path.name}[/]  [dim]{path}[/]")
             pins = scenario.pins()
             roller = ScriptedRoller(pins) if pins is not None else RandomRoller(1)
             result = scenario.system.resolve(roller, scenario.attack, scenario.roster)
@@ -76,7 +83,8 @@ def run_demo(console: Console, examples: Path | None = None) -> None:
                           f"expected damage {float(odds.expected_damage):.2f}, target taken out "
                           f"{render.percent(odds.p_taken_out)}.\n")
 
-    duel = folder / "tristat" / "duel-fight.yaml" if folder is not None else None
+    duel = (folder / "tristat" / "duel-fight.yaml" if folder is not None
+            else _shipped("tristat/duel-fight.yaml"))
     if duel is not None and duel.exists():
         _demo_fights(console, duel)
 
@@ -102,3 +110,10 @@ def _demo_fights(console: Console, path: Path) -> None:
     console.print(f"{n:,} simulated fights on the fast path: {wins}; mean "
                   f"{summary['rounds']['mean']:.1f} rounds. Try: {command_name()} simulate "
                   f"{path} -n 1000000\n")
+
+
+def _shipped(name: str) -> Path | None:
+    """The file of a shipped example, or None."""
+    from fracas.registry.examples import all_examples
+
+    return next((e.path for e in all_examples() if e.name == name), None)

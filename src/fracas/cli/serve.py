@@ -11,8 +11,9 @@ from fracas.cli.base import app
 
 def seed_example(db: str, example: str, people: str | None, base: str) -> list[str]:
     """Create a GM, an encounter from ``example`` and a player invite; the lines to print."""
+    from fracas.registry.examples import load_example
     from fracas.web.store import Store
-    from fracas.web.tracker import GM, Tracker, load_example
+    from fracas.web.tracker import GM, Tracker
 
     raw = load_example(example)
     store = Store(db)

@@ -77,7 +77,7 @@ class RuleSystem(ABC):
     outcomes: ClassVar[tuple[str, ...]]  # every outcome name resolve() may give
     scenario_keys: ClassVar[frozenset[str]] = frozenset()  # extra top-level scenario keys
     dice_order: ClassVar[str] = "the dice in the order the rules roll them"
-    demo_examples: ClassVar[tuple[str, ...]] = ()  # files in examples/<id>/ that `demo` shows
+    demo_examples: ClassVar[tuple[str, ...]] = ()  # files of examples_dir() that `demo` shows
     # The module of the system's own commands (``fracas <id> ...``), or None: it defines
     # ``build_app(services: CommandServices) -> typer.Typer``; the command line calls it with
     # its services and mounts the app (the system never imports ``fracas.cli``).
@@ -108,6 +108,13 @@ class RuleSystem(ABC):
 
         module = importlib.import_module(cls.__module__)
         return Path(module.__file__ or ".").parent / "data"
+
+    @classmethod
+    def examples_dir(cls) -> Path:
+        """The folder of this system's example scenarios, shipped as package data beside
+        its data pack (``<package>/examples``): what ``fracas serve --example``, ``fracas
+        demo`` and the web's new-encounter list offer (:mod:`fracas.registry.examples`)."""
+        return cls.data_dir().parent / "examples"
 
     @classmethod
     def load_yaml(cls, name: str) -> Any:

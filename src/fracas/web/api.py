@@ -16,10 +16,12 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 from fracas.encounter.gm import field_labels, field_named
 from fracas.encounter.session import Session
 from fracas.errors import InputError
+from fracas.registry.examples import example_names, load_example
+from fracas.web import schema
 from fracas.web.auth import gm_id, role_for
 from fracas.web.live import stream
 from fracas.web.store import Memory
-from fracas.web.tracker import MAX_SEED, MAX_TITLE, Role, list_examples, load_example, plain_text
+from fracas.web.tracker import MAX_SEED, MAX_TITLE, Role, plain_text
 from fracas.web.views import (
     encounter_view,
     event_view,
@@ -249,7 +251,8 @@ def as_json(data: dict[str, Any], status_code: int = 200) -> JSONResponse:
     return JSONResponse(data, status_code=status_code)
 
 
-@router.post("/gms", status_code=201)
+@router.post("/gms", status_code=201, response_model=None,
+             responses=schema.answer(schema.NewGm, 201))
 def new_gm(request: Request) -> dict[str, Any]:
     """A new GM: their secret key and admin link (shown once, keep it)."""
     gid, key = request.app.state.tracker.store.create_gm()
@@ -257,13 +260,14 @@ def new_gm(request: Request) -> dict[str, Any]:
     return {"gm": gid, "key": key, "admin_link": f"{base}/gm/{key}"}
 
 
-@router.get("/examples")
+@router.get("/examples", response_model=None, responses=schema.answer(list[str]))
 def examples() -> list[str]:
     """The example scenarios an encounter can start from."""
-    return list_examples()
+    return example_names()
 
 
-@router.get("/encounters")
+@router.get("/encounters", response_model=None,
+            responses=schema.answer(list[schema.EncounterSummary]))
 def encounters(request: Request) -> list[dict[str, Any]]:
     """The GM's encounters, newest first."""
     tracker = request.app.state.tracker
@@ -272,7 +276,8 @@ def encounters(request: Request) -> list[dict[str, Any]]:
             for e in tracker.store.encounters_of(gid)]
 
 
-@router.post("/encounters", status_code=201)
+@router.post("/encounters", status_code=201, response_model=None,
+             responses=schema.answer(schema.Encounter, 201))
 def create(request: Request, body: NewEncounter) -> JSONResponse:
     """A new encounter from an example, a scenario mapping or a scenario file's text."""
     tracker = request.app.state.tracker
@@ -285,7 +290,8 @@ def create(request: Request, body: NewEncounter) -> JSONResponse:
     return as_json(view(request, info.id, role), status_code=201)
 
 
-@router.get("/encounters/{eid}")
+@router.get("/encounters/{eid}", response_model=None,
+            responses=schema.answer(schema.Encounter))
 def get_encounter(request: Request, eid: str) -> JSONResponse:
     """The encounter as the caller's role sees it."""
     role = role_for(request.app.state.tracker.store, request, eid)
@@ -321,7 +327,8 @@ def changed_view(request: Request, eid: str, role: Role, version: int, events: A
     return out
 
 
-@router.post("/encounters/{eid}/decisions")
+@router.post("/encounters/{eid}/decisions", response_model=None,
+             responses=schema.answer(schema.Changed))
 def decide(request: Request, eid: str, body: Answer) -> JSONResponse:
     """Answer the pending decision (the GM, or the player who controls it)."""
     tracker = request.app.state.tracker
@@ -331,7 +338,8 @@ def decide(request: Request, eid: str, body: Answer) -> JSONResponse:
     return as_json(changed_view(request, eid, role, version, events))
 
 
-@router.post("/encounters/{eid}/undo")
+@router.post("/encounters/{eid}/undo", response_model=None,
+             responses=schema.answer(schema.Changed))
 def undo(request: Request, eid: str, body: Steps) -> JSONResponse:
     """Take back the last decisions (GM only)."""
     tracker = request.app.state.tracker
@@ -342,7 +350,8 @@ def undo(request: Request, eid: str, body: Steps) -> JSONResponse:
     return as_json(changed_view(request, eid, role, version, None))
 
 
-@router.post("/encounters/{eid}/redo")
+@router.post("/encounters/{eid}/redo", response_model=None,
+             responses=schema.answer(schema.Changed))
 def redo(request: Request, eid: str, body: Steps) -> JSONResponse:
     """Redo what undo took back (GM only)."""
     tracker = request.app.state.tracker
@@ -365,7 +374,8 @@ def edit(session: Session, cid: str, said: str, value: Any) -> Any:
     return session.adjust(cid, field, value)
 
 
-@router.post("/encounters/{eid}/adjust")
+@router.post("/encounters/{eid}/adjust", response_model=None,
+             responses=schema.answer(schema.Changed))
 def adjust(request: Request, eid: str, body: Adjust) -> JSONResponse:
     """Edit a combatant's state by hand (GM only; an event in the log)."""
     tracker = request.app.state.tracker
@@ -377,7 +387,8 @@ def adjust(request: Request, eid: str, body: Adjust) -> JSONResponse:
     return as_json(changed_view(request, eid, role, version, (event,)))
 
 
-@router.post("/encounters/{eid}/combatants")
+@router.post("/encounters/{eid}/combatants", response_model=None,
+             responses=schema.answer(schema.Changed))
 def add_combatant(request: Request, eid: str, body: NewCombatant) -> JSONResponse:
     """Bring a combatant into the fight (GM only); the sheet is checked by the system's model
     and its errors are the CLI's (``combatants[0].body: ...``)."""
@@ -393,7 +404,8 @@ def add_combatant(request: Request, eid: str, body: NewCombatant) -> JSONRespons
     return as_json(changed_view(request, eid, role, version, (event,)))
 
 
-@router.post("/encounters/{eid}/combatants/{cid}/remove")
+@router.post("/encounters/{eid}/combatants/{cid}/remove", response_model=None,
+             responses=schema.answer(schema.Changed))
 def remove_combatant(request: Request, eid: str, cid: str, body: Gone) -> JSONResponse:
     """Take a combatant out of the fight (GM only)."""
     tracker = request.app.state.tracker
@@ -404,7 +416,8 @@ def remove_combatant(request: Request, eid: str, cid: str, body: Gone) -> JSONRe
     return as_json(changed_view(request, eid, role, version, (event,)))
 
 
-@router.post("/encounters/{eid}/end")
+@router.post("/encounters/{eid}/end", response_model=None,
+             responses=schema.answer(schema.Changed))
 def end(request: Request, eid: str, body: End) -> JSONResponse:
     """End the fight now (GM only)."""
     tracker = request.app.state.tracker
@@ -416,7 +429,8 @@ def end(request: Request, eid: str, body: End) -> JSONResponse:
     return as_json(changed_view(request, eid, role, version, (event,)))
 
 
-@router.put("/encounters/{eid}/settings")
+@router.put("/encounters/{eid}/settings", response_model=None,
+            responses=schema.answer(schema.Encounter))
 def settings(request: Request, eid: str, body: dict[str, Any]) -> JSONResponse:
     """What players see of others: ``others`` (exact|bar|status|hidden), ``hidden`` ids."""
     tracker = request.app.state.tracker
@@ -425,7 +439,8 @@ def settings(request: Request, eid: str, body: dict[str, Any]) -> JSONResponse:
     return as_json(view(request, eid, role))
 
 
-@router.post("/encounters/{eid}/players", status_code=201)
+@router.post("/encounters/{eid}/players", status_code=201, response_model=None,
+             responses=schema.answer(schema.Player, 201))
 def invite(request: Request, eid: str, body: Invite) -> dict[str, Any]:
     """Invite a player to control some combatants; returns their secret invite link."""
     tracker = request.app.state.tracker
@@ -436,7 +451,8 @@ def invite(request: Request, eid: str, body: Invite) -> dict[str, Any]:
             "invite": f"{base}/join/{player.key}"}
 
 
-@router.get("/encounters/{eid}/stream")
+@router.get("/encounters/{eid}/stream", response_class=StreamingResponse,
+            responses=schema.STREAM)
 async def live(request: Request, eid: str) -> StreamingResponse:
     """Server-sent events: ``version`` each time the encounter changes (no contents),
     each with its version as the event id: a browser that connects again by itself sends

@@ -15,6 +15,7 @@ from pydantic import Field, field_validator
 
 from fracas.encounter import gm
 from fracas.errors import InputError
+from fracas.web import schema
 from fracas.web.api import Strict, bounded, changed_view, yaml_text
 from fracas.web.auth import role_for
 
@@ -90,21 +91,21 @@ def _players(request: Request, eid: str) -> set[str]:
     return {c for p in request.app.state.tracker.store.players_of(eid) for c in p.combatants}
 
 
-@router.post("/controllers")
+@router.post("/controllers", response_model=None, responses=schema.answer(schema.Changed))
 def set_controller(request: Request, eid: str, body: Controller) -> dict[str, Any]:
     """Who decides for a combatant from now on: ``person`` (by hand) or a policy."""
     return _gm_change(request, eid, body.version, "set who decides",
                       lambda s: gm.set_controller(s, body.combatant, body.controller))
 
 
-@router.post("/skip")
+@router.post("/skip", response_model=None, responses=schema.answer(schema.Changed))
 def skip(request: Request, eid: str, body: Versioned) -> dict[str, Any]:
     """The acting combatant's turn passes."""
     return _gm_change(request, eid, body.version, "skip a turn", lambda s: s.decide(
         {"skip": True}))
 
 
-@router.post("/free-action")
+@router.post("/free-action", response_model=None, responses=schema.answer(schema.Changed))
 def free_action(request: Request, eid: str, body: FreeAction) -> dict[str, Any]:
     """The acting combatant's turn is a free-form action, its effects applied by hand."""
     return _gm_change(request, eid, body.version, "take a free-form action",
@@ -114,7 +115,7 @@ def free_action(request: Request, eid: str, body: FreeAction) -> dict[str, Any]:
                                                effects=body.effects))
 
 
-@router.post("/initiative")
+@router.post("/initiative", response_model=None, responses=schema.answer(schema.Changed))
 def initiative(request: Request, eid: str, body: Versioned) -> dict[str, Any]:
     """Roll every initiative die of the GM's side now asked (up to a player's own)."""
     players = _players(request, eid)
@@ -122,7 +123,7 @@ def initiative(request: Request, eid: str, body: Versioned) -> dict[str, Any]:
                       lambda s: gm.roll_initiative(s, players))
 
 
-@router.post("/harm")
+@router.post("/harm", response_model=None, responses=schema.answer(schema.Changed))
 def harm(request: Request, eid: str, body: Harm) -> dict[str, Any]:
     """Quick damage or healing by hand (no soak or armour)."""
     if bool(body.damage) == bool(body.heal):
@@ -136,7 +137,7 @@ def harm(request: Request, eid: str, body: Harm) -> dict[str, Any]:
     return _gm_change(request, eid, body.version, "damage or heal", act)
 
 
-@router.post("/conditions")
+@router.post("/conditions", response_model=None, responses=schema.answer(schema.Changed))
 def condition(request: Request, eid: str, body: Condition) -> dict[str, Any]:
     """Put a condition on a combatant for some rounds (0: until taken off), or take it off."""
     def act(s: Any) -> Any:
@@ -146,7 +147,7 @@ def condition(request: Request, eid: str, body: Condition) -> dict[str, Any]:
     return _gm_change(request, eid, body.version, "set a condition", act)
 
 
-@router.post("/join")
+@router.post("/join", response_model=None, responses=schema.answer(schema.Changed))
 def join(request: Request, eid: str, body: Join) -> dict[str, Any]:
     """Bring a combatant in without disturbing the round, at the place chosen."""
     entry = body.entry if body.entry is not None else yaml_text(body.entry_yaml or "", "entry")

@@ -6,7 +6,6 @@ swaps in the panel; buttons and forms post to the JSON API.
 
 from __future__ import annotations
 
-import contextlib
 import functools
 import re
 from pathlib import Path
@@ -19,16 +18,11 @@ from jinja2 import Environment, FileSystemLoader, select_autoescape
 from fracas.encounter.policies import DEFAULT_POLICY
 from fracas.errors import InputError
 from fracas.registry import systems
+from fracas.registry.examples import all_examples, load_example
 from fracas.web.api import view, yaml_text
 from fracas.web.auth import GM_COOKIE, Unauthorized, gm_id, player_cookie, role_for
 from fracas.web.compose import composed
-from fracas.web.tracker import (
-    MAX_SEED,
-    MAX_TITLE,
-    example_choices,
-    examples_dir,
-    load_example,
-)
+from fracas.web.tracker import MAX_SEED, MAX_TITLE
 
 router = APIRouter()
 TEMPLATES = Environment(loader=FileSystemLoader(Path(__file__).parent / "templates"),
@@ -108,40 +102,15 @@ def join(request: Request, key: str) -> Response:
     return response
 
 
-def description(path: Path, title: str) -> str:
-    """An example's one line: the first sentence of the comment at the head of its file
-    (after a short heading such as ``Jokers:``), none where it only says the title again."""
-    lines = []
-    with contextlib.suppress(OSError), path.open(encoding="utf-8") as f:
-        for line in f:
-            if not line.startswith("#"):
-                break
-            if "yaml-language-server" not in line:
-                lines.append(line.lstrip("#").strip())
-    text = " ".join(lines).replace("`", "")
-    first = re.split(r"(?<=[.!?])\s", text, maxsplit=1)[0].strip().rstrip(".")
-    head, sep, rest = first.partition(": ")
-    if sep and len(head) <= 25 and rest:
-        first = rest
-    if first.count("(") > first.count(")"):  # a parenthesis the sentence break cut
-        first = first[:first.rindex("(")].rstrip(" ,;")
-    if first.lower() in title.lower():
-        return ""
-    return first if len(first) <= 110 else first[:107].rstrip() + "…"
-
-
 @functools.cache
 def example_groups() -> list[tuple[str, list[tuple[str, str]]]]:
-    """The examples by system, whole fights first, each with its title and one line."""
+    """The examples by system (where each system ships them, a plug-in's too: see
+    :mod:`fracas.registry.examples`), whole fights first, each with its title and its
+    one line."""
     groups: dict[str, list[tuple[str, str]]] = {}
-    for name, shown in example_choices():
-        system = name.split("/", 1)[0]
-        title = shown.removesuffix(f" ({system})")
-        if title == name:  # no title: its file's name in words
-            title = Path(name).stem.replace("_", " ").replace("-", " ").capitalize()
-        line = description(examples_dir() / name, title)
-        groups.setdefault(system, []).append(
-            (name, f"{title} — {line}" if line else title))
+    for e in all_examples():
+        groups.setdefault(e.system, []).append(
+            (e.name, f"{e.title} — {e.description}" if e.description else e.title))
     for entries in groups.values():
         entries.sort(key=lambda e: ("fight" not in e[0], e[1].lower()))
     return sorted(groups.items())

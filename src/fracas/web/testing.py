@@ -17,7 +17,7 @@ import sys
 import tempfile
 import time
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 
@@ -31,8 +31,10 @@ class ServerProcess:
     """``fracas serve`` in a child process; :meth:`kill` is a SIGKILL, :meth:`stop` a SIGTERM."""
 
     def __init__(self, db: str, port: int | None = None, workers: int = 1,
-                 env: dict[str, str] | None = None):
+                 env: dict[str, str] | None = None, args: Sequence[str] = ()):
         self.db = db
+        self.args = list(args)  # more of serve's options (``--example``)
+        self.out = tempfile.TemporaryFile()  # noqa: SIM115  (what the server printed: :meth:`printed`; closed with the object)
         self.workers = workers
         self.env = {**os.environ, **(env or {})}
         self.port = port or free_port()
@@ -43,8 +45,8 @@ class ServerProcess:
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "fracas", "serve", "--db", self.db,
              "--host", "127.0.0.1", "--port", str(self.port),
-             *(["--workers", str(self.workers)] if self.workers != 1 else [])],
-            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True,
+             *(["--workers", str(self.workers)] if self.workers != 1 else []), *self.args],
+            stdout=self.out, stderr=subprocess.PIPE, start_new_session=True,
             env=self.env)
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
@@ -58,6 +60,11 @@ class ServerProcess:
                 time.sleep(0.1)
         self.kill()
         raise RuntimeError("the server did not start in time")
+
+    def printed(self) -> str:
+        """What the server has printed so far (its start-up lines)."""
+        self.out.seek(0)
+        return self.out.read().decode()
 
     def kill(self) -> None:
         if self.proc is not None and self.proc.poll() is None:

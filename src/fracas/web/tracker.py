@@ -9,20 +9,17 @@ written. Sessions are cached per encounter with the version they belong to.
 from __future__ import annotations
 
 import contextlib
-import functools
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
-from pathlib import Path
 from typing import Any
 
-from fracas.core.scenario import Scenario, read_yaml
+from fracas.core.scenario import Scenario
 from fracas.encounter.policies import POLICIES
 from fracas.encounter.session import Session
 from fracas.errors import InputError
-from fracas.registry import get_system, systems
 from fracas.registry.scenarios import scenario_from_mapping
 from fracas.web.store import Conflict, EncounterInfo, Memory, PlayerInfo, Store
 
@@ -82,69 +79,6 @@ class _Entry:
     session: Session | None
     info: EncounterInfo | None = None
     lock: threading.Lock = field(default_factory=threading.Lock)
-
-
-def examples_dir() -> Path:
-    """The example scenarios shipped beside the package (a source checkout's ``examples``)."""
-    return Path(__file__).resolve().parents[3] / "examples"
-
-
-def list_examples() -> list[str]:
-    """Example fights (``<system>/<name>-fight.yaml``) and the other example scenarios."""
-    root = examples_dir()
-    if not root.is_dir():
-        return []
-    return sorted(str(p.relative_to(root)) for p in root.glob("*/*.yaml"))
-
-
-@functools.cache
-def example_choices() -> list[tuple[str, str]]:
-    """Each example (its file) with what the GM reads in the menu: its title and its
-    system (``Swordswoman vs brawler (tristat)``), not its file name."""
-    out = []
-    for name in list_examples():
-        raw = read_yaml(examples_dir() / name)
-        title = raw.get("title") if isinstance(raw, dict) else None
-        system = name.split("/", 1)[0]
-        out.append((name, f"{title} ({system})" if title else name))
-    return out
-
-
-def load_example(name: str) -> Any:
-    """The mapping of an example scenario, standing alone (a table file it names in its
-    folder is put inline); an unknown name is an InputError naming the list."""
-    if name not in list_examples():
-        raise InputError(f"no example {name!r}", path="example",
-                         allowed=", ".join(n for n in list_examples() if "fight" in n))
-    path = examples_dir() / name
-    raw = read_yaml(path)
-    rules = raw.get("rules") if isinstance(raw, dict) else None
-    if isinstance(rules, dict):
-        try:
-            system = get_system(str(raw.get("system")))
-            raw["rules"] = system.inline_files(rules, path.parent)
-        except InputError as err:
-            raise err.located(file=name) from None
-    return raw
-
-
-def warm_up(limit: int = 300) -> list[str]:
-    """Load every rule system and play each example duel once in memory (the examples a
-    source checkout ships), so that the first fight a server meets runs on code already
-    loaded: the first encounter of each system took 40–110 ms more (its modules imported,
-    its data read). What cannot be warmed is left cold and named in the result."""
-    systems()
-    cold = []
-    for name in list_examples():
-        if not name.endswith("duel-fight.yaml"):
-            continue
-        try:
-            scenario = scenario_from_mapping(load_example(name), file=name, folder=None)
-            people = {**dict.fromkeys(scenario.roster, "person"), "gm": "person"}
-            Session.start(scenario, seed=0, controllers=people, roll_all=True).play_first(limit)
-        except Exception as err:  # a warm-up never stops a server
-            cold.append(f"{name}: {err}")
-    return cold
 
 
 def plain_text(text: str, path: str) -> str:
