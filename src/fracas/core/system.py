@@ -19,7 +19,8 @@ its docs page. docs/adding-a-system.md documents every public member, in these g
   :meth:`round_choices`, :meth:`reactions`, :meth:`is_active`, :meth:`start_fight`,
   :meth:`start_turn`, :meth:`end_round`;
 * presentation and words: :attr:`words`, :meth:`health`, :meth:`glance`,
-  :meth:`harm_by_hand`, ``dice_order``, ``demo_examples``, :meth:`parse_roll`;
+  :meth:`harm_by_hand`, ``dice_order``, ``demo_examples``, :meth:`examples_dir`,
+  :meth:`parse_roll`;
 * policy hints (speed, never rules): :meth:`first_reaction`, :meth:`ranking_state`,
   :meth:`bystander_state`, :meth:`set_aside`, ``health_caps_damage``, :meth:`out_at`,
   :meth:`round_representative`.

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import fields, replace
+from dataclasses import replace
 from types import SimpleNamespace
 from typing import Any
 
@@ -29,29 +29,26 @@ from fracas.core.events import (
     ActionChosen,
     Changed,
     Event,
-    FightEnded,
     TurnStarted,
     event_from_dict,
-    from_jsonable,
 )
 from fracas.core.scenario import Scenario
 from fracas.core.words import count
 from fracas.dice.variables import Variable
-from fracas.encounter.answers import answer_entry, kind_of
+from fracas.encounter.answers import answer_entry
 from fracas.encounter.decisions import Decision, DiceRequest, Needed, Option
 from fracas.encounter.edits import apply_live, check_gm, fold_live
 from fracas.encounter.engine import FightSetup, setup_from_scenario
 from fracas.encounter.gm_events import (
     RULE_GM,
     CombatantAdded,
-    CombatantRemoved,
     ConditionCleared,
     ConditionEnded,
     ConditionSet,
     ControllerSet,
     rules_condition,
 )
-from fracas.encounter.hand import hand_value
+from fracas.encounter.hand_edits import HandEdits
 from fracas.encounter.live import PERSON, Feed, dice_error, dice_prompt, run_turn, whose_roll
 from fracas.encounter.narration import Names
 from fracas.encounter.policies import POLICIES
@@ -76,7 +73,7 @@ def known_names(session: Session) -> dict[str, str]:
     return names
 
 
-class Session:
+class Session(HandEdits):
     """A fight in progress at the table (see the module docstring); the GM's tools beyond
     these are in :mod:`fracas.encounter.gm`."""
 
@@ -464,63 +461,6 @@ class Session:
         if any(not any(e is x for x in self.entries) for e in pending_entries):
             new[-1]["turn"] = pending_entries  # what undoing the edit puts back
         self._delegated()
-
-    def adjust(self, combatant: str, field: str, value: Any) -> Event:
-        """Set a state value by hand (health, armour HP, strain, a condition, a deck)."""
-        if combatant not in self.state.roster:
-            raise InputError(f"no combatant with id {combatant!r}", path="combatant",
-                             allowed=", ".join(self.state.roster))
-        c = self.state.roster[combatant]
-        names = [f.name for f in fields(c.state)]
-        if field not in names:
-            raise InputError(f"{combatant} has no value {field!r}", path="field",
-                             allowed=", ".join(names))
-        before = getattr(c.state, field)
-        after = hand_value(type(c.state), field, value)
-        return self.record(Changed(RULE_GM, combatant, field, before, after))
-
-    def add_combatant(self, entry: Mapping[str, Any]) -> Event:
-        """Bring in a combatant given as a scenario entry (id, name, side, sheet)."""
-        if not isinstance(entry, Mapping):
-            raise InputError(f"a combatant entry is a mapping, not {kind_of(entry)}",
-                             path="entry", allowed='{"id": ..., "name": ..., "side": ..., '
-                             "and the sheet's fields}")
-        cid = str(entry.get("id", ""))
-        if cid in self.state.roster:
-            raise InputError(f"the id {cid!r} is already in the fight", path="id",
-                             allowed="a new id")
-        self.check_entry(entry)
-        return self.record(CombatantAdded(RULE_GM, from_jsonable(dict(entry))))
-
-    def check_entry(self, entry: Mapping[str, Any]) -> None:
-        """Check a combatant entry by the system's model (errors name the field)."""
-        raw = dict(self.scenario.raw)
-        raw["combatants"] = [dict(entry)]
-        raw.pop("attack", None)
-        raw.pop("dice", None)
-        try:
-            scenario_from_mapping(raw)
-        except InputError as err:
-            # the entry typed is alone, not the first of a scenario's combatants
-            if not (err.path or "").startswith("combatants[0]"):
-                raise
-            raise InputError(err.message, file=err.file, allowed=err.allowed,
-                             path="entry" + (err.path or "").removeprefix("combatants[0]")
-                             ) from None
-
-    def remove_combatant(self, cid: str) -> Event:
-        """Take a combatant out of the fight."""
-        if cid not in self.state.roster:
-            raise InputError(f"no combatant with id {cid!r}", path="combatant",
-                             allowed=", ".join(self.state.roster))
-        return self.record(CombatantRemoved(RULE_GM, cid))
-
-    def end_fight(self, reason: str) -> Event:
-        """End the fight now (no winner)."""
-        if self.state.over:
-            raise InputError("the fight is already over", path="end")
-        return self.record(FightEnded(RULE_GM, "", self.state.round,
-                                   f"the GM ends the fight: {reason}"))
 
     # -- undo and redo -----------------------------------------------------------------
     def undo(self, steps: int = 1) -> None:

@@ -1,0 +1,88 @@
+"""The GM's hand edits of a live session (set a value, bring a combatant in or take one
+out, end the fight): each checked, then recorded as one GM event through the session's
+public :meth:`~fracas.encounter.session.Session.record`, so it replays, undoes and resumes
+like everything else. A mixin of :class:`~fracas.encounter.session.Session`."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import fields
+from typing import TYPE_CHECKING, Any
+
+from fracas.core.events import Changed, Event, FightEnded, from_jsonable
+from fracas.encounter.answers import kind_of
+from fracas.encounter.gm_events import RULE_GM, CombatantAdded, CombatantRemoved
+from fracas.encounter.hand import hand_value
+from fracas.errors import InputError
+from fracas.registry.scenarios import scenario_from_mapping
+
+if TYPE_CHECKING:
+    from fracas.core.scenario import Scenario
+    from fracas.encounter.state import FightState
+
+
+class HandEdits:
+    """The hand edits a GM makes at the table, for the session that mixes them in."""
+
+    if TYPE_CHECKING:
+        state: FightState
+        scenario: Scenario
+
+        def record(self, event: Event, group: int | None = None) -> Event: ...
+
+    def adjust(self, combatant: str, field: str, value: Any) -> Event:
+        """Set a state value by hand (health, armour HP, strain, a condition, a deck)."""
+        if combatant not in self.state.roster:
+            raise InputError(f"no combatant with id {combatant!r}", path="combatant",
+                             allowed=", ".join(self.state.roster))
+        c = self.state.roster[combatant]
+        names = [f.name for f in fields(c.state)]
+        if field not in names:
+            raise InputError(f"{combatant} has no value {field!r}", path="field",
+                             allowed=", ".join(names))
+        before = getattr(c.state, field)
+        after = hand_value(type(c.state), field, value)
+        return self.record(Changed(RULE_GM, combatant, field, before, after))
+
+    def add_combatant(self, entry: Mapping[str, Any]) -> Event:
+        """Bring in a combatant given as a scenario entry (id, name, side, sheet)."""
+        if not isinstance(entry, Mapping):
+            raise InputError(f"a combatant entry is a mapping, not {kind_of(entry)}",
+                             path="entry", allowed='{"id": ..., "name": ..., "side": ..., '
+                             "and the sheet's fields}")
+        cid = str(entry.get("id", ""))
+        if cid in self.state.roster:
+            raise InputError(f"the id {cid!r} is already in the fight", path="id",
+                             allowed="a new id")
+        self.check_entry(entry)
+        return self.record(CombatantAdded(RULE_GM, from_jsonable(dict(entry))))
+
+    def check_entry(self, entry: Mapping[str, Any]) -> None:
+        """Check a combatant entry by the system's model (errors name the field)."""
+        raw = dict(self.scenario.raw)
+        raw["combatants"] = [dict(entry)]
+        raw.pop("attack", None)
+        raw.pop("dice", None)
+        try:
+            scenario_from_mapping(raw)
+        except InputError as err:
+            # the entry typed is alone, not the first of a scenario's combatants
+            if not (err.path or "").startswith("combatants[0]"):
+                raise
+            raise InputError(err.message, file=err.file, allowed=err.allowed,
+                             path="entry" + (err.path or "").removeprefix("combatants[0]")
+                             ) from None
+
+    def remove_combatant(self, cid: str) -> Event:
+        """Take a combatant out of the fight."""
+        if cid not in self.state.roster:
+            raise InputError(f"no combatant with id {cid!r}", path="combatant",
+                             allowed=", ".join(self.state.roster))
+        return self.record(CombatantRemoved(RULE_GM, cid))
+
+    def end_fight(self, reason: str) -> Event:
+        """End the fight now (no winner)."""
+        if self.state.over:
+            raise InputError("the fight is already over", path="end")
+        return self.record(FightEnded(RULE_GM, "", self.state.round,
+                                   f"the GM ends the fight: {reason}"))
