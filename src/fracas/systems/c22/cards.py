@@ -22,7 +22,7 @@ Sampling and pinned cards give the actual cards.
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from itertools import permutations
 from typing import TYPE_CHECKING
@@ -100,9 +100,18 @@ class CardReads:
     values: CardValues
     raises: tuple[tuple[str | None, int], ...] = ()
     rivals: frozenset[tuple[int, int]] = frozenset()
+    _kinds: dict[Card, Hashable] = field(default_factory=dict, compare=False, hash=False,
+                                         repr=False)
 
     def kind(self, card: Card) -> Hashable:
-        """The class of a card that no such rule can tell from another of its class."""
+        """The class of a card that no such rule can tell from another of its class
+        (worked out once per card: a hand's draw asks it for every card of every hand)."""
+        known = self._kinds.get(card)
+        if known is None:
+            known = self._kinds[card] = self._kind(card)
+        return known
+
+    def _kind(self, card: Card) -> Hashable:
         if card.is_joker:
             return card.rank
         value, order = self.values.value(card), suit_order(card)

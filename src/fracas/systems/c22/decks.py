@@ -9,12 +9,13 @@ joker was drawn, the discard pile is shuffled back into the deck once the action
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 from fracas.core.events import Changed, Event, Note
 from fracas.core.model import Roster
 from fracas.dice.cards import Card, Deck
-from fracas.dice.rollers import Roller, announce
+from fracas.dice.rollers import Roller, announce, summaries_only
 from fracas.errors import RulesError
 from fracas.systems.c22.cards import (
     CardReads,
@@ -68,6 +69,14 @@ class CardRules:
         return CardReads(self.values, self.raises, rivals)
 
 
+@functools.lru_cache(maxsize=64)
+def _action_reads(values: CardValues, raises: tuple[tuple[str | None, int], ...]
+                  ) -> CardReads:
+    """What one action's own rules read of a card (its value, the raises), made once, so
+    each card's class is worked out once across the odds' many branches."""
+    return CardReads(values, raises)
+
+
 class Drawing:
     """The decks of one action, with the events that changed them."""
 
@@ -87,9 +96,14 @@ class Drawing:
             self.decks[cid] = deck_of(self.roster, cid)
         return self.decks[cid]
 
-    def reads(self, cid: str) -> CardReads:
+    def reads(self, cid: str, roller: Roller) -> CardReads:
         """What the rules that can still run read of ``cid``'s cards (the decks' contents
-        do not change within an action: cards only move between a deck's piles)."""
+        do not change within an action: cards only move between a deck's piles). For the
+        odds of this one action (``summaries_only``), nothing runs after it: no later
+        initiative draw compares suits, so only this action's reads count (the card's
+        value and the raises), and cards equal in them merge as before."""
+        if summaries_only(roller):
+            return _action_reads(self.values, self.rules.raises)
         if cid not in self._reads:
             self._reads[cid] = self.rules.reads(self.roster, cid)
         return self._reads[cid]
@@ -103,7 +117,7 @@ class Drawing:
         deck = self.deck(cid)
         if len(deck.draw_pile) >= count:
             announce(roller, cid, _what(purpose))
-            key = HandKey(self.reads(cid), label, ordered)
+            key = HandKey(self.reads(cid, roller), label, ordered)
             cards = roller.roll(HandDraw(deck.draw_pile, cid, count, key))
             return self._drew(cid, cards, purpose, rule)
         return tuple(self._one(roller, cid, purpose, rule) for _ in range(count))
@@ -119,7 +133,7 @@ class Drawing:
                 self._refill(cid)
         pile = self.deck(cid).draw_pile
         announce(roller, cid, _what(purpose))
-        cards = roller.roll(UntilNumber(pile, cid, self.reads(cid)))
+        cards = roller.roll(UntilNumber(pile, cid, self.reads(cid, roller)))
         jokers = [c.label for c in cards if c.is_joker]
         if jokers:
             purpose += f" ({' and '.join(jokers)} passed over: not a number card)"
