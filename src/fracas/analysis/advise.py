@@ -270,7 +270,7 @@ def advise(scenario: Scenario) -> Advice:
         raise InputError("advice needs an attack with a defender", file=scenario.path,
                          path="attack", allowed="attack: {attacker, defender, weapon, options}")
     system, roster = scenario.system, scenario.roster
-    exact = ExactRoller()
+    exact = ExactRoller(summaries_only=True)  # advice reads each resolution's summary only
     advice = Advice(attack)
     words = system.words
     reaction_fields = _varying(system.reactions(attack, roster))
