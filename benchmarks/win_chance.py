@@ -13,6 +13,7 @@ Where the first figure already took longer than :data:`SKIP_AFTER` CPU seconds, 
 not run, so the whole table fits a loaded machine's afternoon: ``--all`` runs them too.
 
 Run: .venv/bin/python benchmarks/win_chance.py [examples/<system>/<fight>.yaml ...]
+(``--quick``: the Zamani duel only, as ``make test`` runs it.)
 """
 
 from __future__ import annotations
@@ -101,7 +102,8 @@ def cell(found: tuple[float, float, float] | None, goal: float) -> str:
 
 def main() -> None:
     every = "--all" in sys.argv
-    names = [a for a in sys.argv[1:] if a != "--all"] or fights()
+    quick = ["examples/zamani/duel-fight.yaml"] if "--quick" in sys.argv else []
+    names = [a for a in sys.argv[1:] if not a.startswith("--")] or quick or fights()
     print("CPU seconds of one process (wall seconds in brackets); ! = past the goal "
           "(+-5 points: 1 s, +-2 points: 5 s); exact: at most "
           f"{EXACT_STATES:,} states and {EXACT_SECONDS:g} s")

@@ -9,8 +9,8 @@ from fracas.core.events import FightEnded
 from fracas.encounter.redact import Viewer, summary_view
 from fracas.encounter.session import Session
 from fracas.encounter.summary import summarize
+from fracas.registry.examples import load_example
 from fracas.registry.scenarios import scenario_from_mapping
-from fracas.web.tracker import load_example
 
 DUELS = ["tristat/duel-fight.yaml", "zamani/duel-fight.yaml", "contest/duel-fight.yaml",
          "c22/duel-fight.yaml"]

@@ -25,6 +25,7 @@ QUICK = {
     "serve.py": ["a decision's round trip", "SQLite, 1 process", "durable"],
     "simulate.py": ["Issue 25's goals", "every goal met", "tristat duel", "contest duel"],
     "startup.py": ["python -c pass", "fracas --help"],
+    "win_chance.py": ["+-5 points", "zamani/duel-fight.yaml", "start", "mid"],
     "time_shares.py": ["policy odds", "resolve", "genesys/three-vs-three-fight.yaml"],
 }
 

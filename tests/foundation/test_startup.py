@@ -154,4 +154,5 @@ def test_a_finished_command_exits_with_its_code_and_all_its_output() -> None:
     assert ok.returncode == 0 and json.loads(ok.stdout)["system"] == "tristat"
     bad = subprocess.run([sys.executable, "-m", "fracas", "attack", "nope.yaml"], cwd=ROOT,
                          capture_output=True, text=True, check=False)
-    assert (bad.returncode, bad.stderr) == (2, "fracas: error: nope.yaml: no such file\n")
+    assert (bad.returncode, bad.stderr) == (
+        2, "fracas: error: nope.yaml: no such file (allowed: a YAML file)\n")

@@ -192,6 +192,7 @@ def replay(
     from fracas.encounter.engine import Encounter
 
     encounter = Encounter.load(log)
+    _warn_retold(log, encounter.retold)
     turns = len(encounter.marks)
     if undo > turns:
         raise InputError(f"cannot undo {undo:,} {'turn' if undo == 1 else 'turns'}: the log "
@@ -270,6 +271,14 @@ def _narrated(fight: Encounter | Session, form: str) -> None:
         console.print(f"  {escape(text)}", highlight=False)
 
 
+def _warn_retold(log: Path, retold: list[tuple[int, str]]) -> None:
+    from fracas.encounter.log import retold_warning
+
+    warned = retold_warning(log, retold)
+    if warned:
+        typer.echo(f"fracas: warning: {warned}", err=True)
+
+
 def _replay_session(log: Path, undo: int, as_json: bool, form: str | None) -> None:
     """``fracas replay`` of a live session's log (``fracas play --log``)."""
     from fracas.cli.jsonout import print_json
@@ -278,6 +287,7 @@ def _replay_session(log: Path, undo: int, as_json: bool, form: str | None) -> No
     from fracas.encounter.session_log import KIND, load_session
 
     session = load_session(log)
+    _warn_retold(log, session.retold)
     stopped = read_log(log, KIND).stopped
     inputs = sum(not e.get("auto") for e in session.entries)
     if undo > inputs:

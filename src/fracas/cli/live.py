@@ -47,6 +47,7 @@ from fracas.core.words import count
 from fracas.encounter.gm import field_labels as gm_field_labels
 from fracas.encounter.gm import field_named as gm_find_field
 from fracas.encounter.gm import told
+from fracas.encounter.log import retold_warning
 from fracas.encounter.narration import Names
 from fracas.encounter.session import Session, known_names
 from fracas.encounter.session_log import SessionLog, load_session
@@ -369,6 +370,9 @@ def run(file: Path | None, log: Path | None, resume: Path | None, seed: int | No
             journal = SessionLog.create(log, session)
         else:
             journal, session = SessionLog.resume(resume)
+        warned = retold_warning(resume, session.retold)
+        if warned:
+            print(f"fracas: warning: {warned}", file=sys.stderr)
         log = log or resume
     else:
         if file is None:

@@ -42,7 +42,7 @@ from fracas.encounter.log import (
     log_words,
     read_fight_log,
     replay_checked,
-    text_edited,
+    text_retold,
 )
 from fracas.encounter.modes import NARRATED, StepMode
 from fracas.encounter.narration import teller
@@ -369,9 +369,9 @@ def _played_again(data: FightLogData, fight: Encounter, upto: int | None = None)
             mine = played[index - start] if index - start < len(played) else None
             logged = data.events[index] if index < end else None
             if mine is not None and logged is not None and _same(mine, logged):
-                edited = text_edited(data.texts[index] if data.texts else None, logged, mine)
-                if edited is not None and (upto is None or data.lines[index] < upto):
-                    raise edited.located(file=data.path, prefix=f"line {data.lines[index]}")
+                told = text_retold(data.texts[index] if data.texts else None, logged, mine)
+                if told is not None and (upto is None or data.lines[index] < upto):
+                    fight.retold.append((data.lines[index], told))
                 continue
             line = data.lines[index] if index < end else data.lines[end - 1] + 1
             if upto is not None and line >= upto:
@@ -397,9 +397,14 @@ def _same(a: Event, b: Event) -> bool:
 
 
 def _facts(event: Event) -> str:
+    """What an event says happened, its wording aside: a chosen action's ``said`` and a
+    note's message (a rule told in words, no value of the fight) may be reworded between
+    versions of fracas, and a log written before still plays again."""
     data = event.to_dict()
     if isinstance(event, ActionChosen):
         data.pop("said", None)
+    if isinstance(event, Note):
+        data.pop("message", None)
     return json.dumps(data, sort_keys=True, default=str)
 
 
@@ -421,6 +426,7 @@ class Encounter:
         self.marks: list[int] = []  # where each step's events begin
         self.state = FightState(self.initial)
         self.stopped: str | None = None  # where a loaded log that was not closed stops
+        self.retold: list[tuple[int, str]] = []  # (line, how): texts not in fracas's words
 
     def step(self) -> tuple[Event, ...]:
         """Play one turn; returns its events."""

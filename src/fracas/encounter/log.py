@@ -519,16 +519,27 @@ def checked_event(data: Any) -> Event:
     return event
 
 
-def text_edited(logged: Any, *events: Event) -> InputError | None:
-    """An event's text as logged (``logged``: None when the log gives none) is the words
-    of its values: those of the event as read (``events[0]``) or of the same event as
-    the rules make it now (a log told in older words); else the error naming it (checked
-    after the values, which name a changed value more exactly)."""
+def text_retold(logged: Any, *events: Event) -> str | None:
+    """Where an event's text as logged (``logged``: None when the log gives none) is not
+    the words of its values (those of the event as read, ``events[0]``, or of the same
+    event as the rules make it now): what the log has and what fracas says, for a
+    warning. The values are what the rules check; the text may be older words of fracas
+    (a log written before a rewording) or an edit by hand, which the hash chain alone does
+    not catch when it was recomputed, so the reader is told and the log is not refused."""
     if logged is None or any(logged == e.text() for e in events):
         return None
-    return InputError(f"the event's text was changed: the log has {logged!r}; its values "
-                      f"say {events[-1].text()!r}", path="event.text",
-                      allowed="the text fracas wrote (a log unedited)")
+    return f"the log has {logged!r}; fracas says {events[-1].text()!r}"
+
+
+def retold_warning(path: Any, retold: list[tuple[int, str]]) -> str | None:
+    """The one warning for the lines whose text is not fracas's words for their values."""
+    if not retold:
+        return None
+    line, what = retold[0]
+    more = f" (and {len(retold) - 1} more)" if len(retold) > 1 else ""
+    return (f"{path}: line {line}: an event's text is not what fracas says for its values "
+            f"({what}){more}: older words of fracas, or edited by hand; the values were "
+            "played again through the rules and are shown in fracas's words")
 
 
 _HINTS: dict[type, dict[str, Any]] = {}

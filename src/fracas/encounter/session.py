@@ -89,6 +89,7 @@ class Session(HandEdits):
         self.entries: list[dict[str, Any]] = []
         self.drawn = 0  # how many "roll it"s the session has drawn (numbers are never reused)
         self.redo_stack: list[list[dict[str, Any]]] = []
+        self.retold: list[tuple[int, str]] = []  # read from a log: texts not fracas's words
         self._replay()
 
     # -- starting ---------------------------------------------------------------------

@@ -19,7 +19,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 from fracas.core.events import event_from_dict
 from fracas.core.scenario import validation_error
 from fracas.core.words import count
-from fracas.encounter.log import CutShort, LogWriter, read_log, text_edited
+from fracas.encounter.log import CutShort, LogWriter, read_log, text_retold
 from fracas.encounter.session import SESSION_VERSION, Session
 from fracas.errors import InputError
 
@@ -248,13 +248,15 @@ def _session(records: Any, file: str, upto: int | None = None
         # the path says the field (``health``, ``event``), the message what is allowed
         raise InputError(err.message, file=file, path=f"line {lines[bad]}" + (
             f": {err.path}" if err.path else ""), allowed=err.allowed) from None
+    retold = []
     for given, line in zip(entries, lines, strict=True):  # a GM edit's words as written
         if given["kind"] == "gm":
-            edited = text_edited(given["event"].get("text"), event_from_dict(given["event"]))
-            if edited is not None:
-                raise edited.located(file=file, prefix=f"line {line}")
+            told = text_retold(given["event"].get("text"), event_from_dict(given["event"]))
+            if told is not None:
+                retold.append((line, told))
     if upto is not None and upto < len(entries):  # a moment before the end (``--at``)
         session = replayed(max(0, upto))
+    session.retold = retold
     return session, entries
 
 

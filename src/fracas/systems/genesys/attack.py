@@ -328,8 +328,8 @@ def _settle(system: Any, plan: Plan, action: Action, roster: Roster, result: Poo
             f"a hit of {per_hit} damage before soak" if hit else "a miss"))
         spend, a_policy = person_spends(chooser, a_id, attacker.name, "advantage", ctx,
                                         advantage, result.triumphs, spend, a_policy, shown)
-    bought, events = advantage_spent(ctx, advantage, result.triumphs, spend, a_policy, a_id,
-                                     opts.advantage_policy is not None)
+    bought, events = advantage_spent(ctx, advantage, result.triumphs, spend, a_policy,
+                                     (a_id, attacker.name), opts.advantage_policy is not None)
     if told:
         tr.add(*events)
     spender, spender_name = threat_spender(system, attacker, target)
@@ -409,7 +409,7 @@ def _criticals(roller: Roller, tr: Tracker, system: Any, vicious: int, a_id: str
         extra = triggers - 1
         if main_crossed and mode == "extra_trigger":
             tr.add(Note(f"{DEFAULT} · threshold_injury=extra_trigger",
-                        f"{t_id} also went past its wound threshold: one more trigger "
+                        f"{tr.c(t_id).name} also went past its wound threshold: one more trigger "
                         "(+10)"))
             extra += 1
             main_crossed = False
@@ -418,7 +418,7 @@ def _criticals(roller: Roller, tr: Tracker, system: Any, vicious: int, a_id: str
     for cid, went in crossed.items():
         if not went or (cid == t_id and not main_crossed):
             continue
-        tr.add(Note(harm.WOUNDS, f"{cid} suffered wounds past its wound threshold: "
+        tr.add(Note(harm.WOUNDS, f"{tr.c(cid).name} suffered wounds past its wound threshold: "
                                  "one Critical Injury"))
         got = harm.critical_injury(roller, tr, system.defaults, cid, 0, vicious,
                                    "wound threshold", a_id)

@@ -92,8 +92,8 @@ def initiative(system: Any, roller: Roller, roster: Roster, round_number: int
         "PCs" if pc_first else "NPCs")
     if results:
         events.append(Note(rule, "order by successes, then advantage: " + ", ".join(
-            f"{cid} ({results[cid][0]}/{results[cid][1]})" if cid in results else cid
-            for cid in order)))
+            f"{roster[cid].name} ({results[cid][0]}/{results[cid][1]})" if cid in results
+            else roster[cid].name for cid in order)))
     events.append(Note(rule, f"round {round_number} slots: {labels}"))
     return slots, tuple(events)
 
@@ -165,7 +165,7 @@ def start_turn(system: Any, roller: Roller, actor: str, roster: Roster) -> tuple
     if not system.is_active(me):
         return ()
     if st.has(me, "prone"):
-        tr.add(Note(CONDITIONS, f"{actor} spends a maneuver to stand up"))
+        tr.add(Note(CONDITIONS, f"{me.name} spends a maneuver to stand up"))
         tr.set(CONDITIONS, actor, "conditions", st.without(me.state.conditions, "prone"))
     burning = st.find(tr.c(actor).state.conditions, "burning")
     if burning is not None:
@@ -222,7 +222,7 @@ def end_round(system: Any, roller: Roller, roster: Roster, round_number: int
         elif dying == "dying:0":
             conds = (*st.without(conds, "dying"), "dead")
             tr.add(Note("seed 004 · Critical Injury (The End is Nigh)",
-                        f"{cid} dies after the last initiative slot"))
+                        f"{c.name} dies after the last initiative slot"))
         if conds != c.state.conditions:
             tr.set(f"{CONDITIONS}: end of round {round_number}", cid, "conditions", conds)
         if "dead" in conds and not tr.c(cid).state.incapacitated:

@@ -130,7 +130,7 @@ def suffer_strain(tr: Tracker, rule: str, cid: str, n: int) -> bool:
     c = tr.c(cid)
     sheet: Sheet = c.sheet
     if sheet.adversary in ("minion", "rival") or sheet.strain_threshold is None:
-        tr.add(Note(ADVERSARIES, f"{cid} has no strain threshold: {n} strain is "
+        tr.add(Note(ADVERSARIES, f"{c.name} has no strain threshold: {n} strain is "
                                  "suffered as wounds"))
         return suffer_wounds(tr, rule, cid, n)
     after = c.state.strain + n
@@ -183,7 +183,7 @@ def critical_injury(roller: Roller, tr: Tracker, defaults: Any, cid: str, extra_
             return None
         fallen = sheet.group - c.state.members + 1
         need = fallen * sheet.wound_threshold + 1 - c.state.wounds
-        tr.add(Note(rule, f"a Critical Injury on the minion group {cid} ({why}): one "
+        tr.add(Note(rule, f"a Critical Injury on the minion group {c.name} ({why}): one "
                           "member is defeated"))
         suffer_wounds(tr, rule, cid, max(need, 0))
         return "minion defeated"

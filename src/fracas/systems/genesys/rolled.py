@@ -72,10 +72,11 @@ def rolled(plan: Plan, a_id: str, result: PoolResult, symbols: str | None) -> Ro
 
 @lru_cache(maxsize=4096)
 def advantage_spent(ctx: Context, advantage: int, triumphs: int, explicit: tuple[str, ...],
-                    policy: str, who: str, given: bool
+                    policy: str, who: tuple[str, str], given: bool
                     ) -> tuple[tuple[Spend, ...], tuple[Event, ...]]:
-    """The attacker's advantage and triumph spent (``given``: the policy is the attack's
-    option, not the table default): what it bought and the events telling it."""
+    """The attacker's advantage and triumph spent (``who``: the attacker's id and name;
+    ``given``: the policy is the attack's option, not the table default): what it bought
+    and the events telling it."""
     bought, notes, left, big_left, chosen = spend_advantage(ctx, advantage, triumphs, explicit,
                                                              policy)
     events = announce(who, bought, notes, "a", "t", policy, "advantage_policy", chosen, given)
@@ -91,21 +92,24 @@ def threat_spent(ctx: Context, threat: int, despairs: int, explicit: tuple[str, 
     """Threat and despair spent by ``who`` (the GM, or a player): what it bought and the
     events telling it."""
     bought, notes, _, _, chosen = spend_threat(ctx, threat, despairs, explicit, policy)
-    return bought, announce(who, bought, notes, "h", "d", policy, "threat_policy", chosen,
-                            given)
+    return bought, announce((who, who), bought, notes, "h", "d", policy, "threat_policy",
+                            chosen, given)
 
 
-def announce(who: str, bought: tuple[Spend, ...], notes: tuple[str, ...], small: str, big: str,
-             policy: str, knob: str, chosen: int, given: bool) -> tuple[Event, ...]:
-    """The spending events: explicit choices first, then what the policy bought."""
+def announce(spender: tuple[str, str], bought: tuple[Spend, ...], notes: tuple[str, ...],
+             small: str, big: str, policy: str, knob: str, chosen: int, given: bool
+             ) -> tuple[Event, ...]:
+    """The spending events (``spender``: as the spend event names them, and by name):
+    explicit choices first, then what the policy bought."""
+    who, name = spender
     events: list[Event] = []
     for i, s in enumerate(bought):
         if i == 0 and chosen:
-            events.append(Note(s.rule, f"{who} spends as the attack's options choose"))
+            events.append(Note(s.rule, f"{name} spends as the attack's options choose"))
         if i == chosen:
             source = "the attack's options" if given else f"{DEFAULT} · {plain(knob)}"
             rest = "the rest " if chosen else ""
-            events.append(Note(s.rule, f"{who} spends {rest}by policy: {plain(policy)} "
+            events.append(Note(s.rule, f"{name} spends {rest}by policy: {plain(policy)} "
                                        f"({source})"))
         events.append(GenesysSpent(s.rule, who, s.cost(small, big), s.label, s.text))
     for n in notes:
