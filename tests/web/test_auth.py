@@ -81,8 +81,10 @@ def test_hidden_combatants_are_nowhere_until_revealed(
     assert "thrall" in [c["id"] for c in jo.view(eid)["combatants"]]
 
 
-def _numbers_of_others(view: dict[str, object]) -> list[str]:
+def _numbers_of_others(view: dict[str, object], side: str | None = None) -> list[str]:
+    """The numbers shown of the combatants not the viewer's (``side``: only those of it)."""
     return [k for c in view["combatants"] if not c["mine"]  # type: ignore[union-attr]
+            if side is None or c["side"] == side
             for k in ("health", "state", "sheet", "bar") if k in c]
 
 
@@ -93,8 +95,9 @@ def test_visibility_of_other_combatants_follows_the_gm_setting(
         view = gm.view(eid)
         gm.decide(eid, view["version"], answer_for(view["pending"]["decision"]))
     expected = {"exact": {"health", "bar"}, "bar": {"bar"}, "status": set(), "hidden": set()}
-    for mode, keys in expected.items():
-        assert gm.put(f"/api/encounters/{eid}/settings", {"others": mode}).status_code == 200
+    for mode, keys in expected.items():  # the enemies (others) and Joe's ally Ada (allies)
+        settings = {"others": mode, "allies": mode}
+        assert gm.put(f"/api/encounters/{eid}/settings", settings).status_code == 200
         view = jo.view(eid)
         assert set(_numbers_of_others(view)) == keys, mode
         mine = next(c for c in view["combatants"] if c["id"] == "joe")
@@ -107,6 +110,11 @@ def test_visibility_of_other_combatants_follows_the_gm_setting(
             panel = http.get(f"/e/{eid}/panel", headers=jo.headers).text
             vampire = re.search(r'id="c-vampire".*?</div>\s*</div>', panel, re.S)
             assert vampire is not None and "numbers" not in vampire.group(0)
+        if mode != "exact":  # the enemies as the GM set them, the ally as the table default
+            gm.put(f"/api/encounters/{eid}/settings", {"others": mode, "allies": "exact"})
+            view = jo.view(eid)
+            assert set(_numbers_of_others(view, "undead")) == keys, mode
+            assert set(_numbers_of_others(view, "hunters")) == {"health", "bar"}, mode
 
 
 def test_no_secret_in_what_a_player_sees(http: TestClient,

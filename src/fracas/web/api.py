@@ -298,7 +298,7 @@ def get_encounter(request: Request, eid: str) -> JSONResponse:
     return as_json(view(request, eid, role))
 
 
-@router.get("/encounters/{eid}/log")
+@router.get("/encounters/{eid}/log", response_model=None, responses=schema.answer(schema.Log))
 def get_log(request: Request, eid: str) -> JSONResponse:
     """The whole log as the caller's role sees it (a view carries its newest lines)."""
     tracker = request.app.state.tracker

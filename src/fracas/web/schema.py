@@ -183,7 +183,9 @@ class Line(Open):
 
 class Settings(Open):
     others: Literal["exact", "bar", "status", "hidden"]
+    allies: Literal["exact", "bar", "status", "hidden"] | None = None
     hidden: list[str] | None = None
+    winning: bool | None = Field(None, description="players may see who's winning")
 
 
 class Player(Open):
@@ -223,6 +225,7 @@ class Encounter(Open):
     settings: Settings
     players: list[Player]
     gm: GmTools | None
+    winning: Winning | None = None
 
 
 class Changed(Encounter):
@@ -230,6 +233,65 @@ class Changed(Encounter):
     (absent after undo and redo)."""
 
     new_events: list[Line] | None = None
+
+
+class Log(Open):
+    """The whole log as the caller's role sees it (a view carries its newest lines)."""
+
+    version: int
+    log: list[Line]
+
+
+class SideChance(Open):
+    """One side's chance to win: ``p``, its 95 % interval, and the exact fraction where
+    the exact chain gave it."""
+
+    p: float
+    ci95: list[float]
+    exact: str | None = None
+
+
+class Rounds(Open):
+    mean: float
+    ci95: list[float]
+
+
+class PlayedBy(Open):
+    policy: str
+    why: str
+
+
+class Figure(Open):
+    """Each side's chance to win from the fight as it stands, and the rounds left."""
+
+    exact: bool
+    method: str = Field(description="exact, or the simulation paths taken (fast, sampled, "
+                                    "steps; 'steps, then fast' where a figure used both)")
+    sample: int
+    sample_of: str
+    seconds: float
+    where: str
+    round: int
+    sides: dict[str, SideChance]
+    no_winner: SideChance
+    rounds_left: Rounds
+    played_by: dict[str, PlayedBy]
+    notes: list[str]
+    played_by_words: str
+    method_words: str
+    names: dict[str, str]
+
+
+class Winning(Open):
+    """Who's winning, as the caller may see it: ``shown`` false says ``why`` not; else
+    the newest figure (``current``: of this version) and whether more is to come."""
+
+    shown: bool
+    why: str | None = None
+    current: bool | None = None
+    final: bool | None = None
+    figure: Figure | None = None
+    version: int | None = None
 
 
 ERRORS: dict[int | str, dict[str, object]] = {

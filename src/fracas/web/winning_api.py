@@ -10,6 +10,7 @@ from fastapi.responses import JSONResponse
 from pydantic import Field, field_validator
 
 from fracas.analysis.winning import position_of, what_if
+from fracas.web import schema
 from fracas.web.api import Strict, as_json, bounded
 from fracas.web.auth import role_for
 from fracas.web.winning import WINNING, winning_field
@@ -28,7 +29,7 @@ class WhatIf(Strict):
     _finite = field_validator("join", "values")(bounded)
 
 
-@router.get("/winning")
+@router.get("/winning", response_model=None, responses=schema.answer(schema.Winning))
 def winning(request: Request, eid: str) -> JSONResponse:
     """Who's winning: the newest figure from the fight as it stands (the view's field)."""
     tracker = request.app.state.tracker
@@ -42,7 +43,7 @@ class Players(Strict):
                                       "uses nothing hidden from them)")
 
 
-@router.put("/winning")
+@router.put("/winning", response_model=None, responses=schema.answer(schema.Winning))
 def allow_players(request: Request, eid: str, body: Players) -> JSONResponse:
     """Whether players may see who's winning (GM only; the other settings stay)."""
     tracker = request.app.state.tracker
@@ -53,7 +54,7 @@ def allow_players(request: Request, eid: str, body: Players) -> JSONResponse:
     return as_json(winning_field(eid, version, session, role, info.settings))
 
 
-@router.post("/what-if")
+@router.post("/what-if", response_model=None, responses=schema.answer(schema.Figure))
 def what_if_route(request: Request, eid: str, body: WhatIf) -> JSONResponse:
     """The win chance if a combatant joined, left, or had other values: worked out on a
     copy (GM only; nothing in the encounter or its log changes)."""
