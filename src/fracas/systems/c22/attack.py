@@ -282,8 +282,10 @@ def resolve_attack(conf: Conf, roller: Roller, action: Action, roster: Roster) -
     ev = drawing.events
     word = opts.weapon_card
     label = None if word in ("auto", "first", "second", "higher", "lower") else word
+    up = att.maneuver.raised if att.maneuver is not None and opts.raised else None
     hand = drawing.hand(roller, a.id, 2, "for the turn", TURN, label,
-                        ordered=word in ("first", "second"))
+                        ordered=word in ("first", "second"),
+                        own=((up.suit, up.min_value),) if up else ())
     p, why = person_split(roller, att, (hand[0], hand[1]), *choose_split(att, (hand[0], hand[1])))
     ev.append(C22Split(SPLIT if "default" in why else TURN, a.name, p.weapon_card.label,
                        p.maneuver_card.label, why))

@@ -96,28 +96,32 @@ class Drawing:
             self.decks[cid] = deck_of(self.roster, cid)
         return self.decks[cid]
 
-    def reads(self, cid: str, roller: Roller) -> CardReads:
+    def reads(self, cid: str, roller: Roller,
+              own: tuple[tuple[str | None, int], ...] = ()) -> CardReads:
         """What the rules that can still run read of ``cid``'s cards (the decks' contents
         do not change within an action: cards only move between a deck's piles). For the
-        odds of this one action (``summaries_only``), nothing runs after it: no later
-        initiative draw compares suits, so only this action's reads count (the card's
-        value and the raises), and cards equal in them merge as before."""
+        odds of this one action (``summaries_only``), nothing runs after it (no later
+        initiative draw, no later maneuver): only what this draw's own rule reads counts,
+        the card's value and ``own``, the raise of the maneuver this action plays (none
+        for a reaction's card), and cards equal in them merge."""
         if summaries_only(roller):
-            return _action_reads(self.values, self.rules.raises)
+            return _action_reads(self.values, own)
         if cid not in self._reads:
             self._reads[cid] = self.rules.reads(self.roster, cid)
         return self._reads[cid]
 
     # -- drawing ------------------------------------------------------------------------
     def hand(self, roller: Roller, cid: str, count: int, purpose: str, rule: str,
-             label: str | None = None, ordered: bool = True) -> tuple[Card, ...]:
+             label: str | None = None, ordered: bool = True,
+             own: tuple[tuple[str | None, int], ...] = ()) -> tuple[Card, ...]:
         """Draw ``count`` cards in order (one aggregate roll when the pile holds enough);
         ``label``: a weapon card named in advance, ``ordered``: whether the rules read
-        which card came first."""
+        which card came first; ``own``: the raise (suit, minimum) of the maneuver the hand
+        may play."""
         deck = self.deck(cid)
         if len(deck.draw_pile) >= count:
             announce(roller, cid, _what(purpose))
-            key = HandKey(self.reads(cid, roller), label, ordered)
+            key = HandKey(self.reads(cid, roller, own), label, ordered)
             cards = roller.roll(HandDraw(deck.draw_pile, cid, count, key))
             return self._drew(cid, cards, purpose, rule)
         return tuple(self._one(roller, cid, purpose, rule) for _ in range(count))

@@ -72,7 +72,8 @@ def resolve_move(conf: Conf, roller: Roller, action: Action, roster: Roster) -> 
     drawing = Drawing(roster, conf.cards)
     ev = drawing.events
     up = maneuver.raised if maneuver is not None and opts.raised else None
-    hand = drawing.hand(roller, me.id, 2, "for the turn", TURN, ordered=False)
+    hand = drawing.hand(roller, me.id, 2, "for the turn", TURN, ordered=False,
+                        own=((up.suit, up.min_value),) if up else ())
     # the maneuver card: the card that raises the maneuver if one does, else the second
     raises = [up is not None and conf.values.meets(c, up.suit, up.min_value) for c in hand]
     m = 0 if raises[0] and not raises[1] else 1
