@@ -5,7 +5,9 @@ path with another seed, and, where the fight's chain is small, both against the 
 chain.
 
 The tolerance is stated: 26 points, two or more sides each, at 95 % would miss by chance
-now and then, so each check uses the same Wilson interval at z = 3.89 (99.99 %); the
+now and then, so each check uses the same Wilson interval at z = 3.89 (99.99 %): the
+exact figure lies in a sample's interval, and two samples' intervals overlap (each has
+its own error: 400 of 400 and 1,599 of 1,600 agree though neither holds the other); the
 seeds are fixed, so the test is deterministic. The run time is bounded: the large
 simulation is :data:`LARGE` fights (four times the live figure's; the whole test plays
 about 2,000 fights per point, some five minutes of one core for the 26 points), and the
@@ -73,9 +75,10 @@ def test_the_live_figure_holds_against_a_large_simulation_and_the_exact_chain(
         assert c.lo <= c.p <= c.hi and c.exact is None
     large = from_fights(simulate_fights(position, LARGE, seed=99), position, 0.0)
     assert large.sample == LARGE
-    for side, c in live.sides.items():
+    for side, c in live.sides.items():  # two samples: their wide intervals overlap
         lo, hi = _wide(c.p, live.sample)
-        assert lo <= large.sides[side].p <= hi, (side, c, large.sides[side])
+        big_lo, big_hi = _wide(large.sides[side].p, large.sample)
+        assert lo <= big_hi and big_lo <= hi, (side, c, large.sides[side])
     if len(position.state.roster) > 2:
         return  # the chain is too large: the large simulation is the reference
     try:
