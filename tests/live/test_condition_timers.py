@@ -84,3 +84,31 @@ def test_gm_cond_until_at_the_terminal_says_when_it_ends() -> None:
     assert done.returncode == 0, done.stderr[-2000:]
     assert "Jabari is stunned until the end of Sefa's next turn" in done.stdout, \
         done.stdout[-2000:]
+
+
+def test_a_condition_put_on_in_the_middle_of_its_targets_own_turn_counts_the_next_one() -> None:
+    """Kofi attacks Dura and Dura is asked her reaction: a 1-round condition put on Kofi
+    now lasts through Kofi's next turn, not the one he is in the middle of (a mark the rules
+    do not know, so that his turns are not changed by it)."""
+    s = _ford()
+    attack = next(o for o in s.pending.options if "Dura" in o.label and "ttack" in o.label)
+    s.decide({"option": attack.id})
+    while s.pending is not None and s.pending.who == "kofi":  # the attack's own choices
+        _first(s)
+    assert s.state.actor == "kofi" and s.pending is not None and s.pending.who != "kofi"
+    gm.put_condition(s, "kofi", "dazed", 1)
+    assert gm.marks(s.events)["kofi"] == [("dazed", 1)]
+    while s.state.actor == "kofi":  # the rest of this turn
+        _first(s)
+    assert gm.marks(s.events)["kofi"] == [("dazed", 1)]
+    while s.state.actor != "kofi":  # up to his next turn (segment 2)
+        assert gm.marks(s.events)["kofi"] == [("dazed", 1)]
+        _first(s)
+    assert gm.marks(s.events)["kofi"] == [("dazed", 1)]  # his next turn: it holds
+    turns = _turns_of(s, "kofi")
+    while _turns_of(s, "kofi") == turns:  # through it, to the turn after
+        _first(s)
+    assert gm.marks(s.events).get("kofi") is None
+    assert "Kofi is no longer dazed: its time is up" in [e.text() for e in s.events]
+    again = Session.from_records(s.to_records())
+    assert again.state == s.state and again.events == s.events

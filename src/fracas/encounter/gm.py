@@ -70,7 +70,8 @@ def marks(events: Sequence[Event], round_now: int = 0
     held: dict[str, dict[str, list[Any]]] = {}
     for e in events:
         if isinstance(e, ConditionSet):
-            held.setdefault(e.combatant, {})[e.condition] = [e.rounds, e.whose_turns()]
+            held.setdefault(e.combatant, {})[e.condition] = [e.turns() if e.rounds else 0,
+                                                             e.whose_turns()]
         elif isinstance(e, ConditionCleared | ConditionEnded):
             held.get(e.combatant, {}).pop(e.condition, None)
         elif isinstance(e, TurnStarted):
@@ -270,6 +271,14 @@ def _harm(session: Session, cid: str, amount: int) -> Changed:
     return Changed(RULE_GM, cid, name, before, after)
 
 
+def _acting_chosen(session: Session, cid: str) -> bool:
+    """Whether ``cid``'s turn is under way past the choice of its action (a reaction, a
+    roll of its attack is asked): that turn is then not one of a condition's turns."""
+    pending = session.pending
+    return (session.state.actor == cid and pending is not None
+            and not (pending.kind == "action" and pending.who == cid))
+
+
 def _condition(session: Session, cid: str, condition: str, rounds: int,
                round_now: int | None = None, until: str | None = None) -> ConditionSet:
     """The mark: for ``rounds`` rounds (0: until taken off), or ``until`` the end of that
@@ -280,10 +289,12 @@ def _condition(session: Session, cid: str, condition: str, rounds: int,
                          path="condition", allowed="a name; rounds 0 (until taken off) "
                                                    "or more")
     round_now = session.state.round if round_now is None else round_now
+    acted = _acting_chosen(session, until or cid)
     if until:
         return ConditionSet(RULE_GM, cid, _who(session, cid), condition[:80], 1, round_now,
-                            until, _who(session, until))
-    return ConditionSet(RULE_GM, cid, _who(session, cid), condition[:80], rounds, round_now)
+                            until, _who(session, until), acted)
+    return ConditionSet(RULE_GM, cid, _who(session, cid), condition[:80], rounds, round_now,
+                        after_turn=acted)
 
 
 def damage(session: Session, cid: str, amount: int) -> Event:

@@ -108,7 +108,9 @@ class ConditionSet(Event):
     taken off (``rounds`` 0), or for ``rounds`` rounds: through that many turns of its
     own, so a 1-round condition lasts through its target's next turn; or, with
     ``turns_of``, until the end of that combatant's next turn. When its time is up the
-    session ends it (:class:`ConditionEnded`), the rules' condition with it."""
+    session ends it (:class:`ConditionEnded`), the rules' condition with it. Put on
+    while the turn that counts it is under way and its action already chosen
+    (``after_turn``: a reaction in its own attack), that turn is not one of them."""
 
     facts: ClassVar[str] = "condition"
 
@@ -119,6 +121,12 @@ class ConditionSet(Event):
     round: int
     turns_of: str = ""  # whose next turn it lasts through (by id; "": its own turns)
     turns_name: str = ""  # that combatant's name
+    after_turn: bool = False  # the turn under way, whose action is chosen, does not count
+
+    def turns(self) -> int:
+        """How many turns of :meth:`whose_turns` it lasts, counted from where it was set
+        (the turn under way among them when ``after_turn``: it is not one of its turns)."""
+        return self.rounds + (1 if self.after_turn else 0)
 
     def whose_turns(self) -> str:
         """Whose turns count its time down."""

@@ -282,7 +282,7 @@ class Session(HandEdits):
             self._timers = [t for t in self._timers if (t[0].combatant, t[0].condition) != (
                 event.combatant, event.condition)]
             if isinstance(event, ConditionSet) and event.rounds:
-                self._timers.append([event, event.rounds])
+                self._timers.append([event, event.turns()])
         self.state = self._base = apply_live(self.scenario, self.state, event)
         self.events.append(event)
         self._base_len = len(self.events)
