@@ -1,0 +1,220 @@
+"""The GM's hand on the turn order: move a combatant before or after another in this
+round's order, hold (delay) the acting combatant's turn, and re-sort the round when an
+initiative is set by hand. Each change is one :class:`~fracas.encounter.gm_events.Reordered`
+GM edit (with, where the rules keep an order from round to round, the combatants' places
+set to match): logged, replayed, undone like every other hand edit.
+
+What a change lasts: where every combatant's state keeps its place in the order (Tri-Stat,
+the skill contest: initiative rolled once a fight), the places are renumbered and the
+change holds from now on; where the rules set the order again each round (Zamani's
+countdown, c22's initiative cards) or a slot is a side's, not a combatant's (Genesys), it
+holds for this round, and the edit says so.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from fracas.core.events import Changed, Event
+from fracas.core.model import Slot
+from fracas.encounter.gm_events import RULE_GM, Reordered
+from fracas.errors import InputError
+
+if TYPE_CHECKING:
+    import contextlib
+
+    from fracas.encounter.state import FightState
+
+    from typing import Protocol
+
+    class _Editing(Protocol):
+        """What the order tools need of a session (a structural type)."""
+
+        state: FightState
+        pending: Any
+
+        @property
+        def system(self) -> Any: ...
+
+        @property
+        def turn_base(self) -> FightState: ...
+
+        def record(self, event: Event, group: int | None = None) -> Event: ...
+
+        def one_step(self) -> contextlib.AbstractContextManager[int]: ...
+
+PLACE = "initiative"  # the state field where the rules keep a combatant's place, if any
+UNDER_WAY = "once this round's order is set"
+MOVE = "gm move ID before|after ID2 (this round's order)"
+
+
+@dataclass(frozen=True)
+class ToCome:
+    """This round's slots still to come, as a GM's edit made now sees them: ``slots``
+    (the current one first), in ``blocks`` (a combatant's consecutive slots, its attacks
+    of one turn, move together); ``round``: the round they are of; ``begins``: the round
+    begins with the pending turn (its order is set inside it: the edit orders it as it
+    is set); ``roster``: where the places are read."""
+
+    slots: tuple[Slot, ...]
+    blocks: list[list[int]]
+    round: int
+    begins: bool
+    roster: Any
+    kept: Any  # the roster the edit goes in at (before the pending turn)
+
+    def block_of(self, cid: str) -> int | None:
+        return next((k for k, b in enumerate(self.blocks)
+                     if cid in self.slots[b[0]].candidates), None)
+
+    def names(self, blocks: Sequence[list[int]] | None = None) -> str:
+        return ", ".join(" or ".join(self.roster[c].name for c in
+                                     self.slots[b[0]].candidates if c in self.roster)
+                         for b in (self.blocks if blocks is None else blocks))
+
+
+def to_come(session: _Editing) -> ToCome:
+    """This round's slots still to come (refused while the round's order is not set)."""
+    base, now = session.turn_base, session.state
+    begins = now.started and (now.round != base.round or not base.started)
+    under_way = now.round == base.round and base.started and base.next_slot < len(base.slots)
+    if now.over or not (begins or under_way):
+        raise InputError("this round's order is being set: it can be changed "
+                         f"{UNDER_WAY}", path="order", allowed=UNDER_WAY)
+    slots = now.slots if begins else base.slots[base.next_slot:]
+    blocks: list[list[int]] = []
+    for i, slot in enumerate(slots):
+        if blocks and slots[blocks[-1][-1]].candidates == slot.candidates:
+            blocks[-1].append(i)
+        else:
+            blocks.append([i])
+    return ToCome(slots, blocks, now.round, begins, now.roster, base.roster)
+
+
+def move(session: _Editing, cid: str, where: str, other: str) -> tuple[Event, ...]:
+    """Move ``cid``'s next turn of this round ``where`` (``before`` or ``after``)
+    ``other``'s next turn; one undo step. Refused with the reason when either has no turn
+    left this round, or nothing would change."""
+    if where not in ("before", "after"):
+        raise InputError(f"{where!r}: say before or after", path="where",
+                         allowed="before, after")
+    come = to_come(session)
+    for who in (cid, other):
+        if who not in come.roster:
+            raise InputError(f"no combatant with id {who!r}", path="combatant",
+                             allowed=", ".join(come.roster))
+    name, other_name = come.roster[cid].name, come.roster[other].name
+    if cid == other:
+        raise InputError(f"{name} cannot move {where} itself", path="combatant",
+                         allowed="another combatant")
+    mine, theirs = come.block_of(cid), come.block_of(other)
+    for who, k in ((name, mine), (other_name, theirs)):
+        if k is None:
+            raise InputError(f"{who} has no turn left this round", path="combatant",
+                             allowed=f"those still to act: {come.names()}")
+    assert mine is not None and theirs is not None
+    if mine == theirs:
+        raise InputError(f"{name} and {other_name} share this slot: it is one turn",
+                         path="combatant", allowed="a combatant of another slot")
+    blocks = [b for k, b in enumerate(come.blocks) if k != mine]
+    blocks.insert(blocks.index(come.blocks[theirs]) + (where == "after"), come.blocks[mine])
+    if blocks == come.blocks:
+        raise InputError(f"{name} already acts right {where} {other_name}",
+                         path="order", allowed="another place")
+    return _record(session, come, blocks, f"{name} now acts {where} {other_name}")
+
+
+def hold(session: _Editing, after: str | None = None) -> tuple[Event, ...]:
+    """The acting combatant holds its turn (a delay): its slot passes after the next
+    combatant still able to act (``after``: after that combatant instead)."""
+    pending = session.pending
+    if pending is None or pending.kind != "action":
+        raise InputError("a turn is held at its action decision", path="hold",
+                         allowed="the acting combatant's action decision")
+    actor = pending.who
+    if after is not None:
+        return move(session, actor, "after", after)
+    come = to_come(session)
+    mine = come.block_of(actor) or 0
+    standing = next((b for b in come.blocks[mine + 1:] if any(
+        c in come.roster and c != actor and session.system.is_active(come.roster[c])
+        for c in come.slots[b[0]].candidates)), None)
+    if standing is None:
+        raise InputError(f"{come.roster[actor].name} acts last this round: nobody able to "
+                         "act comes after", path="hold", allowed="acting now")
+    who = next(c for c in come.slots[standing[0]].candidates
+               if c != actor and session.system.is_active(come.roster[c]))
+    return move(session, actor, "after", who)
+
+
+def check_place(session: _Editing, field: str) -> ToCome:
+    """Setting an initiative by hand: allowed where every combatant of this round's order
+    keeps a place the rules read again next round, one slot a combatant; otherwise
+    refused with the reason (the order is set again each round, or a slot is a side's)."""
+    if field != PLACE:
+        raise InputError(f"{field} is drawn again when the rules set the order: set by hand "
+                         "it would not change the order", path="field",
+                         allowed=MOVE)
+    come = to_come(session)
+    if any(len(s.candidates) > 1 for s in come.slots):
+        raise InputError("a slot of this order is a side's, not one combatant's (any of "
+                         "the side may take it): an initiative set by hand would move no "
+                         "slot", path="field", allowed=MOVE)
+    if not all(getattr(c.state, PLACE, None) for c in come.kept.values()):
+        raise InputError("the order is being rolled in this turn: a place set now would be "
+                         "rolled over", path="field",
+                         allowed=f"{MOVE}, or set it once the next turn is under way")
+    return come
+
+
+def resort(session: _Editing, come: ToCome, group: int) -> tuple[Event, ...]:
+    """After an initiative place set by hand: this round's slots still to come in the
+    order of the places (none when they already are, or when the round begins in the
+    pending turn: the rules then order it by the places)."""
+    if come.begins:
+        return ()
+    roster = session.turn_base.roster
+
+    def place(block: list[int]) -> Any:
+        return getattr(roster[come.slots[block[0]].candidates[0]].state, PLACE)
+
+    ordered = sorted(come.blocks, key=place)
+    if ordered == come.blocks:
+        return ()
+    return (session.record(Reordered(RULE_GM, tuple(i for b in ordered for i in b),
+                                     f"the order from now on: {come.names(ordered)}",
+                                     come.round), group),)
+
+
+def _record(session: _Editing, come: ToCome, blocks: Sequence[list[int]], said: str
+            ) -> tuple[Event, ...]:
+    """The new order (and the places that keep it, where the rules keep places), as one
+    undo step. As a round begins, with places kept, the places alone order it (the rules
+    set the round's order from them)."""
+    base = session.turn_base
+    new = [come.slots[i] for b in blocks for i in b]
+    kept = _places(come.kept, [*(() if come.begins else base.slots[:base.next_slot]), *new])
+    said += " (from now on)" if kept else " (this round only)"
+    order = tuple(i for b in blocks for i in b)
+    if come.begins and kept:
+        order = tuple(range(len(order)))
+    with session.one_step() as group:
+        out = [session.record(Reordered(RULE_GM, order, said, come.round), group)]
+        out += [session.record(e, group) for e in kept]
+    return tuple(out)
+
+
+def _places(roster: Any, slots: Sequence[Slot]) -> list[Changed]:
+    """Where every combatant of the order keeps its place in its state (one slot a
+    combatant), the places renumbered to follow ``slots``: the order holds in later
+    rounds; none otherwise."""
+    if any(len(s.candidates) != 1 for s in slots):
+        return []
+    order = list(dict.fromkeys(s.candidates[0] for s in slots if s.candidates[0] in roster))
+    values: list[Any] = [getattr(roster[c].state, PLACE, None) for c in order]
+    if not values or not all(type(v) is int for v in values):
+        return []
+    return [Changed(RULE_GM, c, PLACE, old, new)
+            for c, old, new in zip(order, values, sorted(values), strict=True) if old != new]
