@@ -23,7 +23,8 @@ HELP = """\
                          a free-form action: the turn passes with it; = VALUE: the table's
                          roll (else fracas rolls); effects on success (default with a
                          target number), on failure, or always
-  gm init [ID,ID]        roll every initiative die asked now (but those IDs': players')
+  gm init [ID,ID]        roll every initiative die of the GM's side asked now (not the
+                         players' own: a sheet marked player, nor those IDs')
   gm hurt ID N / gm heal ID N          damage or heal by hand (no soak, no armour)
   gm cond ID NAME [ROUNDS | until ID2] / gm uncond ID NAME   a condition: for ROUNDS
                          rounds (through ID's next ROUNDS turns), until the end of ID2's

@@ -86,11 +86,23 @@ def to_come(session: _Editing) -> ToCome:
     slots = now.slots if begins else base.slots[base.next_slot:]
     blocks: list[list[int]] = []
     for i, slot in enumerate(slots):
-        if blocks and slots[blocks[-1][-1]].candidates == slot.candidates:
+        if blocks and slots[blocks[-1][-1]].candidates == slot.candidates and len(
+                slot.candidates) == 1:
             blocks[-1].append(i)
         else:
             blocks.append([i])
     return ToCome(slots, blocks, now.round, begins, now.roster, base.roster)
+
+
+def order_to_come(session: _Editing) -> list[str]:
+    """Who takes each turn of this round still to come (the first of a slot's
+    candidates), in order, the pending turn first; empty while the order cannot be changed
+    (the round's order is being set, or the fight is over)."""
+    try:
+        come = to_come(session)
+    except InputError:
+        return []
+    return [come.slots[b[0]].candidates[0] for b in come.blocks]
 
 
 def move(session: _Editing, cid: str, where: str, other: str) -> tuple[Event, ...]:
