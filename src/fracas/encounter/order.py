@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from fracas.core.events import Changed, Event
 from fracas.core.model import Slot
+from fracas.core.words import plain
 from fracas.encounter.gm_events import RULE_GM, Reordered
 from fracas.errors import InputError
 
@@ -139,26 +140,42 @@ def move(session: _Editing, cid: str, where: str, other: str) -> tuple[Event, ..
 
 
 def hold(session: _Editing, after: str | None = None) -> tuple[Event, ...]:
-    """The acting combatant holds its turn (a delay): its slot passes after the next
-    combatant still able to act (``after``: after that combatant instead)."""
+    """The turn now asked for is held (a delay): at its action decision (or, where a
+    slot is a side's, at the choice of who takes it) the slot passes after the next one
+    somebody else able to act takes (``after``: after that combatant's next turn)."""
     pending = session.pending
-    if pending is None or pending.kind != "action":
-        raise InputError("a turn is held at its action decision", path="hold",
+    if pending is None or pending.kind not in ("action", "slot"):
+        raise InputError("a turn is held when it comes: at its action decision (or the "
+                         "choice of who takes a slot)", path="hold",
                          allowed="the acting combatant's action decision")
-    actor = pending.who
-    if after is not None:
-        return move(session, actor, "after", after)
     come = to_come(session)
-    mine = come.block_of(actor) or 0
-    standing = next((b for b in come.blocks[mine + 1:] if any(
-        c in come.roster and c != actor and session.system.is_active(come.roster[c])
-        for c in come.slots[b[0]].candidates)), None)
-    if standing is None:
-        raise InputError(f"{come.roster[actor].name} acts last this round: nobody able to "
-                         "act comes after", path="hold", allowed="acting now")
-    who = next(c for c in come.slots[standing[0]].candidates
-               if c != actor and session.system.is_active(come.roster[c]))
-    return move(session, actor, "after", who)
+    if pending.kind == "action":
+        if after is not None:
+            return move(session, pending.who, "after", after)
+        mine = come.block_of(pending.who) or 0
+    else:
+        mine = 0
+    held = set(come.slots[come.blocks[mine][0]].candidates)
+    if after is not None:
+        theirs = come.block_of(after)
+        if theirs is None or theirs <= mine:
+            raise InputError(f"{come.roster[after].name if after in come.roster else after} "
+                             "has no turn left after this one", path="hold",
+                             allowed=f"those still to act: {come.names()}")
+    else:
+        theirs = next((k for k in range(mine + 1, len(come.blocks)) if any(
+            c in come.roster and c not in held and session.system.is_active(come.roster[c])
+            for c in come.slots[come.blocks[k][0]].candidates)), None)
+    if theirs is None:
+        raise InputError("this is the round's last turn of anybody able to act: there is "
+                         "no later turn to hold it for", path="hold", allowed="acting now")
+    blocks = [b for k, b in enumerate(come.blocks) if k != mine]
+    blocks.insert(blocks.index(come.blocks[theirs]) + 1, come.blocks[mine])
+    first = come.slots[come.blocks[mine][0]]
+    who = come.roster[pending.who].name if pending.kind == "action" else (
+        first.label or come.names([come.blocks[mine]]))
+    return _record(session, come, blocks,
+                   f"{who} holds the turn until after {come.names([come.blocks[theirs]])}")
 
 
 def check_place(session: _Editing, field: str) -> ToCome:
@@ -166,7 +183,8 @@ def check_place(session: _Editing, field: str) -> ToCome:
     keeps a place the rules read again next round, one slot a combatant; otherwise
     refused with the reason (the order is set again each round, or a slot is a side's)."""
     if field != PLACE:
-        raise InputError(f"{field} is drawn again when the rules set the order: set by hand "
+        label = plain(session.system.words.field(field))
+        raise InputError(f"{label} is drawn again when the rules set the order: set by hand "
                          "it would not change the order", path="field",
                          allowed=MOVE)
     come = to_come(session)
