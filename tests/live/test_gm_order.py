@@ -102,7 +102,8 @@ def test_an_initiative_the_rules_set_again_is_refused_with_the_reason(tmp_path: 
     zamani = play(FORD, "--seed", "2", "--roll-all", tmp=tmp_path,
                   script=["gm set kofi initiative 5"])
     assert "Kofi's initiative is not a value the fight keeps: the rules work the order " \
-           "out again each round (allowed: gm move ID before|after ID2" in zamani
+           "out again each round (allowed: a move in this round's order (gm move ID " \
+           "before|after ID2" in zamani
     c22 = play(BRAWL, "--seed", "2", "--roll-all", tmp=tmp_path,
                script=["gm set mara initiative card 8D"])
     assert "initiative card is drawn again when the rules set the order: set by hand it " \

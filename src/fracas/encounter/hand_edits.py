@@ -16,7 +16,7 @@ from fracas.core.events import Changed, Event, FightEnded, from_jsonable
 from fracas.encounter.answers import kind_of
 from fracas.encounter.gm_events import RULE_GM, CombatantAdded, CombatantRemoved
 from fracas.encounter.hand import hand_value
-from fracas.encounter.order import check_place, resort
+from fracas.encounter.order import MOVE, check_place, resort
 from fracas.errors import InputError
 from fracas.registry.scenarios import scenario_from_mapping
 
@@ -53,7 +53,7 @@ class HandEdits:
         if field not in names and field.startswith("initiative"):
             raise InputError(f"{c.name}'s initiative is not a value the fight keeps: the "
                              "rules work the order out again each round", path="field",
-                             allowed="gm move ID before|after ID2 (this round's order)")
+                             allowed=MOVE)
         if field not in names:
             raise InputError(f"{combatant} has no value {field!r}", path="field",
                              allowed=", ".join(names))

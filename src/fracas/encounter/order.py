@@ -48,7 +48,7 @@ if TYPE_CHECKING:
 
 PLACE = "initiative"  # the state field where the rules keep a combatant's place, if any
 UNDER_WAY = "once this round's order is set"
-MOVE = "gm move ID before|after ID2 (this round's order)"
+MOVE = "a move in this round's order (gm move ID before|after ID2; ↑ ↓ on the GM desk)"
 
 
 @dataclass(frozen=True)
