@@ -53,8 +53,8 @@ from fracas.registry.scenarios import scenario_from_mapping
 
 RULE_FIGHT = "fracas · fight loop"
 MAX_ROUNDS = 100_000  # the scenario's own cap (core.scenario)
-MAX_CHOICE_PASSES = 8
-DELAYED = "(delayed)"  # a delayed slot's label ends so  # passes of round_choices over the roster before a round
+MAX_CHOICE_PASSES = 8  # passes of round_choices over the roster before a round
+DELAYED = "(delayed)"  # a delayed slot's label ends so
 
 
 @dataclass(frozen=True)

@@ -25,10 +25,9 @@ from fracas.errors import InputError
 
 if TYPE_CHECKING:
     import contextlib
+    from typing import Protocol
 
     from fracas.encounter.state import FightState
-
-    from typing import Protocol
 
     class _Editing(Protocol):
         """What the order tools need of a session (a structural type)."""
