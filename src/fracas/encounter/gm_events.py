@@ -194,6 +194,8 @@ class Reordered(Event):
     order: tuple[int, ...]
     said: str
     round: int = 0
+    who: tuple[str, ...] = ()  # the combatants ``said`` names (a player who may not see
+    # one of them does not see the line)
 
     def text(self) -> str:
         return self.said

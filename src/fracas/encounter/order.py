@@ -135,7 +135,8 @@ def move(session: _Editing, cid: str, where: str, other: str) -> tuple[Event, ..
     if blocks == come.blocks:
         raise InputError(f"{name} already acts right {where} {other_name}",
                          path="order", allowed="another place")
-    return _record(session, come, blocks, f"{name} now acts {where} {other_name}")
+    return _record(session, come, blocks, f"{name} now acts {where} {other_name}",
+                   (cid, other))
 
 
 def hold(session: _Editing, after: str | None = None) -> tuple[Event, ...]:
@@ -173,8 +174,11 @@ def hold(session: _Editing, after: str | None = None) -> tuple[Event, ...]:
     first = come.slots[come.blocks[mine][0]]
     who = come.roster[pending.who].name if pending.kind == "action" else (
         first.label or come.names([come.blocks[mine]]))
+    named = (*come.slots[come.blocks[mine][0]].candidates,
+             *come.slots[come.blocks[theirs][0]].candidates)
     return _record(session, come, blocks,
-                   f"{who} holds the turn until after {come.names([come.blocks[theirs]])}")
+                   f"{who} holds the turn until after {come.names([come.blocks[theirs]])}",
+                   named)
 
 
 def check_place(session: _Editing, field: str) -> ToCome:
@@ -214,11 +218,12 @@ def resort(session: _Editing, come: ToCome, group: int) -> tuple[Event, ...]:
         return ()
     return (session.record(Reordered(RULE_GM, tuple(i for b in ordered for i in b),
                                      f"the order from now on: {come.names(ordered)}",
-                                     come.round), group),)
+                                     come.round, tuple(come.slots[b[0]].candidates[0]
+                                                       for b in ordered)), group),)
 
 
-def _record(session: _Editing, come: ToCome, blocks: Sequence[list[int]], said: str
-            ) -> tuple[Event, ...]:
+def _record(session: _Editing, come: ToCome, blocks: Sequence[list[int]], said: str,
+            who: tuple[str, ...]) -> tuple[Event, ...]:
     """The new order (and the places that keep it, where the rules keep places), as one
     undo step. As a round begins, with places kept, the places alone order it (the rules
     set the round's order from them)."""
@@ -230,7 +235,7 @@ def _record(session: _Editing, come: ToCome, blocks: Sequence[list[int]], said: 
     if come.begins and kept:
         order = tuple(range(len(order)))
     with session.one_step() as group:
-        out = [session.record(Reordered(RULE_GM, order, said, come.round), group)]
+        out = [session.record(Reordered(RULE_GM, order, said, come.round, who), group)]
         out += [session.record(e, group) for e in kept]
     return tuple(out)
 
