@@ -13,10 +13,15 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from fracas.core.events import RoundStarted, SlotAdded, SlotPassed, TurnStarted
+from fracas.encounter import order
 from fracas.encounter.gm_events import Reordered
 from fracas.encounter.session import Session
 from fracas.encounter.session_log import load_session
+from fracas.errors import InputError
+from fracas.registry.examples import load_example
 from fracas.registry.scenarios import scenario_from_mapping
 
 WAREHOUSE = "examples/tristat/warehouse-fight.yaml"
@@ -176,3 +181,32 @@ def test_zamani_delay_passes_to_the_next_combatant_still_standing() -> None:
     assert added.after == 2 and added.label == "countdown 8 (delayed)"
     assert [e.actor for e in told if isinstance(e, TurnStarted)] == ["dan", "ann", "bob"]
     assert s.pending is not None and s.pending.who == "bob"
+
+
+def test_a_move_as_a_round_begins_holds_in_the_rounds_after() -> None:
+    """At the first turn of round 2 (the order set in that very turn), a move renumbers
+    the places the rules then order the round by, and round 3 keeps them."""
+    scenario = scenario_from_mapping(dict(load_example("tristat/warehouse-fight.yaml")))
+    s = Session.start(scenario, seed=2, roll_all=True, odds=False,
+                      controllers={cid: "person" for cid in scenario.roster})
+    while s.pending is not None and not (s.state.round == 2 and s.pending.kind == "action"):
+        s.decide({"option": s.pending.options[0].id} if s.pending.options else {"roll": True})
+    come = order.order_to_come(s)
+    told = [e.text() for e in order.move(s, come[-1], "before", come[0])]
+    assert told[0].endswith("(from now on)")
+    assert order.order_to_come(s) == [come[-1], *come[:-1]]
+    while s.pending is not None and s.state.round == 2:
+        s.decide({"option": s.pending.options[0].id} if s.pending.options else {"roll": True})
+    standing = [c for c in [come[-1], *come[:-1]]
+                if s.system.is_active(s.state.roster[c])]
+    assert order.order_to_come(s) == standing
+
+
+def test_two_of_one_genesys_slot_are_one_turn() -> None:
+    scenario = scenario_from_mapping(dict(load_example("genesys/three-vs-three-fight.yaml")))
+    s = Session.start(scenario, seed=2, roll_all=True, odds=False,
+                      controllers={cid: "person" for cid in scenario.roster})
+    while s.pending is not None and s.pending.kind == "dice":
+        s.decide({"roll": True})
+    with pytest.raises(InputError, match="Kira and Tomas share this slot: it is one turn"):
+        order.move(s, "kira", "after", "tomas")
