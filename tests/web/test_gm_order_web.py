@@ -68,6 +68,10 @@ def test_move_set_initiative_and_hold_on_the_web(gm: Client) -> None:
     assert view["gm"]["order"][:2] == [last, who] and view["pending"]["who"] == last
     names = {c["id"]: c["name"] for c in view["combatants"]}
     assert f"{names[last]} now acts before {names[who]} (from now on)" in texts(view)
+    # the places renumbered: the slots still to come say the places they now hold
+    places = [int(s["label"].removeprefix("initiative place ").split(",")[0])
+              for s in view["order"][-len(view["gm"]["order"]):]]
+    assert places == sorted(places) and len(set(places)) == len(places)
     # refused, with the reason: the first combatant has no turn left this round
     r = gm.post(f"/api/encounters/{eid}/order", {"version": view["version"],
                                                   "combatant": first, "where": "after",

@@ -64,7 +64,11 @@ def apply_live(scenario: Scenario, state: FightState, event: Event) -> FightStat
         return replace(state, arranged=(event.round, order))
     if isinstance(event, Reordered):
         done, rest = state.slots[:state.next_slot], state.slots[state.next_slot:]
-        return replace(state, slots=(*done, *(rest[i] for i in event.order)))
+        moved = [rest[i] for i in event.order]
+        if len(event.labels) == len(moved):  # the places they show, renumbered
+            moved = [replace(slot, label=str(label))
+                     for slot, label in zip(moved, event.labels, strict=True)]
+        return replace(state, slots=(*done, *moved))
     return state.apply(event)
 
 

@@ -196,6 +196,8 @@ class Reordered(Event):
     round: int = 0
     who: tuple[str, ...] = ()  # the combatants ``said`` names (a player who may not see
     # one of them does not see the line)
+    labels: tuple[str, ...] = ()  # the slots' labels in the new order, where the places
+    # they show were renumbered (none: as they were)
 
     def text(self) -> str:
         return self.said

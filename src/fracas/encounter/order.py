@@ -18,10 +18,11 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from fracas.core.events import Changed, Event
-from fracas.core.model import Slot
+from fracas.core.model import Slot, apply_events
 from fracas.core.words import plain
 from fracas.encounter.gm_events import RULE_GM, Reordered
-from fracas.errors import InputError
+from fracas.dice.rollers import ScriptedRoller
+from fracas.errors import FracasError, InputError
 
 if TYPE_CHECKING:
     import contextlib
@@ -234,9 +235,37 @@ def _record(session: _Editing, come: ToCome, blocks: Sequence[list[int]], said: 
     order = tuple(i for b in blocks for i in b)
     if come.begins and kept:
         order = tuple(range(len(order)))
+    labels = () if come.begins or not kept else _labels(session, come, new, kept)
     with session.one_step() as group:
-        out = [session.record(Reordered(RULE_GM, order, said, come.round, who), group)]
+        out = [session.record(Reordered(RULE_GM, order, said, come.round, who, labels),
+                              group)]
         out += [session.record(e, group) for e in kept]
+    return tuple(out)
+
+
+def _labels(session: _Editing, come: ToCome, slots: Sequence[Slot],
+            places: Sequence[Changed]) -> tuple[str, ...]:
+    """The labels the rules give ``slots`` (this round's still to come, in their new
+    order) once the places are renumbered: the rules' order worked out again from the
+    places kept (no die rolled; none when the rules would roll)."""
+    roster = apply_events(come.kept, places)
+    try:
+        ruled, _ = session.system.initiative(ScriptedRoller([]), roster, come.round)
+    except FracasError:
+        return ()
+    by: dict[tuple[str, ...], list[str]] = {}
+    for slot in ruled:
+        by.setdefault(slot.candidates, []).append(slot.label)
+    seen: dict[tuple[str, ...], int] = {}  # the turns taken this round use the first labels
+    taken = len(session.turn_base.slots) - len(come.slots)
+    for slot in session.turn_base.slots[:taken]:
+        seen[slot.candidates] = seen.get(slot.candidates, 0) + 1
+    out = []
+    for slot in slots:
+        k = seen.get(slot.candidates, 0)
+        labels = by.get(slot.candidates, [])
+        out.append(labels[k] if k < len(labels) else slot.label)
+        seen[slot.candidates] = k + 1
     return tuple(out)
 
 
