@@ -20,8 +20,8 @@ from typing import TYPE_CHECKING, Any
 from fracas.core.events import Changed, Event
 from fracas.core.model import Slot, apply_events
 from fracas.core.words import plain
-from fracas.encounter.gm_events import RULE_GM, Reordered
 from fracas.dice.rollers import ScriptedRoller
+from fracas.encounter.gm_events import RULE_GM, Reordered
 from fracas.errors import FracasError, InputError
 
 if TYPE_CHECKING:
