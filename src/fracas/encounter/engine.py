@@ -281,7 +281,8 @@ def _turn(s: _Step, actor: str) -> None:
     if not s.system.is_active(s.state.roster[actor]):
         s.emit([Note(RULE_FIGHT, f"{actor} cannot act")])
         return
-    last = s.state.next_slot >= len(s.state.slots)
+    # the last slot for a delay: nobody else able to act comes later in the round
+    last = s.state.next_slot >= len(s.state.slots) or not _delay_after(s, actor)
     chooser = s.mode.policy(s.setup, actor)[1]
     memo = s.mode.memo(s.roller, s.setup, chooser)
     key = (actor, chooser, slot, last, s.state.roster)
@@ -303,7 +304,7 @@ def _offered(s: _Step, actor: str, slot: Slot, last: bool) -> Sequence[Action]:
     actions = s.system.legal_actions(actor, s.state.roster, slot)
     if not slot.offensive:
         actions = actions.where(lambda a: not a.offensive)
-    if last or not _delay_after(s, actor):  # nobody left to act: nothing to delay past
+    if last:  # nobody else left to act this round: nothing to delay past
         actions = actions.where(lambda a: a.kind != DELAY)
     return actions
 
