@@ -9,7 +9,7 @@ import re
 from typing import Any
 
 from fracas.core.events import Event
-from fracas.encounter import gm
+from fracas.encounter import gm, order
 from fracas.encounter.policies import DEFAULT_POLICY
 from fracas.encounter.session import Session
 from fracas.errors import InputError
@@ -23,11 +23,16 @@ HELP = """\
                          a free-form action: the turn passes with it; = VALUE: the table's
                          roll (else fracas rolls); effects on success (default with a
                          target number), on failure, or always
-  gm init [ID,ID]        roll every initiative die asked now (but those IDs': players')
+  gm init [ID,ID]        roll every initiative die of the GM's side asked now (not the
+                         players' own: a sheet marked player, nor those IDs')
   gm hurt ID N / gm heal ID N          damage or heal by hand (no soak, no armour)
   gm cond ID NAME [ROUNDS | until ID2] / gm uncond ID NAME   a condition: for ROUNDS
                          rounds (through ID's next ROUNDS turns), until the end of ID2's
                          next turn, or (neither) until taken off
+  gm move ID before|after ID2          move ID's next turn this round before or after ID2's
+                                       (kept from round to round where the rules keep places)
+  gm hold [after ID2]    the acting combatant holds its turn: after the next combatant
+                         still able to act (or after ID2)
   gm join next|now|end|N {JSON}        bring in a combatant: next round, after this turn,
                                        at the round's end, or at place N of the rest"""
 
@@ -152,6 +157,23 @@ def command(session: Session, words: list[str], line: str) -> tuple[Event, ...] 
             else:
                 effects.append(value)
         return gm.free_action(session, description.strip(), effects=effects, **roll)
+    if what == "move" and len(rest) >= 3:
+        at = next((k for k in range(len(rest) - 1, 0, -1)
+                   if rest[k].lower() in ("before", "after")), None)
+        if at is None:
+            raise InputError("say before or after", path="gm move",
+                             allowed="gm move ID before ID2, gm move ID after ID2")
+        cid, left = split_who(session, rest[:at])
+        other, more = split_who(session, rest[at + 1:])
+        if not left and not more:
+            return order.move(session, cid, rest[at].lower(), other)
+    if what in ("hold", "delay"):
+        if not rest:
+            return order.hold(session)
+        if rest[0].lower() == "after" and len(rest) >= 2:
+            other, more = split_who(session, rest[1:])
+            if not more:
+                return order.hold(session, other)
     if what == "join" and len(rest) >= 2:
         where = rest[0].lower()
         place: str | int = int(where) if where.isdigit() else PLACES.get(where, where)

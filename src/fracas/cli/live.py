@@ -320,7 +320,11 @@ def _gm(session: Session, words: list[str], line: str) -> tuple[Event, ...]:
         for k in range(len(rest) - 1, 0, -1):  # the field by its label: ``most health``
             field = gm_find_field(session, cid, " ".join(rest[:k]))
             if field is not None:
-                return (session.adjust(cid, field, " ".join(rest[k:])),)
+                before = list(session.events)
+                session.adjust(cid, field, " ".join(rest[k:]))
+                return _added(before, session.events)
+        if rest[0].lower().startswith("initiative"):  # the reason it cannot be set
+            session.adjust(cid, rest[0].lower(), " ".join(rest[1:]))
         raise InputError(f"{session.state.roster[cid].name} has no value {rest[0]!r}",
                          path="field", allowed=gm_field_labels(session, cid))
     if what == "remove" and len(words) >= 2:

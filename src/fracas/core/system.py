@@ -266,6 +266,11 @@ class RuleSystem(ABC):
         variants = self.reactions(action, roster)
         return variants[0] if len(variants) > 1 else action
 
+    def is_player(self, combatant: Combatant) -> bool:
+        """Hook: is this a player's character by its sheet (``player: true``)? The GM's
+        side is everybody else: ``gm init`` rolls for them only."""
+        return getattr(combatant.sheet, "player", False) is True
+
     def is_active(self, combatant: Combatant) -> bool:
         """Hook: can this combatant still act? (default: health above 0)"""
         current, _ = self.health(combatant)

@@ -12,7 +12,7 @@ from typing import Any
 from fracas.core.events import Changed, Event
 from fracas.core.model import Roster
 from fracas.core.scenario import Scenario
-from fracas.encounter.gm_events import CombatantAdded, CombatantRemoved
+from fracas.encounter.gm_events import CombatantAdded, CombatantRemoved, Reordered
 from fracas.encounter.hand import field_hints, hand_value, hint_words, shown
 from fracas.encounter.state import FightState, slots_from_data, slots_to_data
 from fracas.errors import InputError
@@ -55,6 +55,20 @@ def apply_live(scenario: Scenario, state: FightState, event: Event) -> FightStat
         return replace(state, roster=Roster(c for c in state.roster.values() if c.id != gone),
                        slots=slots, acted=tuple(a for a in state.acted if a != gone),
                        actor=None if state.actor == gone else state.actor)
+    if isinstance(event, Reordered) and event.round > state.round:
+        # the round begins in the pending turn: its slots are ordered as they are set
+        # (after an order given before for the same round)
+        before = state.arranged[1] if state.arranged and state.arranged[0] == event.round \
+            else None
+        order = tuple(event.order) if before is None else tuple(before[i] for i in event.order)
+        return replace(state, arranged=(event.round, order))
+    if isinstance(event, Reordered):
+        done, rest = state.slots[:state.next_slot], state.slots[state.next_slot:]
+        moved = [rest[i] for i in event.order]
+        if len(event.labels) == len(moved):  # the places they show, renumbered
+            moved = [replace(slot, label=str(label))
+                     for slot, label in zip(moved, event.labels, strict=True)]
+        return replace(state, slots=(*done, *moved))
     return state.apply(event)
 
 
@@ -68,7 +82,7 @@ def fold_live(scenario: Scenario, events: Sequence[Event]) -> FightState:
 
 
 GM_EVENTS = ("Changed", "CombatantAdded", "CombatantRemoved", "FightEnded", "ControllerSet",
-             "GmAction", "GmRoll", "ConditionSet", "ConditionCleared", "Joined")
+             "GmAction", "GmRoll", "ConditionSet", "ConditionCleared", "Joined", "Reordered")
 
 
 def check_gm(state: FightState, event: Event) -> None:
@@ -85,6 +99,15 @@ def check_gm(state: FightState, event: Event) -> None:
         if cid not in state.roster:
             raise InputError(f"no combatant with id {cid!r}", path="event",
                              allowed=", ".join(state.roster))
+    if isinstance(event, Reordered) and event.round <= state.round and sorted(
+            event.order) != list(
+            range(len(state.slots) - state.next_slot)):
+        raise InputError("a new order that is not one of this round's slots still to come",
+                         path="event.order", allowed=f"the numbers 0 to "
+                         f"{len(state.slots) - state.next_slot - 1}, each once")
+    if isinstance(event, Reordered) and event.round > state.round + 1:
+        raise InputError(f"an order for round {event.round} in round {state.round}",
+                         path="event.round", allowed=f"{state.round} or {state.round + 1}")
     if isinstance(event, Changed):
         now = state.roster[event.target].state
         if hand_value(type(now), event.field, event.after, strict=True) != event.after:

@@ -54,6 +54,7 @@ from fracas.registry.scenarios import scenario_from_mapping
 RULE_FIGHT = "fracas · fight loop"
 MAX_ROUNDS = 100_000  # the scenario's own cap (core.scenario)
 MAX_CHOICE_PASSES = 8  # passes of round_choices over the roster before a round
+DELAYED = "(delayed)"  # a delayed slot's label ends so
 
 
 @dataclass(frozen=True)
@@ -280,7 +281,8 @@ def _turn(s: _Step, actor: str) -> None:
     if not s.system.is_active(s.state.roster[actor]):
         s.emit([Note(RULE_FIGHT, f"{actor} cannot act")])
         return
-    last = s.state.next_slot >= len(s.state.slots)
+    # the last slot for a delay: nobody else able to act comes later in the round
+    last = s.state.next_slot >= len(s.state.slots) or not _delay_after(s, actor)
     chooser = s.mode.policy(s.setup, actor)[1]
     memo = s.mode.memo(s.roller, s.setup, chooser)
     key = (actor, chooser, slot, last, s.state.roster)
@@ -302,9 +304,23 @@ def _offered(s: _Step, actor: str, slot: Slot, last: bool) -> Sequence[Action]:
     actions = s.system.legal_actions(actor, s.state.roster, slot)
     if not slot.offensive:
         actions = actions.where(lambda a: not a.offensive)
-    if last:  # the last slot: nothing to delay past
+    if last:  # nobody else left to act this round: nothing to delay past
         actions = actions.where(lambda a: a.kind != DELAY)
     return actions
+
+
+def _delay_after(s: _Step, actor: str) -> int:
+    """How many of the round's slots still to come a delayed action lets go first: up to
+    and including the next one somebody else able to act takes (seed 002: a delay waits
+    for another character's action; a slot of somebody who is out passes, and waiting
+    behind it would give the turn straight back). 0: nobody else able to act comes."""
+    state = s.state
+    roster, at = state.roster, state.next_slot
+    for k in range(at, len(state.slots)):
+        if any(c != actor and c in roster and s.system.is_active(roster[c])
+               for c in state.slots[k].candidates):
+            return k - at + 1
+    return 0
 
 
 def _decide(s: _Step, actor: str, actions: Sequence[Action], early: bool = False
@@ -329,7 +345,9 @@ def _take(s: _Step, actor: str, chosen: Action) -> None:
                          s.mode.policy(s.setup, actor)[0], said)])
     if action.kind == DELAY:
         slot = s.state.slots[s.state.next_slot - 1]
-        s.emit([SlotAdded(RULE_FIGHT, actor, f"{slot.label} (delayed)", 1, slot.offensive)])
+        label = slot.label if slot.label.endswith(DELAYED) else f"{slot.label} {DELAYED}"
+        s.emit([SlotAdded(RULE_FIGHT, actor, label, max(1, _delay_after(s, actor)),
+                          slot.offensive)])
     elif action.kind != PASS:  # a pass: the turn passes, nothing to resolve
         s.emit(s.mode.resolve(s.roller, system, action, s.state.roster))
 

@@ -373,13 +373,28 @@ def gm_side_asked(pending: Decision | None, keep: Collection[str]) -> bool:
     return pending.who not in keep or any(who not in keep for _, who in rest)
 
 
+def players_side(session: Session, players: Iterable[str] = ()) -> set[str]:
+    """The combatants whose dice their players roll: those named, and those whose sheet
+    is a player's (:meth:`~fracas.core.system.RuleSystem.is_player`)."""
+    return set(players) | {cid for cid, c in session.state.roster.items()
+                           if session.system.is_player(c)}
+
+
 def roll_initiative(session: Session, players: Iterable[str] = ()) -> tuple[Event, ...]:
-    """Roll every initiative die of the GM's side (everybody not in ``players``) now
-    asked, one after the other, up to the first roll a player makes, and the GM's parts
-    of a roll of several people's dice (everybody's initiative at once) around a
-    player's own part, which is left to the player; one undo step."""
-    keep = set(players)
-    if not (at_round_start(session) and gm_side_asked(session.pending, keep)):
+    """Roll every initiative die of the GM's side (everybody not in ``players`` whose
+    sheet is not a player's, :meth:`~fracas.core.system.RuleSystem.is_player`) now asked,
+    one after the other, up to the first roll a player makes, and the GM's parts of a
+    roll of several people's dice (everybody's initiative at once) around a player's own
+    part, which is left to the player; one undo step."""
+    keep = players_side(session, players)
+    pending = session.pending
+    if (at_round_start(session) and pending is not None and pending.kind == "dice"
+            and not gm_side_asked(pending, keep) and pending.who in session.state.roster):
+        name = session.state.roster[pending.who].name
+        raise InputError(f"{name}'s roll is asked now, and it is a player's to make (the "
+                         "GM's side is rolled by gm init)", path="initiative",
+                         allowed=f"{name}'s player rolls first")
+    if not (at_round_start(session) and gm_side_asked(pending, keep)):
         raise InputError("no GM-side initiative roll is asked now", path="initiative",
                          allowed="at the start of a round, when the GM's side rolls")
     before = len(session.events)

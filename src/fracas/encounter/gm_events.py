@@ -187,3 +187,25 @@ class Joined(SlotAdded):
 
     def text(self) -> str:
         return f"{self.label} joins this round's order"
+
+
+@dataclass(frozen=True)
+class Reordered(Event):
+    """The GM changes the order of round ``round``'s slots still to come (the current
+    one, whose turn is pending, included): ``order`` lists them in their new order by
+    their place among those slots (0: the current one). Made as a round begins (its
+    first turn pending), it orders that round's slots when they are set. ``said`` tells
+    it in names."""
+
+    facts: ClassVar[str] = "public"
+
+    order: tuple[int, ...]
+    said: str
+    round: int = 0
+    who: tuple[str, ...] = ()  # the combatants ``said`` names (a player who may not see
+    # one of them does not see the line)
+    labels: tuple[str, ...] = ()  # the slots' labels in the new order, where the places
+    # they show were renumbered (none: as they were)
+
+    def text(self) -> str:
+        return self.said

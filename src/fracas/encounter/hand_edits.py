@@ -9,10 +9,14 @@ from collections.abc import Mapping
 from dataclasses import fields
 from typing import TYPE_CHECKING, Any
 
+if TYPE_CHECKING:
+    import contextlib
+
 from fracas.core.events import Changed, Event, FightEnded, from_jsonable
 from fracas.encounter.answers import kind_of
 from fracas.encounter.gm_events import RULE_GM, CombatantAdded, CombatantRemoved
 from fracas.encounter.hand import hand_value
+from fracas.encounter.order import MOVE, check_place, resort
 from fracas.errors import InputError
 from fracas.registry.scenarios import scenario_from_mapping
 
@@ -27,8 +31,17 @@ class HandEdits:
     if TYPE_CHECKING:
         state: FightState
         scenario: Scenario
+        pending: Any
 
         def record(self, event: Event, group: int | None = None) -> Event: ...
+
+        @property
+        def turn_base(self) -> FightState: ...
+
+        @property
+        def system(self) -> Any: ...
+
+        def one_step(self) -> contextlib.AbstractContextManager[int]: ...
 
     def adjust(self, combatant: str, field: str, value: Any) -> Event:
         """Set a state value by hand (health, armour HP, strain, a condition, a deck)."""
@@ -37,12 +50,25 @@ class HandEdits:
                              allowed=", ".join(self.state.roster))
         c = self.state.roster[combatant]
         names = [f.name for f in fields(c.state)]
+        if field not in names and field.startswith("initiative"):
+            raise InputError(f"{c.name}'s initiative is not a value the fight keeps: the "
+                             "rules work the order out again each round", path="field",
+                             allowed=MOVE)
         if field not in names:
             raise InputError(f"{combatant} has no value {field!r}", path="field",
                              allowed=", ".join(names))
         before = getattr(c.state, field)
         after = hand_value(type(c.state), field, value)
-        return self.record(Changed(RULE_GM, combatant, field, before, after))
+        edit = Changed(RULE_GM, combatant, field, before, after)
+        if not field.startswith("initiative"):
+            return self.record(edit)
+        # an initiative set by hand takes effect now (this round's order re-sorted) or is
+        # refused with the reason (fracas.encounter.order)
+        come = check_place(self, field)
+        with self.one_step() as group:
+            self.record(edit, group)
+            resort(self, come, group)
+        return edit
 
     def add_combatant(self, entry: Mapping[str, Any]) -> Event:
         """Bring in a combatant given as a scenario entry (id, name, side, sheet)."""

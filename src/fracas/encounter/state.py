@@ -67,14 +67,20 @@ class FightState:
     over: bool = False
     winner: str | None = None
     started: bool = False
+    arranged: tuple[int, tuple[int, ...]] | None = None  # (round, order): the GM's order
+
 
     def apply(self, event: Event) -> FightState:
         """The state after one event."""
         if isinstance(event, Changed):
             return replaced(self, roster=apply_event(self.roster, event))
         if isinstance(event, RoundStarted):
-            return replaced(self, round=event.round, slots=_slots_of(event.slots),
-                            next_slot=0, acted=(), actor=None, started=True)
+            slots = _slots_of(event.slots)
+            if self.arranged is not None and self.arranged[0] == event.round and sorted(
+                    self.arranged[1]) == list(range(len(slots))):
+                slots = tuple(slots[i] for i in self.arranged[1])  # the GM's order
+            return replaced(self, round=event.round, slots=slots, next_slot=0, acted=(),
+                            actor=None, started=True, arranged=None)
         if isinstance(event, TurnStarted):
             return replaced(self, next_slot=event.slot_index + 1,
                             acted=(*self.acted, event.actor), actor=event.actor)

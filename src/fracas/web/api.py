@@ -368,6 +368,8 @@ def edit(session: Session, cid: str, said: str, value: Any) -> Any:
     if cid not in session.state.roster:
         return session.adjust(cid, said, value)  # the session names who there is
     field = field_named(session, cid, said)
+    if field is None and said.strip().lower().startswith("initiative"):
+        return session.adjust(cid, "initiative", value)  # refused, with the reason
     if field is None:
         raise InputError(f"{session.state.roster[cid].name} has no value {said!r}",
                          path="field", allowed=field_labels(session, cid))

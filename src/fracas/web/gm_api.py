@@ -1,7 +1,8 @@
 """The GM's tools in the JSON API (GM only; each change carries the ``version`` it was made
 on, like every change): who decides for a combatant from now on, a skipped turn, a
 free-form action, every GM-side initiative roll at once, quick damage and healing,
-conditions with their duration, and a combatant brought in at a chosen place.
+conditions with their duration, a combatant brought in at a chosen place, and the turn
+order: a combatant moved before or after another, a turn held.
 
 "Let fracas decide this turn" is an answer: ``{"policy": name}`` to ``/decisions``.
 """
@@ -13,7 +14,7 @@ from typing import Any, Literal
 from fastapi import APIRouter, Request
 from pydantic import Field, field_validator
 
-from fracas.encounter import gm
+from fracas.encounter import gm, order
 from fracas.errors import InputError
 from fracas.web import schema
 from fracas.web.api import Strict, bounded, changed_view, yaml_text
@@ -47,6 +48,19 @@ class FreeAction(Strict):
                     "rounds: N}")
 
     _finite = field_validator("effects")(bounded)
+
+
+class Move(Strict):
+    version: int
+    combatant: str = Field(max_length=200)
+    where: Literal["before", "after"]
+    other: str = Field(max_length=200, description="the combatant whose turn it moves by")
+
+
+class Hold(Strict):
+    version: int
+    after: str | None = Field(None, max_length=200, description="hold until after this "
+                              "combatant (default: the next one able to act)")
 
 
 class Harm(Strict):
@@ -121,6 +135,22 @@ def initiative(request: Request, eid: str, body: Versioned) -> dict[str, Any]:
     players = _players(request, eid)
     return _gm_change(request, eid, body.version, "roll initiative",
                       lambda s: gm.roll_initiative(s, players))
+
+
+@router.post("/order", response_model=None, responses=schema.answer(schema.Changed))
+def move(request: Request, eid: str, body: Move) -> dict[str, Any]:
+    """Move a combatant's next turn of this round before or after another's (kept from
+    round to round where the rules keep places), or the refusal with its reason."""
+    return _gm_change(request, eid, body.version, "change the turn order",
+                      lambda s: order.move(s, body.combatant, body.where, body.other))
+
+
+@router.post("/hold", response_model=None, responses=schema.answer(schema.Changed))
+def hold(request: Request, eid: str, body: Hold) -> dict[str, Any]:
+    """The acting combatant holds its turn: after the next combatant able to act (or
+    after the one named)."""
+    return _gm_change(request, eid, body.version, "hold a turn",
+                      lambda s: order.hold(s, body.after))
 
 
 @router.post("/harm", response_model=None, responses=schema.answer(schema.Changed))

@@ -201,6 +201,9 @@ class GmTools(Open):
     initiative: bool
     turn: bool
     places: int
+    order: list[str] = Field(default_factory=list, description="who takes each turn of "
+                             "this round still to come, the pending one first (empty while "
+                             "the order cannot be changed)")
 
 
 class Encounter(Open):

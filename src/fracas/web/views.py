@@ -20,8 +20,9 @@ from fracas.core.model import Combatant
 from fracas.core.system import RuleSystem
 from fracas.core.words import plain
 from fracas.encounter import narration
-from fracas.encounter.gm import at_round_start, gm_side_asked, marks
+from fracas.encounter.gm import at_round_start, gm_side_asked, marks, players_side
 from fracas.encounter.live import PERSON
+from fracas.encounter.order import order_to_come
 from fracas.encounter.policies import POLICIES
 from fracas.encounter.redact import (
     Names,
@@ -188,7 +189,9 @@ def gm_tools(session: Session, players: Sequence[Mapping[str, Any]]) -> dict[str
     round_start = at_round_start(session)
     return {
         "policies": list(POLICIES),
-        "initiative": bool(round_start and gm_side_asked(pending, mine)),
+        "initiative": bool(round_start and gm_side_asked(pending, players_side(session,
+                                                                                mine))),
+        "order": order_to_come(session),
         "turn": pending is not None and pending.kind == "action",
         "places": 0 if round_start or state.round != session.turn_base.round
         or not session.turn_base.started else len(state.slots) - state.next_slot + 1,

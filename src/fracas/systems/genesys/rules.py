@@ -238,6 +238,10 @@ class Genesys(RuleSystem):
     def actions(self, actor: str, roster: Roster, slot: Slot | None = None) -> list[Action]:
         return fight.actions(self, actor, roster)
 
+    def is_player(self, combatant: Combatant) -> bool:
+        """A player character: a sheet of adversary type ``pc`` (seed 004)."""
+        return bool(combatant.sheet.adversary == "pc")
+
     def is_active(self, combatant: Combatant) -> bool:
         s: GenesysState = combatant.state
         return not s.incapacitated and s.members > 0 and "dead" not in s.conditions

@@ -71,7 +71,7 @@
 
   // A GM's hand edit goes into the log before the turn under way, out of sight at the
   // log's end: what it did is told here.
-  var EDITS = {harm: true, conditions: true, adjust: true};
+  var EDITS = {harm: true, conditions: true, adjust: true, order: true, hold: true};
 
   function toNewest() {
     var log = panel.querySelector("ol.log");
@@ -238,7 +238,7 @@
       applyLog();
       return;
     }
-    var el = ev.target.closest("[data-answer], [data-post], [data-gm], [data-policy], [data-copy], [data-draft]");
+    var el = ev.target.closest("[data-answer], [data-post], [data-gm], [data-policy], [data-copy], [data-draft], [data-move]");
     if (!el) { return; }
     ev.preventDefault();
     if (el.dataset.draft) {
@@ -255,6 +255,9 @@
       } else {
         send("controllers", {combatant: el.dataset.who, controller: policy});
       }
+    } else if (el.dataset.move) {
+      send("order", {combatant: el.dataset.move, where: el.dataset.where,
+                     other: el.dataset.other});
     } else if (el.dataset.gm) {
       send(el.dataset.gm, {});
     } else {
