@@ -207,9 +207,10 @@ class Session(HandEdits):
                 self.entries.extend(feed.added)
                 self.pending = self._named(need.decision, feed)
                 self._turn_start = index
-                for event in feed.seen:  # the turn so far, shown while it waits
+                shown = feed.shown()  # the turn so far, shown while it waits
+                for event in shown:
                     self.state = self.state.apply(event)
-                self.events.extend(feed.seen)
+                self.events.extend(shown)
                 return tuple(new)
             self.drawn = max(self.drawn, feed.next_roll)
             rolls = result.rolls - len(feed.added)
@@ -307,6 +308,11 @@ class Session(HandEdits):
             who = pending.who
             raise InputError(f"{pending.prompt} is for {who} to answer, not {by}", path="by",
                              allowed=f"gm or {who}" if who != "gm" else "gm")
+        if pending.dice is not None and pending.dice.then and isinstance(
+                answer.get("dice"), list | tuple):
+            more = self._pair_typed(pending, list(answer["dice"]), by, group)
+            if more is not None:
+                return more
         entry = answer_entry(pending, answer, by, self.draw)
         entry["n"] = self._stamp()
         if entry["kind"] == "answer":  # read back only for this question (Feed.answer)
@@ -322,6 +328,45 @@ class Session(HandEdits):
         if group is not None:
             entry["group"] = group
         self._add([entry])
+        self._delegated()
+        return tuple(self.events[cut:])
+
+    def _pair_typed(self, pending: Decision, values: list[Any], by: str,
+                    group: int | None) -> tuple[Event, ...] | None:
+        """The dice of a part of a roll of several people's dice typed together with the
+        parts after it (both dice of a contest's roll on one line: ``12 8``), where ``by``
+        may answer them too: each part its own input, all one undo step. None when the
+        values are for the pending part alone."""
+        asked = pending.dice
+        assert asked is not None
+        first = asked.count
+        if first is None or len(values) <= first:
+            return None
+        parts = [asked]
+        for later in asked.then:
+            if (by != "gm" and by != later.who) or later.count is None:
+                break
+            parts.append(later)
+        sizes = [r.count or 0 for r in parts]
+        wanted = [sum(sizes[:i]) for i in range(1, len(parts) + 1)]
+        if len(values) not in wanted:
+            whose = [r.what.partition("'s ")[0] + "'s" for r in parts]
+            ways = " or ".join(f"{n} ({', then '.join(whose[:i + 1])})"
+                               for i, n in enumerate(wanted))
+            raise InputError(f"{pending.prompt}: type {ways}, not {len(values)}",
+                             path="dice", allowed=f"{' or '.join(map(str, wanted))} values, "
+                             f"each {asked.allowed}")
+        step = len(self.entries) if group is None else group
+        stamp, at, entries = self._stamp(), 0, []
+        for i, request in enumerate(parts[:wanted.index(len(values)) + 1]):
+            typed = values[at:at + (request.count or 0)]
+            at += len(typed)
+            entry = answer_entry(Decision("dice", request.who, pending.prompt, dice=request),
+                                 {"dice": typed}, by, self.draw)
+            entry.update(n=stamp + i, owner=request.asked_of(), group=step)
+            entries.append(entry)
+        cut = len(self.events)
+        self._add(entries)
         self._delegated()
         return tuple(self.events[cut:])
 

@@ -14,6 +14,7 @@ from typing import Any
 from fracas.core.events import Changed, Event, Outcome
 from fracas.core.model import Action, Combatant, Resolution, Roster
 from fracas.dice import Roller
+from fracas.dice.rollers import tell
 from fracas.systems.contest.aftermath import Fighters, Plan, Target, plan, strike
 from fracas.systems.contest.contest import ContestResult
 from fracas.systems.contest.damage import Guard
@@ -76,9 +77,11 @@ class AttackResolver:
         opts = action.options
         assert isinstance(opts, Options)
         p = self.prepare(action, a, t)
+        tell(roller, p.opening)  # a live table hears each step as it comes
         told: Narrated = roller.resolve(narrated_contest, p.setup, _side(a), _side(t),
                                         p.weapon.name, p.counter_weapon)
         pl = self.plan(p, a, t, opts, told.result)
+        tell(roller, pl.notes)
         events: list[Event] = [*p.opening, *told.events, *pl.notes]
         details = list(pl.details)
         damage, hp_after = 0, t.state.hp
