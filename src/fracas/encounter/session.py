@@ -347,6 +347,8 @@ class Session(HandEdits):
             if (by != "gm" and by != later.who) or later.count is None:
                 break
             parts.append(later)
+        if len(parts) == 1:  # none of the rest is the answerer's: this part's dice alone
+            return None
         sizes = [r.count or 0 for r in parts]
         wanted = [sum(sizes[:i]) for i in range(1, len(parts) + 1)]
         if len(values) not in wanted:
