@@ -90,6 +90,7 @@ class AttackResolver:
             hit = roller.resolve(strike, p.blows[(a.id, pl.critical)], pl.guard,
                                  _target(t, conditions))
             events += hit.events
+            tell(roller, hit.events)
             damage, hp_after = t.state.hp - hit.hp_after, hit.hp_after
             armour_after = hit.armour_after
         else:
@@ -98,6 +99,7 @@ class AttackResolver:
             details.append(("armour_hp_after", armour_after))
         if p.defense.kind == "counter":
             events += pl.counter_notes
+            tell(roller, pl.counter_notes)
             lost = 0
             if pl.counter_lands:
                 conditions = _current((*p.opening, *told.events), a.id, "conditions",

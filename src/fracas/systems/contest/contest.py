@@ -249,14 +249,14 @@ def contest_roll(roller: Roller, s: ContestSetup, a_armed: bool, d_armed: bool) 
     a_crit = d_crit = a_fumble = d_fumble = ""
     if a_cls == "threat":
         announce(roller, "{actor}", "roll to confirm the critical hit",
-                 _needs(s.attack, dt, False, r.ties_to_defender, "{target}"),
+                 _needs(s.attack, dt, False, r.ties_to_defender, "{target}", s.attack.die),
                  bonus=bonus_words(s.attack))
         seen = roller.roll(confirm_variable(s.attack, dt, False, r.ties_to_defender))
         a_crit = "confirmed" if seen.meaning[0] else "threat"
         dice = dataclasses.replace(dice, a_confirm=_shown(seen))
     if d_cls == "threat":
         announce(roller, "{target}", "roll to confirm the critical",
-                 _needs(s.defense, at, True, r.ties_to_defender, "{actor}"),
+                 _needs(s.defense, at, True, r.ties_to_defender, "{actor}", s.defense.die),
                  bonus=bonus_words(s.defense))
         seen = roller.roll(confirm_variable(s.defense, at, True, r.ties_to_defender))
         d_crit = "confirmed" if seen.meaning[0] else "threat"
@@ -293,7 +293,7 @@ def _needs(check: Check, opponent: int, by_defender: bool, ties_to_defender: boo
     beat = (f"a total over {whom}'s {opponent}" if least > opponent
             else f"a total of at least {whom}'s {opponent}")
     if die and least - check.bonus > die:
-        return f"more than the die shows ({beat})"
+        return f"more than a d{die} can show ({beat})"
     return _at_least(least - check.bonus, beat)
 
 
