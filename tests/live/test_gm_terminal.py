@@ -71,7 +71,7 @@ def test_the_status_shows_the_conditions_the_rules_put_on() -> None:
 
 def test_a_confirmation_and_a_weapon_roll_say_what_they_need() -> None:
     """Seed 001 · Step 3: a threat is confirmed by a check that beats the opponent's total,
-    which the table has not heard yet (the contest is told when it is over), and a
+    which the table has not heard yet (a roll is told once its dice are all in), and a
     fumbled attack needs a weapon roll: each prompt says what the die must show."""
     confirm = _play(GATE, *GATE_START, "1", "2", "", "2", "20", "5")
     # Rosa: d20 + 4 (sword) + 1 (strength) against Amanda's 5 + 4 (axe) + 3 (strength)
