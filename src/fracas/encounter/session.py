@@ -35,7 +35,7 @@ from fracas.core.events import (
 from fracas.core.scenario import Scenario
 from fracas.core.words import count
 from fracas.dice.variables import Variable
-from fracas.encounter.answers import answer_entry
+from fracas.encounter.answers import answer_entry, parts_typed
 from fracas.encounter.decisions import Decision, DiceRequest, Needed, Option
 from fracas.encounter.edits import apply_live, check_gm, fold_live
 from fracas.encounter.engine import FightSetup, setup_from_scenario
@@ -333,40 +333,15 @@ class Session(HandEdits):
 
     def _pair_typed(self, pending: Decision, values: list[Any], by: str,
                     group: int | None) -> tuple[Event, ...] | None:
-        """The dice of a part of a roll of several people's dice typed together with the
-        parts after it (both dice of a contest's roll on one line: ``12 8``), where ``by``
-        may answer them too: each part its own input, all one undo step. None when the
-        values are for the pending part alone."""
-        asked = pending.dice
-        assert asked is not None
-        first = asked.count
-        if first is None or len(values) <= first:
+        """The dice of a part of a roll of several people's dice typed with the parts after
+        it (:func:`~fracas.encounter.answers.parts_typed`), each its own input, all one undo
+        step; None when the values are for the pending part alone."""
+        entries = parts_typed(pending, values, by, self.draw)
+        if entries is None:
             return None
-        parts = [asked]
-        for later in asked.then:
-            if (by != "gm" and by != later.who) or later.count is None:
-                break
-            parts.append(later)
-        if len(parts) == 1:  # none of the rest is the answerer's: this part's dice alone
-            return None
-        sizes = [r.count or 0 for r in parts]
-        wanted = [sum(sizes[:i]) for i in range(1, len(parts) + 1)]
-        if len(values) not in wanted:
-            whose = [r.what.partition("'s ")[0] + "'s" for r in parts]
-            ways = " or ".join(f"{n} ({', then '.join(whose[:i + 1])})"
-                               for i, n in enumerate(wanted))
-            raise InputError(f"{pending.prompt}: type {ways}, not {len(values)}",
-                             path="dice", allowed=f"{' or '.join(map(str, wanted))} values, "
-                             f"each {asked.allowed}")
-        step = len(self.entries) if group is None else group
-        stamp, at, entries = self._stamp(), 0, []
-        for i, request in enumerate(parts[:wanted.index(len(values)) + 1]):
-            typed = values[at:at + (request.count or 0)]
-            at += len(typed)
-            entry = answer_entry(Decision("dice", request.who, pending.prompt, dice=request),
-                                 {"dice": typed}, by, self.draw)
-            entry.update(n=stamp + i, owner=request.asked_of(), group=step)
-            entries.append(entry)
+        step, stamp = len(self.entries) if group is None else group, self._stamp()
+        for i, entry in enumerate(entries):
+            entry.update(n=stamp + i, group=step)
         cut = len(self.events)
         self._add(entries)
         self._delegated()
