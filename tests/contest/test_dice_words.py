@@ -32,8 +32,10 @@ def test_the_dice_prompt_of_fracas_play_names_a_checks_dice_in_words() -> None:
     # threat, so she rolls to confirm it with the same dice
     out = _fracas("play", DUEL, "--seed", "7", "--control", "grub=aggressive",
                   stdin="1\n1\n20 3\n1\n\n20 20\n5\n15 16\nq\n")
-    assert "? Rosa's attack: 2d20 with a bane, keep the lower type what" in out
-    assert "? Grub the Brute's defence: d20 type what the table shows" in out
+    assert ("? Rosa's sword attack on Grub the Brute, roll 1 of 3: 2d20 with a bane, keep "
+            "the lower + 5 (sword 4, strength 1)") in out
+    assert ("? Grub the Brute's dodge against Rosa, roll 1 of 3: d20 + 1 (dodge 1, "
+            "agility 0), needs ") in out
     assert ("? Rosa's roll to confirm the critical hit: 2d20 with a bane, keep the lower"
             in out)
     assert not [n for n in NOTATION if n in out]
@@ -64,7 +66,8 @@ def test_a_session_log_written_with_the_notation_still_resumes(tmp_path: Path) -
     # the log stops at Rosa's second attack roll, fighting defensively; the table goes on
     # with the second and third rolls and the damage
     out = _fracas("play", "--resume", str(log), stdin="6 7\n19\n10 11\n2\n5\nq\n")
-    assert "? Rosa's attack: 2d20 with a bane, keep the lower type what" in out
+    assert ("? Rosa's sword attack on Grub the Brute, roll 2 of 3: 2d20 with a bane, keep "
+            "the lower + 5 (sword 4, strength 1)") in out
     assert ("Roll 1 · Rosa, confirming the sword attack threat: 2d20 with a bane (the lower "
             "kept) shows 15 + 4 (sword) + 1 (strength) = 20" in out)
     assert "Roll 3 · Grub the Brute, dodge: d20 shows 2 + 1 (dodge)" in out

@@ -28,7 +28,8 @@ def test_each_threat_is_confirmed_by_its_own_roller_by_name() -> None:
     # initiative 1 and 1, roll-off 20 then 3: Rosa first; she attacks (Enter), both roll
     # a natural 20: Rosa confirms hers (18), then Grub his (2); her damage, 4
     out = _play(3, "1", "1", "20 3", "", "20", "20", "18", "2", "4", "q")
-    asks = ["? Rosa's attack: d20", "? Grub the Brute's defence: d20",
+    asks = ["? Rosa's sword attack on Grub the Brute, roll 1 of 3: d20 + 5",
+            "? Grub the Brute's dodge against Rosa, roll 1 of 3: d20 + 1",
             "? Rosa's roll to confirm the critical hit: d20",
             "? Grub the Brute's roll to confirm the critical: d20"]
     places = [out.index(a) for a in asks]

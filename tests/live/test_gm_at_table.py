@@ -90,13 +90,15 @@ def test_a_card_not_in_the_deck_is_refused_naming_its_owner_as_on_the_sheet() ->
 
 
 def test_contest_initiative_says_whose_dice_to_type_and_in_which_order() -> None:
-    done = _play(CONTEST, 3, "17 2", "17", "2", "q")
+    done = _play(CONTEST, 3, "17 2 5", "17", "2", "q")
     assert done.returncode == 0, done.stderr
     out = " ".join(done.stdout.split())  # the prompt as one line, whatever the width
-    # each one's own die, asked of its owner in roster order; two values for one is refused
+    # each one's own die, asked of its owner in roster order (both may be typed at once,
+    # Rosa's first); three values are refused
     assert out.index("? Rosa's initiative: d20") < out.index("? Grub the Brute's initiative")
-    assert "error (input 1): Rosa's initiative: d20: type 1 value, not 2 (allowed: 1 " \
-           "value: 1 to 20)" in out
+    assert "then Grub the Brute's initiative: d20" in out
+    assert "error (input 1): Rosa's initiative: d20: type 1 (Rosa's) or 2 (Rosa's, then " \
+           "Grub the Brute's), not 3 (allowed: 1 or 2 values, each 1 to 20)" in out
     assert "Rosa rolls d20 for initiative: 17" in out
     assert "Grub the Brute rolls d20 for initiative: 2" in out
 

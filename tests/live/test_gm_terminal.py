@@ -71,16 +71,16 @@ def test_the_status_shows_the_conditions_the_rules_put_on() -> None:
 
 def test_a_confirmation_and_a_weapon_roll_say_what_they_need() -> None:
     """Seed 001 · Step 3: a threat is confirmed by a check that beats the opponent's total,
-    which the table has not heard yet (the contest is told when it is over), and a
+    which the table has not heard yet (a roll is told once its dice are all in), and a
     fumbled attack needs a weapon roll: each prompt says what the die must show."""
     confirm = _play(GATE, *GATE_START, "1", "2", "", "2", "20", "5")
     # Rosa: d20 + 4 (sword) + 1 (strength) against Amanda's 5 + 4 (axe) + 3 (strength)
-    assert ("? Rosa's roll to confirm the critical hit: d20, needs 8 or more (a total over "
-            "Bigger Angrier Amanda's 12)") in confirm, confirm[-1500:]
+    assert ("? Rosa's roll to confirm the critical hit: d20 + 5 (sword 4, strength 1), needs "
+            "8 or more (a total over Bigger Angrier Amanda's 12)") in confirm, confirm[-1500:]
     fumble = _play(GATE, *GATE_START, "1", "2", "", "2", "1", "5")
     # the table default: d20 + 4 (sword) + 1 (strength) against 10
-    assert "? Rosa's weapon roll after the fumble: d20, needs 5 or more (a total of 10)" in (
-        fumble), fumble[-1500:]
+    assert ("? Rosa's weapon roll after the fumble: d20 + 5 (sword 4, strength 1), needs 5 or "
+            "more (a total of 10)") in fumble, fumble[-1500:]
 
 
 def test_a_roll_of_two_dice_typed_wrong_is_told_once_in_the_tables_words() -> None:

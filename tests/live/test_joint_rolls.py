@@ -75,8 +75,8 @@ def test_the_player_is_asked_for_their_own_initiative_die_in_fracas_play() -> No
 def test_the_attack_and_the_defence_are_asked_of_their_own_rollers_in_fracas_play() -> None:
     # initiative, Rosa attacks (Enter: the usual attack), Grub picks his first defence
     out = _play(3, "17", "2", "", "1", "15", "9", "q")
-    ask_attack = out.index("? Rosa's attack: d20 type what the table shows")
-    ask_defence = out.index("? Grub the Brute's defence: d20 type what the table shows")
+    ask_attack = out.index("? Rosa's sword attack on Grub the Brute, roll 1 of 3: d20 + 5")
+    ask_defence = out.index("? Grub the Brute's dodge against Rosa, roll 1 of 3: d20 + 1")
     assert ask_attack < out.index("> 15") < ask_defence < out.index("> 9")
     assert "attack and Grub the Brute's defence, in that order" not in out
     assert "error" not in out

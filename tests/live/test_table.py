@@ -303,7 +303,9 @@ def test_cards_are_drawn_and_a_one_value_roll_shows_one_value(tmp_path: Path) ->
            "  type what the table shows (4H,2S) or r to draw\n" in cards.stdout, cards.stdout
     d20 = _play("examples/contest/duel-fight.yaml", "--seed", "3", stdin="q\n")
     assert d20.returncode == 0, d20.stderr
-    assert "  type what the table shows (3) or r to roll\n" in d20.stdout, d20.stdout
+    # (everybody's initiative: Rosa's die, then Grub's, which may be typed together)
+    assert "  type what the table shows (3), both at once (3 5: Rosa's, then Grub the " \
+           "Brute's) or r to roll\n" in d20.stdout, d20.stdout
 
 
 def test_a_value_the_die_cannot_show_is_told_once(tmp_path: Path) -> None:

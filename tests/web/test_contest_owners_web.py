@@ -49,7 +49,8 @@ def test_each_players_confirmation_roll_is_asked_of_that_player(
         assert view["pending"]["who"] == "rosa"
         assert view["pending"]["who_name"] == "Rosa"
         assert view["pending"]["decision"]["prompt"] == \
-            "Rosa's roll to confirm the critical hit: d20, needs 17 or more (a total over " \
+            "Rosa's roll to confirm the critical hit: d20 + 5 (sword 4, strength 1), needs 17 " \
+            "or more (a total over " \
             "Grub the Brute's 21)"
         assert not bob.view(eid)["pending"]["mine"]
         mine = ann.view(eid)
@@ -62,8 +63,8 @@ def test_each_players_confirmation_roll_is_asked_of_that_player(
         view = gm.view(eid)
         assert view["pending"]["who"] == "grub"
         assert view["pending"]["decision"]["prompt"] == \
-            "Grub the Brute's roll to confirm the critical: d20, needs 24 or more (a total " \
-            "of at least Rosa's 25)"
+            "Grub the Brute's roll to confirm the critical: d20 + 1 (dodge 1, agility 0), " \
+            "needs more than a d20 can show (a total of at least Rosa's 25)"
         assert not ann.view(eid)["pending"]["mine"]
         theirs = bob.view(eid)
         assert theirs["pending"]["mine"] and theirs["pending"]["kind"] == "dice"

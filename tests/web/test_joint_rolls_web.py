@@ -61,12 +61,15 @@ def test_the_player_rolls_their_own_d20_and_roll_all_leaves_it(server: ServerPro
             view = _ok(gm.decide(eid, view["version"], {
                 "option": view["pending"]["decision"]["options"][0]["id"]}))
         assert view["pending"]["who"] == "rosa"
-        assert view["pending"]["decision"]["prompt"].startswith("Rosa's attack: ")
+        assert view["pending"]["decision"]["prompt"].startswith(
+            "Rosa's sword attack on Grub the Brute, roll 1 of 3: d20 + 5 (sword 4, strength 1)")
         mine = ann.view(eid)
         _ok(ann.decide(eid, mine["version"], {"dice": [15]}))
         view = gm.view(eid)
         assert view["pending"]["who"] == "grub"
-        assert view["pending"]["decision"]["prompt"].startswith("Grub the Brute's defence: ")
+        assert view["pending"]["decision"]["prompt"].startswith(
+            "Grub the Brute's dodge against Rosa, roll 1 of 3: d20 + 1 (dodge 1, agility 0), "
+            "needs ")
         # Ann cannot answer Grub's die
         mine = ann.view(eid)
         assert not mine["pending"]["mine"]

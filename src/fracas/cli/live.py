@@ -44,9 +44,11 @@ from fracas.core.events import (
 from fracas.core.files import read_text
 from fracas.core.nesting import MAX_DEPTH, json_depth
 from fracas.core.words import count
+from fracas.encounter.decisions import DiceRequest
 from fracas.encounter.gm import field_labels as gm_field_labels
 from fracas.encounter.gm import field_named as gm_find_field
 from fracas.encounter.gm import told
+from fracas.encounter.live import dice_prompt
 from fracas.encounter.log import retold_warning
 from fracas.encounter.narration import Names
 from fracas.encounter.session import Session, known_names
@@ -158,7 +160,11 @@ def show_pending(console: Console, session: Session, composer: Composer,
             example = "4H,2S" if "card" in p.dice.die else "3,5" if (
                 p.dice.count or 1) > 1 else "3"
             draw = "draw" if "card" in p.dice.die else "roll"
-            console.print(f"  type what the table shows ({example}) or r to {draw}",
+            for later in p.dice.then:  # the roll's other parts, typed on the same line too
+                console.print(Text.from_markup(f"  [bold]then {_esc(dice_prompt(later))}[/]"),
+                              highlight=False)
+            both = together(p.dice)
+            console.print(f"  type what the table shows ({example}){both} or r to {draw}",
                           highlight=False)
         console.print(f"  [dim]allowed: {_esc(p.dice.allowed)}[/]")
         return
@@ -170,6 +176,24 @@ def show_pending(console: Console, session: Session, composer: Composer,
 
 
 _esc = esc
+
+
+def together(asked: DiceRequest) -> str:
+    """How a roll's parts are typed on one line (``, both at once (3 5: Rosa's, then
+    Grub's)``), where the rest of the roll is asked after this part ("" for a roll alone)."""
+    if not asked.then or asked.count is None or any(r.count is None for r in asked.then):
+        return ""
+    values = " ".join(["3", "5", "4", "6", "2", "1"][:asked.count + sum(
+        r.count or 0 for r in asked.then)])
+    whose = ", then ".join(name_of(r.what) for r in (asked, *asked.then))
+    word = "both" if len(asked.then) == 1 else "all"
+    return f", {word} at once ({values}: {whose})"
+
+
+def name_of(what: str) -> str:
+    """Whose a roll is, from what it is for: ``Rosa's`` of ``Rosa's sword attack``."""
+    head, sep, _ = what.partition("'s ")
+    return head + "'s" if sep else what
 
 
 def last_turn(session: Session) -> tuple[Event, ...]:

@@ -76,7 +76,7 @@ def told(events: Sequence[Event], verbose: bool, names: Names, words: Words,
             effects.append(say(e, names, words))
             if not verbose:  # told in full, it has its own line too
                 continue
-        if not (verbose or isinstance(e, RoundStarted) or is_brief(e) or e.rule == RULE_GM
+        if not (verbose or isinstance(e, RoundStarted) or is_brief(e, words) or e.rule == RULE_GM
                 or later.get(i) == [i]):
             continue
         text = say(e, names, words)

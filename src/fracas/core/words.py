@@ -143,6 +143,10 @@ class Words(BaseModel):
     #: What the system's GM glances for beside each combatant's health in the status, in
     #: order (Zamani's guard, focus and sacrifice; contest's armour HP; c22's cards left).
     glance: list[Glance] = []
+    #: The rules whose lines the brief narration tells besides every roll and outcome, as
+    #: a table hears them (the contest's: who won each roll and the running count, the
+    #: contest's end); a change of state keeps its own place (told beside its outcome).
+    brief_rules: list[str] = []
 
     # -- reading ------------------------------------------------------------------------
     def action(self, kind: str) -> ActionWord:

@@ -25,6 +25,7 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Callable, Hashable, Mapping, Sequence
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar, runtime_checkable
 
@@ -287,22 +288,59 @@ def narrated(roller: Roller) -> bool:
     return bool(getattr(roller, "narrates", True))
 
 
+@dataclass(frozen=True)
+class Part:
+    """How one owner's part of a roll of several people's dice is asked (see
+    :func:`announce`): whose (``{actor}``, ``{target}``, an id or a name), what for, what
+    the roller adds to the die (``+ 5 (sword 4, strength 1)``) and what it needs; a need
+    that rests on the parts rolled before it (a defence against the attack just rolled)
+    is a function of their values, in order."""
+
+    who: str
+    what: str
+    bonus: str = ""
+    needs: str | Callable[[tuple[Any, ...]], str] = ""
+
+    def needs_after(self, earlier: tuple[Any, ...]) -> str:
+        """What this part needs, the parts before it having shown ``earlier``."""
+        return self.needs(earlier) if callable(self.needs) else self.needs
+
+
 def announce(roller: Roller, who: str, what: str, needs: str = "",
-             owners: tuple[tuple[str, str], ...] = ()) -> None:
+             owners: tuple[tuple[str, str] | Part, ...] = (), bonus: str = "") -> None:
     """Say what the next roll is for, as a table asks for it: whose roll (a combatant
     id or name, or ``gm`` for a roll of the table's), what for (``defence``, ``critical
     die``; ``{actor}`` and ``{target}`` stand for the names of the acting combatant and
-    its target) and what it needs (``6 or less``). ``owners``: for a roll of several
+    its target), what it needs (``6 or less``) and what the roller adds to the die
+    (``bonus``: ``+ 5 (sword 4, strength 1)``). ``owners``: for a roll of several
     people's dice at once (see :mod:`fracas.dice.joint`), whose each part is and what
-    for (``("{actor}", "attack")``), so that each owner is asked for their own part.
-    Only a roller that asks people for dice listens (a live session's); the others do
-    not have the hook, and the call costs nothing."""
+    for (``("{actor}", "attack")``, or a :class:`Part` with its bonus and needs), so that
+    each owner is asked for their own part. Only a roller that asks people for dice
+    listens (a live session's); the others do not have the hook, and the call costs
+    nothing."""
     hook = getattr(roller, "announce", None)
     if hook is not None:
-        if owners:
-            hook(who, what, needs, owners)
+        parts = tuple(o if isinstance(o, Part) else Part(*o) for o in owners)
+        if parts or bonus:
+            hook(who, what, needs, parts, bonus)
         else:
             hook(who, what, needs)
+
+
+def listens(roller: Roller) -> bool:
+    """Does ``roller`` ask people for dice (a live session's), so that what the rules
+    announce and tell is heard? Rules may then say more than a roll needs."""
+    return getattr(roller, "announce", None) is not None
+
+
+def tell(roller: Roller, events: Sequence[Any]) -> None:
+    """Tell the table what the rules have found out so far, before they go on to ask for
+    more dice (each roll of a contest as it is made): the first events of the resolution
+    under way, in the order it will give them. Only a live session's roller listens; the
+    resolution's events replace what was told of it when it ends."""
+    hook = getattr(roller, "tell", None)
+    if hook is not None and events:
+        hook(tuple(events))
 
 
 def exact(fn: Callable[..., RH], *args: Any) -> Distribution[RH]:

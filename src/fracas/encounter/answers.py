@@ -71,3 +71,42 @@ def typed_number(value: Any) -> Any:
 def kind_of(value: Any) -> str:
     return {list: "a list", str: "text", dict: "a mapping", type(None): "nothing"}.get(
         type(value), f"a {type(value).__name__}")
+
+
+def parts_typed(pending: Decision, values: list[Any], by: str, draw: Callable[[], int]
+                ) -> list[dict[str, Any]] | None:
+    """The log entries of a part of a roll of several people's dice typed together with
+    the parts asked after it (both dice of a contest's roll on one line: ``12 8``), where
+    ``by`` may answer those too (the GM, or the owner of each): one entry a part, each
+    read back for its owner. None when the values are for the pending part alone (its own
+    count, or no later part is ``by``'s); a count that fits no number of parts is an
+    :class:`InputError` saying which do."""
+    asked = pending.dice
+    assert asked is not None
+    if asked.count is None or len(values) <= asked.count:
+        return None
+    parts = [asked]
+    for later in asked.then:
+        if (by != "gm" and by != later.who) or later.count is None:
+            break
+        parts.append(later)
+    if len(parts) == 1:  # none of the rest is the answerer's: this part's dice alone
+        return None
+    sizes = [r.count or 0 for r in parts]
+    wanted = [sum(sizes[:i]) for i in range(1, len(parts) + 1)]
+    if len(values) not in wanted:
+        whose = [r.what.partition("'s ")[0] + "'s" for r in parts]
+        ways = " or ".join(f"{n} ({', then '.join(whose[:i + 1])})"
+                           for i, n in enumerate(wanted))
+        raise InputError(f"{pending.prompt}: type {ways}, not {len(values)}", path="dice",
+                         allowed=f"{' or '.join(map(str, wanted))} values, each "
+                         f"{asked.allowed}")
+    at, entries = 0, []
+    for request in parts[:wanted.index(len(values)) + 1]:
+        typed = values[at:at + (request.count or 0)]
+        at += len(typed)
+        entry = answer_entry(Decision("dice", request.who, pending.prompt, dice=request),
+                             {"dice": typed}, by, draw)
+        entry["owner"] = request.asked_of()
+        entries.append(entry)
+    return entries

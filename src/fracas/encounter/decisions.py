@@ -142,6 +142,10 @@ class DiceRequest:
     shared: int | None = None  # the "roll it" number an earlier part was rolled with
     rest: tuple[tuple[int, str], ...] = ()  # the other parts still missing, and whose
     owner: str = ""  # whose roll the rules asked (before a trial run named the roller)
+    bonus: str = ""  # what the roller adds to the die, in words ("+ 5 (sword 4, strength 1)")
+    # the parts still missing, as each is asked (typed on the same line by one who may
+    # answer them too: the GM, or a player whose combatants roll them)
+    then: tuple[DiceRequest, ...] = ()
 
     def asked_of(self) -> str:
         """Whose roll the rules asked: the owner an answer to it is read back for."""
@@ -150,8 +154,10 @@ class DiceRequest:
     def to_dict(self) -> dict[str, Any]:
         return {"die": self.die, "who": self.who, "what": self.what, "count": self.count,
                 "allowed": self.allowed, "stream": self.stream, "needs": self.needs,
-                "typed": self.typed, "part": self.part, "parts": self.parts}
-        # (not whose the other parts are: a player may not know a hidden enemy)
+                "typed": self.typed, "part": self.part, "parts": self.parts,
+                "bonus": self.bonus, "then": [r.to_dict() for r in self.then]}
+        # whose the other parts are and what for only in ``then``, which a player's view
+        # leaves out (a player may not know a hidden enemy)
 
 
 @dataclass(frozen=True)

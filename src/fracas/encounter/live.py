@@ -11,7 +11,7 @@ to stop half-way. Policies stay what they are: controllers that answer by themse
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
@@ -22,7 +22,7 @@ from fracas.core.model import PASS, Action, Roster
 from fracas.core.system import RuleSystem
 from fracas.core.words import count, plain
 from fracas.dice.joint import Split, split
-from fracas.dice.rollers import Roller
+from fracas.dice.rollers import Part, Roller
 from fracas.dice.variables import RollOff, Variable
 from fracas.encounter.decisions import (
     Decision,
@@ -134,6 +134,7 @@ class Feed:
     person: Callable[[str], bool]
     added: list[dict[str, Any]] = field(default_factory=list)
     seen: list[Event] = field(default_factory=list)  # the turn's events so far
+    told: list[Event] = field(default_factory=list)  # the resolution under way's, so far
     used_rolls: int = 0
     used_answers: int = 0
     odds: bool = True  # show each option's odds
@@ -146,7 +147,19 @@ class Feed:
     names: dict[str, str] = field(default_factory=dict)  # combatant id -> name
     previous: Mapping[str, str] = field(default_factory=dict)  # actor -> last target
     announced: tuple[str, str, str] | None = None  # the next roll: who, what for, needs
-    owners: tuple[tuple[str, str], ...] = ()  # the next roll's parts: whose, what for
+    owners: tuple[Part, ...] = ()  # the next roll's parts: whose, what for, bonus, needs
+    bonus: str = ""  # what the next roll's roller adds to the die
+
+    def saw(self, event: Event) -> None:
+        """An event of the turn, as it happens: what was told of the resolution under
+        way is in the resolution's own events, which replace it."""
+        self.told.clear()
+        self.seen.append(event)
+
+    def shown(self) -> list[Event]:
+        """The turn so far, as the table has heard it (a resolution's events told so far
+        included)."""
+        return [*self.seen, *self.told]
 
     def about(self, actor: str, context: str, target: str | None) -> None:
         """Name what the next rolls are for (an action just chosen, and its target)."""
@@ -230,15 +243,21 @@ class LiveRoller:
         return var.sample(roll_rng(self.feed.seed, number))
 
     def announce(self, who: str, what: str, needs: str = "",
-                 owners: tuple[tuple[str, str], ...] = ()) -> None:
+                 owners: tuple[Part, ...] = (), bonus: str = "") -> None:
         """What the next roll is for (see :func:`fracas.dice.rollers.announce`)."""
         self.feed.announced = (who, what, needs)
-        self.feed.owners = owners
+        self.feed.owners, self.feed.bonus = owners, bonus
+
+    def tell(self, events: tuple[Event, ...]) -> None:
+        """What the resolution under way has found so far (see
+        :func:`fracas.dice.rollers.tell`): shown while the turn waits for the next roll."""
+        self.feed.told.extend(events)
 
     def roll(self, var: Variable[Any]) -> Any:
         feed = self.feed
         announced, feed.announced = feed.announced, None
         owners, feed.owners = feed.owners, ()
+        bonus, feed.bonus = feed.bonus, ""
         who = var.stream if var.stream not in ("dice", "policy") else feed.actor
         if announced is not None:  # an id, or a combatant's name
             who = self._owner(announced[0])
@@ -282,7 +301,7 @@ class LiveRoller:
             die = "the " + die[len(who) + 3:]
         die = Names(feed.names).label(die)
         request = DiceRequest(die, who, what, dice_count(var), dice_allowed(var),
-                              var.stream, needs, var.typed)
+                              var.stream, needs, var.typed, bonus=bonus)
         raise Needed(Decision("dice", who, dice_prompt(request), dice=request))
 
     def _by_parts(self, var: Variable[Any], who: str) -> bool:
@@ -296,8 +315,7 @@ class LiveRoller:
         return feed.trial is None and not (
             var.stream == "policy" or feed.unattended() or feed.auto(var, who))
 
-    def _joint(self, var: Variable[Any], sp: Split,
-               owners: tuple[tuple[str, str], ...]) -> Any:
+    def _joint(self, var: Variable[Any], sp: Split, owners: tuple[Part, ...]) -> Any:
         """A roll of several people's dice, each part given by its owner (typed, or
         rolled: every part rolled draws from one "roll it" number, so parts all rolled
         are the very draw of the whole roll)."""
@@ -314,32 +332,54 @@ class LiveRoller:
                                  f"{var.label}", path="part",
                                  allowed=", ".join(str(j) for j in range(1, count + 1)
                                                    if j not in got))
-            _same_roller(entry, self._owner(owners[k - 1][0]), feed.used_rolls)
+            _same_roller(entry, self._owner(owners[k - 1].who), feed.used_rolls)
             got[k] = entry
             feed.used_rolls += 1
             feed.streams.append(var.stream)
         shared = next((int(e["rolled"]) for e in got.values() if "rolled" in e), None)
         drawn = None if shared is None else sp.sample_parts(roll_rng(feed.seed, shared))
         values: list[Any] = []
+        known: dict[int, Any] = {}
         for k, part in enumerate(sp.parts, start=1):
             if k in got:
                 entry = got[k]
-                values.append(drawn[k - 1] if "rolled" in entry and drawn is not None
-                              else _scripted(part, entry))
+                known[k] = (drawn[k - 1] if "rolled" in entry and drawn is not None
+                            else _scripted(part, entry))
+                values.append(known[k])
             elif feed.trial is not None:
                 values.append(part.sample(feed.trial))
         if len(values) == count:
             return sp.join(tuple(values))
         missing = [k for k in range(1, count + 1) if k not in got]
-        owner = [self._owner(o) for o, _ in owners]
+        owner = tuple(self._owner(o.who) for o in owners)
         k = missing[0]
-        part = sp.parts[k - 1]
-        what = f"{feed.name(owner[k - 1])}'s {owners[k - 1][1]}"
-        request = DiceRequest(Names(feed.names).label(part.label), owner[k - 1], what,
-                              dice_count(part), dice_allowed(part), var.stream, "",
-                              part.typed, part=k, parts=count, shared=shared,
-                              rest=tuple((j, owner[j - 1]) for j in missing[1:]))
+        earlier = tuple(known[j] for j in range(1, k)) if all(
+            j in known for j in range(1, k)) else None
+        request = replace(
+            self._part(var, sp, owners, owner, k, earlier), shared=shared,
+            rest=tuple((j, owner[j - 1]) for j in missing[1:]),
+            then=tuple(self._part(var, sp, owners, owner, j, None) for j in missing[1:]))
         raise Needed(Decision("dice", owner[k - 1], dice_prompt(request), dice=request))
+
+    def _part(self, var: Variable[Any], sp: Split, owners: tuple[Part, ...],
+              owner: tuple[str, ...], k: int, earlier: tuple[Any, ...] | None
+              ) -> DiceRequest:
+        """Part ``k`` of a roll of several people's dice as its owner is asked for it: what
+        for, the die, what the roller adds, and what it needs where the parts before it
+        (``earlier``, their values; None while not all known) tell."""
+        feed = self.feed
+        asked = owners[k - 1]
+
+        def named(text: str) -> str:
+            return text.replace("{actor}", feed.name(feed.actor)).replace(
+                "{target}", feed.name(feed.target or ""))
+        needs = named(asked.needs_after(earlier)) if earlier is not None else (
+            "" if callable(asked.needs) else named(asked.needs))
+        part = sp.parts[k - 1]
+        return DiceRequest(Names(feed.names).label(part.label), owner[k - 1],
+                           f"{feed.name(owner[k - 1])}'s {named(asked.what)}",
+                           dice_count(part), dice_allowed(part), var.stream, needs,
+                           part.typed, part=k, parts=len(sp.parts), bonus=asked.bonus)
 
     def _owner(self, said: str) -> str:
         """Whose a roll or a part of one is: ``{actor}``, ``{target}``, a combatant's id
@@ -392,12 +432,14 @@ def _scripted(var: Variable[Any], entry: Mapping[str, Any]) -> Any:
 
 
 def dice_prompt(request: DiceRequest) -> str:
-    """``Rin's defence: 2d6, needs 6 or less`` — who rolls what for, the dice, the need."""
+    """``Rin's defence: 2d6, needs 6 or less`` — who rolls what for, the dice (with what
+    the roller adds: ``d20 + 5 (sword 4, strength 1)``), the need."""
     die = request.die
     if request.typed == "symbols" and die.startswith("pool "):
         die = f"dice {die[5:]}"
+    bonus = f" {request.bonus}" if request.bonus else ""
     needs = f", needs {request.needs}" if request.needs else ""
-    return f"{request.what}: {die}{needs}"
+    return f"{request.what}: {die}{bonus}{needs}"
 
 
 def dice_error(err: ScriptError, pending: Decision, names: Names, typed: int) -> InputError:
@@ -556,7 +598,7 @@ def run_turn(setup: FightSetup, state: FightState, feed: Feed,
         name = controllers.get(cid, setup.policy_of(cid))
         people[cid] = Person(feed) if name == PERSON else _Watch(POLICIES[name], feed)
     roller = LiveRoller(feed)
-    new, events = step(roller, setup, state, Live(people, feed.seen.append))
+    new, events = step(roller, setup, state, Live(people, feed.saw))
     return TurnResult(new, events, feed.used_rolls, feed.used_answers)
 
 

@@ -29,11 +29,15 @@ from fracas.core.words import Words, plain
 _PLACE = re.compile(r"^initiative place \d+$")
 
 
-def is_brief(event: Event) -> bool:
-    """Whether the brief narration tells ``event`` (a roll of any system included)."""
+def is_brief(event: Event, words: Words | None = None) -> bool:
+    """Whether the brief narration tells ``event`` (a roll of any system included; with
+    the system's ``words``, what its data pack says a table hears too: a contest's roll
+    won, its end)."""
     return isinstance(event, RoundStarted | TurnStarted | ActionChosen | Rolled | Outcome
                       | FightEnded) or event.brief or type(event).__name__.endswith(
-        ("Rolled", "Spent")) or type(event).__name__.startswith("Combatant")
+        ("Rolled", "Spent")) or type(event).__name__.startswith("Combatant") or (
+        words is not None and event.rule in words.brief_rules
+        and not isinstance(event, Changed))
 
 
 def health_besides(events: tuple[Event, ...] | list[Event],

@@ -248,6 +248,11 @@ def decision_view(decision: Mapping[str, Any], names: Names, viewer: Viewer
     out = dict(decision)
     if viewer.gm:
         return out
+    dice = out.get("dice")
+    if isinstance(dice, Mapping) and dice.get("then"):
+        # the other parts of a roll of several people's dice are the GM's to type with it:
+        # a player is asked for their own die only (and may not know who rolls the rest)
+        out["dice"] = {**dice, "then": []}
     menu = out.get("menu")
     targets: dict[str, str] = {}
     unseen: dict[str, tuple[str, str]] = {}

@@ -35,7 +35,7 @@ from fracas.core.events import (
 from fracas.core.scenario import Scenario
 from fracas.core.words import count
 from fracas.dice.variables import Variable
-from fracas.encounter.answers import answer_entry
+from fracas.encounter.answers import answer_entry, parts_typed
 from fracas.encounter.decisions import Decision, DiceRequest, Needed, Option
 from fracas.encounter.edits import apply_live, check_gm, fold_live
 from fracas.encounter.engine import FightSetup, setup_from_scenario
@@ -207,9 +207,10 @@ class Session(HandEdits):
                 self.entries.extend(feed.added)
                 self.pending = self._named(need.decision, feed)
                 self._turn_start = index
-                for event in feed.seen:  # the turn so far, shown while it waits
+                shown = feed.shown()  # the turn so far, shown while it waits
+                for event in shown:
                     self.state = self.state.apply(event)
-                self.events.extend(feed.seen)
+                self.events.extend(shown)
                 return tuple(new)
             self.drawn = max(self.drawn, feed.next_roll)
             rolls = result.rolls - len(feed.added)
@@ -307,6 +308,11 @@ class Session(HandEdits):
             who = pending.who
             raise InputError(f"{pending.prompt} is for {who} to answer, not {by}", path="by",
                              allowed=f"gm or {who}" if who != "gm" else "gm")
+        if pending.dice is not None and pending.dice.then and isinstance(
+                answer.get("dice"), list | tuple):
+            more = self._pair_typed(pending, list(answer["dice"]), by, group)
+            if more is not None:
+                return more
         entry = answer_entry(pending, answer, by, self.draw)
         entry["n"] = self._stamp()
         if entry["kind"] == "answer":  # read back only for this question (Feed.answer)
@@ -322,6 +328,22 @@ class Session(HandEdits):
         if group is not None:
             entry["group"] = group
         self._add([entry])
+        self._delegated()
+        return tuple(self.events[cut:])
+
+    def _pair_typed(self, pending: Decision, values: list[Any], by: str,
+                    group: int | None) -> tuple[Event, ...] | None:
+        """The dice of a part of a roll of several people's dice typed with the parts after
+        it (:func:`~fracas.encounter.answers.parts_typed`), each its own input, all one undo
+        step; None when the values are for the pending part alone."""
+        entries = parts_typed(pending, values, by, self.draw)
+        if entries is None:
+            return None
+        step, stamp = len(self.entries) if group is None else group, self._stamp()
+        for i, entry in enumerate(entries):
+            entry.update(n=stamp + i, group=step)
+        cut = len(self.events)
+        self._add(entries)
         self._delegated()
         return tuple(self.events[cut:])
 

@@ -75,6 +75,9 @@ class Dice(Open):
     typed: str = Field(description="how the table writes it: values, cards or symbols")
     part: int
     parts: int
+    bonus: str = Field("", description="what the roller adds to the die, in words")
+    then: list[Dice] = Field([], description="the roll's other parts asked after this one, "
+                             "which the GM may type on the same line (a player: none)")
     words: str | None = Field(None, description="which dice a pool's letters are")
 
 

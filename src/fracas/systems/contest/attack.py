@@ -14,6 +14,7 @@ from typing import Any
 from fracas.core.events import Changed, Event, Outcome
 from fracas.core.model import Action, Combatant, Resolution, Roster
 from fracas.dice import Roller
+from fracas.dice.rollers import listens, tell
 from fracas.systems.contest.aftermath import Fighters, Plan, Target, plan, strike
 from fracas.systems.contest.contest import ContestResult
 from fracas.systems.contest.damage import Guard
@@ -76,9 +77,14 @@ class AttackResolver:
         opts = action.options
         assert isinstance(opts, Options)
         p = self.prepare(action, a, t)
+        live = listens(roller)  # a live table hears each step as it comes
+        if live:
+            tell(roller, p.opening)
         told: Narrated = roller.resolve(narrated_contest, p.setup, _side(a), _side(t),
                                         p.weapon.name, p.counter_weapon)
         pl = self.plan(p, a, t, opts, told.result)
+        if live:
+            tell(roller, pl.notes)
         events: list[Event] = [*p.opening, *told.events, *pl.notes]
         details = list(pl.details)
         damage, hp_after = 0, t.state.hp
@@ -87,6 +93,8 @@ class AttackResolver:
             hit = roller.resolve(strike, p.blows[(a.id, pl.critical)], pl.guard,
                                  _target(t, conditions))
             events += hit.events
+            if live:
+                tell(roller, hit.events)
             damage, hp_after = t.state.hp - hit.hp_after, hit.hp_after
             armour_after = hit.armour_after
         else:
@@ -95,6 +103,8 @@ class AttackResolver:
             details.append(("armour_hp_after", armour_after))
         if p.defense.kind == "counter":
             events += pl.counter_notes
+            if live:
+                tell(roller, pl.counter_notes)
             lost = 0
             if pl.counter_lands:
                 conditions = _current((*p.opening, *told.events), a.id, "conditions",

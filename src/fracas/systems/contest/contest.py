@@ -20,7 +20,7 @@ from functools import lru_cache
 
 from fracas.dice import Group, Keep, Mapped, Roller, Variable, boons_banes, d
 from fracas.dice.reading import Reading
-from fracas.dice.rollers import announce
+from fracas.dice.rollers import Part, announce, listens
 from fracas.frozen import HashOnce
 from fracas.frozen import cached_hash as _cached_hash
 from fracas.systems.contest.events import check_dice
@@ -242,22 +242,22 @@ def contest_roll(roller: Roller, s: ContestSetup, a_armed: bool, d_armed: bool) 
     defender's check, the attacker's confirmation, the defender's confirmation, the
     attacker's weapon roll, the defender's weapon roll (each only when called for)."""
     r = s.rules
-    announce(roller, "gm", "{actor}'s attack and {target}'s defence, in that order",
-             owners=(("{actor}", "attack"), ("{target}", "defence")))
-    pair = roller.roll(pair_variable(s))
+    pair = roller.roll(pair_variable(s))  # announced by the caller, who knows which roll
     winner, a_cls, d_cls = (str(x) for x in pair.meaning[:3])
     a_nat, at, d_nat, dt = pair.face
     dice = RollDice(a_nat, at, d_nat, dt)
     a_crit = d_crit = a_fumble = d_fumble = ""
     if a_cls == "threat":
         announce(roller, "{actor}", "roll to confirm the critical hit",
-                 _needs(s.attack, dt, False, r.ties_to_defender, "{target}"))
+                 _needs(s.attack, dt, False, r.ties_to_defender, "{target}", s.attack.die),
+                 bonus=bonus_words(s.attack))
         seen = roller.roll(confirm_variable(s.attack, dt, False, r.ties_to_defender))
         a_crit = "confirmed" if seen.meaning[0] else "threat"
         dice = dataclasses.replace(dice, a_confirm=_shown(seen))
     if d_cls == "threat":
         announce(roller, "{target}", "roll to confirm the critical",
-                 _needs(s.defense, at, True, r.ties_to_defender, "{actor}"))
+                 _needs(s.defense, at, True, r.ties_to_defender, "{actor}", s.defense.die),
+                 bonus=bonus_words(s.defense))
         seen = roller.roll(confirm_variable(s.defense, at, True, r.ties_to_defender))
         d_crit = "confirmed" if seen.meaning[0] else "threat"
         dice = dataclasses.replace(dice, d_confirm=_shown(seen))
@@ -266,7 +266,8 @@ def contest_roll(roller: Roller, s: ContestSetup, a_armed: bool, d_armed: bool) 
         if a_armed:
             announce(roller, "{actor}", "weapon roll after the fumble",
                      _at_least(r.weapon_difficulty - s.attack_weapon_roll.bonus,
-                               f"a total of {r.weapon_difficulty}"))
+                               f"a total of {r.weapon_difficulty}"),
+                     bonus=bonus_words(s.attack_weapon_roll))
             seen = roller.roll(weapon_variable(s.attack_weapon_roll, r.weapon_difficulty))
             a_fumble = "fumble" if seen.meaning[0] else "disarmed"
             dice = dataclasses.replace(dice, a_weapon=_shown(seen))
@@ -275,7 +276,8 @@ def contest_roll(roller: Roller, s: ContestSetup, a_armed: bool, d_armed: bool) 
         if d_armed and s.defense_weapon_roll is not None:
             announce(roller, "{target}", "weapon roll after the fumble",
                      _at_least(r.weapon_difficulty - s.defense_weapon_roll.bonus,
-                               f"a total of {r.weapon_difficulty}"))
+                               f"a total of {r.weapon_difficulty}"),
+                     bonus=bonus_words(s.defense_weapon_roll))
             seen = roller.roll(weapon_variable(s.defense_weapon_roll, r.weapon_difficulty))
             d_fumble = "fumble" if seen.meaning[0] else "disarmed"
             dice = dataclasses.replace(dice, d_weapon=_shown(seen))
@@ -283,13 +285,23 @@ def contest_roll(roller: Roller, s: ContestSetup, a_armed: bool, d_armed: bool) 
 
 
 def _needs(check: Check, opponent: int, by_defender: bool, ties_to_defender: bool,
-           whom: str) -> str:
-    """What a confirmation needs on the die: a total that beats the opponent's (ties as
-    :func:`_beats` reads them), ``8 or more (a total over Amanda's 12)``."""
+           whom: str, die: int = 0) -> str:
+    """What a check needs on the die to beat the opponent's total (ties as :func:`_beats`
+    reads them), ``8 or more (a total over Amanda's 12)``; past the die's highest face
+    (``die``), that no roll does."""
     least = opponent + (0 if by_defender == ties_to_defender else 1)
     beat = (f"a total over {whom}'s {opponent}" if least > opponent
             else f"a total of at least {whom}'s {opponent}")
+    if die and least - check.bonus > die:
+        return f"more than a d{die} can show ({beat})"
     return _at_least(least - check.bonus, beat)
+
+
+def bonus_words(check: Check) -> str:
+    """What a check adds to its die, as a table says it: ``+ 5 (sword 4, strength 1)``."""
+    sign = "+" if check.bonus >= 0 else "−"
+    terms = ", ".join(f"{label} {amount}" for label, amount in check.parts())
+    return f"{sign} {abs(check.bonus)} ({terms})"
 
 
 def _at_least(natural: int, total: str) -> str:
@@ -341,16 +353,49 @@ def winner_of(st: ContestState) -> str:
     return ""
 
 
-def contest_from(roller: Roller, s: ContestSetup, st: ContestState) -> ContestResult:
-    """The rest of a contest from state ``st``: one roll, then (memoised) the rest."""
+def announce_roll(roller: Roller, s: ContestSetup, st: ContestState) -> None:
+    """Ask the table for the next roll of the contest as it is made: the attacker's die,
+    then the defender's, each by its roller with what they add, the opponent and which
+    roll of how many; the defender's with what it needs once the attack is known (ties as
+    :func:`_beats` reads them)."""
+    if not listens(roller):
+        return
+    r, a, dd = s.rules, s.attack, s.defense
+    k = f"roll {st.rolls + 1} of {r.rolls}"
+
+    def defence_needs(earlier: tuple[object, ...]) -> str:
+        natural = earlier[0]
+        assert isinstance(natural, int)
+        return _needs(dd, natural + a.bonus, True, r.ties_to_defender, a.who, dd.die)
+
+    announce(roller, "gm", f"{a.who}'s {a.label} and {dd.who}'s {dd.label}, {k}", owners=(
+        Part("{actor}", f"{a.label} on {dd.who}, {k}", bonus_words(a)),
+        Part("{target}", f"{dd.label} against {a.who}, {k}", bonus_words(dd), defence_needs)))
+
+
+def next_roll(roller: Roller, s: ContestSetup, st: ContestState
+              ) -> tuple[RollOutcome, ContestState, str]:
+    """The contest's next roll from ``st``: the roll, the state after it, and why the
+    contest stops there ("" while it goes on)."""
+    announce_roll(roller, s, st)
     roll = roller.resolve(contest_roll, s, st.a_fumble != "disarmed", st.d_fumble != "disarmed")
     new, reason = advance(s, st, roll)
+    return roll, new, reason
+
+
+def finished(st: ContestState, reason: str, rolls: tuple[RollOutcome, ...]) -> ContestResult:
+    """The contest's result once it stops at ``st``, with its rolls."""
+    return ContestResult(winner_of(st), st.a_crit, st.d_crit, st.a_fumble, st.d_fumble,
+                         st.a_wins, st.d_wins, reason, rolls)
+
+
+def contest_from(roller: Roller, s: ContestSetup, st: ContestState) -> ContestResult:
+    """The rest of a contest from state ``st``: one roll, then (memoised) the rest."""
+    roll, new, reason = next_roll(roller, s, st)
     if reason:
-        return ContestResult(winner_of(new), new.a_crit, new.d_crit, new.a_fumble, new.d_fumble,
-                             new.a_wins, new.d_wins, reason, (roll,))
+        return finished(new, reason, (roll,))
     rest: ContestResult = roller.resolve(contest_from, s, new)
-    return ContestResult(rest.winner, rest.a_crit, rest.d_crit, rest.a_fumble, rest.d_fumble,
-                         rest.a_wins, rest.d_wins, rest.reason, (roll, *rest.rolls))
+    return dataclasses.replace(rest, rolls=(roll, *rest.rolls))
 
 
 def run_contest(roller: Roller, s: ContestSetup) -> ContestResult:

@@ -75,9 +75,18 @@ def sponge(total: int, guard: Guard, armour_hp: int) -> tuple[int, int, int, int
     return after_dr, halved, absorbed, halved - absorbed
 
 
+def damage_bonus(blow: Blow) -> str:
+    """What a blow adds to its dice, as a table says it (``× 3 + 1 (melee bonus,
+    strength)``; "" for nothing)."""
+    said = f"× {blow.multiplier}" if blow.multiplier > 1 else ""
+    for label, amount in blow.bonuses:
+        said += f" {'+' if amount >= 0 else '−'} {abs(amount)} ({label})"
+    return said.strip()
+
+
 def harm(roller: Roller, blow: Blow, guard: Guard, hp: int, armour_hp: int) -> Harm:
     """Roll the blow's damage and apply it through the guard to ``hp`` / ``armour_hp``."""
-    announce(roller, blow.who, f"damage with {blow.weapon}")
+    announce(roller, blow.who, f"damage with {blow.weapon}", bonus=damage_bonus(blow))
     roll = roller.roll(damage_dice(blow.dice))
     total = raw_damage(roll, blow)
     if guard.kind == "block":

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 
 from fracas.core.events import Compared, Event, Note
 from fracas.dice import Roller
+from fracas.dice.rollers import listens, tell
 from fracas.frozen import HashOnce
 from fracas.systems.contest.checks import PRONE
 from fracas.systems.contest.contest import (
@@ -17,6 +18,8 @@ from fracas.systems.contest.contest import (
     RollOutcome,
     advance,
     cached_hash,
+    finished,
+    next_roll,
     run_contest,
 )
 from fracas.systems.contest.events import (
@@ -74,9 +77,23 @@ def narrated_contest(roller: Roller, s: ContestSetup, a: Side, t: Side, attack_w
                      counter_weapon: str | None) -> Narrated:
     """The contest and its explanation (a memoised sub-step: under the exact roller the
     events are told once per distinct result, not once per path)."""
-    result = run_contest(roller, s)
     narrator = ContestNarrator(s, a, t, attack_weapon, counter_weapon, Tracker())
-    return Narrated(result, tuple(narrator.events(result)))
+    if not listens(roller):
+        result = run_contest(roller, s)
+        return Narrated(result, tuple(narrator.events(result)))
+    # a live table hears each roll as it is made: the same rolls in the same order
+    # (:func:`next_roll`, as :func:`contest_from` makes them), told one by one
+    state, rolls, events, reason = ContestState(), [], [], ""
+    while not reason:
+        roll, state, reason = next_roll(roller, s, state)
+        rolls.append(roll)
+        said = narrator.told_roll(len(rolls), roll, state)
+        tell(roller, said)
+        events += said
+    result = finished(state, reason, tuple(rolls))
+    decided = narrator.decided(result)
+    tell(roller, decided)
+    return Narrated(result, (*events, *decided))
 
 
 class ContestNarrator:
@@ -94,11 +111,12 @@ class ContestNarrator:
         state = ContestState()
         for i, roll in enumerate(result.rolls, 1):
             state, _ = advance(self.s, state, roll)
-            out += self._roll(i, roll, state)
-        out += self._decided(result)
+            out += self.told_roll(i, roll, state)
+        out += self.decided(result)
         return out
 
-    def _roll(self, i: int, roll: RollOutcome, state: ContestState) -> list[Event]:
+    def told_roll(self, i: int, roll: RollOutcome, state: ContestState) -> list[Event]:
+        """Roll ``i``'s events (the contest standing at ``state`` after it)."""
         s, dice = self.s, roll.dice
         a, t = self.a.name, self.t.name
         out: list[Event] = [
@@ -185,7 +203,7 @@ class ContestNarrator:
             out += self.tracker.add(CONTEST, c.id, "dropped", c.dropped, weapon)
         return out
 
-    def _decided(self, result: ContestResult) -> list[Event]:
+    def decided(self, result: ContestResult) -> list[Event]:
         winner = {"attacker": self.a.name, "defender": self.t.name}.get(result.winner, "")
         rule = O_THREAT_ENDS if "threat ends" in result.reason else R_CONTEST
         return [ContestDecided(rule, self.a.name, self.t.name, result.a_wins, result.d_wins,
