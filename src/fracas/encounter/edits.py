@@ -68,7 +68,7 @@ def fold_live(scenario: Scenario, events: Sequence[Event]) -> FightState:
 
 
 GM_EVENTS = ("Changed", "CombatantAdded", "CombatantRemoved", "FightEnded", "ControllerSet",
-             "GmAction", "GmRoll", "ConditionSet", "ConditionCleared", "Joined")
+             "DiceSet", "GmAction", "GmRoll", "ConditionSet", "ConditionCleared", "Joined")
 
 
 def check_gm(state: FightState, event: Event) -> None:

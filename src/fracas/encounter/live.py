@@ -147,6 +147,7 @@ class Feed:
     previous: Mapping[str, str] = field(default_factory=dict)  # actor -> last target
     announced: tuple[str, str, str] | None = None  # the next roll: who, what for, needs
     owners: tuple[tuple[str, str], ...] = ()  # the next roll's parts: whose, what for
+    drawn_values: list[tuple[dict[str, Any], Any]] = field(default_factory=list)  # draws read
 
     def about(self, actor: str, context: str, target: str | None) -> None:
         """Name what the next rolls are for (an action just chosen, and its target)."""
@@ -255,7 +256,9 @@ class LiveRoller:
             _same_roller(entry, who, feed.used_rolls)
             feed.used_rolls += 1
             if "rolled" in entry:
-                return self._draw(var, int(entry["rolled"]))
+                value = self._draw(var, int(entry["rolled"]))
+                feed.drawn_values.append((entry, value))
+                return value
             return _scripted(var, entry)
         if var.stream == "policy" or feed.unattended() or feed.auto(var, who):
             entry = {"kind": "dice", "rolled": feed.next_roll, "auto": True}
@@ -326,6 +329,7 @@ class LiveRoller:
                 entry = got[k]
                 values.append(drawn[k - 1] if "rolled" in entry and drawn is not None
                               else _scripted(part, entry))
+                feed.drawn_values.append((entry, values[-1]))
             elif feed.trial is not None:
                 values.append(part.sample(feed.trial))
         if len(values) == count:
