@@ -23,7 +23,7 @@ from fracas.encounter.session import Session
 from fracas.encounter.session_log import load_session
 from fracas.registry.scenarios import load_scenario, scenario_from_mapping
 from fracas.systems.genesys.dice import Symbols
-from tests.live.table import identifiers, play
+from tests.live.table import identifiers, party_args, play
 
 FIGHTS = sorted(str(p) for p in Path("examples").glob("*/*-fight.yaml"))
 ONE_A_SYSTEM = ["examples/tristat/alley-fight.yaml", "examples/contest/gate-fight.yaml",
@@ -68,12 +68,12 @@ def test_a_whole_fight_through_the_real_command_in_plain_words(path: str, tmp_pa
                                                               ) -> None:
     """The lines a table typed (found by playing the same seed), fed to ``fracas play
     --script`` in a fresh process: the same fight to its end, nothing identifier-shaped."""
-    played = play(path, seed=7, roll=0.2)
+    played = play(path, seed=7, roll=0.2, table=True)
     script = tmp_path / "moves.txt"
     script.write_text("\n".join(played.lines) + "\n", encoding="utf-8")
     log = tmp_path / "fight.jsonl"
     done = _play(path, "--seed", "7", "--control", "gm=person", "--script", str(script),
-                 "--log", str(log))
+                 "--log", str(log), *party_args(path))
     assert done.returncode == 0, done.stderr[-2000:]
     assert "Fight over" in done.stdout and "error" not in done.stdout, done.stdout[-3000:]
     assert load_session(log).state == played.session.state

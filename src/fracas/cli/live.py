@@ -51,7 +51,7 @@ from fracas.encounter.log import retold_warning
 from fracas.encounter.narration import Names
 from fracas.encounter.session import Session, known_names
 from fracas.encounter.session_log import SessionLog, load_session
-from fracas.encounter.who_rolls import check_rollers
+from fracas.encounter.who_rolls import ROLLERS, check_rollers
 from fracas.errors import InputError
 from fracas.registry.scenarios import load_scenario
 
@@ -365,9 +365,24 @@ def _controllers(values: list[str] | None) -> dict[str, str]:
     return out
 
 
+def _rollers(values: list[str]) -> tuple[str, dict[str, str]]:
+    """``--gm-dice``: who rolls the GM side's dice (default fracas), and per combatant."""
+    side, each = "fracas", {}
+    for value in values:
+        cid, sep, roller = value.rpartition("=")
+        if roller not in ROLLERS or (sep and not cid):
+            raise InputError(f"{value!r} is not WHO or ID=WHO", path="--gm-dice",
+                             allowed="fracas, typed, ID=fracas or ID=typed")
+        if sep:
+            each[cid] = roller
+        else:
+            side = roller
+    return side, each
+
+
 def run(file: Path | None, log: Path | None, resume: Path | None, seed: int | None,
         script: Path | None, verbose: bool, control: list[str] | None, roll_all: bool,
-        players: list[str] | None = None, gm_dice: str = "fracas") -> None:
+        players: list[str] | None = None, gm_dice: list[str] | None = None) -> None:
     """The ``fracas play`` command (see :func:`fracas.cli.play.play` for the options)."""
     console = render.make_console()
     journal: SessionLog | None = None
@@ -396,9 +411,11 @@ def run(file: Path | None, log: Path | None, resume: Path | None, seed: int | No
         held = [cid for cid, c in scenario.roster.items() if getattr(c.sheet, "player", False)]
         for said in players or []:
             held += [p.strip() for p in said.split(",") if p.strip()]
-        check_rollers(gm_dice, held, scenario.roster, ("--gm-dice", "--player"))
+        side, each = _rollers(gm_dice or [])
+        check_rollers(side, held, scenario.roster, ("--gm-dice", "--player"))
+        check_rollers(None, each, scenario.roster, ("--gm-dice", "--gm-dice"))
         session = Session.start(scenario, seed=seed, controllers=people, roll_all=roll_all,
-                                gm_dice=gm_dice, players=held)
+                                gm_dice=side, players=held, dice=each)
         if log is not None:
             journal = SessionLog.create(log, session)
     title = session.scenario.title or (file.name if file else "fight")

@@ -70,13 +70,14 @@ __all__ = ["RULE_GM", "Decision", "DiceRequest", "Option", "Session"]
 SESSION_VERSION = 1
 
 
-def shown_roll(value: Any) -> str:
-    """A die's value as the table reads it (several dice: one after another)."""
+def shown_roll(value: Any, names: Mapping[str, str]) -> str:
+    """A die's value as the table reads it (several dice: one after another; an order of
+    combatants, as a roll-off's: by their names)."""
     if isinstance(value, Reading):  # what the rules read from it: the dice behind it
-        return shown_roll(value.face)
+        return shown_roll(value.face, names)
     if isinstance(value, tuple | list):
-        return ", ".join(map(shown_roll, value))
-    return str(value)
+        return ", ".join(shown_roll(v, names) for v in value)
+    return names.get(value, str(value)) if isinstance(value, str) else str(value)
 
 
 def known_names(session: Session) -> dict[str, str]:
@@ -96,7 +97,8 @@ class Session(HandEdits):
 
     def __init__(self, scenario: Scenario, setup: FightSetup, controllers: Mapping[str, str],
                  seed: int, roll_all: bool = False, odds: bool = True,
-                 gm_dice: str | None = None, players: Collection[str] = ()):
+                 gm_dice: str | None = None, players: Collection[str] = (),
+                 dice: Mapping[str, str] | None = None):
         self.scenario = scenario
         self.setup = setup
         self.controllers = dict(controllers)
@@ -104,6 +106,7 @@ class Session(HandEdits):
         self.roll_all = roll_all
         self.gm_dice = gm_dice  # who rolls the GM side's dice (None: as logs before it)
         self.players = frozenset(players)  # the players' combatants: their dice typed
+        self.dice = dict(dice or {})  # who rolls a combatant's dice, set at the start
         self.odds = odds
         self.current = dict(self.controllers)  # as GM edits have changed them since
         self.entries: list[dict[str, Any]] = []
@@ -117,7 +120,8 @@ class Session(HandEdits):
     def start(cls, scenario: Scenario, *, seed: int | None = None,
               controllers: Mapping[str, str] | None = None, roll_all: bool = False,
               max_rounds: int | None = None, odds: bool = True,
-              gm_dice: str | None = None, players: Collection[str] = ()) -> Session:
+              gm_dice: str | None = None, players: Collection[str] = (),
+              dice: Mapping[str, str] | None = None) -> Session:
         """A new session. ``controllers``: combatant id -> ``"person"`` or a policy name
         (default: the scenario's policy), and ``"gm"`` -> ``"person"`` for the GM to make
         the GM's mid-resolution choices by hand (Genesys threat and despair; default: the
@@ -125,7 +129,8 @@ class Session(HandEdits):
         False leaves the options without odds (faster, e.g. for checks); ``gm_dice``:
         who rolls the dice of the combatants no player holds (``players``): ``fracas``
         or ``typed`` (see :mod:`fracas.encounter.who_rolls`; None: a person is asked for
-        every die of an action a person takes part in, as logs before the setting)."""
+        every die of an action a person takes part in, as logs before the setting);
+        ``dice``: combatant id -> ``typed`` or ``fracas``, that combatant's own setting."""
         setup = setup_from_scenario(scenario, max_rounds)
         chosen = {cid: setup.policy_of(cid) for cid in scenario.roster}
         allowed = ", ".join([PERSON, *POLICIES])
@@ -148,8 +153,10 @@ class Session(HandEdits):
             import secrets
 
             seed = secrets.randbits(32)
-        check_rollers(gm_dice, players, scenario.roster)
-        session = cls(scenario, setup, chosen, seed, roll_all, odds, gm_dice, players)
+        check_rollers(gm_dice, [*(players or ()), *(dice or {})], scenario.roster)
+        for cid, roller in (dice or {}).items():
+            check_rollers(roller, (), scenario.roster, (f"dice.{cid}", "dice"))
+        session = cls(scenario, setup, chosen, seed, roll_all, odds, gm_dice, players, dice)
         session.roll_gm_side()
         return session
 
@@ -201,7 +208,7 @@ class Session(HandEdits):
         self._base = self.state  # the state as the pending turn began
         self._base_len = 0  # the events before the pending turn
         self._timers: list[list[Any]] = []  # the GM's timed conditions: [mark, turns left]
-        self.dice_set: dict[str, str] = {}  # who rolls whose dice, as the GM set it since
+        self.dice_set: dict[str, str] = dict(self.dice)  # who rolls whose dice, as set since
         self._values: dict[int, Any] = {}  # the value each drawn roll showed, by its entry
         self.told: list[tuple[dict[str, Any], str]] = []  # what fracas rolled by itself
         self._advance(0)
@@ -383,9 +390,11 @@ class Session(HandEdits):
                           "auto": True, "owner": request.asked_of()}]
             what = request.what if not request.part else request.what.split("'s ", 1)[-1]
             self._add(added, keep_redo=True)
-            values = [self._values.get(id(e)) for e in added]
-            self.told.append((added[0], f"fracas rolls {what}: {request.die} → "
-                                        f"{'; '.join(shown_roll(v) for v in values)}"))
+            names = known_names(self)
+            values = "; ".join(shown_roll(self._values.get(id(e)), names) for e in added)
+            rolled = request.die if request.die.lower().startswith(what.lower()) else (
+                f"{what}: {request.die}")
+            self.told.append((added[0], f"fracas rolls {rolled} → {values}"))
 
     def untold(self) -> list[str]:
         """What fracas rolled by itself in the turn still waiting, said once each: ``fracas
@@ -637,7 +646,7 @@ class Session(HandEdits):
                   "max_rounds": self.setup.max_rounds, "roll_all": self.roll_all,
                   "drawn": self.drawn}
         if self.gm_dice is not None:  # who rolls which die (none in older logs)
-            header.update(gm_dice=self.gm_dice, players=sorted(self.players))
+            header.update(gm_dice=self.gm_dice, players=sorted(self.players), dice=self.dice)
         return [header, *({"type": "Input", **e} for e in self.entries)]
 
     @classmethod
@@ -668,8 +677,11 @@ class Session(HandEdits):
         gm_dice = header.get("gm_dice")
         self.gm_dice = None if gm_dice is None else str(gm_dice)
         self.players = frozenset(str(p) for p in header.get("players") or ())
+        self.dice = {str(k): str(v) for k, v in dict(header.get("dice") or {}).items()}
         try:
-            check_rollers(self.gm_dice, self.players, scenario.roster)
+            check_rollers(self.gm_dice, [*self.players, *self.dice], scenario.roster)
+            for cid, roller in self.dice.items():
+                check_rollers(roller, (), scenario.roster, (f"dice.{cid}", "dice"))
         except InputError as err:
             raise InputError(err.message, file=file, path=f"record 1.{err.path}",
                              allowed=err.allowed) from None

@@ -4,7 +4,8 @@ By default the players type (or tap) their own combatants' dice and fracas rolls
 die of the combatants the GM runs, saying what it rolled. The GM may type the GM side's
 dice too: for the whole encounter (``gm_dice``: ``typed``, or a :class:`DiceSet` with
 no combatant) or per combatant (a :class:`DiceSet` naming it). A combatant a policy
-decides for ("from now on") always rolls its own dice. A session without the setting
+decides for ("from now on") rolls its own dice, unless the GM said to type that
+combatant's dice. A session without the setting
 (``gm_dice`` None: every log written before it) asks a person for every die of an
 action a person takes part in, as it always did, so such logs play back identically.
 """
@@ -54,14 +55,14 @@ def rolls_itself(session: Session, who: str) -> bool:
     """Does fracas roll ``who``'s dice now (``gm``: the GM's own rolls)?"""
     if session.gm_dice is None:
         return False
+    chosen = session.dice_set.get(who)  # the GM's word for this combatant comes first
+    if chosen is not None:
+        return chosen == FRACAS
     if who != "gm" and session.current.get(who, PERSON) != PERSON:
         return True  # a policy decides for it: it rolls its own dice
-    chosen = session.dice_set.get(who)
-    if chosen is None and who in session.players:
+    if who in session.players:
         return False
-    if chosen is None:
-        chosen = session.dice_set.get("", session.gm_dice)
-    return chosen == FRACAS
+    return session.dice_set.get("", session.gm_dice) == FRACAS
 
 
 def _parts(request: DiceRequest) -> list[tuple[int, str]]:
