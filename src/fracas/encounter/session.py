@@ -77,6 +77,9 @@ def shown_roll(value: Any, names: Mapping[str, str]) -> str:
         return shown_roll(value.face, names)
     if isinstance(value, tuple | list):
         return ", ".join(shown_roll(v, names) for v in value)
+    describe = getattr(value, "describe", None)  # a system's own result (a dice pool's)
+    if callable(describe):
+        return str(describe())
     return names.get(value, str(value)) if isinstance(value, str) else str(value)
 
 
