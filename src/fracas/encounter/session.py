@@ -124,7 +124,7 @@ class Session(HandEdits):
               controllers: Mapping[str, str] | None = None, roll_all: bool = False,
               max_rounds: int | None = None, odds: bool = True,
               gm_dice: str | None = None, players: Collection[str] = (),
-              dice: Mapping[str, str] | None = None) -> Session:
+              dice: Mapping[str, str] | None = None, roll_now: bool = True) -> Session:
         """A new session. ``controllers``: combatant id -> ``"person"`` or a policy name
         (default: the scenario's policy), and ``"gm"`` -> ``"person"`` for the GM to make
         the GM's mid-resolution choices by hand (Genesys threat and despair; default: the
@@ -133,7 +133,9 @@ class Session(HandEdits):
         who rolls the dice of the combatants no player holds (``players``): ``fracas``
         or ``typed`` (see :mod:`fracas.encounter.who_rolls`; None: a person is asked for
         every die of an action a person takes part in, as logs before the setting);
-        ``dice``: combatant id -> ``typed`` or ``fracas``, that combatant's own setting."""
+        ``dice``: combatant id -> ``typed`` or ``fracas``, that combatant's own setting;
+        ``roll_now`` False: the first dice fracas rolls wait for :meth:`roll_gm_side` (a
+        server's, until the players are invited)."""
         setup = setup_from_scenario(scenario, max_rounds)
         chosen = {cid: setup.policy_of(cid) for cid in scenario.roster}
         allowed = ", ".join([PERSON, *POLICIES])
@@ -160,7 +162,8 @@ class Session(HandEdits):
         for cid, roller in (dice or {}).items():
             check_rollers(roller, (), scenario.roster, (f"dice.{cid}", "dice"))
         session = cls(scenario, setup, chosen, seed, roll_all, odds, gm_dice, players, dice)
-        session.roll_gm_side()
+        if roll_now:
+            session.roll_gm_side()
         return session
 
     # -- what is asked -----------------------------------------------------------------

@@ -315,7 +315,7 @@ class Tracker:
         held = check_players(players, scenario)
         check_rollers(gm_dice, held, scenario.roster)
         session = Session.start(scenario, seed=seed, controllers=people, roll_all=roll_all,
-                                gm_dice=gm_dice, players=held)
+                                gm_dice=gm_dice, players=held, roll_now=False)
         records = session.to_records()
         if title is not None and len(title) > MAX_TITLE:
             raise InputError(f"the title is {len(title):,} characters long", path="title",
@@ -414,13 +414,15 @@ class Tracker:
 
     def _players_now(self, eid: str, session: Session) -> None:
         """The players' combatants as the session asks their dice: those it was started
-        with and every invited player's (an invitation's come to count from the next
-        change on, the one that asks for a die)."""
+        with and every invited player's; and the dice fracas rolls that wait (a new
+        encounter's first, held until the first change so that players invited before
+        it type their own)."""
         if session.gm_dice is None:
             return
         held = {c for p in self.store.players_of(eid) for c in p.combatants}
         if not held <= session.players:
             session.players = session.players | held
+        session.roll_gm_side()
 
     def decide(self, eid: str, expected: int | None, role: Role,
                answer: Mapping[str, Any]) -> tuple[int, Any]:
@@ -477,7 +479,10 @@ class Tracker:
             if cid not in roster:
                 raise InputError(f"no combatant {cid!r}", path=f"combatants[{i}]",
                                  allowed=", ".join(roster))
-        return self.store.add_player(eid, name.strip(), combatants)
+        player = self.store.add_player(eid, name.strip(), combatants)
+        if session.gm_dice is not None:  # the dice fracas rolls, now the players are known
+            self.change(eid, None, role, lambda s: s.roll_gm_side(), note="invite")
+        return player
 
     def system(self, info: EncounterInfo) -> Any:
         """The encounter's rule system (with its rule overrides), from its scenario."""
