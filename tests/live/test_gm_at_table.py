@@ -23,8 +23,9 @@ def _play(path: str, seed: int, *lines: str, args: tuple[str, ...] = ()
           ) -> subprocess.CompletedProcess[str]:
     # the GM types the GM side's dice too (fracas rolls them by default)
     return subprocess.run([sys.executable, "-m", "fracas", "play", path, "--seed", str(seed),
-                           "--gm-dice", "typed", *args], input="\n".join(lines) + "\n", capture_output=True,
-                          text=True, timeout=300, env={**os.environ, "COLUMNS": "200"})
+                           "--gm-dice", "typed", *args], input="\n".join(lines) + "\n",
+                          capture_output=True, text=True, timeout=300,
+                          env={**os.environ, "COLUMNS": "200"})
 
 
 def test_gm_commands_take_the_names_on_the_sheets_and_refuse_a_stranger() -> None:

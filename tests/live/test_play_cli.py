@@ -105,7 +105,8 @@ def test_a_real_terminal_shows_the_menu_with_odds_takes_keys_and_saves(tmp_path:
     log = tmp_path / "fight.jsonl"
     master, slave = pty.openpty()
     proc = subprocess.Popen([sys.executable, "-m", "fracas", "play", DUEL, "--seed", "2",
-                             "--log", str(log), "--gm-dice", "typed"], stdin=slave, stdout=slave, stderr=slave,
+                             "--log", str(log), "--gm-dice", "typed"],
+                            stdin=slave, stdout=slave, stderr=slave,
                             start_new_session=True,
                             env={**os.environ, "COLUMNS": "100", "TERM": "xterm"})
     # the slave end stays open until the child has exited: Linux drops what a pty still

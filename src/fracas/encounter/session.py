@@ -34,7 +34,6 @@ from fracas.core.events import (
 )
 from fracas.core.scenario import Scenario
 from fracas.core.words import count
-from fracas.dice.reading import Reading
 from fracas.dice.variables import Variable
 from fracas.encounter.answers import answer_entry
 from fracas.encounter.decisions import Decision, DiceRequest, Needed, Option
@@ -61,6 +60,8 @@ from fracas.encounter.who_rolls import (
     check_rollers,
     fracas_parts,
     gm_side_parts,
+    rollers_of,
+    shown_roll,
 )
 from fracas.errors import FracasError, InputError, ScriptError
 from fracas.registry.scenarios import scenario_from_mapping
@@ -68,19 +69,6 @@ from fracas.registry.scenarios import scenario_from_mapping
 __all__ = ["RULE_GM", "Decision", "DiceRequest", "Option", "Session"]
 
 SESSION_VERSION = 1
-
-
-def shown_roll(value: Any, names: Mapping[str, str]) -> str:
-    """A die's value as the table reads it (several dice: one after another; an order of
-    combatants, as a roll-off's: by their names)."""
-    if isinstance(value, Reading):  # what the rules read from it: the dice behind it
-        return shown_roll(value.face, names)
-    if isinstance(value, tuple | list):
-        return ", ".join(shown_roll(v, names) for v in value)
-    describe = getattr(value, "describe", None)  # a system's own result (a dice pool's)
-    if callable(describe):
-        return str(describe())
-    return names.get(value, str(value)) if isinstance(value, str) else str(value)
 
 
 def known_names(session: Session) -> dict[str, str]:
@@ -680,17 +668,7 @@ class Session(HandEdits):
                                  allowed=", ".join([PERSON, *POLICIES]) + " for a "
                                  "combatant of the scenario; gm: person or policy")
         self.seed, self.roll_all = int(header["seed"]), bool(header.get("roll_all"))
-        gm_dice = header.get("gm_dice")
-        self.gm_dice = None if gm_dice is None else str(gm_dice)
-        self.players = frozenset(str(p) for p in header.get("players") or ())
-        self.dice = {str(k): str(v) for k, v in dict(header.get("dice") or {}).items()}
-        try:
-            check_rollers(self.gm_dice, [*self.players, *self.dice], scenario.roster)
-            for cid, roller in self.dice.items():
-                check_rollers(roller, (), scenario.roster, (f"dice.{cid}", "dice"))
-        except InputError as err:
-            raise InputError(err.message, file=file, path=f"record 1.{err.path}",
-                             allowed=err.allowed) from None
+        self.gm_dice, self.players, self.dice = rollers_of(header, scenario.roster, file)
         self.odds = True
         self.redo_stack = []
         self.entries = []

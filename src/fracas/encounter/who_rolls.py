@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Collection, Mapping
 from typing import TYPE_CHECKING, Any
 
+from fracas.dice.reading import Reading
 from fracas.encounter.decisions import DiceRequest
 from fracas.encounter.gm_events import FRACAS, ROLLERS, RULE_GM, TYPED, DiceSet
 from fracas.encounter.live import PERSON
@@ -24,7 +25,7 @@ if TYPE_CHECKING:
     from fracas.encounter.session import Session
 
 __all__ = ["FRACAS", "ROLLERS", "TYPED", "check_dice_set", "check_rollers", "fracas_parts",
-           "gm_side_parts", "rolls_itself"]
+           "gm_side_parts", "rollers_of", "rolls_itself", "shown_roll"]
 
 
 def check_rollers(gm_dice: str | None, players: Collection[str],
@@ -114,3 +115,34 @@ def dice_set(session: Session, cid: str | None, roller: str) -> DiceSet:
         raise InputError(f"no combatant with id {cid!r}", path="combatant",
                          allowed=", ".join(session.state.roster))
     return DiceSet(RULE_GM, cid, session.state.roster[cid].name, roller)
+
+
+def shown_roll(value: Any, names: Mapping[str, str]) -> str:
+    """A die's value as the table reads it (several dice: one after another; an order of
+    combatants, as a roll-off's: by their names)."""
+    if isinstance(value, Reading):  # what the rules read from it: the dice behind it
+        return shown_roll(value.face, names)
+    if isinstance(value, tuple | list):
+        return ", ".join(shown_roll(v, names) for v in value)
+    describe = getattr(value, "describe", None)  # a system's own result (a dice pool's)
+    if callable(describe):
+        return str(describe())
+    return names.get(value, str(value)) if isinstance(value, str) else str(value)
+
+
+def rollers_of(header: Mapping[str, Any], roster: Mapping[str, Any], file: str | None
+               ) -> tuple[str | None, frozenset[str], dict[str, str]]:
+    """The setting a log's header holds: ``gm_dice`` (None in older logs), the players'
+    combatants, and who rolls each combatant's dice as set at the start."""
+    gm_dice = header.get("gm_dice")
+    chosen = None if gm_dice is None else str(gm_dice)
+    players = frozenset(str(p) for p in header.get("players") or ())
+    each = {str(k): str(v) for k, v in dict(header.get("dice") or {}).items()}
+    try:
+        check_rollers(chosen, [*players, *each], roster)
+        for cid, roller in each.items():
+            check_rollers(roller, (), roster, (f"dice.{cid}", "dice"))
+    except InputError as err:
+        raise InputError(err.message, file=file, path=f"record 1.{err.path}",
+                         allowed=err.allowed) from None
+    return chosen, players, each
