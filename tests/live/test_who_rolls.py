@@ -65,7 +65,7 @@ def test_the_gm_chooses_to_type_the_gm_sides_dice_at_the_start_or_per_combatant(
     # one combatant's dice typed, and later rolled by fracas again with gm dice
     one = _play(DUEL, "--gm-dice", "rin=typed", lines=("3,4", "gm dice rin fracas"))
     assert "? Rin's initiative: 2d6" in one and "? Gorr's initiative" not in one
-    assert "fracas rolls Rin's dice from now on" in one or "Rin rolls 2d6 for initiative: 7" in one
+    assert "fracas rolls Rin's dice from now on" in one
 
 
 def test_gm_dice_mid_fight_hands_the_gm_sides_dice_to_the_table_and_back() -> None:
