@@ -414,15 +414,13 @@ class Tracker:
 
     def _players_now(self, eid: str, session: Session) -> None:
         """The players' combatants as the session asks their dice: those it was started
-        with and every invited player's; and the dice fracas rolls that wait (a new
-        encounter's first, held until the first change so that players invited before
-        it type their own)."""
+        with and every invited player's (the change's own answer then rolls what fracas
+        rolls after it)."""
         if session.gm_dice is None:
             return
         held = {c for p in self.store.players_of(eid) for c in p.combatants}
         if not held <= session.players:
             session.players = session.players | held
-        session.roll_gm_side()
 
     def decide(self, eid: str, expected: int | None, role: Role,
                answer: Mapping[str, Any]) -> tuple[int, Any]:
@@ -479,10 +477,7 @@ class Tracker:
             if cid not in roster:
                 raise InputError(f"no combatant {cid!r}", path=f"combatants[{i}]",
                                  allowed=", ".join(roster))
-        player = self.store.add_player(eid, name.strip(), combatants)
-        if session.gm_dice is not None:  # the dice fracas rolls, now the players are known
-            self.change(eid, None, role, lambda s: s.roll_gm_side(), note="invite")
-        return player
+        return self.store.add_player(eid, name.strip(), combatants)
 
     def system(self, info: EncounterInfo) -> Any:
         """The encounter's rule system (with its rule overrides), from its scenario."""
