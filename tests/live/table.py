@@ -39,15 +39,32 @@ def _typed(values: list[object]) -> str:
     return ",".join(map(str, values))
 
 
+def party(path: str) -> list[str]:
+    """The combatants a table's players hold in ``path``: its sheets marked ``player:
+    true``, else the combatants of the first side listed."""
+    roster = load_scenario(path).roster
+    marked = [cid for cid, c in roster.items() if getattr(c.sheet, "player", False)]
+    first = next(iter(roster.values())).side
+    return marked or [cid for cid, c in roster.items() if c.side == first]
+
+
+def party_args(path: str) -> list[str]:
+    """``fracas play``'s options for :func:`party`'s players (fracas rolls the rest)."""
+    return ["--player", ",".join(party(path))]
+
+
 def play(path: str, seed: int = 5, usual: float = 0.7, roll: float = 0.0,
-         verbose: bool = False) -> Played:
+         verbose: bool = False, table: bool = False) -> Played:
     """Play ``path`` to its end at the terminal: actions composed step by step (the usual
     attack ``a`` most times, else a random action key by key), random reactions and
     choices, dice typed as the table shows them (or ``r`` with chance ``roll``);
-    ``verbose``: every event told with its rule, as ``--verbose`` (and ``e``) tell them."""
+    ``verbose``: every event told with its rule, as ``--verbose`` (and ``e``) tell them.
+    ``table``: who rolls as ``fracas play`` has it by default, with :func:`party`'s
+    players (their dice typed, fracas rolling the GM side's); else every die is typed."""
     scenario = load_scenario(path)
     people = {**dict.fromkeys(scenario.roster, "person"), "gm": "person"}
-    session = Session.start(scenario, seed=seed, controllers=people)
+    session = Session.start(scenario, seed=seed, controllers=people,
+                            **({"gm_dice": "fracas", "players": party(path)} if table else {}))
     rng = random.Random(f"{path}:{seed}")
     played = Played(session)
     composer = Composer()

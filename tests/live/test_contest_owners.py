@@ -16,7 +16,9 @@ DUEL = str(ROOT / "examples" / "contest" / "duel-fight.yaml")  # Rosa against Gr
 
 def _play(seed: int, *lines: str) -> str:
     done = subprocess.run([sys.executable, "-m", "fracas", "play", DUEL, "--seed", str(seed),
-                           "--control", "grub=aggressive"], input="\n".join(lines) + "\n",
+                           "--control", "grub=aggressive", "--gm-dice", "typed",
+                           "--gm-dice", "grub=typed"],
+                          input="\n".join(lines) + "\n",
                           capture_output=True, text=True, timeout=300, cwd=ROOT,
                           env={**os.environ, "COLUMNS": "200"})
     assert done.returncode == 0, done.stderr

@@ -21,9 +21,11 @@ ZAMANI = "examples/zamani/duel-fight.yaml"
 
 def _play(path: str, seed: int, *lines: str, args: tuple[str, ...] = ()
           ) -> subprocess.CompletedProcess[str]:
+    # the GM types the GM side's dice too (fracas rolls them by default)
     return subprocess.run([sys.executable, "-m", "fracas", "play", path, "--seed", str(seed),
-                           *args], input="\n".join(lines) + "\n", capture_output=True,
-                          text=True, timeout=300, env={**os.environ, "COLUMNS": "200"})
+                           "--gm-dice", "typed", *args], input="\n".join(lines) + "\n",
+                          capture_output=True, text=True, timeout=300,
+                          env={**os.environ, "COLUMNS": "200"})
 
 
 def test_gm_commands_take_the_names_on_the_sheets_and_refuse_a_stranger() -> None:
@@ -142,7 +144,8 @@ def test_a_name_of_several_words_is_taken_as_the_sheet_writes_it() -> None:
 
 def test_ctrl_c_at_a_prompt_says_where_the_log_is_and_how_to_go_on(tmp_path: Path) -> None:
     log = tmp_path / "duel.jsonl"
-    code, out = interrupt(["play", TRISTAT, "--seed", "1", "--log", str(log)],
+    code, out = interrupt(["play", TRISTAT, "--seed", "1", "--log", str(log), "--gm-dice",
+                           "typed"],
                           printed(b"allowed: 1 to 6"), cwd=ROOT)
     assert code == 130 and "Traceback" not in out
     assert f"log saved to {log}; go on with: " in out  # the command as it was called

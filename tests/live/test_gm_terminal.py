@@ -15,7 +15,8 @@ WAREHOUSE = "examples/tristat/warehouse-fight.yaml"
 
 def _play(path: str, *lines: str) -> str:
     """``fracas play PATH`` fed ``lines`` on stdin, then ``q``: what it printed."""
-    done = subprocess.run([sys.executable, "-m", "fracas", "play", path, "--seed", "1"],
+    done = subprocess.run([sys.executable, "-m", "fracas", "play", path, "--seed", "1",
+                           "--gm-dice", "typed"],  # the GM types the GM side's dice too
                           input="\n".join((*lines, "q")) + "\n", capture_output=True,
                           text=True, timeout=600, env={**os.environ, "COLUMNS": "200"})
     assert done.returncode == 0, done.stderr[-2000:]

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from typing import Any
@@ -64,17 +65,26 @@ def _whole(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 def test_the_player_is_asked_for_their_own_initiative_die_in_fracas_play() -> None:
-    out = _play(3, "17", "2", "q", args=("--control", "grub=aggressive"))
+    """Rosa's player types her die; Grub, whom a policy decides for, rolls his own."""
+    out = _play(3, "17", "q", args=("--control", "grub=aggressive", "--player", "rosa"))
     assert "? Rosa's initiative: d20" in out
-    assert "? Grub the Brute's initiative: d20" in out
+    assert "? Grub the Brute's initiative" not in out
     assert "Initiative for Rosa, then Grub the Brute" not in out  # no joint question
     assert "Rosa rolls d20 for initiative: 17" in out
+    assert re.search(r"Grub the Brute rolls d20 for initiative: \d+", out), out
+
+
+def test_the_gm_may_type_the_dice_of_a_combatant_a_policy_decides_for() -> None:
+    out = _play(3, "17", "2", "q", args=("--control", "grub=aggressive", "--player", "rosa",
+                                         "--gm-dice", "grub=typed"))
+    assert "? Rosa's initiative: d20" in out
+    assert "? Grub the Brute's initiative: d20" in out
     assert "Grub the Brute rolls d20 for initiative: 2" in out
 
 
 def test_the_attack_and_the_defence_are_asked_of_their_own_rollers_in_fracas_play() -> None:
     # initiative, Rosa attacks (Enter: the usual attack), Grub picks his first defence
-    out = _play(3, "17", "2", "", "1", "15", "9", "q")
+    out = _play(3, "17", "2", "", "1", "15", "9", "q", args=("--gm-dice", "typed"))
     ask_attack = out.index("? Rosa's sword attack on Grub the Brute, roll 1 of 3: d20 + 5")
     ask_defence = out.index("? Grub the Brute's dodge against Rosa, roll 1 of 3: d20 + 1")
     assert ask_attack < out.index("> 15") < ask_defence < out.index("> 9")

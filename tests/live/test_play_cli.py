@@ -23,7 +23,9 @@ C22 = "examples/c22/duel-fight.yaml"
 
 
 def _play(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "fracas", "play", *args], input=stdin,
+    """``fracas play`` with the GM typing the GM side's dice too (scripts type them)."""
+    typed = [] if "--resume" in args else ["--gm-dice", "typed"]
+    return subprocess.run([sys.executable, "-m", "fracas", "play", *args, *typed], input=stdin,
                           capture_output=True, text=True, timeout=300,
                           env={**os.environ, "COLUMNS": "100"})
 
@@ -103,7 +105,8 @@ def test_a_real_terminal_shows_the_menu_with_odds_takes_keys_and_saves(tmp_path:
     log = tmp_path / "fight.jsonl"
     master, slave = pty.openpty()
     proc = subprocess.Popen([sys.executable, "-m", "fracas", "play", DUEL, "--seed", "2",
-                             "--log", str(log)], stdin=slave, stdout=slave, stderr=slave,
+                             "--log", str(log), "--gm-dice", "typed"],
+                            stdin=slave, stdout=slave, stderr=slave,
                             start_new_session=True,
                             env={**os.environ, "COLUMNS": "100", "TERM": "xterm"})
     # the slave end stays open until the child has exited: Linux drops what a pty still

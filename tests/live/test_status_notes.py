@@ -18,7 +18,7 @@ import pytest
 
 from fracas.encounter.session_log import load_session
 from fracas.encounter.summary import summarize
-from tests.live.table import Played, identifiers, play
+from tests.live.table import Played, identifiers, party_args, play
 
 ROOT = Path(__file__).resolve().parents[2]
 #: one fight a system, and a word of what its GM tracks that its status must show
@@ -45,12 +45,12 @@ def _played(path: str, tmp_path: Path
             ) -> tuple[subprocess.CompletedProcess[str], Path, Played]:
     """A whole fight typed at ``fracas play`` (the lines found by playing seed 7 at the
     terminal's loop) with the log saved, and that play."""
-    played = play(path, seed=7, roll=0.2)
+    played = play(path, seed=7, roll=0.2, table=True)
     script = tmp_path / "moves.txt"
     script.write_text("\n".join(played.lines) + "\n", encoding="utf-8")
     log = tmp_path / "fight.jsonl"
     done = _fracas("play", path, "--seed", "7", "--control", "gm=person", "--script",
-                   str(script), "--log", str(log))
+                   str(script), "--log", str(log), *party_args(path))
     assert done.returncode == 0, done.stderr[-2000:]
     return done, log, played
 

@@ -23,7 +23,7 @@ from fracas.encounter.session import Session
 from fracas.encounter.session_log import load_session
 from fracas.registry.scenarios import load_scenario, scenario_from_mapping
 from fracas.systems.genesys.dice import Symbols
-from tests.live.table import identifiers, play
+from tests.live.table import identifiers, party_args, play
 
 FIGHTS = sorted(str(p) for p in Path("examples").glob("*/*-fight.yaml"))
 ONE_A_SYSTEM = ["examples/tristat/alley-fight.yaml", "examples/contest/gate-fight.yaml",
@@ -68,12 +68,12 @@ def test_a_whole_fight_through_the_real_command_in_plain_words(path: str, tmp_pa
                                                               ) -> None:
     """The lines a table typed (found by playing the same seed), fed to ``fracas play
     --script`` in a fresh process: the same fight to its end, nothing identifier-shaped."""
-    played = play(path, seed=7, roll=0.2)
+    played = play(path, seed=7, roll=0.2, table=True)
     script = tmp_path / "moves.txt"
     script.write_text("\n".join(played.lines) + "\n", encoding="utf-8")
     log = tmp_path / "fight.jsonl"
     done = _play(path, "--seed", "7", "--control", "gm=person", "--script", str(script),
-                 "--log", str(log))
+                 "--log", str(log), *party_args(path))
     assert done.returncode == 0, done.stderr[-2000:]
     assert "Fight over" in done.stdout and "error" not in done.stdout, done.stdout[-3000:]
     assert load_session(log).state == played.session.state
@@ -184,7 +184,7 @@ def test_genesys_dice_at_the_real_command_win_over_command_keys(tmp_path: Path) 
     The roll and what it means come before anyone is asked to spend it."""
     log = tmp_path / "fight.jsonl"
     done = _play("examples/genesys/duel-fight.yaml", "--seed", "3", "--control",
-                 "gm=person", "--log", str(log),
+                 "gm=person", "--log", str(log), "--gm-dice", "typed",
                  stdin="s\na\n1\n\n/s\n2S 1A\nq\n")  # Red takes NPC slot 1
     out = done.stdout
     assert done.returncode == 0, done.stderr
@@ -283,8 +283,8 @@ def test_a_genesys_critical_injury_typed_at_the_table_is_told_by_name(tmp_path: 
              "",  # his usual attack: Dockside bruiser, with the short sword
              "sst f h", "1", "1",  # the triumph on his Critical rating, the threat on strain
              "100", "q"]
-    done = _play("examples/genesys/three-vs-three-fight.yaml", "--seed", "3",
-                 stdin="\n".join(typed) + "\n")
+    done = _play("examples/genesys/three-vs-three-fight.yaml", "--seed", "3", "--gm-dice",
+                 "typed", stdin="\n".join(typed) + "\n")
     out = done.stdout
     assert done.returncode == 0, done.stderr
     assert "error" not in out, out[-2000:]
@@ -297,11 +297,13 @@ def test_a_genesys_critical_injury_typed_at_the_table_is_told_by_name(tmp_path: 
 def test_cards_are_drawn_and_a_one_value_roll_shows_one_value(tmp_path: Path) -> None:
     """A c22 prompt offers to draw the cards (``r``), not to roll them; a roll of one
     value shows one value as its example."""
-    cards = _play("examples/c22/boarding-fight.yaml", "--seed", "3", stdin="q\n")
+    cards = _play("examples/c22/boarding-fight.yaml", "--seed", "3", "--gm-dice", "typed",
+                  stdin="q\n")
     assert cards.returncode == 0, cards.stderr
     assert "? Mara's initiative: the cards until a number card\n" \
            "  type what the table shows (4H,2S) or r to draw\n" in cards.stdout, cards.stdout
-    d20 = _play("examples/contest/duel-fight.yaml", "--seed", "3", stdin="q\n")
+    d20 = _play("examples/contest/duel-fight.yaml", "--seed", "3", "--gm-dice", "typed",
+                stdin="q\n")
     assert d20.returncode == 0, d20.stderr
     # (everybody's initiative: Rosa's die, then Grub's, which may be typed together)
     assert "  type what the table shows (3), both at once (3 5: Rosa's, then Grub the " \
@@ -313,8 +315,8 @@ def test_a_value_the_die_cannot_show_is_told_once(tmp_path: Path) -> None:
     (not 'value 1 for d100 (...): 142 is not a value d100 (...) can show')."""
     typed = ["s a", "3s", "2s", "s", "s", "2s a", "1", "", "sst f h", "1", "1",
              "142", "100", "q"]
-    done = _play("examples/genesys/three-vs-three-fight.yaml", "--seed", "3",
-                 stdin="\n".join(typed) + "\n")
+    done = _play("examples/genesys/three-vs-three-fight.yaml", "--seed", "3", "--gm-dice",
+                 "typed", stdin="\n".join(typed) + "\n")
     assert done.returncode == 0, done.stderr
     error = next(line for line in done.stdout.splitlines() if line.startswith("error"))
     assert error == ("error (input 12): Tomas's Critical Injury roll against Dockside "

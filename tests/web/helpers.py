@@ -60,9 +60,9 @@ def new_encounter(gm: Client, example: str, people: list[str], seed: int = 1,
     return dict(r.json())
 
 
-def open_example(gm: Client, example: str, seed: int) -> str:
+def open_example(gm: Client, example: str, seed: int, **extra: Any) -> str:
     """A new encounter of ``example`` (the GM deciding for everybody): its id."""
-    r = gm.post("/api/encounters", {"example": example, "seed": seed})
+    r = gm.post("/api/encounters", {"example": example, "seed": seed, **extra})
     assert r.status_code == 201, r.text
     return str(r.json()["id"])
 

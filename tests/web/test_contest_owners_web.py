@@ -28,7 +28,7 @@ def test_each_players_confirmation_roll_is_asked_of_that_player(
         server: ServerProcess) -> None:
     with httpx.Client(base_url=server.url, timeout=60) as http:
         gm = new_gm(http)
-        eid = open_example(gm, DUEL, 3)
+        eid = open_example(gm, DUEL, 3, gm_dice="typed")  # the GM types Grub's dice
         ann = invite(gm, eid, "Ann", ["rosa"])
         bob = invite(gm, eid, "Bob", ["grub"])
         # initiative: Rosa 15, Grub 2 (each types their own); Rosa attacks, Grub dodges

@@ -28,7 +28,9 @@ def gm(server: ServerProcess) -> Iterator[Client]:
 
 
 def create(gm: Client, example: str, **extra: Any) -> dict[str, Any]:
-    r = gm.post("/api/encounters", {"example": example, "seed": 5, **extra})
+    # the GM types the GM side's dice here (fracas rolls them by default: test_who_rolls_web)
+    r = gm.post("/api/encounters", {"example": example, "seed": 5, "gm_dice": "typed",
+                                    **extra})
     assert r.status_code == 201, r.text
     return dict(r.json())
 

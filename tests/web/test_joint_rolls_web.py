@@ -28,7 +28,7 @@ def _ok(r: httpx.Response) -> dict[str, Any]:
 def test_the_player_rolls_their_own_d20_and_roll_all_leaves_it(server: ServerProcess) -> None:
     with httpx.Client(base_url=server.url, timeout=60) as http:
         gm = new_gm(http)
-        eid = open_example(gm, DUEL, 3)
+        eid = open_example(gm, DUEL, 3, gm_dice="typed")  # the GM types Grub's dice
         ann = invite(gm, eid, "Ann", ["rosa"])
         view = gm.view(eid)
         # Rosa's own die is asked of Rosa (her player), not of the GM
@@ -86,7 +86,7 @@ def test_each_die_rolled_or_all_rolled_at_once_reads_the_same_draw(
     with httpx.Client(base_url=server.url, timeout=60) as http:
         gm = new_gm(http)
         for at_once in (False, True):
-            r = gm.post("/api/encounters", {"example": DUEL, "seed": 11})
+            r = gm.post("/api/encounters", {"example": DUEL, "seed": 11, "gm_dice": "typed"})
             assert r.status_code == 201, r.text
             eid = str(r.json()["id"])
             view = gm.view(eid)

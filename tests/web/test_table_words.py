@@ -14,7 +14,8 @@ from tests.web.helpers import Client, answer_for, invite, new_gm
 def gm_runs(http: httpx.Client, example: str, seed: int) -> tuple[Client, str]:
     """A new GM and an encounter from ``example`` where the GM decides for everybody."""
     gm = new_gm(http)
-    r = gm.post("/api/encounters", {"example": example, "seed": seed})
+    # the GM types the GM side's dice (fracas rolls them by default: test_who_rolls_web)
+    r = gm.post("/api/encounters", {"example": example, "seed": seed, "gm_dice": "typed"})
     assert r.status_code == 201, r.text
     return gm, str(r.json()["id"])
 

@@ -9,7 +9,7 @@ import re
 from typing import Any
 
 from fracas.core.events import Event
-from fracas.encounter import gm, order
+from fracas.encounter import gm, order, who_rolls
 from fracas.encounter.policies import DEFAULT_POLICY
 from fracas.encounter.session import Session
 from fracas.errors import InputError
@@ -25,6 +25,8 @@ HELP = """\
                          target number), on failure, or always
   gm init [ID,ID]        roll every initiative die of the GM's side asked now (not the
                          players' own: a sheet marked player, nor those IDs')
+  gm dice [ID] typed|fracas            who rolls the GM side's dice (or ID's) from now
+                         on: typed at the table, or fracas (it rolls and says what)
   gm hurt ID N / gm heal ID N          damage or heal by hand (no soak, no armour)
   gm cond ID NAME [ROUNDS | until ID2] / gm uncond ID NAME   a condition: for ROUNDS
                          rounds (through ID's next ROUNDS turns), until the end of ID2's
@@ -127,6 +129,8 @@ def command(session: Session, words: list[str], line: str) -> tuple[Event, ...] 
             return (gm.set_controller(session, cid, "person"),)
     if what == "skip" and not rest:
         return session.decide({"skip": True})
+    if what == "dice":
+        return _dice(session, rest)
     if what == "init":
         players = [gm.combatant_named(session, p.strip())
                    for p in " ".join(rest).split(",") if p.strip()]
@@ -191,3 +195,18 @@ def command(session: Session, words: list[str], line: str) -> tuple[Event, ...] 
                              allowed='{"id": ..., "side": ..., ...}')
         return gm.bring_in(session, entry, place)
     return None
+
+
+def _dice(session: Session, rest: list[str]) -> tuple[Event, ...]:
+    """``gm dice [ID] typed|fracas``: who rolls whose dice from now on (the refusal of
+    ``gm dice`` alone says whose dice are typed now)."""
+    if not rest:
+        raise InputError(f"say who rolls (typed at the table now: "
+                         f"{who_rolls.typed_text(session)})", path="gm dice",
+                         allowed="gm dice typed, gm dice fracas, gm dice ID typed, "
+                         "gm dice ID fracas")
+    cid = split_who(session, rest[:-1])[0] if rest[:-1] else None
+    if cid is not None and len(split_who(session, rest[:-1])[1]) > 0:
+        raise InputError(f"not a combatant: {' '.join(rest[:-1])!r}", path="gm dice",
+                         allowed=gm.known(session))
+    return (session.record(who_rolls.dice_set(session, cid, rest[-1])),)

@@ -53,6 +53,7 @@ from fracas.encounter.log import retold_warning
 from fracas.encounter.narration import Names
 from fracas.encounter.session import Session, known_names
 from fracas.encounter.session_log import SessionLog, load_session
+from fracas.encounter.who_rolls import ROLLERS, check_rollers
 from fracas.errors import InputError
 from fracas.registry.scenarios import load_scenario
 
@@ -194,6 +195,12 @@ def name_of(what: str) -> str:
     """Whose a roll is, from what it is for: ``Rosa's`` of ``Rosa's sword attack``."""
     head, sep, _ = what.partition("'s ")
     return head + "'s" if sep else what
+
+
+def tell_rolls(console: Console, session: Session) -> None:
+    """What fracas rolled by itself since it was last told (each roll with its result)."""
+    for line in session.untold():
+        console.print(f"  [dim]{_esc(line)}[/]", highlight=False)
 
 
 def last_turn(session: Session) -> tuple[Event, ...]:
@@ -386,8 +393,24 @@ def _controllers(values: list[str] | None) -> dict[str, str]:
     return out
 
 
+def _rollers(values: list[str]) -> tuple[str, dict[str, str]]:
+    """``--gm-dice``: who rolls the GM side's dice (default fracas), and per combatant."""
+    side, each = "fracas", {}
+    for value in values:
+        cid, sep, roller = value.rpartition("=")
+        if roller not in ROLLERS or (sep and not cid):
+            raise InputError(f"{value!r} is not WHO or ID=WHO", path="--gm-dice",
+                             allowed="fracas, typed, ID=fracas or ID=typed")
+        if sep:
+            each[cid] = roller
+        else:
+            side = roller
+    return side, each
+
+
 def run(file: Path | None, log: Path | None, resume: Path | None, seed: int | None,
-        script: Path | None, verbose: bool, control: list[str] | None, roll_all: bool) -> None:
+        script: Path | None, verbose: bool, control: list[str] | None, roll_all: bool,
+        players: list[str] | None = None, gm_dice: list[str] | None = None) -> None:
     """The ``fracas play`` command (see :func:`fracas.cli.play.play` for the options)."""
     console = render.make_console()
     journal: SessionLog | None = None
@@ -411,13 +434,23 @@ def run(file: Path | None, log: Path | None, resume: Path | None, seed: int | No
         # despair by hand (seed 004 · Step 5)
         people = {**dict.fromkeys(scenario.roster, "person"), "gm": "person"}
         people.update(_controllers(control))
-        session = Session.start(scenario, seed=seed, controllers=people, roll_all=roll_all)
+        # who rolls which die: players type their own, fracas rolls the GM side's (or the
+        # GM types them too: --gm-dice typed)
+        held = [cid for cid, c in scenario.roster.items() if getattr(c.sheet, "player", False)]
+        for said in players or []:
+            held += [p.strip() for p in said.split(",") if p.strip()]
+        side, each = _rollers(gm_dice or [])
+        check_rollers(side, held, scenario.roster, ("--gm-dice", "--player"))
+        check_rollers(None, each, scenario.roster, ("--gm-dice", "--gm-dice"))
+        session = Session.start(scenario, seed=seed, controllers=people, roll_all=roll_all,
+                                gm_dice=side, players=held, dice=each)
         if log is not None:
             journal = SessionLog.create(log, session)
     title = session.scenario.title or (file.name if file else "fight")
     console.print(f"[bold]{title}[/] — {session.system.title} (seed {session.seed}); "
                   "? for help")
     narrate(console, tuple(session.events), verbose, session)
+    tell_rolls(console, session)
     console.print(order_view(session))
     echo = script is not None or not sys.stdin.isatty()
     try:
@@ -476,6 +509,7 @@ def _loop(session: Session, console: Console, lines: Iterator[tuple[int, str]],
                 result = (*result, *(e for e in session.events[-1:]
                                      if isinstance(e, FightEnded)))
             narrate(console, result, verbose, session)
+            tell_rolls(console, session)
             if any(isinstance(e, RoundStarted | FightEnded) for e in result):
                 console.print(order_view(session))
         show_pending(console, session, composer)

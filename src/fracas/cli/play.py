@@ -37,11 +37,21 @@ def play(
         "--control", metavar="ID=WHO", help="Who decides for a combatant: ID=person, or "
         f"ID=POLICY ({', '.join(POLICY_NAMES)}) for the computer; repeatable. "
         "Default: a person decides for everybody (the players and the GM).")] = None,
-    roll_all: Annotated[bool, typer.Option("--roll-all", help="Roll every die; people "
-                                           "only decide.")] = False,
+    roll_all: Annotated[bool, typer.Option("--roll-all", help="Roll every die, the "
+                                           "players' too; people only decide.")] = False,
+    player: Annotated[list[str] | None, typer.Option(
+        "--player", metavar="ID", help="A player's combatant: its dice are asked at the "
+        "table (typed, or r); repeatable. Sheets with player: true are players' too.")
+                      ] = None,
+    gm_dice: Annotated[list[str] | None, typer.Option(
+        "--gm-dice", metavar="[ID=]WHO", help="Who rolls the dice of the combatants no "
+        "player holds: fracas (the default: it rolls and says what) or typed (the GM types "
+        "them, or r); ID=typed or ID=fracas for one combatant (a policy's included); "
+        "repeatable.")] = None,
 ) -> None:
     """Play a fight live: people decide, dice from the table or rolled, with the odds of
     every choice (type ? for help)."""
     from fracas.cli.live import run
 
-    run(file, log, resume, seed, script, verbose, control, roll_all)
+    run(file, log, resume, seed, script, verbose, control, roll_all,
+        players=player or [], gm_dice=gm_dice or [])

@@ -80,9 +80,9 @@ def fold_live(scenario: Scenario, events: Sequence[Event]) -> FightState:
     return state
 
 
-
 GM_EVENTS = ("Changed", "CombatantAdded", "CombatantRemoved", "FightEnded", "ControllerSet",
-             "GmAction", "GmRoll", "ConditionSet", "ConditionCleared", "Joined", "Reordered")
+             "DiceSet", "GmAction", "GmRoll", "ConditionSet", "ConditionCleared", "Joined",
+             "Reordered")
 
 
 def check_gm(state: FightState, event: Event) -> None:

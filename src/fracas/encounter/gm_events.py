@@ -17,6 +17,9 @@ from fracas.core.events import Event, SlotAdded
 from fracas.encounter.live import PERSON
 
 RULE_GM = "GM · at the table"
+#: who rolls a combatant's dice: typed at the table, or rolled by fracas
+TYPED, FRACAS = "typed", "fracas"
+ROLLERS = (FRACAS, TYPED)
 
 
 @dataclass(frozen=True)
@@ -60,6 +63,25 @@ class ControllerSet(Event):
         if self.controller == PERSON:
             return f"{self.name} is decided by hand again"
         return f"fracas decides for {self.name} from now on ({self.controller})"
+
+
+@dataclass(frozen=True)
+class DiceSet(Event):
+    """Who rolls a combatant's dice from now on: ``typed`` (a person types or taps them:
+    its player, or the GM) or ``fracas`` (fracas rolls them and says what it rolled);
+    ``combatant`` empty: every combatant of the GM's side (the encounter's setting)."""
+
+    facts: ClassVar[str] = "public"
+
+    combatant: str
+    name: str
+    roller: str
+
+    def text(self) -> str:
+        whose = f"{self.name}'s dice" if self.combatant else "the GM side's dice"
+        if self.roller == TYPED:
+            return f"{whose} are typed at the table from now on"
+        return f"fracas rolls {whose} from now on"
 
 
 @dataclass(frozen=True)

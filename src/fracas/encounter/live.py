@@ -149,6 +149,7 @@ class Feed:
     announced: tuple[str, str, str] | None = None  # the next roll: who, what for, needs
     owners: tuple[Part, ...] = ()  # the next roll's parts: whose, what for, bonus, needs
     bonus: str = ""  # what the next roll's roller adds to the die
+    drawn_values: list[tuple[dict[str, Any], Any]] = field(default_factory=list)  # draws read
 
     def saw(self, event: Event) -> None:
         """An event of the turn, as it happens: what was told of the resolution under
@@ -274,7 +275,9 @@ class LiveRoller:
             _same_roller(entry, who, feed.used_rolls)
             feed.used_rolls += 1
             if "rolled" in entry:
-                return self._draw(var, int(entry["rolled"]))
+                value = self._draw(var, int(entry["rolled"]))
+                feed.drawn_values.append((entry, value))
+                return value
             return _scripted(var, entry)
         if var.stream == "policy" or feed.unattended() or feed.auto(var, who):
             entry = {"kind": "dice", "rolled": feed.next_roll, "auto": True}
@@ -346,6 +349,7 @@ class LiveRoller:
                 known[k] = (drawn[k - 1] if "rolled" in entry and drawn is not None
                             else _scripted(part, entry))
                 values.append(known[k])
+                feed.drawn_values.append((entry, values[-1]))
             elif feed.trial is not None:
                 values.append(part.sample(feed.trial))
         if len(values) == count:

@@ -20,7 +20,7 @@ redo, saving and resuming are replaying it (see :mod:`fracas.encounter.live`).
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Collection, Iterator, Mapping, Sequence
 from dataclasses import replace
 from types import SimpleNamespace
 from typing import Any
@@ -46,6 +46,7 @@ from fracas.encounter.gm_events import (
     ConditionEnded,
     ConditionSet,
     ControllerSet,
+    DiceSet,
     rules_condition,
 )
 from fracas.encounter.hand_edits import HandEdits
@@ -54,6 +55,14 @@ from fracas.encounter.narration import Names
 from fracas.encounter.policies import POLICIES
 from fracas.encounter.state import FightState
 from fracas.encounter.undo import plan_undo
+from fracas.encounter.who_rolls import (
+    check_dice_set,
+    check_rollers,
+    fracas_parts,
+    gm_side_parts,
+    rollers_of,
+    shown_roll,
+)
 from fracas.errors import FracasError, InputError, ScriptError
 from fracas.registry.scenarios import scenario_from_mapping
 
@@ -78,12 +87,17 @@ class Session(HandEdits):
     these are in :mod:`fracas.encounter.gm`."""
 
     def __init__(self, scenario: Scenario, setup: FightSetup, controllers: Mapping[str, str],
-                 seed: int, roll_all: bool = False, odds: bool = True):
+                 seed: int, roll_all: bool = False, odds: bool = True,
+                 gm_dice: str | None = None, players: Collection[str] = (),
+                 dice: Mapping[str, str] | None = None):
         self.scenario = scenario
         self.setup = setup
         self.controllers = dict(controllers)
         self.seed = seed
         self.roll_all = roll_all
+        self.gm_dice = gm_dice  # who rolls the GM side's dice (None: as logs before it)
+        self.players = frozenset(players)  # the players' combatants: their dice typed
+        self.dice = dict(dice or {})  # who rolls a combatant's dice, set at the start
         self.odds = odds
         self.current = dict(self.controllers)  # as GM edits have changed them since
         self.entries: list[dict[str, Any]] = []
@@ -96,12 +110,20 @@ class Session(HandEdits):
     @classmethod
     def start(cls, scenario: Scenario, *, seed: int | None = None,
               controllers: Mapping[str, str] | None = None, roll_all: bool = False,
-              max_rounds: int | None = None, odds: bool = True) -> Session:
+              max_rounds: int | None = None, odds: bool = True,
+              gm_dice: str | None = None, players: Collection[str] = (),
+              dice: Mapping[str, str] | None = None, roll_now: bool = True) -> Session:
         """A new session. ``controllers``: combatant id -> ``"person"`` or a policy name
         (default: the scenario's policy), and ``"gm"`` -> ``"person"`` for the GM to make
         the GM's mid-resolution choices by hand (Genesys threat and despair; default: the
         system's policy); ``roll_all``: the session rolls every die by itself; ``odds``
-        False leaves the options without odds (faster, e.g. for checks)."""
+        False leaves the options without odds (faster, e.g. for checks); ``gm_dice``:
+        who rolls the dice of the combatants no player holds (``players``): ``fracas``
+        or ``typed`` (see :mod:`fracas.encounter.who_rolls`; None: a person is asked for
+        every die of an action a person takes part in, as logs before the setting);
+        ``dice``: combatant id -> ``typed`` or ``fracas``, that combatant's own setting;
+        ``roll_now`` False: the first dice fracas rolls wait for :meth:`roll_gm_side` (a
+        server's, until the players are invited)."""
         setup = setup_from_scenario(scenario, max_rounds)
         chosen = {cid: setup.policy_of(cid) for cid in scenario.roster}
         allowed = ", ".join([PERSON, *POLICIES])
@@ -124,7 +146,13 @@ class Session(HandEdits):
             import secrets
 
             seed = secrets.randbits(32)
-        return cls(scenario, setup, chosen, seed, roll_all, odds)
+        check_rollers(gm_dice, [*(players or ()), *(dice or {})], scenario.roster)
+        for cid, roller in (dice or {}).items():
+            check_rollers(roller, (), scenario.roster, (f"dice.{cid}", "dice"))
+        session = cls(scenario, setup, chosen, seed, roll_all, odds, gm_dice, players, dice)
+        if roll_now:
+            session.roll_gm_side()
+        return session
 
     # -- what is asked -----------------------------------------------------------------
     @property
@@ -174,6 +202,9 @@ class Session(HandEdits):
         self._base = self.state  # the state as the pending turn began
         self._base_len = 0  # the events before the pending turn
         self._timers: list[list[Any]] = []  # the GM's timed conditions: [mark, turns left]
+        self.dice_set: dict[str, str] = dict(self.dice)  # who rolls whose dice, as set since
+        self._values: dict[int, Any] = {}  # the value each drawn roll showed, by its entry
+        self.told: list[tuple[dict[str, Any], str]] = []  # what fracas rolled by itself
         self._advance(0)
 
     def _advance(self, index: int) -> tuple[Event, ...]:
@@ -197,6 +228,7 @@ class Session(HandEdits):
             try:
                 result = run_turn(self.setup, self.state, feed, self.current)
             except Needed as need:
+                self._values.update((id(e), v) for e, v in feed.drawn_values)
                 self.drawn = max(self.drawn, feed.next_roll)
                 if end != len(self.entries):
                     raise InputError("the log stops in the middle of a turn before a GM "
@@ -213,6 +245,7 @@ class Session(HandEdits):
                 self.events.extend(shown)
                 return tuple(new)
             self.drawn = max(self.drawn, feed.next_roll)
+            self._values.update((id(e), v) for e, v in feed.drawn_values)
             rolls = result.rolls - len(feed.added)
             given = rolls + result.answers
             if (sum(e["kind"] == "dice" for e in chunk[:given]) != rolls
@@ -279,6 +312,9 @@ class Session(HandEdits):
         check_gm(self.state, event)
         if isinstance(event, ControllerSet):
             self.current[event.combatant] = event.controller
+        if isinstance(event, DiceSet):
+            check_dice_set(event, self.state.roster)
+            self.dice_set[event.combatant] = event.roller
         if isinstance(event, ConditionSet | ConditionCleared):
             self._timers = [t for t in self._timers if (t[0].combatant, t[0].condition) != (
                 event.combatant, event.condition)]
@@ -308,6 +344,10 @@ class Session(HandEdits):
             who = pending.who
             raise InputError(f"{pending.prompt} is for {who} to answer, not {by}", path="by",
                              allowed=f"gm or {who}" if who != "gm" else "gm")
+        if (by == "gm" and answer.get("roll") is True and self.gm_dice is not None
+                and pending.dice is not None and pending.dice.part):
+            # the GM's r at a roll of several people's dice: all of its GM side's parts
+            return self.roll_parts(gm_side_parts(self, pending.dice), group)
         if pending.dice is not None and pending.dice.then and isinstance(
                 answer.get("dice"), list | tuple):
             more = self._pair_typed(pending, list(answer["dice"]), by, group)
@@ -329,6 +369,7 @@ class Session(HandEdits):
             entry["group"] = group
         self._add([entry])
         self._delegated()
+        self.roll_gm_side()
         return tuple(self.events[cut:])
 
     def _pair_typed(self, pending: Decision, values: list[Any], by: str,
@@ -345,7 +386,43 @@ class Session(HandEdits):
         cut = len(self.events)
         self._add(entries)
         self._delegated()
+        self.roll_gm_side()
         return tuple(self.events[cut:])
+
+    def roll_gm_side(self) -> None:
+        """Roll, as they are asked, the dice fracas rolls by itself (see
+        :mod:`fracas.encounter.who_rolls`): each a numbered draw, as ``r`` is, logged as
+        the session's own (``auto``); the turn's ``Rolled`` events tell their results."""
+        while self.pending is not None and self.pending.dice is not None:
+            request = self.pending.dice
+            parts = fracas_parts(self, request)
+            if not parts:
+                return
+            if request.part:
+                shared = request.shared if request.shared is not None else self.draw()
+                added = [{"kind": "dice", "part": k, "rolled": shared, "by": "fracas",
+                          "auto": True} for k in parts]
+            else:
+                added = [{"kind": "dice", "rolled": self.draw(), "by": "fracas",
+                          "auto": True, "owner": request.asked_of()}]
+            what = request.what if not request.part else request.what.split("'s ", 1)[-1]
+            self._add(added, keep_redo=True)
+            names = known_names(self)
+            values = "; ".join(shown_roll(self._values.get(id(e)), names) for e in added)
+            rolled = request.die if request.die.lower().startswith(what.lower()) else (
+                f"{what}: {request.die}")
+            self.told.append((added[0], f"fracas rolls {rolled} → {values}"))
+
+    def untold(self) -> list[str]:
+        """What fracas rolled by itself in the turn still waiting, said once each: ``fracas
+        rolls Gorr's attack: 2d6 → 7`` (a finished turn's narration tells its rolls)."""
+        waiting = [e for e in self.entries[self._turn_start:] if e["kind"] == "dice"
+                   ] if self.pending is not None else []
+        shown = sum(e.rolled_by() is not None for e in self.turn_events)  # told already
+        lines = [line for entry, line in self.told
+                 if any(entry is e for e in waiting[shown:])]
+        self.told.clear()
+        return lines
 
     def _delegated(self) -> None:
         """Answer by policy what the GM let fracas decide for this turn."""
@@ -403,6 +480,7 @@ class Session(HandEdits):
             entry["group"] = group
         self._insert([entry])
         self.redo_stack.clear()
+        self.roll_gm_side()
         return event
 
     @contextlib.contextmanager
@@ -432,8 +510,11 @@ class Session(HandEdits):
         shared = request.shared if request.shared is not None else self.draw()
         stamp = self._stamp()
         extra = {} if group is None else {"group": group}
-        return self._add([{"kind": "dice", "part": k, "rolled": shared, "by": "gm",
-                           "n": stamp + i, **extra} for i, k in enumerate(parts)])
+        cut = len(self.events)
+        self._add([{"kind": "dice", "part": k, "rolled": shared, "by": "gm",
+                    "n": stamp + i, **extra} for i, k in enumerate(parts)])
+        self.roll_gm_side()
+        return tuple(self.events[cut:])
 
     def _stamp(self) -> int:
         """The number of the next input made (undo takes back the newest first)."""
@@ -581,6 +662,8 @@ class Session(HandEdits):
                   "file": self.scenario.path, "controllers": self.controllers,
                   "max_rounds": self.setup.max_rounds, "roll_all": self.roll_all,
                   "drawn": self.drawn}
+        if self.gm_dice is not None:  # who rolls which die (none in older logs)
+            header.update(gm_dice=self.gm_dice, players=sorted(self.players), dice=self.dice)
         return [header, *({"type": "Input", **e} for e in self.entries)]
 
     @classmethod
@@ -608,6 +691,7 @@ class Session(HandEdits):
                                  allowed=", ".join([PERSON, *POLICIES]) + " for a "
                                  "combatant of the scenario; gm: person or policy")
         self.seed, self.roll_all = int(header["seed"]), bool(header.get("roll_all"))
+        self.gm_dice, self.players, self.dice = rollers_of(header, scenario.roster, file)
         self.odds = True
         self.redo_stack = []
         self.entries = []

@@ -57,6 +57,10 @@ class SessionHeader(_Record):
     max_rounds: int | None = Field(ge=1, le=100_000)
     roll_all: bool
     drawn: int = Field(ge=0, le=MAX_COUNT)
+    # who rolls which die (none in logs written before the setting: see who_rolls)
+    gm_dice: Literal["fracas", "typed"] | None = None
+    players: list[Annotated[str, Field(max_length=200)]] | None = Field(None, max_length=10_000)
+    dice: dict[str, Literal["fracas", "typed"]] | None = Field(None, max_length=10_000)
 
 
 class DiceInput(_Input):

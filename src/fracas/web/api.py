@@ -6,7 +6,7 @@ written. Errors are ``{"error": message}`` with the same message the CLI prints.
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 import yaml
 from fastapi import APIRouter, Request
@@ -69,8 +69,14 @@ class NewEncounter(Strict):
         None, description="combatant id -> 'person' or a policy name")
     settings: dict[str, Any] | None = Field(
         None, description="{others: exact|bar|status|hidden, hidden: [ids]}")
-    roll_all: bool = Field(False, description="the server rolls every die (people still "
-                                              "choose); otherwise each die is asked for")
+    roll_all: bool = Field(False, description="the server rolls every die, the players' "
+                                              "too (people still choose)")
+    gm_dice: Literal["fracas", "typed"] = Field(
+        "fracas", description="who rolls the dice of the combatants no player holds: the "
+        "server (fracas, which says what it rolled) or the GM (typed)")
+    players: list[Annotated[str, Field(max_length=200)]] | None = Field(
+        None, max_length=1000, description="the combatants players will hold: their dice "
+        "are asked of their players from the start (an invitation adds its combatants)")
 
     _bounded = field_validator("scenario", "settings")(bounded)
 
@@ -285,7 +291,8 @@ def create(request: Request, body: NewEncounter) -> JSONResponse:
     raw, file = parse_scenario(body)
     info = tracker.create(gid, raw, file=file, title=body.title, seed=body.seed,
                           controllers=body.controllers, settings=body.settings,
-                          roll_all=body.roll_all)
+                          roll_all=body.roll_all, gm_dice=body.gm_dice,
+                          players=body.players)
     role = role_for(tracker.store, request, info.id)
     return as_json(view(request, info.id, role), status_code=201)
 

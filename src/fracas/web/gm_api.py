@@ -14,7 +14,7 @@ from typing import Any, Literal
 from fastapi import APIRouter, Request
 from pydantic import Field, field_validator
 
-from fracas.encounter import gm, order
+from fracas.encounter import gm, order, who_rolls
 from fracas.errors import InputError
 from fracas.web import schema
 from fracas.web.api import Strict, bounded, changed_view, yaml_text
@@ -27,6 +27,14 @@ class Controller(Strict):
     version: int
     combatant: str = Field(max_length=200)
     controller: str = Field(max_length=50, description="'person' or a policy name")
+
+
+class Dice(Strict):
+    version: int = Field(ge=0)
+    combatant: str | None = Field(None, max_length=200, description="a combatant id; none: "
+                                  "every combatant of the GM's side")
+    roller: Literal["fracas", "typed"] = Field(description="fracas rolls (and says what) "
+                                               "or the dice are typed at the table")
 
 
 class Versioned(Strict):
@@ -110,6 +118,14 @@ def set_controller(request: Request, eid: str, body: Controller) -> dict[str, An
     """Who decides for a combatant from now on: ``person`` (by hand) or a policy."""
     return _gm_change(request, eid, body.version, "set who decides",
                       lambda s: gm.set_controller(s, body.combatant, body.controller))
+
+
+@router.post("/dice", response_model=None, responses=schema.answer(schema.Changed))
+def set_dice(request: Request, eid: str, body: Dice) -> dict[str, Any]:
+    """Who rolls a combatant's dice from now on (or, with no combatant, the GM side's):
+    ``fracas`` or ``typed`` at the table; the GM's word for a combatant beats a policy's."""
+    return _gm_change(request, eid, body.version, "set who rolls",
+                      lambda s: s.record(who_rolls.dice_set(s, body.combatant, body.roller)))
 
 
 @router.post("/skip", response_model=None, responses=schema.answer(schema.Changed))

@@ -19,6 +19,7 @@ from typing import Any
 from fracas.core.scenario import Scenario
 from fracas.encounter.policies import POLICIES
 from fracas.encounter.session import Session
+from fracas.encounter.who_rolls import check_rollers
 from fracas.errors import InputError
 from fracas.registry.scenarios import scenario_from_mapping
 from fracas.web.store import Conflict, EncounterInfo, Memory, PlayerInfo, Store
@@ -187,6 +188,16 @@ def check_controllers(controllers: Any, scenario: Scenario) -> dict[str, str]:
     return out
 
 
+def check_players(players: Any, scenario: Scenario) -> list[str]:
+    """The combatants players will hold, as a create request gives them."""
+    if players is None:
+        return []
+    if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
+        raise InputError("players is a list of combatant ids", path="players",
+                         allowed=", ".join(scenario.roster))
+    return list(players)
+
+
 def caught_up(session: Session, had: list[dict[str, Any]], records: list[dict[str, Any]]
               ) -> Session | None:
     """``session`` (at the records ``had``) brought to ``records`` when another server
@@ -287,7 +298,8 @@ class Tracker:
     # -- creating --------------------------------------------------------------------
     def create(self, gm_id: int, raw: Any, *, file: str | None = None, title: str | None = None,
                seed: int | None = None, controllers: Any = None,
-               settings: Any = None, roll_all: bool = False) -> EncounterInfo:
+               settings: Any = None, roll_all: bool = False, gm_dice: str = "fracas",
+               players: Any = None) -> EncounterInfo:
         """A new encounter from a scenario mapping (validated like the CLI's)."""
         scenario = scenario_from_mapping(raw, file=file, folder=None)  # no files on a server
         ctl = check_controllers(controllers, scenario)
@@ -300,7 +312,10 @@ class Tracker:
         # the GM decides for every combatant not given to a policy (a player takes theirs
         # by invitation), and spends threat and despair by hand (seed 004 · Step 5)
         people = {**dict.fromkeys(scenario.roster, "person"), "gm": "person", **ctl}
-        session = Session.start(scenario, seed=seed, controllers=people, roll_all=roll_all)
+        held = check_players(players, scenario)
+        check_rollers(gm_dice, held, scenario.roster)
+        session = Session.start(scenario, seed=seed, controllers=people, roll_all=roll_all,
+                                gm_dice=gm_dice, players=held, roll_now=False)
         records = session.to_records()
         if title is not None and len(title) > MAX_TITLE:
             raise InputError(f"the title is {len(title):,} characters long", path="title",
@@ -382,6 +397,7 @@ class Tracker:
                                moved_on=asked_now(session, role, settings))
             old = entry.records
             try:
+                self._players_now(eid, session)
                 result = act(session)
                 new = session.to_records()
                 version = self.store.commit(eid, entry.version, old, new, note=note,
@@ -395,6 +411,16 @@ class Tracker:
                 entry.info = replace(entry.info, version=version)
         self._notify(eid, version)
         return version, result
+
+    def _players_now(self, eid: str, session: Session) -> None:
+        """The players' combatants as the session asks their dice: those it was started
+        with and every invited player's (the change's own answer then rolls what fracas
+        rolls after it)."""
+        if session.gm_dice is None:
+            return
+        held = {c for p in self.store.players_of(eid) for c in p.combatants}
+        if not held <= session.players:
+            session.players = session.players | held
 
     def decide(self, eid: str, expected: int | None, role: Role,
                answer: Mapping[str, Any]) -> tuple[int, Any]:
