@@ -1,8 +1,8 @@
 """Honest figures (issue 37): for every example duel (every example fight with
 ``FRACAS_NIGHTLY=1``: the larger fights take some 40 CPU-minutes more), at its start and
 at a mid-fight point, the live view's first figure (what the GM sees first: its method,
-sample and 95 % interval) is checked against a large simulation from the same state, played by another
-path with another seed, and, where the fight's chain is small, both against the exact
+sample and 95 % interval) is checked against a large simulation from the same state,
+played by another path with another seed, and, where the fight's chain is small, both against the exact
 chain.
 
 The tolerance is stated: 10 points (26 nightly), two or more sides each, at 95 % would
