@@ -2,8 +2,8 @@
 ``FRACAS_NIGHTLY=1``: the larger fights take some 40 CPU-minutes more), at its start and
 at a mid-fight point, the live view's first figure (what the GM sees first: its method,
 sample and 95 % interval) is checked against a large simulation from the same state,
-played by another path with another seed, and, where the fight's chain is small, both against the exact
-chain.
+played by another path with another seed, and, where the fight's chain is small, both
+against the exact chain.
 
 The tolerance is stated: 10 points (26 nightly), two or more sides each, at 95 % would
 miss by chance now and then, so each check uses the same Wilson interval at z = 3.89 (99.99 %): the
