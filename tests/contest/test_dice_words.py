@@ -31,6 +31,7 @@ def test_the_dice_prompt_of_fracas_play_names_a_checks_dice_in_words() -> None:
     # defensively" on (a bane on her attack) and goes; she rolls 20 and 20, Grub 5: a
     # threat, so she rolls to confirm it with the same dice
     out = _fracas("play", DUEL, "--seed", "7", "--control", "grub=aggressive",
+                  "--gm-dice", "typed", "--gm-dice", "grub=typed",
                   stdin="1\n1\n20 3\n1\n\n20 20\n5\n15 16\nq\n")
     assert ("? Rosa's sword attack on Grub the Brute, roll 1 of 3: 2d20 with a bane, keep "
             "the lower + 5 (sword 4, strength 1)") in out

@@ -72,7 +72,8 @@ def test_a_hand_edited_session_log_is_refused_naming_the_line_of_the_input(
         tmp_path: Path) -> None:
     log = tmp_path / "session.jsonl"
     typed = "3,4\n5,2\na\n1\n2,2\n5,6\ngm hurt rin 2\nq\n"
-    assert fracas("play", DUEL, "--seed", "1", "--log", log, stdin=typed).returncode == 0
+    assert fracas("play", DUEL, "--seed", "1", "--gm-dice", "typed", "--log", log,
+                  stdin=typed).returncode == 0
     records = [json.loads(line) for line in log.read_text().splitlines()]
     dice_line = next(n for n, r in enumerate(records, start=1)
                      if r["data"].get("dice") == [2, 2])
@@ -102,7 +103,8 @@ def test_a_session_log_cut_short_goes_on_in_a_new_log(tmp_path: Path) -> None:
     after the cut, the error says how to go on, and going on into a new log works."""
     log = tmp_path / "session.jsonl"
     typed = "3,4\n5,2\na\n1\n2,2\n5,6\ngm hurt rin 2\nq\n"
-    assert fracas("play", DUEL, "--seed", "1", "--log", log, stdin=typed).returncode == 0
+    assert fracas("play", DUEL, "--seed", "1", "--gm-dice", "typed", "--log", log,
+                  stdin=typed).returncode == 0
     cut = tmp_path / "cut.jsonl"
     cut.write_bytes(log.read_bytes()[:-30])
     done = fracas("play", "--resume", cut, stdin="q\n")

@@ -147,7 +147,8 @@ def test_genesys_a_slot_passes_to_a_later_one(tmp_path: Path) -> None:
 def test_gm_init_rolls_only_the_gm_side(tmp_path: Path) -> None:
     """Mara and Jace are players' characters (``player: true``): gm init does not draw
     for them, and says why; once they have drawn, it draws for the GM's side."""
-    out = play(BRAWL, "--seed", "2", tmp=tmp_path, script=["gm init", "r", "r", "gm init"])
+    out = play(BRAWL, "--seed", "2", "--gm-dice", "typed", tmp=tmp_path,
+               script=["gm init", "r", "r", "gm init"])
     assert "Mara's roll is asked now, and it is a player's to make (the GM's side is " \
            "rolled by gm init)" in out
     rolled = out.split("> gm init")[2]
