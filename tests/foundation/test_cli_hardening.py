@@ -117,7 +117,7 @@ def test_a_lone_surrogate_escape_in_a_log_line_is_refused(tmp_path: Path) -> Non
 def session_log(tmp_path_factory: pytest.TempPathFactory) -> Path:
     folder = tmp_path_factory.mktemp("session")
     log = folder / "session.jsonl"
-    fracas("play", DUEL, "--seed", "3", "--log", log, stdin="r\nr\n\nq\n")
+    fracas("play", DUEL, "--seed", "3", "--gm-dice", "typed", "--log", log, stdin="r\nr\n\nq\n")
     assert [r["kind"] for r in records(log)] == ["session", "input", "input", "input"]
     return log
 
@@ -154,7 +154,8 @@ def test_a_session_log_with_a_key_twice_is_refused(session_log: Path, tmp_path: 
 # -- 5: a refused undo changes nothing -----------------------------------------------------
 def test_undo_past_the_start_changes_nothing(tmp_path: Path) -> None:
     log = tmp_path / "session.jsonl"
-    done = fracas("play", DUEL, "--seed", "3", "--log", log, stdin="3,5\nu 2\n9,9\nq\n")
+    done = fracas("play", DUEL, "--seed", "3", "--gm-dice", "typed", "--log", log,
+                  stdin="3,5\nu 2\n9,9\nq\n")
     assert "only 1 step to undo" in done.stdout
     assert "9 is not a value d6 can show" in done.stdout  # still asking for Gorr's 2d6
     assert [r["data"].get("dice") for r in records(log)[1:]] == [[3, 5]]
@@ -174,7 +175,7 @@ def test_undo_past_the_start_changes_nothing(tmp_path: Path) -> None:
 def test_a_gm_edit_of_the_wrong_type_is_refused(tmp_path: Path, file: str, line: str,
                                                 words: str) -> None:
     log = tmp_path / "session.jsonl"
-    done = fracas("play", EXAMPLES / file, "--seed", "1", "--log", log,
+    done = fracas("play", EXAMPLES / file, "--seed", "1", "--gm-dice", "typed", "--log", log,
                   stdin=f"{line}\nq\n")
     assert done.returncode == 0 and words in done.stdout, done.stdout
     assert len(records(log)) == 1  # nothing was added

@@ -26,8 +26,8 @@ def fracas(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
 
 def played(tmp_path: Path, lines: str, scenario: Path = DUEL) -> Path:
     log = tmp_path / "play.jsonl"
-    done = fracas("play", str(scenario), "--seed", "1", "--log", str(log), "--script",
-                  "/dev/stdin", stdin=lines)
+    done = fracas("play", str(scenario), "--seed", "1", "--gm-dice", "typed", "--log", str(log),
+                  "--script", "/dev/stdin", stdin=lines)
     assert done.returncode == 0, done.stderr
     return log
 

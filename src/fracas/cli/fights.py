@@ -227,7 +227,7 @@ def _show_replayed(fight: Encounter | Session, title: str, undone: str) -> None:
 
     from fracas.cli import render, status
     from fracas.encounter.narration import Names
-    from fracas.encounter.session import known_names
+    from fracas.encounter.who_rolls import known_names
 
     console = render.make_console()
     state = fight.state

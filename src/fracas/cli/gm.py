@@ -150,17 +150,45 @@ def command(session: Session, words: list[str], line: str) -> tuple[Event, ...] 
         cid, left = split_who(session, rest, 1)
         return (gm.clear_condition(session, cid, " ".join(left)),)
     if what == "do" and rest:
-        text = line.split("do", 1)[1]
-        description, *parts = text.split("|")
-        roll: dict[str, Any] = {}
-        effects = []
-        for part in parts:
-            kind, value = _effect(session, part)
-            if kind == "roll":
-                roll = value
-            else:
-                effects.append(value)
-        return gm.free_action(session, description.strip(), effects=effects, **roll)
+        return _free_action(session, line)
+    if what in ("move", "hold", "delay"):
+        return _order(session, what, rest)
+    if what == "join" and len(rest) >= 2:
+        where = rest[0].lower()
+        place: str | int = int(where) if where.isdigit() else PLACES.get(where, where)
+        if place not in PLACES.values() and not isinstance(place, int):
+            raise InputError(f"unknown place {where!r}", path="gm join",
+                             allowed="next, now, end or a number")
+        text = re.split(r"\s+", line.split("join", 1)[1].strip(), maxsplit=1)[1]
+        try:
+            entry = json.loads(text)
+        except json.JSONDecodeError as err:
+            raise InputError(f"not JSON: {err.msg}", path="gm join",
+                             allowed='a scenario entry: {"id": ..., "side": ...}') from None
+        if not isinstance(entry, dict):
+            raise InputError("a combatant is a mapping", path="gm join",
+                             allowed='{"id": ..., "side": ..., ...}')
+        return gm.bring_in(session, entry, place)
+    return None
+
+
+def _free_action(session: Session, line: str) -> tuple[Event, ...]:
+    """``gm do TEXT | roll ... | effect ...``: a free-form action with its roll and effects."""
+    text = line.split("do", 1)[1]
+    description, *parts = text.split("|")
+    roll: dict[str, Any] = {}
+    effects = []
+    for part in parts:
+        kind, value = _effect(session, part)
+        if kind == "roll":
+            roll = value
+        else:
+            effects.append(value)
+    return gm.free_action(session, description.strip(), effects=effects, **roll)
+
+
+def _order(session: Session, what: str, rest: list[str]) -> tuple[Event, ...] | None:
+    """``gm move ID before|after ID2``, ``gm hold [after ID2]`` (``gm delay`` alike)."""
     if what == "move" and len(rest) >= 3:
         at = next((k for k in range(len(rest) - 1, 0, -1)
                    if rest[k].lower() in ("before", "after")), None)
@@ -178,22 +206,6 @@ def command(session: Session, words: list[str], line: str) -> tuple[Event, ...] 
             other, more = split_who(session, rest[1:])
             if not more:
                 return order.hold(session, other)
-    if what == "join" and len(rest) >= 2:
-        where = rest[0].lower()
-        place: str | int = int(where) if where.isdigit() else PLACES.get(where, where)
-        if place not in PLACES.values() and not isinstance(place, int):
-            raise InputError(f"unknown place {where!r}", path="gm join",
-                             allowed="next, now, end or a number")
-        text = re.split(r"\s+", line.split("join", 1)[1].strip(), maxsplit=1)[1]
-        try:
-            entry = json.loads(text)
-        except json.JSONDecodeError as err:
-            raise InputError(f"not JSON: {err.msg}", path="gm join",
-                             allowed='a scenario entry: {"id": ..., "side": ...}') from None
-        if not isinstance(entry, dict):
-            raise InputError("a combatant is a mapping", path="gm join",
-                             allowed='{"id": ..., "side": ..., ...}')
-        return gm.bring_in(session, entry, place)
     return None
 
 

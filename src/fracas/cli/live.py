@@ -51,9 +51,9 @@ from fracas.encounter.gm import told
 from fracas.encounter.live import dice_prompt
 from fracas.encounter.log import retold_warning
 from fracas.encounter.narration import Names
-from fracas.encounter.session import Session, known_names
+from fracas.encounter.session import Session
 from fracas.encounter.session_log import SessionLog, load_session
-from fracas.encounter.who_rolls import ROLLERS, check_rollers
+from fracas.encounter.who_rolls import ROLLERS, check_rollers, known_names
 from fracas.errors import InputError
 from fracas.registry.scenarios import load_scenario
 

@@ -247,8 +247,8 @@ def fight_lines(fight: Any) -> Iterator[tuple[NoteLine, Any]]:
     it: each line of the brief narration, with each round's status after its order, each
     given with the fight's state at that point."""
     from fracas.encounter.edits import apply_live
-    from fracas.encounter.session import known_names
     from fracas.encounter.state import FightState
+    from fracas.encounter.who_rolls import known_names
 
     scenario, system = fight.scenario, fight.setup.system
     events = list(fight.events)

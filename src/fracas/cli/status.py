@@ -22,8 +22,8 @@ from fracas.cli import render
 from fracas.core.events import Event, TurnStarted
 from fracas.encounter.gm import marks as gm_marks
 from fracas.encounter.narration import Names
-from fracas.encounter.session import known_names
 from fracas.encounter.state import FightState
+from fracas.encounter.who_rolls import known_names
 
 if TYPE_CHECKING:
     from fracas.encounter.session import Session

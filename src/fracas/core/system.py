@@ -16,8 +16,8 @@ its docs page. docs/adding-a-system.md documents every public member, in these g
   :meth:`load_yaml`, :attr:`defaults`, :meth:`with_rules`, :meth:`resolve_files`,
   :meth:`inline_files`);
 * turn order: :meth:`initiative` and :meth:`actions` (required), :meth:`legal_actions`,
-  :meth:`round_choices`, :meth:`reactions`, :meth:`is_active`, :meth:`start_fight`,
-  :meth:`start_turn`, :meth:`end_round`;
+  :meth:`round_choices`, :meth:`reactions`, :meth:`is_active`, :meth:`is_player`,
+  :meth:`start_fight`, :meth:`start_turn`, :meth:`end_round`;
 * presentation and words: :attr:`words`, :meth:`health`, :meth:`glance`,
   :meth:`harm_by_hand`, ``dice_order``, ``demo_examples``, :meth:`examples_dir`,
   :meth:`parse_roll`;

@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Collection, Iterator, Mapping, Sequence
-from dataclasses import replace
 from types import SimpleNamespace
 from typing import Any
 
@@ -35,13 +34,12 @@ from fracas.core.events import (
 from fracas.core.scenario import Scenario
 from fracas.core.words import count
 from fracas.dice.variables import Variable
-from fracas.encounter.answers import answer_entry, parts_typed
+from fracas.encounter.answers import answer_entry
 from fracas.encounter.decisions import Decision, DiceRequest, Needed, Option
 from fracas.encounter.edits import apply_live, check_gm, fold_live
 from fracas.encounter.engine import FightSetup, setup_from_scenario
 from fracas.encounter.gm_events import (
     RULE_GM,
-    CombatantAdded,
     ConditionCleared,
     ConditionEnded,
     ConditionSet,
@@ -50,18 +48,18 @@ from fracas.encounter.gm_events import (
     rules_condition,
 )
 from fracas.encounter.hand_edits import HandEdits
-from fracas.encounter.live import PERSON, Feed, dice_error, dice_prompt, run_turn, whose_roll
+from fracas.encounter.live import PERSON, Feed, dice_error, run_turn
 from fracas.encounter.narration import Names
 from fracas.encounter.policies import POLICIES
 from fracas.encounter.state import FightState
 from fracas.encounter.undo import plan_undo
 from fracas.encounter.who_rolls import (
+    DiceTurns,
     check_dice_set,
     check_rollers,
-    fracas_parts,
     gm_side_parts,
+    known_names,
     rollers_of,
-    shown_roll,
 )
 from fracas.errors import FracasError, InputError, ScriptError
 from fracas.registry.scenarios import scenario_from_mapping
@@ -71,18 +69,7 @@ __all__ = ["RULE_GM", "Decision", "DiceRequest", "Option", "Session"]
 SESSION_VERSION = 1
 
 
-def known_names(session: Session) -> dict[str, str]:
-    """Every combatant the fight has known, by id (those added and removed included)."""
-    names = {cid: c.name for cid, c in session.scenario.roster.items()}
-    for event in session.events:
-        if isinstance(event, CombatantAdded):
-            entry = dict(event.entry)
-            names[str(entry.get("id"))] = str(entry.get("name") or entry.get("id"))
-    names.update({cid: c.name for cid, c in session.state.roster.items()})
-    return names
-
-
-class Session(HandEdits):
+class Session(HandEdits, DiceTurns):
     """A fight in progress at the table (see the module docstring); the GM's tools beyond
     these are in :mod:`fracas.encounter.gm`."""
 
@@ -271,18 +258,6 @@ class Session(HandEdits):
         self._turn_start = len(self.entries)
         return tuple(new)
 
-    def _named(self, decision: Decision, feed: Feed) -> Decision:
-        """A dice request naming who rolls, where a trial run of the turn can tell."""
-        if decision.dice is None or decision.dice.part:  # a part names its owner
-            return decision
-        who = whose_roll(self.setup, self._base, feed, self.current)
-        if who is None or who == decision.who:
-            return decision
-        name = self._base.roster[who].name
-        request = replace(decision.dice, who=who, what=f"{decision.dice.what} ({name})",
-                          owner=decision.dice.who)
-        return replace(decision, who=who, prompt=dice_prompt(request), dice=request)
-
     def _expire(self, turn: tuple[Event, ...]) -> None:
         """After a turn: count down the GM's timed conditions by the turns it began, and
         end those whose time is up (the rules' condition with the GM's mark)."""
@@ -371,58 +346,6 @@ class Session(HandEdits):
         self._delegated()
         self.roll_gm_side()
         return tuple(self.events[cut:])
-
-    def _pair_typed(self, pending: Decision, values: list[Any], by: str,
-                    group: int | None) -> tuple[Event, ...] | None:
-        """The dice of a part of a roll of several people's dice typed with the parts after
-        it (:func:`~fracas.encounter.answers.parts_typed`), each its own input, all one undo
-        step; None when the values are for the pending part alone."""
-        entries = parts_typed(pending, values, by, self.draw)
-        if entries is None:
-            return None
-        step, stamp = len(self.entries) if group is None else group, self._stamp()
-        for i, entry in enumerate(entries):
-            entry.update(n=stamp + i, group=step)
-        cut = len(self.events)
-        self._add(entries)
-        self._delegated()
-        self.roll_gm_side()
-        return tuple(self.events[cut:])
-
-    def roll_gm_side(self) -> None:
-        """Roll, as they are asked, the dice fracas rolls by itself (see
-        :mod:`fracas.encounter.who_rolls`): each a numbered draw, as ``r`` is, logged as
-        the session's own (``auto``); the turn's ``Rolled`` events tell their results."""
-        while self.pending is not None and self.pending.dice is not None:
-            request = self.pending.dice
-            parts = fracas_parts(self, request)
-            if not parts:
-                return
-            if request.part:
-                shared = request.shared if request.shared is not None else self.draw()
-                added = [{"kind": "dice", "part": k, "rolled": shared, "by": "fracas",
-                          "auto": True} for k in parts]
-            else:
-                added = [{"kind": "dice", "rolled": self.draw(), "by": "fracas",
-                          "auto": True, "owner": request.asked_of()}]
-            what = request.what if not request.part else request.what.split("'s ", 1)[-1]
-            self._add(added, keep_redo=True)
-            names = known_names(self)
-            values = "; ".join(shown_roll(self._values.get(id(e)), names) for e in added)
-            rolled = request.die if request.die.lower().startswith(what.lower()) else (
-                f"{what}: {request.die}")
-            self.told.append((added[0], f"fracas rolls {rolled} → {values}"))
-
-    def untold(self) -> list[str]:
-        """What fracas rolled by itself in the turn still waiting, said once each: ``fracas
-        rolls Gorr's attack: 2d6 → 7`` (a finished turn's narration tells its rolls)."""
-        waiting = [e for e in self.entries[self._turn_start:] if e["kind"] == "dice"
-                   ] if self.pending is not None else []
-        shown = sum(e.rolled_by() is not None for e in self.turn_events)  # told already
-        lines = [line for entry, line in self.told
-                 if any(entry is e for e in waiting[shown:])]
-        self.told.clear()
-        return lines
 
     def _delegated(self) -> None:
         """Answer by policy what the GM let fracas decide for this turn."""
@@ -708,18 +631,6 @@ class Session(HandEdits):
         except InputError as err:
             raise err.located(file=file) from None
         return self
-
-    def play_first(self, limit: int) -> int:
-        """Answer up to ``limit`` decisions with their first option (a die: rolled), as
-        nobody at a table would: a fight played through to warm a server up or in a test.
-        How many were answered."""
-        for done in range(limit):
-            pending = self.pending
-            if pending is None:
-                return done
-            self.decide({"option": pending.options[0].id} if pending.options
-                        else {"roll": True}, by="gm")
-        return limit
 
     def replayed(self) -> FightState:
         """The state rebuilt from the events alone (a check on the log)."""

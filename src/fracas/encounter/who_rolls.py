@@ -13,19 +13,24 @@ action a person takes part in, as it always did, so such logs play back identica
 from __future__ import annotations
 
 from collections.abc import Collection, Mapping
-from typing import TYPE_CHECKING, Any
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any, cast
 
+from fracas.core.events import Event
 from fracas.dice.reading import Reading
-from fracas.encounter.decisions import DiceRequest
-from fracas.encounter.gm_events import FRACAS, ROLLERS, RULE_GM, TYPED, DiceSet
-from fracas.encounter.live import PERSON
+from fracas.encounter.answers import parts_typed
+from fracas.encounter.decisions import Decision, DiceRequest
+from fracas.encounter.gm_events import FRACAS, ROLLERS, RULE_GM, TYPED, CombatantAdded, DiceSet
+from fracas.encounter.live import PERSON, Feed, dice_prompt, whose_roll
 from fracas.errors import InputError
 
 if TYPE_CHECKING:
     from fracas.encounter.session import Session
+    from fracas.encounter.state import FightState
 
-__all__ = ["FRACAS", "ROLLERS", "TYPED", "check_dice_set", "check_rollers", "fracas_parts",
-           "gm_side_parts", "rollers_of", "rolls_itself", "shown_roll"]
+__all__ = ["FRACAS", "ROLLERS", "TYPED", "DiceTurns", "check_dice_set", "check_rollers",
+           "fracas_parts", "gm_side_parts", "known_names", "rollers_of", "rolls_itself",
+           "shown_roll"]
 
 
 def check_rollers(gm_dice: str | None, players: Collection[str],
@@ -146,3 +151,119 @@ def rollers_of(header: Mapping[str, Any], roster: Mapping[str, Any], file: str |
         raise InputError(err.message, file=file, path=f"record 1.{err.path}",
                          allowed=err.allowed) from None
     return chosen, players, each
+
+
+def known_names(session: Any) -> dict[str, str]:  # a Session
+    """Every combatant the fight has known, by id (those added and removed included)."""
+    names = {cid: c.name for cid, c in session.scenario.roster.items()}
+    for event in session.events:
+        if isinstance(event, CombatantAdded):
+            entry = dict(event.entry)
+            names[str(entry.get("id"))] = str(entry.get("name") or entry.get("id"))
+    names.update({cid: c.name for cid, c in session.state.roster.items()})
+    return names
+
+
+class DiceTurns:
+    """The rolls of a turn that are not one person's answer, for the session that mixes
+    them in: the dice fracas rolls by itself, told as they are rolled, and a roll's parts
+    typed on one line."""
+
+    if TYPE_CHECKING:
+        pending: Any
+        entries: list[dict[str, Any]]
+        events: list[Event]
+        told: list[tuple[dict[str, Any], str]]
+        _values: dict[int, Any]
+        _turn_start: int
+
+        setup: Any
+        current: dict[str, str]
+        _base: FightState
+
+        def draw(self) -> int: ...
+        def decide(self, answer: Mapping[str, Any], *, by: str = "gm",
+                   group: int | None = None) -> tuple[Event, ...]: ...
+        def _stamp(self) -> int: ...
+        def _delegated(self) -> None: ...
+        def _add(self, added: list[dict[str, Any]], keep_redo: bool = False
+                 ) -> Any: ...
+
+        @property
+        def turn_events(self) -> tuple[Event, ...]: ...
+
+    def _pair_typed(self, pending: Decision, values: list[Any], by: str,
+                    group: int | None) -> tuple[Event, ...] | None:
+        """The dice of a part of a roll of several people's dice typed with the parts after
+        it (:func:`~fracas.encounter.answers.parts_typed`), each its own input, all one undo
+        step; None when the values are for the pending part alone."""
+        entries = parts_typed(pending, values, by, self.draw)
+        if entries is None:
+            return None
+        step, stamp = len(self.entries) if group is None else group, self._stamp()
+        for i, entry in enumerate(entries):
+            entry.update(n=stamp + i, group=step)
+        cut = len(self.events)
+        self._add(entries)
+        self._delegated()
+        self.roll_gm_side()
+        return tuple(self.events[cut:])
+
+    def roll_gm_side(self) -> None:
+        """Roll, as they are asked, the dice fracas rolls by itself (see
+        :mod:`fracas.encounter.who_rolls`): each a numbered draw, as ``r`` is, logged as
+        the session's own (``auto``); the turn's ``Rolled`` events tell their results."""
+        while self.pending is not None and self.pending.dice is not None:
+            request = self.pending.dice
+            parts = fracas_parts(cast("Session", self), request)
+            if not parts:
+                return
+            if request.part:
+                shared = request.shared if request.shared is not None else self.draw()
+                added = [{"kind": "dice", "part": k, "rolled": shared, "by": "fracas",
+                          "auto": True} for k in parts]
+            else:
+                added = [{"kind": "dice", "rolled": self.draw(), "by": "fracas",
+                          "auto": True, "owner": request.asked_of()}]
+            what = request.what if not request.part else request.what.split("'s ", 1)[-1]
+            self._add(added, keep_redo=True)
+            names = known_names(self)
+            values = "; ".join(shown_roll(self._values.get(id(e)), names) for e in added)
+            rolled = request.die if request.die.lower().startswith(what.lower()) else (
+                f"{what}: {request.die}")
+            self.told.append((added[0], f"fracas rolls {rolled} → {values}"))
+
+    def untold(self) -> list[str]:
+        """What fracas rolled by itself in the turn still waiting, said once each: ``fracas
+        rolls Gorr's attack: 2d6 → 7`` (a finished turn's narration tells its rolls)."""
+        waiting = [e for e in self.entries[self._turn_start:] if e["kind"] == "dice"
+                   ] if self.pending is not None else []
+        shown = sum(e.rolled_by() is not None for e in self.turn_events)  # told already
+        lines = [line for entry, line in self.told
+                 if any(entry is e for e in waiting[shown:])]
+        self.told.clear()
+        return lines
+
+    def _named(self, decision: Decision, feed: Feed) -> Decision:
+        """A dice request naming who rolls, where a trial run of the turn can tell."""
+        if decision.dice is None or decision.dice.part:  # a part names its owner
+            return decision
+        who = whose_roll(self.setup, self._base, feed, self.current)
+        if who is None or who == decision.who:
+            return decision
+        name = self._base.roster[who].name
+        request = replace(decision.dice, who=who, what=f"{decision.dice.what} ({name})",
+                          owner=decision.dice.who)
+        return replace(decision, who=who, prompt=dice_prompt(request), dice=request)
+
+    def play_first(self, limit: int) -> int:
+        """Answer up to ``limit`` decisions with their first option (a die: rolled), as
+        nobody at a table would: a fight played through to warm a server up or in a test.
+        How many were answered."""
+        for done in range(limit):
+            pending = self.pending
+            if pending is None:
+                return done
+            self.decide({"option": pending.options[0].id} if pending.options
+                        else {"roll": True}, by="gm")
+        return limit

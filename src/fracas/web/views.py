@@ -32,8 +32,9 @@ from fracas.encounter.redact import (
     event_lines,
     summary_view,
 )
-from fracas.encounter.session import Session, known_names
+from fracas.encounter.session import Session
 from fracas.encounter.summary import summarize
+from fracas.encounter.who_rolls import known_names
 from fracas.web.odds import WORKER
 from fracas.web.tracker import Role
 
