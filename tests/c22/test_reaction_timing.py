@@ -80,6 +80,7 @@ def play_duel(tmp_path: Path, moves: str, *options: str) -> str:
     script = tmp_path / "moves.txt"
     script.write_text(moves)
     done = subprocess.run([sys.executable, "-m", "fracas", "play", str(path), "--seed", "1",
+                           "--gm-dice", "typed",
                            "--script", str(script), *options],
                           capture_output=True, text=True, timeout=300,
                           env={**os.environ, "COLUMNS": "200"})

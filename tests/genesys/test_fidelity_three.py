@@ -141,7 +141,8 @@ def _play_threat(tmp_path: Path, rules: dict[str, Any] | None) -> str:
     # initiative rolled (the thug first with Cool 3), the thug's usual attack (a): one
     # success, two threat, as the table writes the symbols
     script.write_text("r\nr\na\ns hh\n")
-    done = _fracas("play", str(path), "--seed", "1", "--script", str(script), "--verbose")
+    done = _fracas("play", str(path), "--seed", "1", "--gm-dice", "typed", "--script",
+                   str(script), "--verbose")
     assert done.returncode == 0, done.stderr
     return done.stdout
 

@@ -25,7 +25,7 @@ def gm(server: ServerProcess) -> Iterator[Client]:
 
 
 def _create(gm: Client, **extra: Any) -> str:
-    r = gm.post("/api/encounters", {"example": DUEL, "seed": 5, **extra})
+    r = gm.post("/api/encounters", {"example": DUEL, "seed": 5, "gm_dice": "fracas", **extra})
     assert r.status_code == 201, r.text
     return str(r.json()["id"])
 

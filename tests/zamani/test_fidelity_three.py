@@ -147,7 +147,8 @@ def test_the_surprise_contest_asks_for_both_of_its_dice(tmp_path: Path) -> None:
     # both sacrifice nothing; Ann opens with her usual surprise attack (Bob has only his
     # Dexterity: no defense to choose)
     script.write_text("\n\n\n30 55\n")
-    done = _fracas("play", str(fight_file), "--seed", "1", "--script", str(script))
+    done = _fracas("play", str(fight_file), "--seed", "1", "--gm-dice", "typed", "--script",
+                   str(script))
     assert done.returncode == 0, done.stderr
     out = " ".join(done.stdout.split())
     assert ("Surprise contest: Ann's stealth roll, then Bob's Fitness roll: d100 twice, "

@@ -25,6 +25,7 @@ def test_00_typed_for_a_d100_is_100_in_the_narration_and_the_outcome(tmp_path: P
     # both sacrifice nothing, Kofi attacks (Dura has no defense to choose: only her
     # Dexterity), the d100 shows 00
     done = fracas("play", str(EXAMPLES / "zamani" / "duel-fight.yaml"), "--seed", "1",
+                  "--gm-dice", "typed",
                   "--log", str(log), typed="\n\na\n00\nq\n")
     assert done.returncode == 0, done.stderr
     out = done.stdout
@@ -39,6 +40,7 @@ def test_00_typed_for_a_d100_is_100_in_the_narration_and_the_outcome(tmp_path: P
 
 def test_00_on_a_d6_or_a_d10_is_refused_naming_the_values_it_shows() -> None:
     done = fracas("play", str(EXAMPLES / "tristat" / "duel-fight.yaml"), "--seed", "1",
+                  "--gm-dice", "typed",
                   typed="00,3\n3,4\nq\n")
     assert done.returncode == 0, done.stderr
     assert ("error (input 1): Rin's initiative: 2d6: '00' is not a "
