@@ -101,8 +101,9 @@ def test_the_form_seed_and_people_ids(world: tuple[TestClient, Client, str]) -> 
 def test_hand_edits_are_checked_by_the_state_types(db_url: str) -> None:
     with TestClient(create_app(db_url), raise_server_exceptions=False) as http:
         gm = new_gm(http)
-        tri = new_encounter(gm, DUEL, people=[])["id"]
-        gen = new_encounter(gm, "genesys/duel-fight.yaml", people=[])["id"]
+        # a person holds one combatant, so the fight waits (a policy rolls its own dice)
+        tri = new_encounter(gm, DUEL, people=["rin"])["id"]
+        gen = new_encounter(gm, "genesys/duel-fight.yaml", people=["red"])["id"]
         cases = [(tri, "rin", "health", 10**400, "out of range"),
                  (tri, "rin", "health", "x", "whole number"),
                  (tri, "rin", "conditions", [1, 2], "conditions[0]"),
