@@ -78,6 +78,10 @@ def test_a_stale_click_says_the_table_moved_on_and_shows_it_as_it_stands(
         stale.locator("#pending button.roll").click()
         moved(stale, now)
         stale.wait_for_selector("#error", state="hidden")
+        # the panel is redrawn as the who's-winning figure arrives: read the log once drawn
+        stale.wait_for_function("() => (document.querySelector('ol.log') || {}).innerText"
+                                " && document.querySelector('ol.log').innerText"
+                                ".includes('Grub the Brute rolls d20 for initiative')")
         log = stale.locator("ol.log").inner_text()
         assert "Rosa rolls d20 for initiative: 17 (+ 0 (initiative) = 17)" in log
         assert "Grub the Brute rolls d20 for initiative: " in log
