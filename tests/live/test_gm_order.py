@@ -8,9 +8,6 @@ combatant still standing."""
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -23,6 +20,7 @@ from fracas.encounter.session_log import load_session
 from fracas.errors import InputError
 from fracas.registry.examples import load_example
 from fracas.registry.scenarios import scenario_from_mapping
+from tests.live.test_gm_play import play as play_script
 
 WAREHOUSE = "examples/tristat/warehouse-fight.yaml"
 GATE = "examples/contest/gate-fight.yaml"
@@ -32,14 +30,8 @@ FORD = "examples/zamani/river-crossing-fight.yaml"
 
 
 def play(*args: str, script: list[str], tmp: Path) -> str:
-    path = tmp / "script.txt"
-    path.write_text("\n".join([*script, "q"]) + "\n", encoding="utf-8")
-    done = subprocess.run([sys.executable, "-m", "fracas", "play", *args, "--script",
-                           str(path)], capture_output=True, text=True, timeout=300,
-                          env={**os.environ, "COLUMNS": "200"})
-    assert done.returncode == 0, done.stderr
-    assert "Traceback" not in done.stdout + done.stderr
-    return done.stdout
+    """``fracas play`` in a fresh process with ``script`` typed, then ``q``."""
+    return play_script(*args, script="\n".join([*script, "q"]) + "\n", tmp=tmp)
 
 
 def resumed(log: Path) -> Session:

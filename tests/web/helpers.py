@@ -104,3 +104,11 @@ def play_to_end(eid: str, gm: Client, players: dict[str, Client], limit: int = 2
         made += 1
         view = gm.view(eid)
     return view, made
+
+
+def post(gm: Client, eid: str, path: str, view: dict[str, Any], body: dict[str, Any],
+         status: int = 200) -> dict[str, Any]:
+    """A change to encounter ``eid`` sent with ``view``'s version; its answer (``status``)."""
+    r = gm.post(f"/api/encounters/{eid}/{path}", {"version": view["version"], **body})
+    assert r.status_code == status, r.text
+    return dict(r.json())

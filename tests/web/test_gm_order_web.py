@@ -12,7 +12,7 @@ import httpx
 import pytest
 
 from fracas.web.testing import ServerProcess
-from tests.web.helpers import Client, new_gm
+from tests.web.helpers import Client, new_gm, post
 
 WAREHOUSE = "tristat/warehouse-fight.yaml"
 FORD = "zamani/river-crossing-fight.yaml"
@@ -27,13 +27,6 @@ def gm(server: ServerProcess) -> Iterator[Client]:
 def create(gm: Client, example: str) -> dict[str, Any]:
     r = gm.post("/api/encounters", {"example": example, "seed": 2})
     assert r.status_code == 201, r.text
-    return dict(r.json())
-
-
-def post(gm: Client, eid: str, path: str, view: dict[str, Any], body: dict[str, Any],
-         status: int = 200) -> dict[str, Any]:
-    r = gm.post(f"/api/encounters/{eid}/{path}", {"version": view["version"], **body})
-    assert r.status_code == status, r.text
     return dict(r.json())
 
 

@@ -15,7 +15,7 @@ import pytest
 
 from fracas.registry.examples import load_example
 from fracas.web.testing import ServerProcess
-from tests.web.helpers import Client, invite, new_gm
+from tests.web.helpers import Client, invite, new_gm, post
 
 DUEL = "tristat/duel-fight.yaml"
 
@@ -28,17 +28,11 @@ def gm(server: ServerProcess) -> Iterator[Client]:
 
 
 def create(gm: Client, example: str, **extra: Any) -> dict[str, Any]:
-    # the GM types the GM side's dice here (fracas rolls them by default: test_who_rolls_web)
+    # the GM types the GM side's dice (the tracker's default; gm_dice: fracas has the
+    # server roll them: test_who_rolls_web)
     r = gm.post("/api/encounters", {"example": example, "seed": 5, "gm_dice": "typed",
                                     **extra})
     assert r.status_code == 201, r.text
-    return dict(r.json())
-
-
-def post(gm: Client, eid: str, path: str, view: dict[str, Any], body: dict[str, Any],
-         status: int = 200) -> dict[str, Any]:
-    r = gm.post(f"/api/encounters/{eid}/{path}", {"version": view["version"], **body})
-    assert r.status_code == status, r.text
     return dict(r.json())
 
 
