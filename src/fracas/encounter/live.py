@@ -150,6 +150,8 @@ class Feed:
     owners: tuple[Part, ...] = ()  # the next roll's parts: whose, what for, bonus, needs
     bonus: str = ""  # what the next roll's roller adds to the die
     drawn_values: list[tuple[dict[str, Any], Any]] = field(default_factory=list)  # draws read
+    # the roll each draw fracas made by itself was for, by its entry's id
+    asked: dict[int, tuple[dict[str, Any], DiceRequest]] = field(default_factory=dict)
 
     def saw(self, event: Event) -> None:
         """An event of the turn, as it happens: what was told of the resolution under
@@ -273,6 +275,8 @@ class LiveRoller:
         if feed.used_rolls < len(feed.rolls):
             entry = feed.rolls[feed.used_rolls]
             _same_roller(entry, who, feed.used_rolls)
+            if entry.get("auto"):  # what fracas rolled by itself, as it was asked
+                feed.asked[id(entry)] = (entry, self._request(var, who, announced, bonus))
             feed.used_rolls += 1
             if "rolled" in entry:
                 value = self._draw(var, int(entry["rolled"]))
@@ -286,6 +290,13 @@ class LiveRoller:
             feed.rolls.append(entry)
             feed.used_rolls += 1
             return self._draw(var, int(entry["rolled"]))
+        request = self._request(var, who, announced, bonus)
+        raise Needed(Decision("dice", who, dice_prompt(request), dice=request))
+
+    def _request(self, var: Variable[Any], who: str, announced: tuple[str, str, str] | None,
+                 bonus: str) -> DiceRequest:
+        """The roll as a person is asked for it: what for, the die, the need."""
+        feed = self.feed
         needs = ""
         if announced is not None:
             said = announced[1].format(actor=feed.name(feed.actor),
@@ -303,9 +314,8 @@ class LiveRoller:
         if die.startswith(f"{who}'s "):  # a deck's cards, named by their owner's id
             die = "the " + die[len(who) + 3:]
         die = Names(feed.names).label(die)
-        request = DiceRequest(die, who, what, dice_count(var), dice_allowed(var),
-                              var.stream, needs, var.typed, bonus=bonus)
-        raise Needed(Decision("dice", who, dice_prompt(request), dice=request))
+        return DiceRequest(die, who, what, dice_count(var), dice_allowed(var),
+                           var.stream, needs, var.typed, bonus=bonus)
 
     def _by_parts(self, var: Variable[Any], who: str) -> bool:
         """Is a roll of several people's dice asked of each owner, part by part? So in
@@ -343,9 +353,13 @@ class LiveRoller:
         drawn = None if shared is None else sp.sample_parts(roll_rng(feed.seed, shared))
         values: list[Any] = []
         known: dict[int, Any] = {}
+        owner = tuple(self._owner(o.who) for o in owners)
         for k, part in enumerate(sp.parts, start=1):
             if k in got:
                 entry = got[k]
+                if entry.get("auto"):  # a part fracas rolled by itself, as it was asked
+                    feed.asked[id(entry)] = (entry, self._part(var, sp, owners, owner, k,
+                                                               None))
                 known[k] = (drawn[k - 1] if "rolled" in entry and drawn is not None
                             else _scripted(part, entry))
                 values.append(known[k])
@@ -355,7 +369,6 @@ class LiveRoller:
         if len(values) == count:
             return sp.join(tuple(values))
         missing = [k for k in range(1, count + 1) if k not in got]
-        owner = tuple(self._owner(o.who) for o in owners)
         k = missing[0]
         earlier = tuple(known[j] for j in range(1, k)) if all(
             j in known for j in range(1, k)) else None

@@ -57,8 +57,9 @@ def check_dice_set(event: DiceSet, roster: Mapping[str, Any]) -> None:
                          allowed=", ".join(ROLLERS))
 
 
-def rolls_itself(session: Session, who: str) -> bool:
-    """Does fracas roll ``who``'s dice now (``gm``: the GM's own rolls)?"""
+def rolls_itself(session: Session, who: str, held: Collection[str] = ()) -> bool:
+    """Does fracas roll ``who``'s dice now (``gm``: the GM's own rolls)? ``held``: more
+    players' combatants than the session has been told of (a player just invited)."""
     if session.gm_dice is None:
         return False
     chosen = session.dice_set.get(who)  # the GM's word for this combatant comes first
@@ -66,7 +67,7 @@ def rolls_itself(session: Session, who: str) -> bool:
         return chosen == FRACAS
     if who != "gm" and session.current.get(who, PERSON) != PERSON:
         return True  # a policy decides for it: it rolls its own dice
-    if who in session.players:
+    if who in session.players or who in held:
         return False
     return session.dice_set.get("", session.gm_dice) == FRACAS
 
@@ -122,6 +123,15 @@ def dice_set(session: Session, cid: str | None, roller: str) -> DiceSet:
     return DiceSet(RULE_GM, cid, session.state.roster[cid].name, roller)
 
 
+def rolled_line(request: DiceRequest, values: str) -> str:
+    """What fracas says of a roll it made: ``fracas rolls Gorr's attack: 2d6 → 7`` (a
+    part of a roll of several people's dice: what for, without whose)."""
+    what = request.what if not request.part else request.what.split("'s ", 1)[-1]
+    rolled = request.die if request.die.lower().startswith(what.lower()) else (
+        f"{what}: {request.die}")
+    return f"fracas rolls {rolled} → {values}"
+
+
 def shown_roll(value: Any, names: Mapping[str, str]) -> str:
     """A die's value as the table reads it (several dice: one after another; an order of
     combatants, as a roll-off's: by their names)."""
@@ -175,6 +185,7 @@ class DiceTurns:
         events: list[Event]
         told: list[tuple[dict[str, Any], str]]
         _values: dict[int, Any]
+        asked: dict[int, tuple[dict[str, Any], DiceRequest]]
         _turn_start: int
 
         setup: Any
@@ -225,24 +236,41 @@ class DiceTurns:
             else:
                 added = [{"kind": "dice", "rolled": self.draw(), "by": "fracas",
                           "auto": True, "owner": request.asked_of()}]
-            what = request.what if not request.part else request.what.split("'s ", 1)[-1]
             self._add(added, keep_redo=True)
             names = known_names(self)
             values = "; ".join(shown_roll(self._values.get(id(e)), names) for e in added)
-            rolled = request.die if request.die.lower().startswith(what.lower()) else (
-                f"{what}: {request.die}")
-            self.told.append((added[0], f"fracas rolls {rolled} → {values}"))
+            self.told.append((added[0], rolled_line(request, values)))
+
+    def _unshown(self) -> list[dict[str, Any]]:
+        """The dice of the turn still waiting whose rolls its events do not show yet (a
+        finished turn's narration tells its rolls)."""
+        waiting = [e for e in self.entries[self._turn_start:] if e["kind"] == "dice"
+                   ] if self.pending is not None else []
+        shown = sum(e.rolled_by() is not None for e in self.turn_events)  # told already
+        return waiting[shown:]
 
     def untold(self) -> list[str]:
         """What fracas rolled by itself in the turn still waiting, said once each: ``fracas
         rolls Gorr's attack: 2d6 → 7`` (a finished turn's narration tells its rolls)."""
-        waiting = [e for e in self.entries[self._turn_start:] if e["kind"] == "dice"
-                   ] if self.pending is not None else []
-        shown = sum(e.rolled_by() is not None for e in self.turn_events)  # told already
-        lines = [line for entry, line in self.told
-                 if any(entry is e for e in waiting[shown:])]
+        unshown = self._unshown()
+        lines = [line for entry, line in self.told if any(entry is e for e in unshown)]
         self.told.clear()
         return lines
+
+    def rolling(self) -> list[tuple[str, str]]:
+        """Every roll fracas made by itself in the turn still waiting that its events do
+        not show yet, as :meth:`untold` says it, each with whose roll it is: for a screen,
+        which shows them every time it is drawn (and a session read back from its log)."""
+        names = known_names(self)
+        out = []
+        for entry in self._unshown():
+            kept = self.asked.get(id(entry))
+            if kept is None or kept[0] is not entry:  # typed, or not fracas's own
+                continue
+            request = kept[1]
+            out.append((request.asked_of(), rolled_line(
+                request, shown_roll(self._values.get(id(entry)), names))))
+        return out
 
     def _named(self, decision: Decision, feed: Feed) -> Decision:
         """A dice request naming who rolls, where a trial run of the turn can tell."""
