@@ -193,7 +193,7 @@ def rolls_under_way(session: Session, names: Names, viewer: Viewer) -> list[dict
             if who not in session.state.roster or who in unseen:
                 continue
             line = names.unseen(line, unseen)
-        out.append({"type": "FracasRolled", "text": line, "rule": None})
+        out.append({"type": "FracasRolled", "text": line, "rule": ""})
     return out
 
 
