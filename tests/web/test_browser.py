@@ -23,9 +23,11 @@ def version(page: Page) -> int:
 
 
 def create_as_gm(gm: Page, server: ServerProcess, example: str, side: str,
-                 roll_all: bool, seed: int | None = None) -> str:
+                 roll_all: bool, seed: int | None = None, gm_dice: str | None = None) -> str:
     """A new GM's encounter from ``example`` (``seed``: the form's optional seed, for a
-    test whose dice fracas rolls must not tie with the ones it types)."""
+    test whose dice fracas rolls must not tie with the ones it types; ``gm_dice``: who
+    rolls the dice of the combatants the GM runs, as the form asks: ``typed`` for a test
+    about the GM typing them, None for the default, fracas)."""
     gm.goto(server.url + "/")
     gm.click("#start")
     link = gm.locator("#admin-link").inner_text()
@@ -36,6 +38,8 @@ def create_as_gm(gm: Page, server: ServerProcess, example: str, side: str,
         gm.fill("input[name=seed]", str(seed))
     if roll_all:
         gm.check("input[name=roll_all]")
+    if gm_dice is not None:
+        gm.check(f"#gm-dice input[value={gm_dice}]")
     gm.click("#create")
     gm.wait_for_url(re.compile(r".*/e/\w+$"))
     return link
