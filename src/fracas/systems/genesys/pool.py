@@ -19,13 +19,14 @@ Fraction(1, 4)
 from __future__ import annotations
 
 import decimal
-from collections.abc import Iterator
+import sys
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache, cached_property, lru_cache
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from fracas.dice.distribution import Distribution
+from fracas.dice.distribution import Distribution, LazySequence
 from fracas.dice.variables import Script, Variable
 from fracas.errors import ScriptError
 from fracas.systems.genesys.dice import (
@@ -43,6 +44,7 @@ _INT64_MAX = 2**63 - 1
 DIRECT_ROLL_FROM = 20  # pools of more dice are rolled die by die, not from their table
 SMALL_POOL = 12  # pools of at most this many dice are convolved in plain Python (no numpy)
 JOINT_LIMIT = 2_000_000  # the most results a joint distribution may have
+_Vector = tuple[int, int, int, int]
 # dice that do not touch the triumph/despair axes first, so the array stays small longest
 _CONVOLUTION_ORDER = ("boost", "setback", "ability", "difficulty", "proficiency", "challenge")
 
@@ -68,13 +70,21 @@ class PoolTable:
 
     def items(self) -> Iterator[tuple[tuple[int, int, int, int], int]]:
         """((net s, net a, triumphs, despairs), count) for every possible result."""
+        results, counts = self.packed()
+        return zip(results, counts, strict=True)
+
+    def packed(self, reduced: bool = False) -> tuple[Sequence[_Vector], list[int]]:
+        """Every possible result in order, each read when it is indexed (from its place
+        in the table), and the list of their counts (exact Python integers); ``reduced``:
+        the counts divided by their greatest common divisor (in numpy while int64)."""
         import numpy as np
 
-        idx = np.nonzero(self.counts)
-        weights = self.counts[idx].tolist()
-        s_min, a_min = self.s_min, self.a_min
-        for s, a, t, d, w in zip(*(i.tolist() for i in idx), weights, strict=True):
-            yield (s + s_min, a + a_min, t, d), int(w)
+        flat = np.ascontiguousarray(self.counts).ravel()
+        places = np.flatnonzero(flat)
+        counts = flat[places]
+        if reduced and counts.dtype != object:
+            counts //= np.gcd.reduce(counts)
+        return _Places(places.tolist(), self), counts.tolist()
 
     def as_dict(self) -> dict[tuple[int, int, int, int], int]:
         return dict(self.items())
@@ -270,14 +280,60 @@ def joint_size(spec: PoolSpec) -> int:
 
 @lru_cache(maxsize=512)
 def pool_distribution(spec: PoolSpec) -> Distribution[PoolResult]:
-    """The pool's exact distribution over :class:`PoolResult` values (cached): a small
-    pool's by convolving its dice in plain Python (quicker than loading numpy for it),
-    a larger one's from its dense table; both in the order of the results."""
-    counts = _small_pool_counts(spec) if spec.dice() <= SMALL_POOL else pool_table(spec).items()
-    return Distribution({_result(key): w for key, w in counts})
+    """The pool's exact distribution over :class:`PoolResult` values (cached), from its
+    dense table; a small pool's, while numpy is not loaded, by convolving its dice in
+    plain Python (quicker than loading numpy for it; once numpy is loaded, the table is
+    quicker for any pool). Both in the order of the results, packed: the distribution
+    holds the counts, and each :class:`PoolResult` is made when it is first read
+    (:class:`PoolResults`), so building it costs about what the table does."""
+    if spec.dice() <= SMALL_POOL and "numpy" not in sys.modules:
+        counts = _small_pool_counts(spec)
+        return Distribution.packed(PoolResults([key for key, _ in counts]),
+                                   [w for _, w in counts])
+    keys, weights = pool_table(spec).packed(reduced=True)
+    return Distribution.packed(PoolResults(keys), weights)
 
 
-_Vector = tuple[int, int, int, int]
+class _Places(LazySequence[_Vector]):
+    """The results of a table at the given places (indices into its flattened array),
+    each worked out when it is read."""
+
+    __slots__ = ("_a_min", "_places", "_s_min", "_shape")
+
+    def __init__(self, places: list[int], table: PoolTable) -> None:
+        self._places = places
+        self._shape = table.counts.shape[1:]
+        self._s_min, self._a_min = table.s_min, table.a_min
+
+    def __len__(self) -> int:
+        return len(self._places)
+
+    def make(self, index: int) -> _Vector:
+        n_a, n_t, n_d = self._shape
+        rest, d = divmod(self._places[index], n_d)
+        rest, t = divmod(rest, n_t)
+        s, a = divmod(rest, n_a)
+        return (s + self._s_min, a + self._a_min, t, d)
+
+
+class PoolResults(LazySequence[PoolResult]):
+    """A pool's results in order, from the (net successes, net advantage, triumphs,
+    despairs) of each: result i is made when it is first read, then kept."""
+
+    __slots__ = ("_keys", "_made")
+
+    def __init__(self, keys: Sequence[_Vector]) -> None:
+        self._keys = keys
+        self._made: list[PoolResult | None] = [None] * len(keys)
+
+    def __len__(self) -> int:
+        return len(self._made)
+
+    def make(self, index: int) -> PoolResult:
+        made = self._made[index]
+        if made is None:
+            made = self._made[index] = _result(self._keys[index])
+        return made
 
 
 @lru_cache(maxsize=8192)
