@@ -403,6 +403,14 @@ class LazySequence(Sequence[T]):
     def __iter__(self) -> Iterator[T]:
         return map(self.make, range(len(self)))
 
+    def __eq__(self, other: object) -> bool:
+        """Equal to a list (or another lazy sequence) of the same items, as a list is."""
+        if not isinstance(other, list | LazySequence):
+            return NotImplemented
+        return len(self) == len(other) and all(a == b for a, b in zip(self, other, strict=True))
+
+    __hash__ = None  # type: ignore[assignment]
+
 
 class _Pairs(LazySequence[tuple[T, int]]):
     """(outcome, weight) pairs of a packed distribution, each outcome read only when its

@@ -42,7 +42,7 @@ if TYPE_CHECKING:
 
 _INT64_MAX = 2**63 - 1
 DIRECT_ROLL_FROM = 20  # pools of more dice are rolled die by die, not from their table
-SMALL_POOL = 12  # pools of at most this many dice are convolved in plain Python (no numpy)
+SMALL_POOL = 12  # a pool of at most this many dice is convolved in Python while no numpy
 JOINT_LIMIT = 2_000_000  # the most results a joint distribution may have
 _Vector = tuple[int, int, int, int]
 # dice that do not touch the triumph/despair axes first, so the array stays small longest
@@ -286,12 +286,17 @@ def pool_distribution(spec: PoolSpec) -> Distribution[PoolResult]:
     quicker for any pool). Both in the order of the results, packed: the distribution
     holds the counts, and each :class:`PoolResult` is made when it is first read
     (:class:`PoolResults`), so building it costs about what the table does."""
-    if spec.dice() <= SMALL_POOL and "numpy" not in sys.modules:
+    if _in_python(spec):
         counts = _small_pool_counts(spec)
         return Distribution.packed(PoolResults([key for key, _ in counts]),
                                    [w for _, w in counts])
     keys, weights = pool_table(spec).packed(reduced=True)
     return Distribution.packed(PoolResults(keys), weights)
+
+
+def _in_python(spec: PoolSpec) -> bool:
+    """Convolve ``spec`` in plain Python: a small pool, while numpy is not loaded."""
+    return spec.dice() <= SMALL_POOL and "numpy" not in sys.modules
 
 
 class _Places(LazySequence[_Vector]):
