@@ -348,6 +348,13 @@ def _result(key: _Vector) -> PoolResult:
     return PoolResult(*key)
 
 
+def clear_caches() -> None:
+    """Forget every pool's table, distribution and results made so far (a benchmark
+    times them cold)."""
+    for cached in (pool_table, pool_distribution, pool_marginals, _result):
+        cached.cache_clear()
+
+
 def _small_pool_counts(spec: PoolSpec) -> list[tuple[_Vector, int]]:
     """(net s, net a, triumphs, despairs) with the number of ways the dice show it, for
     every result of a small pool, in order: each die's distinct faces added in turn."""
