@@ -136,6 +136,7 @@ class Counting(LazySequence[int]):
         return self.n
 
     def make(self, index: int) -> int:
+        index = range(self.n)[index]  # negative from the end; IndexError out of range
         self.made += 1
         return 3 * index
 

@@ -375,13 +375,12 @@ class Distribution(Generic[T]):
 
 class LazySequence(Sequence[T]):
     """A read-only sequence whose items are worked out when they are read: a subclass
-    gives ``__len__`` and :meth:`make` (for an index in range); slices and iteration
-    read through it."""
+    gives ``__len__`` and :meth:`make`; slices and iteration read through it."""
 
     __slots__ = ()
 
     def make(self, index: int) -> T:
-        """Item ``index`` (0 <= index < len(self))."""
+        """Item ``index``, negative from the end, IndexError out of range (as a list's)."""
         raise NotImplementedError
 
     @overload
@@ -393,11 +392,6 @@ class LazySequence(Sequence[T]):
     def __getitem__(self, index: int | slice) -> T | list[T]:
         if isinstance(index, slice):
             return [self.make(i) for i in range(*index.indices(len(self)))]
-        n = len(self)
-        if index < 0:
-            index += n
-        if not 0 <= index < n:
-            raise IndexError("index out of range")
         return self.make(index)
 
     def __iter__(self) -> Iterator[T]:

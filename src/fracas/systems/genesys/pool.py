@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import decimal
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache, cached_property, lru_cache
@@ -70,21 +70,28 @@ class PoolTable:
 
     def items(self) -> Iterator[tuple[tuple[int, int, int, int], int]]:
         """((net s, net a, triumphs, despairs), count) for every possible result."""
-        results, counts = self.packed()
-        return zip(results, counts, strict=True)
+        import numpy as np
 
-    def packed(self, reduced: bool = False) -> tuple[Sequence[_Vector], list[int]]:
-        """Every possible result in order, each read when it is indexed (from its place
-        in the table), and the list of their counts (exact Python integers); ``reduced``:
-        the counts divided by their greatest common divisor (in numpy while int64)."""
+        idx = np.nonzero(self.counts)
+        weights = self.counts[idx].tolist()
+        s_min, a_min = self.s_min, self.a_min
+        for s, a, t, d, w in zip(*(i.tolist() for i in idx), weights, strict=True):
+            yield (s + s_min, a + a_min, t, d), int(w)
+
+    def packed(self) -> tuple[PoolResults, list[int]]:
+        """Every possible result in order, each made when it is first read (from its place
+        in the table), and the list of their counts divided by their greatest common
+        divisor (exact Python integers; the division in numpy while they are int64)."""
         import numpy as np
 
         flat = np.ascontiguousarray(self.counts).ravel()
         places = np.flatnonzero(flat)
         counts = flat[places]
-        if reduced and counts.dtype != object:
+        if counts.dtype != object:
             counts //= np.gcd.reduce(counts)
-        return _Places(places.tolist(), self), counts.tolist()
+        n_a, n_t, n_d = self.counts.shape[1:]
+        return (PoolResults(places.tolist(), (n_a, n_t, n_d), self.s_min, self.a_min),
+                counts.tolist())
 
     def as_dict(self) -> dict[tuple[int, int, int, int], int]:
         return dict(self.items())
@@ -288,10 +295,9 @@ def pool_distribution(spec: PoolSpec) -> Distribution[PoolResult]:
     (:class:`PoolResults`), so building it costs about what the table does."""
     if _in_python(spec):
         counts = _small_pool_counts(spec)
-        return Distribution.packed(PoolResults([key for key, _ in counts]),
+        return Distribution.packed(PoolResults.of([key for key, _ in counts]),
                                    [w for _, w in counts])
-    keys, weights = pool_table(spec).packed(reduced=True)
-    return Distribution.packed(PoolResults(keys), weights)
+    return Distribution.packed(*pool_table(spec).packed())
 
 
 def _in_python(spec: PoolSpec) -> bool:
@@ -299,37 +305,28 @@ def _in_python(spec: PoolSpec) -> bool:
     return spec.dice() <= SMALL_POOL and "numpy" not in sys.modules
 
 
-class _Places(LazySequence[_Vector]):
-    """The results of a table at the given places (indices into its flattened array),
-    each worked out when it is read."""
-
-    __slots__ = ("_a_min", "_places", "_s_min", "_shape")
-
-    def __init__(self, places: list[int], table: PoolTable) -> None:
-        self._places = places
-        self._shape = table.counts.shape[1:]
-        self._s_min, self._a_min = table.s_min, table.a_min
-
-    def __len__(self) -> int:
-        return len(self._places)
-
-    def make(self, index: int) -> _Vector:
-        n_a, n_t, n_d = self._shape
-        rest, d = divmod(self._places[index], n_d)
-        rest, t = divmod(rest, n_t)
-        s, a = divmod(rest, n_a)
-        return (s + self._s_min, a + self._a_min, t, d)
-
-
 class PoolResults(LazySequence[PoolResult]):
-    """A pool's results in order, from the (net successes, net advantage, triumphs,
-    despairs) of each: result i is made when it is first read, then kept."""
+    """A pool's results in order, each given by its place in the pool's table (its index
+    in the flattened array [net successes, net advantage, triumphs, despairs]): result i
+    is worked out and made when it is first read, then kept."""
 
-    __slots__ = ("_keys", "_made")
+    __slots__ = ("_a_min", "_made", "_places", "_s_min", "_shape")
 
-    def __init__(self, keys: Sequence[_Vector]) -> None:
-        self._keys = keys
-        self._made: list[PoolResult | None] = [None] * len(keys)
+    def __init__(self, places: list[int], shape: tuple[int, int, int], s_min: int,
+                 a_min: int) -> None:
+        self._places = places
+        self._shape = shape  # the table's extent in advantage, triumphs, despairs
+        self._s_min, self._a_min = s_min, a_min
+        self._made: list[PoolResult | None] = [None] * len(places)
+
+    @classmethod
+    def of(cls, keys: list[_Vector]) -> PoolResults:
+        """The results of these (net s, net a, triumphs, despairs), distinct and sorted."""
+        s_min, a_min = keys[0][0], min(k[1] for k in keys)
+        n_a, n_t, n_d = (max(k[i] for k in keys) - low + 1
+                         for i, low in ((1, a_min), (2, 0), (3, 0)))
+        places = [(((s - s_min) * n_a + a - a_min) * n_t + t) * n_d + d for s, a, t, d in keys]
+        return cls(places, (n_a, n_t, n_d), s_min, a_min)
 
     def __len__(self) -> int:
         return len(self._made)
@@ -337,7 +334,11 @@ class PoolResults(LazySequence[PoolResult]):
     def make(self, index: int) -> PoolResult:
         made = self._made[index]
         if made is None:
-            made = self._made[index] = _result(self._keys[index])
+            n_a, n_t, n_d = self._shape
+            rest, d = divmod(self._places[index], n_d)
+            rest, t = divmod(rest, n_t)
+            s, a = divmod(rest, n_a)
+            made = self._made[index] = _result((s + self._s_min, a + self._a_min, t, d))
         return made
 
 
