@@ -143,9 +143,11 @@ def main() -> None:
     else:
         print(f"icepool {version}: 'fastest' = packed integer faces, 'natural' = Vector faces")
     print()
-    header = (f"{'pool':<26}{'results':>8}{'table':>9}{'Distribution':>14}{'all read':>10}"
-              f"{'icepool fastest':>17}{'natural':>9}{'fastest/Distribution':>22}"
-              f"{'fastest/table':>15}  identical")
+    header = f"{'pool':<26}{'results':>8}{'table':>9}{'Distribution':>14}{'all read':>10}"
+    if icepool is not None:
+        header += (f"{'icepool fastest':>17}{'natural':>9}{'fastest/Distribution':>22}"
+                   f"{'fastest/table':>15}")
+    header += "  identical"
     print(header)
     print("-" * len(header))
     goal_met = None
