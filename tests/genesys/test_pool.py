@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import pickle
 from fractions import Fraction
 
 import numpy as np
@@ -134,6 +135,7 @@ def test_the_packed_pool_distribution_is_the_product_of_its_dice(t: tuple[int, .
         draws = [[d.sample(np.random.Generator(np.random.PCG64(seed))) for seed in range(4)]
                  for d in (fresh[1], plain)]
         assert draws[0] == draws[1]
+        assert pickle.loads(pickle.dumps(fresh[1])) == plain  # as a worker process gets it
     pool_distribution.cache_clear()
     assert exact(lambda roller: roller.roll(GenesysPool(spec))) == plain
 
