@@ -140,6 +140,19 @@ def test_the_packed_pool_distribution_is_the_product_of_its_dice(t: tuple[int, .
     assert exact(lambda roller: roller.roll(GenesysPool(spec))) == plain
 
 
+def test_building_and_rolling_a_pool_makes_only_the_results_read() -> None:
+    """Pool (c)'s Distribution holds counts: building it makes no PoolResult, a random
+    roll makes one, the exact roller's read of result i makes that one."""
+    spec = PoolSpec.parse("5P5A2B-4C2D2S")
+    pool_module.clear_caches()
+    dist = pool_distribution(spec)
+    made = pool_module._result.cache_info
+    assert made().misses == 0 and len(dist) == 19_255 and dist.total == spec.sides_total() // 4
+    rolled = GenesysPool(spec).sample(np.random.default_rng(7))
+    assert made().misses == 1 and rolled in dist.outcomes()[:]
+    assert dist.items()[100][0] == sorted(dist.outcomes())[100]
+
+
 def test_a_pool_past_64_bits_is_packed_with_its_exact_counts() -> None:
     """The table's counts as Python integers (no reduction in numpy), packed unchanged."""
     spec = PoolSpec(proficiency=2, boost=6, setback=26)
