@@ -192,3 +192,27 @@ def test_the_desk_view_says_who_rolls_each_combatants_dice(gm: Client) -> None:
                                                 "roller": "typed"})
     assert r.status_code == 200, r.text
     assert gm.view(eid)["gm"]["dice"] == "typed"
+
+
+def test_the_servers_die_of_a_contest_roll_is_told_as_its_owners(gm: Client) -> None:
+    """Rosa's attack and Grub's dodge are one roll: the server rolls Grub's die, and Pat
+    sees it, in Grub's words, before typing Rosa's."""
+    r = gm.post("/api/encounters", {"example": "contest/duel-fight.yaml", "seed": 1})
+    assert r.status_code == 201, r.text
+    eid = str(r.json()["id"])
+    pat = invite(gm, eid, "Pat", ["rosa"])
+    for _ in range(10):
+        view = gm.view(eid)
+        p = view["pending"]
+        if p["who"] == "rosa" and "sword attack" in p["decision"]["prompt"]:
+            break
+        client = pat if p["who"] == "rosa" else gm
+        mine = client.view(eid)
+        decision = mine["pending"]["decision"]
+        answer = {"dice": [17]} if decision["kind"] == "dice" else {
+            "option": decision["options"][0]["id"]}  # attack; Grub dodges
+        r = client.decide(eid, mine["version"], answer)
+        assert r.status_code == 200, r.text
+    told = [e["text"] for e in pat.view(eid)["log"] if e["type"] == "FracasRolled"]
+    assert len(told) == 1 and told[0].startswith(
+        "fracas rolls Grub the Brute's dodge against Rosa, roll 1 of 3: d20 → "), told

@@ -10,6 +10,7 @@ to stop half-way. Policies stay what they are: controllers that answer by themse
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -151,7 +152,8 @@ class Feed:
     bonus: str = ""  # what the next roll's roller adds to the die
     drawn_values: list[tuple[dict[str, Any], Any]] = field(default_factory=list)  # draws read
     # the roll each draw fracas made by itself was for, by its entry's id
-    asked: dict[int, tuple[dict[str, Any], DiceRequest]] = field(default_factory=dict)
+    asked: dict[int, tuple[dict[str, Any], Callable[[], DiceRequest]]] = field(
+        default_factory=dict)
 
     def saw(self, event: Event) -> None:
         """An event of the turn, as it happens: what was told of the resolution under
@@ -275,8 +277,10 @@ class LiveRoller:
         if feed.used_rolls < len(feed.rolls):
             entry = feed.rolls[feed.used_rolls]
             _same_roller(entry, who, feed.used_rolls)
-            if entry.get("auto"):  # what fracas rolled by itself, as it was asked
-                feed.asked[id(entry)] = (entry, self._request(var, who, announced, bonus))
+            if entry.get("auto"):  # what fracas rolled by itself, as it was asked (the
+                # words are worked out only if a screen tells the roll)
+                feed.asked[id(entry)] = (entry, functools.partial(
+                    self._request, var, who, announced, bonus, self._at()))
             feed.used_rolls += 1
             if "rolled" in entry:
                 value = self._draw(var, int(entry["rolled"]))
@@ -293,23 +297,31 @@ class LiveRoller:
         request = self._request(var, who, announced, bonus)
         raise Needed(Decision("dice", who, dice_prompt(request), dice=request))
 
-    def _request(self, var: Variable[Any], who: str, announced: tuple[str, str, str] | None,
-                 bonus: str) -> DiceRequest:
-        """The roll as a person is asked for it: what for, the die, the need."""
+    def _at(self) -> tuple[str, str, str, int]:
+        """Where the turn is for the next roll: the actor, the target, what the rolls are
+        for, and which of them the next is."""
         feed = self.feed
+        return (feed.actor, feed.target or "", feed.context,
+                feed.used_rolls - feed.context_start + 1)
+
+    def _request(self, var: Variable[Any], who: str, announced: tuple[str, str, str] | None,
+                 bonus: str, at: tuple[str, str, str, int] | None = None) -> DiceRequest:
+        """The roll as a person is asked for it: what for, the die, the need (``at``:
+        where the turn was when it was rolled, else where it is now)."""
+        feed = self.feed
+        actor, target, context, number = at or self._at()
         needs = ""
         if announced is not None:
-            said = announced[1].format(actor=feed.name(feed.actor),
-                                       target=feed.name(feed.target or "")).strip()
+            said = announced[1].format(actor=feed.name(actor),
+                                       target=feed.name(target)).strip()
             announced = (announced[0], said, announced[2])
             what = said[:1].upper() + said[1:]
             if who != "gm":
                 what = f"{feed.name(who)}'s {announced[1]}"
-            needs = announced[2].replace("{actor}", feed.name(feed.actor)).replace(
-                "{target}", feed.name(feed.target or ""))
+            needs = announced[2].replace("{actor}", feed.name(actor)).replace(
+                "{target}", feed.name(target))
         else:
-            number = feed.used_rolls - feed.context_start + 1
-            what = feed.context + (f", roll {number}" if number > 1 else "")
+            what = context + (f", roll {number}" if number > 1 else "")
         die = var.label
         if die.startswith(f"{who}'s "):  # a deck's cards, named by their owner's id
             die = "the " + die[len(who) + 3:]
@@ -358,8 +370,8 @@ class LiveRoller:
             if k in got:
                 entry = got[k]
                 if entry.get("auto"):  # a part fracas rolled by itself, as it was asked
-                    feed.asked[id(entry)] = (entry, self._part(var, sp, owners, owner, k,
-                                                               None))
+                    feed.asked[id(entry)] = (entry, functools.partial(
+                        self._part, var, sp, owners, owner, k, None))
                 known[k] = (drawn[k - 1] if "rolled" in entry and drawn is not None
                             else _scripted(part, entry))
                 values.append(known[k])

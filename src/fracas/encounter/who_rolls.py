@@ -12,7 +12,7 @@ action a person takes part in, as it always did, so such logs play back identica
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, cast
 
@@ -124,9 +124,8 @@ def dice_set(session: Session, cid: str | None, roller: str) -> DiceSet:
 
 
 def rolled_line(request: DiceRequest, values: str) -> str:
-    """What fracas says of a roll it made: ``fracas rolls Gorr's attack: 2d6 → 7`` (a
-    part of a roll of several people's dice: what for, without whose)."""
-    what = request.what if not request.part else request.what.split("'s ", 1)[-1]
+    """What fracas says of a roll it made: ``fracas rolls Gorr's attack: 2d6 → 7``."""
+    what = request.what
     rolled = request.die if request.die.lower().startswith(what.lower()) else (
         f"{what}: {request.die}")
     return f"fracas rolls {rolled} → {values}"
@@ -185,7 +184,7 @@ class DiceTurns:
         events: list[Event]
         told: list[tuple[dict[str, Any], str]]
         _values: dict[int, Any]
-        asked: dict[int, tuple[dict[str, Any], DiceRequest]]
+        asked: dict[int, tuple[dict[str, Any], Callable[[], DiceRequest]]]
         _turn_start: int
 
         setup: Any
@@ -237,9 +236,25 @@ class DiceTurns:
                 added = [{"kind": "dice", "rolled": self.draw(), "by": "fracas",
                           "auto": True, "owner": request.asked_of()}]
             self._add(added, keep_redo=True)
-            names = known_names(self)
-            values = "; ".join(shown_roll(self._values.get(id(e)), names) for e in added)
-            self.told.append((added[0], rolled_line(request, values)))
+            if request.part:  # each part in its owner's words ("Grub's dodge ...")
+                self.told += [(entry, line) for entry, _, line in self._said(added)]
+                continue
+            value = shown_roll(self._values.get(id(added[0])), known_names(self))
+            self.told.append((added[0], rolled_line(request, value)))
+
+    def _said(self, entries: list[dict[str, Any]]) -> list[tuple[dict[str, Any], str, str]]:
+        """Of the pending turn's ``entries``, those fracas rolled by itself, each with
+        whose roll it is and its line: the roll as its owner would have been asked it."""
+        names = known_names(self)
+        out = []
+        for entry in entries:
+            kept = self.asked.get(id(entry))
+            if kept is None or kept[0] is not entry:  # typed, or not fracas's own
+                continue
+            request = kept[1]()
+            out.append((entry, request.asked_of(), rolled_line(
+                request, shown_roll(self._values.get(id(entry)), names))))
+        return out
 
     def _unshown(self) -> list[dict[str, Any]]:
         """The dice of the turn still waiting whose rolls its events do not show yet (a
@@ -261,16 +276,7 @@ class DiceTurns:
         """Every roll fracas made by itself in the turn still waiting that its events do
         not show yet, as :meth:`untold` says it, each with whose roll it is: for a screen,
         which shows them every time it is drawn (and a session read back from its log)."""
-        names = known_names(self)
-        out = []
-        for entry in self._unshown():
-            kept = self.asked.get(id(entry))
-            if kept is None or kept[0] is not entry:  # typed, or not fracas's own
-                continue
-            request = kept[1]
-            out.append((request.asked_of(), rolled_line(
-                request, shown_roll(self._values.get(id(entry)), names))))
-        return out
+        return [(who, line) for _, who, line in self._said(self._unshown())]
 
     def _named(self, decision: Decision, feed: Feed) -> Decision:
         """A dice request naming who rolls, where a trial run of the turn can tell."""
