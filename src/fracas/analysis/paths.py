@@ -57,12 +57,15 @@ def steps_chunk(args: tuple[Any, Start, int, int, int]) -> Fights:
     roller: the fights ``fracas fight`` plays with those seeds, by the lean loop (no
     narration or events nobody reads; the same rolls, so the same fights). The rules'
     sub-steps go through the process's :class:`~fracas.analysis.trace.ReplayMemo`, which
-    draws the same values as playing them."""
+    draws the same values as playing them. The memo is kept for the setup, whatever the
+    state the fights start from: its trees are keyed by each sub-step's whole arguments,
+    so a live view's next position (the fight a turn later) walks the trees the last one
+    grew."""
     setup, roster, seed, start, stop = args
-    memo = MEMOS.get((setup, roster))
+    memo = MEMOS.get(setup)
     if memo is None:
         MEMOS.clear()
-        memo = MEMOS[(setup, roster)] = ReplayMemo()
+        memo = MEMOS[setup] = ReplayMemo()
     return play_chunk(setup, roster, range(start, stop),
                       lambda i: MemoRoller(fight_rng(seed, i), memo), "steps")
 
@@ -89,8 +92,9 @@ def play_chunk(setup: FightSetup, roster: Start, indices: range,
                   method, actions=np.array(actions, dtype=np.int64))
 
 
-#: The steps path's memo of sub-steps (kept from task to task for the same fight).
-MEMOS: dict[tuple[FightSetup, Start], ReplayMemo] = {}
+#: The steps path's memo of sub-steps (kept from task to task, and from state to state, for
+#: the same fight setup).
+MEMOS: dict[FightSetup, ReplayMemo] = {}
 #: Whether a fight's states recur enough to be remembered (found out once per fight).
 RECURRENCES: dict[tuple[FightSetup, Start], Recurrence] = {}
 
