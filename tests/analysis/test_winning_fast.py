@@ -2,7 +2,8 @@
 example duel at its start and mid-fight (every example fight with ``FRACAS_NIGHTLY=1``):
 
 * the first figure stops once its interval is within 5 points: its fights are the plain
-  steps path's first fights of the same seed, fight for fight (cold memos both);
+  steps path's first fights of the same seed, fight for fight (the first from a cold
+  start, every memo emptied; the plain one with the policies' memos the first left);
 * the steps path's memo of sub-steps is kept from one state of a fight to the next (a live
   view's next position): fights played through a memo the start grew are the fights a
   cold memo plays;
@@ -46,7 +47,7 @@ def _same(a: Fights, b: Fights) -> None:
 def test_the_first_figure_is_the_plain_paths_first_fights(name: str, at: str,
                                                           tmp_path: Path) -> None:
     position = position_at(name, at, tmp_path)
-    paths.MEMOS.clear()
+    paths.forget_all()  # a cold start: every memo of the paths and the policies empty
     first = first_figure(position, seed=3)
     assert first.method == "steps" and 0 < first.n <= FIRST_FIGHTS
     assert first.n == FIRST_FIGHTS or first.n % FIRST_STEP == 0

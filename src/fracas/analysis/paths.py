@@ -23,10 +23,11 @@ from fracas.analysis.fights import Fights, Start, fight_rng, finish, start_roste
 from fracas.analysis.sampled import SamplingRoller, SubstepCache
 from fracas.analysis.trace import MemoRoller, ReplayMemo
 from fracas.core.events import ActionChosen, Outcome
-from fracas.core.recur import Recurrence, recurring_states
+from fracas.core.recur import Recurrence, forget_states, recurring_states
 from fracas.dice.rollers import EnumerationTooLarge, Roller
 from fracas.encounter.engine import FightSetup, step
-from fracas.encounter.modes import LEAN
+from fracas.encounter.modes import LEAN, forget_choices
+from fracas.encounter.policies import forget_memos
 from fracas.encounter.state import FightState
 
 BATCH = 32768
@@ -180,6 +181,17 @@ def memory_text(n: int) -> str:
 
 # -- fast ------------------------------------------------------------------------------------
 CHAINS: dict[tuple[FightSetup, Start], FightChain] = {}
+
+
+def forget_all() -> None:
+    """Every memo the simulation paths and the policies keep, emptied: the figures after it
+    are worked out as a fresh process would (the rule systems' own small memos of dice
+    and cards stay: benchmarks/win_chance.py times a cold start by it)."""
+    for memo in (CHAINS, MEMOS, RECURRENCES, CACHES):
+        memo.clear()
+    forget_memos()
+    forget_choices()
+    forget_states()
 
 
 def chain_for(setup: FightSetup, origin: Start, max_states: int) -> FightChain:

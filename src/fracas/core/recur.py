@@ -76,6 +76,12 @@ _INTERN: dict[Hashable, Hashable] = {}
 _TRANSITIONS: dict[Hashable, Any] = {}
 
 
+def forget_states() -> None:
+    """Empty the values and transitions remembered (a cold start: benchmarks/)."""
+    _INTERN.clear()
+    _TRANSITIONS.clear()
+
+
 @contextlib.contextmanager
 def recurring_states(recurrence: Recurrence | None = None) -> Iterator[None]:
     """Within: states remembered as ``recurrence`` (a fresh one by default) allows."""

@@ -215,6 +215,12 @@ _CHOICES: dict[tuple[FightSetup, bool], _Choices] = {}
 _LAST_CHOICES: list[tuple[FightSetup, bool, _Choices] | None] = [None]
 
 
+def forget_choices() -> None:
+    """Empty the memos of steady policies' choices (a cold start: benchmarks/)."""
+    _CHOICES.clear()
+    _LAST_CHOICES[0] = None
+
+
 def _choices(setup: FightSetup) -> ChoiceMemo:
     """The memo of ``setup``'s choices (none kept: given up); the last one asked for is
     found again without hashing the setup (one tuple, replaced whole: safe across
