@@ -26,7 +26,7 @@ from fracas.core.events import ActionChosen, Outcome
 from fracas.core.recur import Recurrence, forget_states, recurring_states
 from fracas.dice.rollers import EnumerationTooLarge, Roller
 from fracas.encounter.engine import FightSetup, step
-from fracas.encounter.modes import LEAN, forget_choices
+from fracas.encounter.modes import LEAN, forget_choices, retry_choices
 from fracas.encounter.policies import forget_memos
 from fracas.encounter.state import FightState
 
@@ -82,6 +82,7 @@ def play_chunk(setup: FightSetup, roster: Start, indices: range,
         if len(RECURRENCES) >= 8:
             RECURRENCES.clear()
         recurrence = RECURRENCES[(setup, roster)] = Recurrence()
+        retry_memos(setup)
     with collector_paused(), recurring_states(recurrence):
         for i in indices:
             final, dealt, acted = play_lean(setup, roster, roller_of(i))
@@ -91,6 +92,17 @@ def play_chunk(setup: FightSetup, roster: Start, indices: range,
     return finish(setup, roster, finals,
                   np.array(dealt_rows).reshape(-1, len(start_roster(roster))),
                   method, actions=np.array(actions, dtype=np.int64))
+
+
+def retry_memos(setup: FightSetup) -> None:
+    """Fights of ``setup`` from a new state: the memos kept for the setup (the steps
+    path's roll trees, the steady policies' choices) try afresh whether they pay, since
+    their trials counted another start's fights (a memo never changes a fight: only the
+    time)."""
+    memo = MEMOS.get(setup)
+    if memo is not None:
+        memo.retry()
+    retry_choices(setup)
 
 
 #: The steps path's memo of sub-steps (kept from task to task, and from state to state, for

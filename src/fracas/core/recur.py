@@ -38,6 +38,11 @@ class Trial:
         self.looked = self.found = 0
         self.on = True
 
+    def retry(self) -> None:
+        """Count afresh (and use the memo again): what it found was of another start."""
+        self.looked = self.found = 0
+        self.on = True
+
     def count(self, found: bool) -> None:
         self.looked += 1
         if found:
