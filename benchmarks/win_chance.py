@@ -80,8 +80,9 @@ def to_goals(position: Position, every: bool, warm: bool = False
                 met[i] = (cpu - cpu0, wall - wall0, chance.half_width())
         if all(m is not None for m in met):
             break
-        if not every and cpu - cpu0 > SKIP_AFTER:
-            break
+        if not every and cpu - cpu0 > SKIP_AFTER and (met[0] is None
+                                                     or met[0][0] > SKIP_AFTER):
+            break  # the first figure took too long: the rest is not run
     yield from met
 
 
