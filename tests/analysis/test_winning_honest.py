@@ -10,8 +10,8 @@ miss by chance now and then, so each check uses the same Wilson interval at z = 
 exact figure lies in a sample's interval, and two samples' intervals overlap (each has
 its own error: 400 of 400 and 1,599 of 1,600 agree though neither holds the other); the
 seeds are fixed, so the test is deterministic. The run time is bounded: the large
-simulation is :data:`LARGE` fights (four times the live figure's; the whole test plays
-about 2,000 fights per point), and the
+simulation is :data:`LARGE` fights (four times the most the live figure plays: it stops
+sooner once within 5 points; the whole test plays at most 2,000 fights per point), and the
 exact chain is tried for the two-combatant fights only, within :data:`EXACT_STATES` states
 and :data:`EXACT_SECONDS` (the fights of three or more pass 20,000 states: see
 docs/analysis.md, "Which fights are small enough").
