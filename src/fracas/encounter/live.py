@@ -150,6 +150,7 @@ class Feed:
     owners: tuple[Part, ...] = ()  # the next roll's parts: whose, what for, bonus, needs
     bonus: str = ""  # what the next roll's roller adds to the die
     drawn_values: list[tuple[dict[str, Any], Any]] = field(default_factory=list)  # draws read
+    player: Callable[[str], bool] = lambda cid: False  # a player's combatant: its dice typed
 
     def saw(self, event: Event) -> None:
         """An event of the turn, as it happens: what was told of the resolution under
@@ -262,6 +263,8 @@ class LiveRoller:
         who = var.stream if var.stream not in ("dice", "policy") else feed.actor
         if announced is not None:  # an id, or a combatant's name
             who = self._owner(announced[0])
+        if isinstance(var, RollOff) and self._off_by_owner(var):
+            return self._roll_off(var)
         parts = split(var) if owners else None
         if (parts is not None and len(parts.parts) == len(owners)
                 and self._by_parts(var, who)):
@@ -306,6 +309,40 @@ class LiveRoller:
         request = DiceRequest(die, who, what, dice_count(var), dice_allowed(var),
                               var.stream, needs, var.typed, bonus=bonus)
         raise Needed(Decision("dice", who, dice_prompt(request), dice=request))
+
+    def _off_by_owner(self, var: RollOff) -> bool:
+        """Is a roll-off asked die by die of each tied one's roller? So when a player's
+        combatant is in the tie (the player types that die), and in a log that gives it so;
+        a roll-off of the GM's side alone is one roll (``d20 each``), as older logs have it."""
+        feed = self.feed
+        if feed.used_rolls < len(feed.rolls):
+            return feed.rolls[feed.used_rolls].get("owner") in var.names
+        return feed.trial is None and any(feed.player(n) for n in var.names)
+
+    def _roll_off(self, var: RollOff) -> tuple[str, ...]:
+        """A roll-off die by die: each tied one's die asked of its roller (a player's typed,
+        the GM side's rolled by fracas or typed by the GM, as who rolls says), again for
+        those still tied; highest first, as :meth:`RollOff.from_script` reads it."""
+        feed = self.feed
+        keys: dict[str, tuple[int, ...]] = dict.fromkeys(var.names, ())
+        again = ""
+        while True:
+            groups: dict[tuple[int, ...], list[str]] = {}
+            for n in var.names:
+                groups.setdefault(keys[n], []).append(n)
+            tied = [g for g in groups.values() if len(g) > 1]
+            if not tied:
+                return tuple(sorted(var.names, key=lambda n: keys[n], reverse=True))
+            for group in tied:  # the GM side's dice first: told before a player is asked
+                for n in sorted(group, key=feed.player):
+                    others = " and ".join(feed.name(o) for o in group if o != n)
+                    said = f"{var.name} against {others}{again}"
+                    self.announce(n, said.replace("{", "{{").replace("}", "}}"))
+                    added = len(feed.added)
+                    keys[n] = (*keys[n], self.roll(var.die))
+                    for entry in feed.added[added:]:  # read back as this one's die
+                        entry.setdefault("owner", n)
+            again = ", tied again"
 
     def _by_parts(self, var: Variable[Any], who: str) -> bool:
         """Is a roll of several people's dice asked of each owner, part by part? So in
@@ -462,7 +499,8 @@ def dice_error(err: ScriptError, pending: Decision, names: Names, typed: int) ->
             "value" in said and ("given" in said or "too many" in said)):
         # a wrong count: say how many the roll needs, once
         need = count(asked.count, "value")
-        if typed == asked.count and "roll-off" in asked.die:  # the count was right: a tie
+        if typed == asked.count and "given" in said:  # the count was right: a roll-off's
+            # values left a tie, and it reads on
             return InputError(f"{pending.prompt}: the values typed leave a tie, and a "
                               f"roll-off goes on while tied: type {need} that break it",
                               path="dice", allowed=f"{need}, each {asked.allowed}, no tie")

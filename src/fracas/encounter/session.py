@@ -162,7 +162,8 @@ class Session(HandEdits, DiceTurns):
         rolls = [e for e in entries if e["kind"] == "dice"]
         answers = [e for e in entries if e["kind"] == "answer"]
         return Feed(list(rolls), list(answers), self.seed, self.drawn,
-                    self._auto, self.is_person, odds=self.odds, previous=self._previous())
+                    self._auto, self.is_person, odds=self.odds, previous=self._previous(),
+                    player=self.players.__contains__)
 
     def _previous(self) -> dict[str, str]:
         """Each combatant's last target before the pending turn, carried on from the last
