@@ -373,9 +373,10 @@ def gm_side_asked(pending: Decision | None, keep: Collection[str]) -> bool:
 
 
 def players_side(session: Session, players: Iterable[str] = ()) -> set[str]:
-    """The combatants whose dice their players roll: those named, and those whose sheet
-    is a player's (:meth:`~fracas.core.system.RuleSystem.is_player`)."""
-    return set(players) | {cid for cid, c in session.state.roster.items()
+    """The combatants whose dice their players roll: those named, the session's players'
+    (``--player``, a player invited on the web) and those whose sheet is a player's
+    (:meth:`~fracas.core.system.RuleSystem.is_player`)."""
+    return set(players) | set(session.players) | {cid for cid, c in session.state.roster.items()
                            if session.system.is_player(c)}
 
 
@@ -390,9 +391,9 @@ def roll_initiative(session: Session, players: Iterable[str] = ()) -> tuple[Even
     if (at_round_start(session) and pending is not None and pending.kind == "dice"
             and not gm_side_asked(pending, keep) and pending.who in session.state.roster):
         name = session.state.roster[pending.who].name
-        raise InputError(f"{name}'s roll is asked now, and it is a player's to make (the "
-                         "GM's side is rolled by gm init)", path="initiative",
-                         allowed=f"{name}'s player rolls first")
+        raise InputError(f"{name}'s roll is asked now, and it is the player's to make",
+                         path="initiative",
+                         allowed=f"{name}'s player rolls first; gm init then rolls the GM side")
     if not (at_round_start(session) and gm_side_asked(pending, keep)):
         raise InputError("no GM-side initiative roll is asked now", path="initiative",
                          allowed="at the start of a round, when the GM's side rolls")

@@ -464,6 +464,8 @@ class Session(HandEdits, DiceTurns):
             kept = True
         except (FracasError, ValueError):  # the edit changed the turn: given again below
             kept = False
+        if pending_entries:  # what undoing the edit puts back (dice fracas rolled kept)
+            new[-1]["turn"] = [dict(e) for e in pending_entries]
         if kept:
             self._delegated()
             return
@@ -486,8 +488,6 @@ class Session(HandEdits, DiceTurns):
                 except InputError:
                     if "asked" not in entry and "owner" not in entry:
                         break
-        if any(not any(e is x for x in self.entries) for e in pending_entries):
-            new[-1]["turn"] = pending_entries  # what undoing the edit puts back
         self._delegated()
 
     # -- undo and redo -----------------------------------------------------------------
@@ -517,10 +517,19 @@ class Session(HandEdits, DiceTurns):
                 if put and put[0].get("kind") == "reinsert":
                     self._insert(list(put[0]["entries"]))
                 elif any(e["kind"] == "gm" for e in put):
-                    self._settle([*self.entries, *put])
+                    self._settle([*self._before_turn(put), *put])
                 else:
                     self.entries.extend(put)
                     self._refold()
+
+    def _before_turn(self, put: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """The log without the pending turn's inputs that undoing a GM edit of ``put``
+        put back (its ``turn``): redo puts the inputs as they were after the edit."""
+        turn = next((e["turn"] for e in put if e.get("turn")), None)
+        cut = len(self.entries) - len(turn or ())
+        if turn and cut >= 0 and self.entries[cut:] == turn:
+            return self.entries[:cut]
+        return self.entries
 
     def _snapshot(self) -> SimpleNamespace:
         """Everything a change may touch, to be put back if it fails."""
