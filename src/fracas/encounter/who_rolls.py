@@ -228,6 +228,8 @@ class DiceTurns:
             what = request.what if not request.part else request.what.split("'s ", 1)[-1]
             self._add(added, keep_redo=True)
             names = known_names(self)
+            if request.who == "gm" and not any(what.startswith(n) for n in names.values()):
+                what = what[:1].lower() + what[1:]  # the table's roll, said mid-sentence
             values = "; ".join(shown_roll(self._values.get(id(e)), names) for e in added)
             rolled = request.die if request.die.lower().startswith(what.lower()) else (
                 f"{what}: {request.die}")
