@@ -52,7 +52,7 @@ from fracas.encounter.live import PERSON, Feed, dice_error, run_turn
 from fracas.encounter.narration import Names
 from fracas.encounter.policies import POLICIES
 from fracas.encounter.state import FightState
-from fracas.encounter.undo import plan_undo
+from fracas.encounter.undo import plan_undo, rolled_as
 from fracas.encounter.who_rolls import (
     DiceTurns,
     check_dice_set,
@@ -523,13 +523,16 @@ class Session(HandEdits, DiceTurns):
                     self._refold()
 
     def _before_turn(self, put: list[dict[str, Any]]) -> list[dict[str, Any]]:
-        """The log without the pending turn's inputs that undoing a GM edit of ``put``
-        put back (its ``turn``): redo puts the inputs as they were after the edit."""
-        turn = next((e["turn"] for e in put if e.get("turn")), None)
-        cut = len(self.entries) - len(turn or ())
-        if turn and cut >= 0 and self.entries[cut:] == turn:
-            return self.entries[:cut]
-        return self.entries
+        """The log without the dice of the pending turn that undoing a GM edit of ``put``
+        kept (see :func:`~fracas.encounter.undo.kept_dice`): redo puts the inputs as they
+        were after the edit."""
+        turn = next((e["turn"] for e in put if e.get("turn")), None) or []
+        ours = {rolled_as(e) for e in [*turn, *put] if "rolled" in e}
+        cut = len(self.entries)
+        while cut > 0 and self.entries[cut - 1].get("auto") and rolled_as(
+                self.entries[cut - 1]) in ours:
+            cut -= 1
+        return self.entries[:cut]
 
     def _snapshot(self) -> SimpleNamespace:
         """Everything a change may touch, to be put back if it fails."""

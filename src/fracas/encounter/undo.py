@@ -38,10 +38,12 @@ def plan_undo(now: Entries, steps: int) -> tuple[Entries, list[Entries], bool]:
         turn = next((e["turn"] for e in (entries[i] for i in members) if e.get("turn")),
                     None)
         if all(entries[j].get("auto") or j in members for j in range(first, len(entries))):
+            back = kept_dice(entries, first, members, turn) if all(
+                entries[i]["kind"] == "gm" for i in members) else []
             taken.append(entries[first:])  # the newest input, at the log's end
             del entries[first:]
-            if turn:  # put back in front of where the pending turn began: played anew
-                entries.extend(dict(e) for e in turn)
+            if back:  # put back in front of where the pending turn began: played anew
+                entries.extend(back)
                 middle = True
             continue
         # a GM edit made before the pending turn's inputs: it alone is taken out
@@ -53,3 +55,21 @@ def plan_undo(now: Entries, steps: int) -> tuple[Entries, list[Entries], bool]:
         if turn is not None:  # the inputs of the turn the edit left out come back
             entries[first:] = [dict(e) for e in turn]
     return entries, taken, middle
+
+
+def rolled_as(entry: dict[str, Any]) -> tuple[Any, Any]:
+    """Which draw a die fracas rolled is (its number, and the part of a joint roll)."""
+    return entry.get("rolled"), entry.get("part")
+
+
+def kept_dice(entries: Entries, first: int, members: list[int],
+              turn: Entries | None) -> Entries:
+    """What undoing GM edits (``members``, from ``first``) at the log's end leaves of the
+    pending turn: its inputs as they were before the edits (``turn``), and the dice
+    fracas rolled by itself since, which are never drawn anew (those that no longer fit
+    the turn are left out when it is played)."""
+    back = [dict(e) for e in turn or ()]
+    seen = {rolled_as(e) for e in back if "rolled" in e}
+    back += [dict(entries[j]) for j in range(first, len(entries)) if j not in members
+             and "rolled" in entries[j] and rolled_as(entries[j]) not in seen]
+    return back
