@@ -42,12 +42,13 @@ def test_a_contest_roll_off_asks_the_player_for_her_own_die(tmp_path: Path) -> N
     out = _run(CONTEST, "--seed", "1", "--player", "rosa", "--log", str(log),
                lines=["11", "11", "4"], tmp=tmp_path)
     asked = _asked(out)
+    assert "Rosa rolls d20 for the initiative roll-off: 11" in out  # hers, as typed
     assert asked[:3] == ["Rosa's initiative: d20",
                          "Rosa's initiative roll-off against Grub the Brute: d20",
                          "Rosa's initiative roll-off against Grub the Brute, tied again: d20"]
     assert not any(a.startswith("Grub") for a in asked[:3]), asked
-    told = "fracas rolls Grub the Brute's initiative roll-off against Rosa: d20 → 11"
-    again = "fracas rolls Grub the Brute's initiative roll-off against Rosa, tied again"
+    told = "Grub the Brute rolls d20 for the initiative roll-off: 11"
+    again = "Grub the Brute rolls d20 for the initiative roll-off, tied again: 13"
     flat = " ".join(out.split())
     assert told in flat and again in flat
     # each GM-side die told before the player is asked for hers
@@ -79,7 +80,8 @@ def test_a_tristat_roll_off_asks_the_player_for_her_own_dice(tmp_path: Path) -> 
                                                         "Gorr: 2d6"]
     flat = " ".join(out.split())
     assert "Gorr rolls 2d6 for initiative: 7 (+ Combat Value 4 = 11)" in flat
-    assert "fracas rolls Gorr's initiative roll-off against Rin: 2d6 → 7" in flat
+    told = "Gorr rolls 2d6 for the initiative roll-off: 7"
+    assert told in flat and flat.index(told) < flat.index("? Rin's initiative roll-off")
     assert "Round 1: Rin, Gorr" in flat
     assert _first_round(log)[:2] == ["rin", "gorr"]
 

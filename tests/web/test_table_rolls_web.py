@@ -52,6 +52,9 @@ def test_a_roll_off_asks_the_player_for_her_own_die(gm: Client) -> None:
     assert pending["decision"]["prompt"] == ("Rosa's initiative roll-off against Grub the "
                                              "Brute: d20")
     assert pending["decision"]["dice"]["count"] == 1
+    # the server rolled Grub's die first, and the player's screen says what it showed
+    assert "Grub the Brute rolls d20 for the initiative roll-off: 11" in [
+        e["text"] for e in view["log"]]
     r = pat.decide(eid, view["version"], {"dice": [4]})  # Grub's roll-off die: 11
     assert r.status_code == 200, r.text
     view = gm.view(eid)

@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 
 from fracas.core.choices import Choice
-from fracas.core.events import Event
+from fracas.core.events import Event, Rolled
 from fracas.core.model import PASS, Action, Roster
 from fracas.core.system import RuleSystem
 from fracas.core.words import count, plain
@@ -339,9 +339,13 @@ class LiveRoller:
                     said = f"{var.name} against {others}{again}"
                     self.announce(n, said.replace("{", "{{").replace("}", "}}"))
                     added = len(feed.added)
-                    keys[n] = (*keys[n], self.roll(var.die))
+                    value = self.roll(var.die)
+                    keys[n] = (*keys[n], value)
                     for entry in feed.added[added:]:  # read back as this one's die
                         entry.setdefault("owner", n)
+                    # told while the others roll (a screen shows what fracas rolled)
+                    self.tell((Rolled(var.name, feed.name(n), f"{var.die.label} for the "
+                                      f"{var.name}{again}", value),))
             again = ", tied again"
 
     def _by_parts(self, var: Variable[Any], who: str) -> bool:
