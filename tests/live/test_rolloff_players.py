@@ -98,3 +98,24 @@ def test_a_gm_side_roll_off_is_one_roll_said_as_a_table_says_it(tmp_path: Path) 
     assert ("the values typed leave a tie, and a roll-off goes on while tied: type 2 values "
             "that break it") in flat
     assert "Round 1: Rosa, Grub the Brute" in flat
+
+
+def test_a_zamani_tie_break_is_the_gms_die_even_with_a_player_in_the_tie(
+        tmp_path: Path) -> None:
+    """Seed 002 · Segment & Initiatives: same initiative, Fitness and Spirit, "the GM
+    rolls a die": Dura made Kofi's equal, Kofi the player's; fracas rolls the tie-break
+    die for each and says so, and Kofi's player is never asked for it."""
+    with open(ROOT / "examples" / "zamani" / "duel-fight.yaml", encoding="utf-8") as f:
+        data = yaml.safe_load(f)
+    kofi, dura = data["combatants"][:2]
+    dura.update({k: v for k, v in kofi.items() if k not in ("id", "name", "side")})
+    path = tmp_path / "tied.yaml"
+    path.write_text(yaml.safe_dump(data), encoding="utf-8")
+    out = _run(str(path), "--seed", "1", "--player", "kofi", "--verbose",
+               lines=["", ""], tmp=tmp_path)
+    assert not any("tie-break" in a for a in _asked(out)), _asked(out)
+    flat = " ".join(out.split())
+    for name in ("Kofi", "Dura"):
+        assert (f"fracas rolls tie-break die for {name} (initiative 7; the higher goes "
+                "first): d10 →") in flat
+    assert "Tie at initiative 7, compared by d10: Dura 6, Kofi 5 (higher goes first)" in flat
