@@ -9,12 +9,15 @@ import contextlib
 import os
 import queue
 import shlex
+import shutil
 import sqlite3
 import subprocess
+import tempfile
 import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
@@ -68,6 +71,21 @@ def decide_once(gm: Client, eid: str) -> httpx.Response:
     return gm.decide(eid, body["version"], answer_for(body["pending"]["decision"]))
 
 
+def replayed(db: str, gm: Client, eid: str) -> dict[str, Any]:
+    """The GM's view of ``eid`` from a fresh server process on ``db``: the stored log
+    replayed from its start (who's winning, figured apart, left out)."""
+    fresh = ServerProcess(db).start()
+    try:
+        with httpx.Client(base_url=fresh.url, timeout=30) as http:
+            return same_view(Client(http, gm.headers["Authorization"].split()[1]).view(eid))
+    finally:
+        fresh.stop()
+
+
+def same_view(view: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in view.items() if k != "winning"}
+
+
 def test_a_full_disk_is_503_and_nothing_is_lost(tmp_path: Path) -> None:
     with small_disk(tmp_path / "disk") as disk:
         server = ServerProcess(f"sqlite:///{disk / 't.sqlite3'}").start()
@@ -91,10 +109,69 @@ def test_a_full_disk_is_503_and_nothing_is_lost(tmp_path: Path) -> None:
                 # every answer taken is kept, and the last one on top of them
                 taken = sum(r.status_code == 200 for r in answers)
                 assert after["version"] == before["version"] + taken + 1
+                assert same_view(after) == replayed(server.db, gm, eid)
         finally:
             server.stop()
         check = sqlite3.connect(disk / "t.sqlite3").execute("PRAGMA integrity_check")
         assert check.fetchone()[0] == "ok"
+
+
+@contextlib.contextmanager
+def postgres_on_a_small_disk(mib: int) -> Iterator[tuple[str, Path]]:
+    """A throwaway PostgreSQL whose whole data directory is on a tmpfs of ``mib`` MiB
+    (in 1 MiB WAL segments): its URL, and the disk."""
+    if postgres_bin() is None:
+        pytest.skip("PostgreSQL is not installed")
+    top = Path(tempfile.mkdtemp(prefix="fracas-full-"))  # where user postgres may go
+    top.chmod(0o755)
+    try:
+        with small_disk(top / "disk", mib=mib) as disk:
+            if os.geteuid() == 0:
+                shutil.chown(disk, "postgres")
+            with throwaway_postgres(folder=disk, initdb=["--wal-segsize=1"]) as url:
+                yield url, disk
+    finally:
+        shutil.rmtree(top, ignore_errors=True)
+
+
+def test_a_full_disk_under_postgresql_is_503_and_nothing_is_lost() -> None:
+    """PostgreSQL's whole data directory on a small disk, filled mid-fight: what it
+    really does is refuse to extend a table's file (an ERROR, ``DiskFull``) and stay up:
+    every change is a 503 with the message and Retry-After while views still read; once
+    space is freed, every answer goes through and the state is the stored log's."""
+    with postgres_on_a_small_disk(mib=48) as (url, disk):  # initdb takes some 30 MiB
+        server = ServerProcess(url).start()
+        try:
+            with httpx.Client(base_url=server.url, timeout=30) as http:
+                gm = new_gm(http)
+                eid = open_example(gm, EXAMPLE, seed=3)
+                for _ in range(4):
+                    assert decide_once(gm, eid).status_code == 200
+                before = gm.view(eid)
+                filler = fill(disk)
+                # the tables' last pages still have room: answers go in until one needs
+                # a new page
+                answers = [decide_once(gm, eid)]
+                while answers[-1].status_code == 200 and len(answers) < 80:
+                    answers.append(decide_once(gm, eid))
+                answers += [decide_once(gm, eid) for _ in range(3)]
+                assert all(r.status_code in (200, 503) for r in answers), [
+                    (r.status_code, r.text) for r in answers]
+                refused = [r for r in answers if r.status_code == 503]
+                assert refused and all(unavailable(r) for r in refused)
+                taken = sum(r.status_code == 200 for r in answers)
+                # views still read while the disk is full, and the server runs on
+                assert gm.view(eid)["version"] == before["version"] + taken
+                assert server.proc is not None and server.proc.poll() is None
+                filler.unlink()
+                for _ in range(3):
+                    ok = decide_once(gm, eid)
+                    assert ok.status_code == 200, ok.text
+                after = gm.view(eid)
+                assert after["version"] == before["version"] + taken + 3
+                assert same_view(after) == replayed(url, gm, eid)
+        finally:
+            server.stop()
 
 
 def _versions(url: str, key: str, eid: str, heard: queue.Queue[int],
