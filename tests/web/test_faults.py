@@ -6,6 +6,7 @@ the live stream outlives the restart and tells of the versions made after it."""
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import queue
 import shlex
@@ -15,14 +16,14 @@ import subprocess
 import tempfile
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
 
-from fracas.web.app import UNAVAILABLE
+from fracas.web.store import UNAVAILABLE, UNREADABLE
 from fracas.web.testing import ServerProcess, _as_postgres, postgres_bin, throwaway_postgres
 from tests.web.helpers import Client, answer_for, new_gm, open_example
 
@@ -61,6 +62,14 @@ def unavailable(r: httpx.Response) -> bool:
     """A 503 as the issue asks: the message, and when to try again."""
     return (r.status_code == 503 and r.json()["error"] == UNAVAILABLE
             and int(r.headers["Retry-After"]) > 0)
+
+
+def waited(done: Callable[[], bool], seconds: float = 30) -> bool:
+    """Whether ``done()`` came true within ``seconds`` (asked five times a second)."""
+    deadline = time.monotonic() + seconds
+    while not done() and time.monotonic() < deadline:
+        time.sleep(0.2)
+    return done()
 
 
 def decide_once(gm: Client, eid: str) -> httpx.Response:
@@ -175,28 +184,32 @@ def test_a_full_disk_under_postgresql_is_503_and_nothing_is_lost() -> None:
 
 
 def _versions(url: str, key: str, eid: str, heard: queue.Queue[int],
-              stop: threading.Event) -> None:
-    """Read the live stream, putting each version it tells into ``heard`` (until the test
-    stops the server)."""
+              told: list[tuple[str, Any]], stop: threading.Event) -> None:
+    """Read the live stream, putting each version it tells into ``heard`` and what else
+    it tells into ``told`` (until the test stops the server)."""
     with contextlib.suppress(httpx.TransportError):
-        _read(url, key, eid, heard, stop)
+        _read(url, key, eid, heard, told, stop)
 
 
 def _read(url: str, key: str, eid: str, heard: queue.Queue[int],
-          stop: threading.Event) -> None:
+          told: list[tuple[str, Any]], stop: threading.Event) -> None:
     with httpx.Client(base_url=url, timeout=httpx.Timeout(5, read=60)) as http, http.stream(
             "GET", f"/api/encounters/{eid}/stream",
             headers={"Authorization": f"Bearer {key}"}) as r:
         assert r.status_code == 200
-        ident = None
+        ident, event = None, ""
         for line in r.iter_lines():
             if stop.is_set():
                 return
             if line.startswith("id: "):
                 ident = int(line[4:])
-            if line.startswith("data: "):
+            if line.startswith("event: "):
+                event = line[7:]
+            if line.startswith("data: ") and event == "version":
                 assert ident is not None  # every version carries its id
-                heard.put(int(line.split(":")[-1].strip(" }")))
+                heard.put(int(json.loads(line[6:])["version"]))
+            elif line.startswith("data: "):  # the database gone, or back: no id
+                told.append((event, json.loads(line[6:])))
 
 
 def test_a_postgresql_restart_mid_fight_is_503_then_goes_on(tmp_path: Path) -> None:
@@ -216,9 +229,10 @@ def test_a_postgresql_restart_mid_fight_is_503_then_goes_on(tmp_path: Path) -> N
                 for _ in range(3):
                     assert decide_once(gm, eid).status_code == 200
                 heard: queue.Queue[int] = queue.Queue()
+                told: list[tuple[str, Any]] = []
                 key = gm.headers["Authorization"].split()[1]
                 reader = threading.Thread(target=_versions, daemon=True,
-                                          args=(server.url, key, eid, heard, stop))
+                                          args=(server.url, key, eid, heard, told, stop))
                 reader.start()
                 first = heard.get(timeout=30)
                 pg_ctl = str(postgres_bin() / "pg_ctl")  # type: ignore[operator]
@@ -231,8 +245,11 @@ def test_a_postgresql_restart_mid_fight_is_503_then_goes_on(tmp_path: Path) -> N
                 assert all(unavailable(r) for r in down), [(r.status_code, r.text)
                                                           for r in down]
                 read = gm.get(f"/api/encounters/{eid}")
-                assert read.status_code == 503 and "nothing was lost" in read.json()["error"]
+                assert read.status_code == 503 and read.json()["error"] == UNREADABLE
                 assert int(read.headers["Retry-After"]) > 0
+                # the open stream says so too, once (a page shows it without asking)
+                assert waited(lambda: bool(told))
+                assert told == [("unavailable", {"error": UNREADABLE})]
                 subprocess.run(_as_postgres([pg_ctl, "-D", data, "-w", "-o", options, "-l",
                                              str(Path(data).parent / "log2"), "start"]),
                                check=True, capture_output=True)
@@ -248,6 +265,9 @@ def test_a_postgresql_restart_mid_fight_is_503_then_goes_on(tmp_path: Path) -> N
                 while (seen := heard.get(timeout=30)) < now:
                     pass
                 assert seen == now
+                # and, at its next look at the database, that it is back
+                assert waited(lambda: len(told) == 2)
+                assert told == [("unavailable", {"error": UNREADABLE}), ("available", {})]
         finally:
             stop.set()
             server.stop()
