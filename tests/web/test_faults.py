@@ -183,6 +183,39 @@ def test_a_full_disk_under_postgresql_is_503_and_nothing_is_lost() -> None:
             server.stop()
 
 
+class Restartable:
+    """The throwaway PostgreSQL server at ``url``, stopped and started again as it was."""
+
+    def __init__(self, url: str):
+        import psycopg
+
+        with psycopg.connect(url, autocommit=True) as conn:
+            self.data = str(conn.execute("SHOW data_directory").fetchone()[0])  # type: ignore[index]
+        self.pg_ctl = str(postgres_bin() / "pg_ctl")  # type: ignore[operator]
+        # the server's own options, to start it again as it was
+        opts = shlex.split(Path(self.data, "postmaster.opts").read_text())[1:]
+        self.options = " ".join(shlex.quote(o) for o in opts if o not in ("-D", self.data))
+
+    def stop(self) -> None:
+        subprocess.run(_as_postgres([self.pg_ctl, "-D", self.data, "-m", "fast", "stop"]),
+                       check=True, capture_output=True)
+
+    def start(self) -> None:
+        subprocess.run(_as_postgres([self.pg_ctl, "-D", self.data, "-w", "-o", self.options,
+                                     "-l", str(Path(self.data).parent / "log2"), "start"]),
+                       check=True, capture_output=True)
+
+
+def decide_when_back(gm: Client, eid: str, seconds: float = 30) -> httpx.Response:
+    """One decision, sent again after each 503's Retry-After for up to ``seconds``."""
+    deadline = time.monotonic() + seconds
+    r = decide_once(gm, eid)
+    while r.status_code == 503 and time.monotonic() < deadline:
+        time.sleep(float(r.headers["Retry-After"]))
+        r = decide_once(gm, eid)
+    return r
+
+
 def _versions(url: str, key: str, eid: str, heard: queue.Queue[int],
               told: list[tuple[str, Any]], stop: threading.Event) -> None:
     """Read the live stream, putting each version it tells into ``heard`` and what else
@@ -216,10 +249,7 @@ def test_a_postgresql_restart_mid_fight_is_503_then_goes_on(tmp_path: Path) -> N
     if postgres_bin() is None:
         pytest.skip("PostgreSQL is not installed")
     with throwaway_postgres() as url:
-        import psycopg
-
-        with psycopg.connect(url, autocommit=True) as conn:
-            data = conn.execute("SHOW data_directory").fetchone()[0]  # type: ignore[index]
+        database = Restartable(url)
         server = ServerProcess(url).start()
         stop = threading.Event()
         try:
@@ -235,12 +265,7 @@ def test_a_postgresql_restart_mid_fight_is_503_then_goes_on(tmp_path: Path) -> N
                                           args=(server.url, key, eid, heard, told, stop))
                 reader.start()
                 first = heard.get(timeout=30)
-                pg_ctl = str(postgres_bin() / "pg_ctl")  # type: ignore[operator]
-                # the server's own options, to start it again as it was
-                opts = shlex.split(Path(data, "postmaster.opts").read_text())[1:]
-                options = " ".join(shlex.quote(o) for o in opts if o != "-D" and o != data)
-                subprocess.run(_as_postgres([pg_ctl, "-D", data, "-m", "fast", "stop"]),
-                               check=True, capture_output=True)
+                database.stop()
                 down = [gm.decide(eid, first, {"roll": True}) for _ in range(3)]
                 assert all(unavailable(r) for r in down), [(r.status_code, r.text)
                                                           for r in down]
@@ -250,14 +275,8 @@ def test_a_postgresql_restart_mid_fight_is_503_then_goes_on(tmp_path: Path) -> N
                 # the open stream says so too, once (a page shows it without asking)
                 assert waited(lambda: bool(told))
                 assert told == [("unavailable", {"error": UNREADABLE})]
-                subprocess.run(_as_postgres([pg_ctl, "-D", data, "-w", "-o", options, "-l",
-                                             str(Path(data).parent / "log2"), "start"]),
-                               check=True, capture_output=True)
-                deadline = time.monotonic() + 30
-                r = decide_once(gm, eid)
-                while r.status_code == 503 and time.monotonic() < deadline:
-                    time.sleep(float(r.headers["Retry-After"]))
-                    r = decide_once(gm, eid)
+                database.start()
+                r = decide_when_back(gm, eid)
                 assert r.status_code == 200, r.text
                 now = r.json()["version"]
                 assert now == first + 1  # nothing was written while the database was away

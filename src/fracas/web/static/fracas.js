@@ -56,8 +56,10 @@
   var lost = false;
   var backTimer = null;
   var retryTimer = null;
-  function connectionLost(text) {
-    if (lost || !connectionBox) { return; }
+  // What is said stays until the connection is back, unless it is the
+  // answer to something the reader did (a change not saved).
+  function connectionLost(text, mine) {
+    if ((lost && !mine) || !connectionBox) { return; }
     lost = true;
     clearTimeout(backTimer);
     connectionBox.className = "lost";
@@ -75,8 +77,8 @@
     backTimer = setTimeout(function () { connectionBox.hidden = true; }, 2500);
   }
   // The database full, gone or restarting (503): its message, and a new try later.
-  function unavailable(text, seconds) {
-    connectionLost(text);
+  function unavailable(text, seconds, mine) {
+    connectionLost(text, mine);
     if (retryTimer === null) {
       retryTimer = setTimeout(function () { retryTimer = null; refresh(); },
                               1000 * Math.max(1, seconds || 2));
@@ -221,7 +223,7 @@
       return r.json().then(function (data) {
         if (r.status === 503) {
           // not saved (the database away): said where the connection's state is told
-          unavailable(data.error, retryAfter(r));
+          unavailable(data.error, retryAfter(r), true);
           return null;
         }
         if (r.status === 409) {
