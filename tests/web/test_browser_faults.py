@@ -21,9 +21,9 @@ from playwright.sync_api import Browser, Page
 from fracas.web.auth import GM_COOKIE
 from fracas.web.store import UNAVAILABLE, UNREADABLE
 from fracas.web.testing import ServerProcess, postgres_bin, throwaway_postgres
-from tests.web.helpers import Client, new_gm, open_example
+from tests.web.helpers import Client
 from tests.web.test_browser import version
-from tests.web.test_faults import EXAMPLE, Restartable, decide_once, decide_when_back
+from tests.web.test_faults import Restartable, decide_once, decide_when_back, fight
 
 SAID = ("() => { const c = document.querySelector('#connection');"
         " return c.hidden ? '' : c.textContent; }")
@@ -64,11 +64,7 @@ def test_a_server_restart_on_sqlite_and_the_page_catches_up(
     db = f"sqlite:///{tmp_path / 't.sqlite3'}"
     server = ServerProcess(db).start()
     try:
-        with httpx.Client(base_url=server.url, timeout=30) as http:
-            gm = new_gm(http)
-            eid = open_example(gm, EXAMPLE, seed=3)
-            for _ in range(2):
-                assert decide_once(gm, eid).status_code == 200
+        with fight(server.url, seed=3, answered=2) as (gm, eid):
             page = desk(browser, server, gm, eid)
             before = version(page)
         server.stop()
@@ -99,11 +95,7 @@ def test_a_postgresql_restart_and_the_page_catches_up(browser: Browser,
         database = Restartable(url)
         server = ServerProcess(url).start()
         try:
-            with httpx.Client(base_url=server.url, timeout=30) as http:
-                gm = new_gm(http)
-                eid = open_example(gm, EXAMPLE, seed=5)
-                for _ in range(2):
-                    assert decide_once(gm, eid).status_code == 200
+            with fight(server.url, seed=5, answered=2) as (gm, eid):
                 page = desk(browser, server, gm, eid)
                 before = version(page)
                 database.stop()

@@ -95,30 +95,53 @@ def same_view(view: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in view.items() if k != "winning"}
 
 
+@contextlib.contextmanager
+def fight(url: str, seed: int, answered: int) -> Iterator[tuple[Client, str]]:
+    """A new GM's encounter on the server at ``url`` with ``answered`` decisions taken:
+    the GM's client, and the encounter's id."""
+    with httpx.Client(base_url=url, timeout=30) as http:
+        gm = new_gm(http)
+        eid = open_example(gm, EXAMPLE, seed=seed)
+        for _ in range(answered):
+            assert decide_once(gm, eid).status_code == 200
+        yield gm, eid
+
+
+def full_then_freed(server: ServerProcess, disk: Path) -> None:
+    """Fill ``disk`` mid-fight: answers go in until one needs more room (the database's
+    last pages may still have some), then each is a 503 with the message and Retry-After,
+    the views still read and the server runs on; once space is freed, every answer goes
+    through and the state equals a fresh process's replay of the stored log."""
+    with fight(server.url, seed=3, answered=4) as (gm, eid):
+        before = gm.view(eid)
+        filler = fill(disk)
+        answers = [decide_once(gm, eid)]
+        while answers[-1].status_code == 200 and len(answers) < 80:
+            answers.append(decide_once(gm, eid))
+        answers += [decide_once(gm, eid) for _ in range(3)]
+        assert all(r.status_code in (200, 503) for r in answers), [
+            (r.status_code, r.text) for r in answers]
+        refused = [r for r in answers if r.status_code == 503]
+        assert refused and all(unavailable(r) for r in refused)
+        taken = sum(r.status_code == 200 for r in answers)
+        read = gm.get(f"/api/encounters/{eid}")
+        assert read.status_code == 200 and read.json()["version"] == before["version"] + taken
+        assert server.proc is not None and server.proc.poll() is None
+        filler.unlink()
+        for _ in range(3):
+            ok = decide_once(gm, eid)
+            assert ok.status_code == 200, ok.text
+        after = gm.view(eid)
+        # every answer taken is kept, and the ones after on top of them
+        assert after["version"] == before["version"] + taken + 3
+        assert same_view(after) == replayed(server.db, gm, eid)
+
+
 def test_a_full_disk_is_503_and_nothing_is_lost(tmp_path: Path) -> None:
     with small_disk(tmp_path / "disk") as disk:
         server = ServerProcess(f"sqlite:///{disk / 't.sqlite3'}").start()
         try:
-            with httpx.Client(base_url=server.url, timeout=30) as http:
-                gm = new_gm(http)
-                eid = open_example(gm, EXAMPLE, seed=3)
-                for _ in range(4):
-                    assert decide_once(gm, eid).status_code == 200
-                before = gm.view(eid)
-                filler = fill(disk)
-                answers = [decide_once(gm, eid) for _ in range(6)]
-                assert all(r.status_code in (200, 503) for r in answers), [
-                    (r.status_code, r.text) for r in answers]
-                refused = [r for r in answers if r.status_code == 503]
-                assert refused and all(unavailable(r) for r in refused)
-                filler.unlink()
-                ok = decide_once(gm, eid)
-                assert ok.status_code == 200, ok.text
-                after = gm.view(eid)
-                # every answer taken is kept, and the last one on top of them
-                taken = sum(r.status_code == 200 for r in answers)
-                assert after["version"] == before["version"] + taken + 1
-                assert same_view(after) == replayed(server.db, gm, eid)
+            full_then_freed(server, disk)
         finally:
             server.stop()
         check = sqlite3.connect(disk / "t.sqlite3").execute("PRAGMA integrity_check")
@@ -151,34 +174,7 @@ def test_a_full_disk_under_postgresql_is_503_and_nothing_is_lost() -> None:
     with postgres_on_a_small_disk(mib=48) as (url, disk):  # initdb takes some 30 MiB
         server = ServerProcess(url).start()
         try:
-            with httpx.Client(base_url=server.url, timeout=30) as http:
-                gm = new_gm(http)
-                eid = open_example(gm, EXAMPLE, seed=3)
-                for _ in range(4):
-                    assert decide_once(gm, eid).status_code == 200
-                before = gm.view(eid)
-                filler = fill(disk)
-                # the tables' last pages still have room: answers go in until one needs
-                # a new page
-                answers = [decide_once(gm, eid)]
-                while answers[-1].status_code == 200 and len(answers) < 80:
-                    answers.append(decide_once(gm, eid))
-                answers += [decide_once(gm, eid) for _ in range(3)]
-                assert all(r.status_code in (200, 503) for r in answers), [
-                    (r.status_code, r.text) for r in answers]
-                refused = [r for r in answers if r.status_code == 503]
-                assert refused and all(unavailable(r) for r in refused)
-                taken = sum(r.status_code == 200 for r in answers)
-                # views still read while the disk is full, and the server runs on
-                assert gm.view(eid)["version"] == before["version"] + taken
-                assert server.proc is not None and server.proc.poll() is None
-                filler.unlink()
-                for _ in range(3):
-                    ok = decide_once(gm, eid)
-                    assert ok.status_code == 200, ok.text
-                after = gm.view(eid)
-                assert after["version"] == before["version"] + taken + 3
-                assert same_view(after) == replayed(url, gm, eid)
+            full_then_freed(server, disk)
         finally:
             server.stop()
 
@@ -253,11 +249,7 @@ def test_a_postgresql_restart_mid_fight_is_503_then_goes_on(tmp_path: Path) -> N
         server = ServerProcess(url).start()
         stop = threading.Event()
         try:
-            with httpx.Client(base_url=server.url, timeout=30) as http:
-                gm = new_gm(http)
-                eid = open_example(gm, EXAMPLE, seed=5)
-                for _ in range(3):
-                    assert decide_once(gm, eid).status_code == 200
+            with fight(server.url, seed=5, answered=3) as (gm, eid):
                 heard: queue.Queue[int] = queue.Queue()
                 told: list[tuple[str, Any]] = []
                 key = gm.headers["Authorization"].split()[1]
