@@ -149,9 +149,11 @@ def test_a_full_disk_is_503_and_nothing_is_lost(tmp_path: Path) -> None:
 
 
 @contextlib.contextmanager
-def postgres_on_a_small_disk(mib: int) -> Iterator[tuple[str, Path]]:
-    """A throwaway PostgreSQL whose whole data directory is on a tmpfs of ``mib`` MiB
-    (in 1 MiB WAL segments): its URL, and the disk."""
+def postgres_on_a_small_disk(mib: int, wal_only: bool = False
+                             ) -> Iterator[tuple[str, Path]]:
+    """A throwaway PostgreSQL whose whole data directory (``wal_only``: its write-ahead
+    log, in a folder of its own) is on a tmpfs of ``mib`` MiB, in 1 MiB WAL segments: its
+    URL, and the disk."""
     if postgres_bin() is None:
         pytest.skip("PostgreSQL is not installed")
     top = Path(tempfile.mkdtemp(prefix="fracas-full-"))  # where user postgres may go
@@ -160,7 +162,8 @@ def postgres_on_a_small_disk(mib: int) -> Iterator[tuple[str, Path]]:
         with small_disk(top / "disk", mib=mib) as disk:
             if os.geteuid() == 0:
                 shutil.chown(disk, "postgres")
-            with throwaway_postgres(folder=disk, initdb=["--wal-segsize=1"]) as url:
+            initdb = ["--wal-segsize=1", *([f"--waldir={disk / 'wal'}"] if wal_only else [])]
+            with throwaway_postgres(folder=None if wal_only else disk, initdb=initdb) as url:
                 yield url, disk
     finally:
         shutil.rmtree(top, ignore_errors=True)
@@ -175,6 +178,46 @@ def test_a_full_disk_under_postgresql_is_503_and_nothing_is_lost() -> None:
         server = ServerProcess(url).start()
         try:
             full_then_freed(server, disk)
+        finally:
+            server.stop()
+
+
+def test_a_full_log_disk_takes_postgresql_down_and_it_is_503_until_it_is_back() -> None:
+    """PostgreSQL's write-ahead log on a small disk, filled mid-fight: what it really
+    does, once a write needs a new log segment (here another program's large write on
+    the same server), is PANIC, fail its crash recovery for want of space and shut down,
+    and stay down after the space is freed until it is started again. Meanwhile every
+    request that needs it is a 503 with the message and Retry-After, and the server runs
+    on; started again, the fight goes on from where it was, nothing lost."""
+    import psycopg
+
+    with postgres_on_a_small_disk(mib=8, wal_only=True) as (url, disk):
+        database = Restartable(url)
+        server = ServerProcess(url).start()
+        try:
+            with fight(server.url, seed=3, answered=4) as (gm, eid):
+                before = gm.view(eid)
+                filler = fill(disk)
+                with pytest.raises(psycopg.Error), psycopg.connect(url, autocommit=True) as c:
+                    c.execute("CREATE TABLE pad (x text)")
+                    for _ in range(50):  # some 50 MB of log, far more than the disk holds
+                        c.execute("INSERT INTO pad SELECT repeat('x', 1000) "
+                                  "FROM generate_series(1, 1000)")
+                assert waited(lambda: not Path(database.data, "postmaster.pid").exists())
+                down = [gm.decide(eid, before["version"], {"roll": True}) for _ in range(3)]
+                assert all(unavailable(r) for r in down), [(r.status_code, r.text)
+                                                          for r in down]
+                read = gm.get(f"/api/encounters/{eid}")
+                assert read.status_code == 503 and read.json()["error"] == UNREADABLE
+                filler.unlink()
+                time.sleep(3)  # freed, it does not come back by itself
+                assert gm.get(f"/api/encounters/{eid}").status_code == 503
+                assert server.proc is not None and server.proc.poll() is None
+                database.start()  # its crash recovery now has room
+                r = decide_when_back(gm, eid)
+                assert r.status_code == 200, r.text
+                assert r.json()["version"] == before["version"] + 1
+                assert same_view(gm.view(eid)) == replayed(url, gm, eid)
         finally:
             server.stop()
 
