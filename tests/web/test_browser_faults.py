@@ -30,16 +30,18 @@ SAID = ("() => { const c = document.querySelector('#connection');"
 LOST = "Connection lost — trying again…"
 
 
-def desk(browser: Browser, server: ServerProcess, gm: Client, eid: str) -> Page:
-    """The GM's page on ``eid``, marked so that a reload would show."""
+def desk(browser: Browser, server: ServerProcess, seed: int) -> tuple[str, str, Page]:
+    """A new GM's fight, two answers in, and the GM's page on it, marked so that a reload
+    would show: the GM's key, the encounter's id, the page."""
+    with fight(server.url, seed=seed, answered=2) as (gm, eid):
+        key = gm.headers["Authorization"].split()[1]
     context = browser.new_context(viewport={"width": 1280, "height": 900})
-    context.add_cookies([{"name": GM_COOKIE, "url": server.url,
-                          "value": gm.headers["Authorization"].split()[1]}])
+    context.add_cookies([{"name": GM_COOKIE, "url": server.url, "value": key}])
     page = context.new_page()
     page.goto(f"{server.url}/e/{eid}")
     page.wait_for_selector("#pending")
     page.evaluate("() => { window.notReloaded = true; }")
-    return page
+    return key, eid, page
 
 
 def says(page: Page, text: str) -> None:
@@ -64,9 +66,8 @@ def test_a_server_restart_on_sqlite_and_the_page_catches_up(
     db = f"sqlite:///{tmp_path / 't.sqlite3'}"
     server = ServerProcess(db).start()
     try:
-        with fight(server.url, seed=3, answered=2) as (gm, eid):
-            page = desk(browser, server, gm, eid)
-            before = version(page)
+        key, eid, page = desk(browser, server, seed=3)
+        before = version(page)
         server.stop()
         says(page, LOST)
         page.screenshot(path=str(tmp_path / "sqlite-down.png"))
@@ -74,7 +75,6 @@ def test_a_server_restart_on_sqlite_and_the_page_catches_up(
         other = ServerProcess(db).start()
         try:
             with httpx.Client(base_url=other.url, timeout=30) as http:
-                key = gm.headers["Authorization"].split()[1]
                 r = decide_once(Client(http, key), eid)
                 assert r.status_code == 200, r.text
                 view = r.json()
@@ -95,25 +95,23 @@ def test_a_postgresql_restart_and_the_page_catches_up(browser: Browser,
         database = Restartable(url)
         server = ServerProcess(url).start()
         try:
-            with fight(server.url, seed=5, answered=2) as (gm, eid):
-                page = desk(browser, server, gm, eid)
-                before = version(page)
-                database.stop()
-                says(page, UNREADABLE)  # the open stream tells the idle page
-                page.screenshot(path=str(tmp_path / "postgresql-down.png"))
-                # a click meanwhile is not saved, and the page says so
-                page.locator("#pending button").first.click()
-                says(page, UNAVAILABLE)
-                page.screenshot(path=str(tmp_path / "postgresql-click.png"))
-                assert version(page) == before and page.locator("#error").is_hidden()
-                database.start()
-                # another client's change, once the database is back
-                with httpx.Client(base_url=server.url, timeout=30) as other:
-                    r = decide_when_back(Client(other, gm.headers["Authorization"].split()[1]),
-                                         eid)
-                    assert r.status_code == 200, r.text
-                    view = r.json()
-                assert view["version"] == before + 1
-                caught_up_by_itself(page, view, tmp_path / "postgresql-back.png")
+            key, eid, page = desk(browser, server, seed=5)
+            before = version(page)
+            database.stop()
+            says(page, UNREADABLE)  # the open stream tells the idle page
+            page.screenshot(path=str(tmp_path / "postgresql-down.png"))
+            # a click meanwhile is not saved, and the page says so
+            page.locator("#pending button").first.click()
+            says(page, UNAVAILABLE)
+            page.screenshot(path=str(tmp_path / "postgresql-click.png"))
+            assert version(page) == before and page.locator("#error").is_hidden()
+            database.start()
+            # another client's change, once the database is back
+            with httpx.Client(base_url=server.url, timeout=30) as other:
+                r = decide_when_back(Client(other, key), eid)
+                assert r.status_code == 200, r.text
+                view = r.json()
+            assert view["version"] == before + 1
+            caught_up_by_itself(page, view, tmp_path / "postgresql-back.png")
         finally:
             server.stop()
