@@ -10,6 +10,8 @@ log plays back to the same order."""
 from __future__ import annotations
 
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import yaml
@@ -119,3 +121,16 @@ def test_a_zamani_tie_break_is_the_gms_die_even_with_a_player_in_the_tie(
         assert (f"fracas rolls tie-break die for {name} (initiative 7; the higher goes "
                 "first): d10 →") in flat
     assert "Tie at initiative 7, compared by d10: Dura 6, Kofi 5 (higher goes first)" in flat
+
+
+def test_an_older_zamani_log_with_a_tie_break_die_typed_by_the_player_still_reads_back(
+        ) -> None:
+    """Before the tie-break die was the GM's, fracas asked it of each tied combatant: a log
+    written then (Kofi's player typed 5, fracas rolled Dura's 5: tied again) reads back in
+    a fresh process, the typed die read as the GM's, and waits for the next tie-break die."""
+    log = ROOT / "tests" / "live" / "data" / "zamani-tie-typed-by-player.jsonl"
+    done = subprocess.run([sys.executable, "-m", "fracas", "replay", str(log)],
+                          capture_output=True, text=True, timeout=120, check=False)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "waiting for: Tie-break die for Kofi (initiative 7; the higher goes first)" in (
+        " ".join(done.stdout.split()))

@@ -456,9 +456,13 @@ class LiveRoller:
 def _same_roller(entry: Mapping[str, Any], who: str, index: int) -> None:
     """Dice are read only for the roll they were given to (whose it is): a GM's edit that
     changes the turn never makes one combatant's roll another's. Dice of older logs, and
-    dice the session rolled by itself, do not say, and are read in order."""
+    dice the session rolled by itself, do not say, and are read in order. A GM's die
+    reads a combatant's die of an older log: Zamani's initiative tie-break was asked of
+    each tied combatant before it was the GM's (seed 002 · Segment & Initiatives), and a
+    table's old log still reads back; the GM is no combatant, so no roll becomes another
+    combatant's."""
     owner = entry.get("owner")
-    if owner is not None and owner != who:
+    if owner is not None and owner != who and who != "gm":
         raise InputError(f"dice entry {index + 1} was given for {owner}'s roll, but the "
                          f"rules ask for {who}'s", path="dice", allowed=who)
 
