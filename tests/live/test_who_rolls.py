@@ -149,15 +149,13 @@ def test_a_log_without_the_setting_plays_back_as_it_was_written(tmp_path: Path) 
     assert again.gm_dice is None
 
 
-def test_fracas_tells_its_die_of_a_contest_roll_as_its_owners() -> None:
-    """A contest roll is Rosa's die and Grub's: fracas rolls Grub's and says it in his
-    words (his dodge, not Rosa's attack), before Rosa's own die is asked; the pair's
-    outcome reads the same die."""
-    out = _play(CONTEST, "--player", "rosa", lines=("17", "", "1", "12"))
-    told = re.search(r"fracas rolls Grub the Brute's dodge against Rosa, roll 1 of 3: "
-                     r"d20 → (\d+)", out)
-    assert told is not None, out
-    assert out.index(told.group(0)) < out.index("? Rosa's sword attack on Grub the Brute, "
-                                                "roll 1 of 3")
-    assert f"Grub the Brute, dodge: d20 shows {told.group(1)} + 1 (dodge)" in out
-    assert "fracas rolls sword attack" not in out  # never Rosa's words for Grub's die
+def test_a_gm_side_part_fracas_rolls_is_told_as_its_owners_roll() -> None:
+    """A contest typed at the table: Grub's initiative d20 and his dodges are parts of
+    rolls Rosa's player shares; each is told as Grub's own roll (never as the part Rosa is
+    asked for), before she is asked for hers."""
+    out = _play(CONTEST, "--player", "rosa", lines=("15", "", "1", "12"))
+    assert "fracas rolls Grub the Brute's initiative: d20 → 11" in out
+    told = "fracas rolls Grub the Brute's dodge against Rosa, roll 1 of 3: d20 → 8"
+    assert told in out and out.index(told) < out.index("? Rosa's sword attack on Grub")
+    assert "fracas rolls sword attack" not in out and "fracas rolls initiative:" not in out
+    assert "Roll 1 · Grub the Brute, dodge: d20 shows 8" in out

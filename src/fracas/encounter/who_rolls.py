@@ -123,9 +123,12 @@ def dice_set(session: Session, cid: str | None, roller: str) -> DiceSet:
     return DiceSet(RULE_GM, cid, session.state.roster[cid].name, roller)
 
 
-def rolled_line(request: DiceRequest, values: str) -> str:
-    """What fracas says of a roll it made: ``fracas rolls Gorr's attack: 2d6 → 7``."""
+def rolled_line(request: DiceRequest, values: str, names: Collection[str] = ()) -> str:
+    """What fracas says of a roll it made: ``fracas rolls Gorr's attack: 2d6 → 7`` (the
+    table's own roll, ``names`` not at its start, mid-sentence in lower case)."""
     what = request.what
+    if request.who == "gm" and not any(what.startswith(n) for n in names):
+        what = what[:1].lower() + what[1:]  # the table's roll, mid-sentence
     rolled = request.die if request.die.lower().startswith(what.lower()) else (
         f"{what}: {request.die}")
     return f"fracas rolls {rolled} → {values}"
@@ -236,11 +239,12 @@ class DiceTurns:
                 added = [{"kind": "dice", "rolled": self.draw(), "by": "fracas",
                           "auto": True, "owner": request.asked_of()}]
             self._add(added, keep_redo=True)
-            if request.part:  # each part in its owner's words ("Grub's dodge ...")
-                self.told += [(entry, line) for entry, _, line in self._said(added)]
-                continue
-            value = shown_roll(self._values.get(id(added[0])), known_names(self))
-            self.told.append((added[0], rolled_line(request, value)))
+            names = known_names(self)
+            asked = {r.part: r for r in (request, *request.then)}
+            for entry in added:  # each part told as its owner's roll, with its own die
+                said = asked.get(entry.get("part", 0), request)
+                value = shown_roll(self._values.get(id(entry)), names)
+                self.told.append((entry, rolled_line(said, value, names.values())))
 
     def _said(self, entries: list[dict[str, Any]]) -> list[tuple[dict[str, Any], str, str]]:
         """Of the pending turn's ``entries``, those fracas rolled by itself, each with
@@ -253,7 +257,7 @@ class DiceTurns:
                 continue
             request = kept[1]()
             out.append((entry, request.asked_of(), rolled_line(
-                request, shown_roll(self._values.get(id(entry)), names))))
+                request, shown_roll(self._values.get(id(entry)), names), names.values())))
         return out
 
     def _unshown(self) -> list[dict[str, Any]]:
