@@ -40,3 +40,15 @@ def test_simulate_where_suits_decide_who_acts_first_agrees_with_the_truth(method
         assert out["method"] == "fast"
     p = out["sides"]["red"]["p_win"]  # type: ignore[index]
     assert abs(p - 0.5) <= 4 * math.sqrt(0.25 / n), p
+
+
+TWO_FOURS = Path(__file__).parent / "data" / "duel-fight-two-fours.yaml"
+
+
+def test_fight_odds_of_the_example_duel_with_a_second_four_are_exact() -> None:
+    """The example duel with one more 4 of another suit in each deck: 18187/32400, the
+    figure of an independent enumeration over every card (merged hands gave 185/324)."""
+    odds = fracas("odds", str(TWO_FOURS), "--fight")
+    assert odds["exact"] is True
+    assert odds["outcomes"]["crew"]["exact"] == "18187/32400"  # type: ignore[index]
+    assert odds["outcomes"]["pirates"]["exact"] == "14213/32400"  # type: ignore[index]

@@ -1,35 +1,61 @@
 """An independent brute force over every outcome of a whole fight, for the property tests.
 
 It plays the plain step-by-step fight (:func:`~fracas.encounter.engine.step`, no chain, no
-memo, no state merged) once per path of outcomes, depth first, with exact fractions. The
-cards are drawn one at a time, each card left equally likely, whatever aggregate variable
-the rules ask for (a hand, cards until a number card): so no merging of cards that the
-rules call the same is assumed. Other variables (dice, pools) give their own exact
-distribution (the dice layer, tested against its own brute forces). Sub-steps are played,
-never memoised. Only the scenario and state plumbing of fracas is used, and ``step``.
+memo, no state merged) once per path of outcomes, depth first, with exact fractions.
+
+* Cards are drawn one at a time, each card left equally likely, whatever aggregate
+  variable the rules ask for (a hand, cards until a number card): no merging of cards
+  that the rules call the same is assumed.
+* A variable rolled from numbered dice (``d100``, ``d20`` each, two ``d100``s, a d100
+  then a d10: a system's own variable, or a ``Mapped`` view of dice) is enumerated here
+  face by face, through the variable's own pinned-dice reading (``from_script``, what a
+  table's dice give) or, for a ``Mapped`` one, its function on every face of its source:
+  the weights of what the rules see come from counting faces here, not from the
+  variable's ``exact()``. Faces the rules call equal (a :class:`~fracas.dice.reading.Reading`
+  compares its meaning only) are one branch, whose face is the *last* face with that
+  meaning, where the exact roller keeps the *first*: a rule that read the face a merged
+  branch carries would give the two different figures.
+* Plain numeric dice (a die, a sum, a pool, keep-highest, a die of custom faces, a
+  roll-off's order, a Genesys pool, whose dice are symbols, not numbers) give their
+  own exact distribution: the dice layer's, tested against its own brute forces
+  (tests/foundation, tests/genesys); an int or a symbol count carries nothing a merge
+  could lose.
+
+Sub-steps are played, never memoised. Only the scenario and state plumbing of fracas is
+used, and ``step``.
 """
 
 from __future__ import annotations
 
+import math
+import re
 from collections.abc import Callable
 from fractions import Fraction
+from itertools import product
 from typing import Any
 
 from fracas.core.model import Roster
+from fracas.dice.variables import Die, Group, Mapped, Variable
 from fracas.encounter.engine import FightSetup, step
 from fracas.encounter.policies import exact_rankings
 from fracas.encounter.state import FightState
+
+#: The most face combinations one roll is enumerated over here (four combatants' d20s
+#: for initiative pass it: then their order's own distribution is used).
+MOST_FACES = 20_000
 
 
 class Budget(Exception):
     """The brute force passed its budget of paths (the example is skipped)."""
 
 
-class _Path:
-    """One path of outcomes: the choices ``path`` first, then the first of each, pushing the
-    others on ``stack``; its probability."""
+class _NotDice(Exception):
+    """A pinned value that is no numbered die's face (symbols, a card)."""
 
-    kind = "brute"
+
+class _Branches:
+    """One path through a tree of choices: the choices ``path`` first, then the first of
+    each, pushing the others on ``stack``; its probability ``p``."""
 
     def __init__(self, path: list[int], stack: list[list[int]]) -> None:
         self.path = path
@@ -37,7 +63,7 @@ class _Path:
         self.taken: list[int] = []
         self.p = Fraction(1)
 
-    def _pick(self, weights: list[int]) -> int:
+    def pick(self, weights: list[Fraction] | list[int]) -> int:
         depth = len(self.taken)
         if depth < len(self.path):
             i = self.path[depth]
@@ -46,11 +72,113 @@ class _Path:
             for j in range(len(weights) - 1, 0, -1):
                 self.stack.append([*self.taken, j])
         self.taken.append(i)
-        self.p *= Fraction(weights[i], sum(weights))
+        self.p *= Fraction(weights[i]) / sum(weights)
         return i
 
+
+class _Dice(_Branches):
+    """A pinned-dice script that takes every face of each numbered die in turn."""
+
+    def take(self, die: str, stream: str = "dice") -> tuple[object, int]:
+        found = re.match(r"d(\d+)\b", die)
+        if found is None:
+            raise _NotDice(die)
+        return self.pick([1] * int(found.group(1))) + 1, len(self.taken)
+
+
+def _every(play: Callable[[_Dice], Any], most: int) -> list[tuple[Any, Fraction]]:
+    """Every leaf of ``play`` over the faces of the dice it takes, with its probability
+    (a :class:`Budget` past ``most`` leaves)."""
+    out: list[tuple[Any, Fraction]] = []
+    stack: list[list[int]] = [[]]
+    while stack:
+        if len(out) >= most:
+            raise Budget(f"more than {most} leaves")
+        branch = _Dice(stack.pop(), stack)
+        out.append((play(branch), branch.p))
+    return out
+
+
+_SCRIPTED: dict[Variable[Any], list[tuple[Any, int]] | None] = {}
+
+
+def _scripted(var: Variable[Any]) -> list[tuple[Any, int]] | None:
+    """Every face combination of ``var`` read by its ``from_script`` with its weight, or
+    None when it takes no numbered dice or too many (cached by the variable: a system's
+    variable is a frozen record of all it reads)."""
+    if var not in _SCRIPTED:
+        try:
+            leaves = _every(var.from_script, MOST_FACES)
+        except (_NotDice, Budget):
+            _SCRIPTED[var] = None
+        else:
+            common = math.lcm(*(p.denominator for _, p in leaves))
+            _SCRIPTED[var] = [(v, int(p * common)) for v, p in leaves]
+    return _SCRIPTED[var]
+
+
+def faces(var: Variable[Any]) -> list[tuple[Any, int]]:
+    """What the rules see on each face combination of ``var``, with its weight, unmerged
+    where the faces are numbered dice (see the module's docstring)."""
+    if isinstance(var, Die):
+        return [(v, 1) for v in range(1, var.sides + 1)]
+    if isinstance(var, Mapped):
+        return [(var.f(v), w) for v, w in faces(var.source)]
+    if isinstance(var, Group):
+        return [(tuple(v for v, _ in combo), math.prod(w for _, w in combo))
+                for combo in product(*(faces(part) for part in var.parts))]
+    if type(var).__module__.startswith("fracas.systems"):
+        found = _scripted(var)
+        if found is not None:
+            return found
+    return list(var.exact().items())
+
+
+def _key(var: Variable[Any]) -> Any:
+    """What makes two rolls the same: a ``Mapped`` one is its source with its function's
+    code and captured values (its own equality ignores the function)."""
+    if isinstance(var, Mapped):
+        cells = tuple(c.cell_contents for c in var.f.__closure__ or ())
+        return ("mapped", _key(var.source), var.f.__code__, cells, var.f.__defaults__)
+    if isinstance(var, Group):
+        return ("group", tuple(_key(part) for part in var.parts))
+    return var
+
+
+_BRANCHES: dict[Any, tuple[list[Any], list[int]]] = {}
+
+
+def branches(var: Variable[Any]) -> tuple[list[Any], list[int]]:
+    """The branches of one roll and their weights: faces the rules call equal merged,
+    each branch carrying the last such face (the exact roller carries the first)."""
+    try:
+        key = _key(var)
+        return _BRANCHES[key]
+    except TypeError:  # something unhashable captured: not kept
+        key = None
+    except KeyError:
+        pass
+    merged: dict[Any, list[Any]] = {}
+    for value, w in faces(var):
+        if value in merged:
+            merged[value] = [value, merged[value][1] + w]
+        else:
+            merged[value] = [value, w]
+    found = [v for v, _ in merged.values()], [w for _, w in merged.values()]
+    if key is not None:
+        _BRANCHES[key] = found
+    return found
+
+
+class _Path(_Branches):
+    """A roller that plays one path of outcomes. Its kind is the exact roller's for the one
+    rule that asks (Zamani's initiative tie broken by a die rolled again while tied: every
+    order is equally likely, and an enumeration of the rolls would never end)."""
+
+    kind = "exact"
+
     def _card(self, left: list[Any]) -> Any:
-        return left.pop(self._pick([1] * len(left)))
+        return left.pop(self.pick([1] * len(left)))
 
     def roll(self, var: Any) -> Any:
         name = type(var).__name__
@@ -64,8 +192,8 @@ class _Path:
             return tuple(out)
         if name == "DrawCard":
             return self._card(list(var.deck.draw_pile))
-        items = var.exact().items()
-        return items[self._pick([w for _, w in items])][0]
+        values, weights = branches(var)
+        return values[self.pick(weights)]
 
     def resolve(self, fn: Callable[..., Any], *args: Any) -> Any:
         return fn(self, *args)
