@@ -35,6 +35,7 @@ from fracas.core.scenario import Scenario
 from fracas.core.words import count
 from fracas.dice.variables import Variable
 from fracas.encounter.answers import answer_entry
+from fracas.encounter.carried import Carried, carried
 from fracas.encounter.decisions import Decision, DiceRequest, Needed, Option
 from fracas.encounter.edits import apply_live, check_gm, fold_live
 from fracas.encounter.engine import FightSetup, setup_from_scenario
@@ -167,17 +168,8 @@ class Session(HandEdits, DiceTurns):
     def _previous(self) -> dict[str, str]:
         """Each combatant's last target before the pending turn, carried on from the last
         call while the events before stay the same (a long fight's turn then costs what
-        a short one's does)."""
-        end = self._base_len
-        done, last, targets = getattr(self, "_targets", (0, None, {}))
-        if not (0 < done <= end and self.events[done - 1] is last):
-            done, targets = 0, {}
-        targets = dict(targets)
-        for e in self.events[done:end]:
-            if isinstance(e, ActionChosen) and e.target:
-                targets[e.actor] = e.target
-        self._targets = (end, self.events[end - 1] if end else None, targets)
-        return targets
+        a short one's does: :mod:`fracas.encounter.carried`)."""
+        return carried(self, "targets", _targets).over(self.events, self._base_len)
 
     def _replay(self) -> None:
         """Fold the whole log: the state, the events, and what is asked now."""
@@ -635,3 +627,11 @@ class Session(HandEdits, DiceTurns):
     def replayed(self) -> FightState:
         """The state rebuilt from the events alone (a check on the log)."""
         return fold_live(self.scenario, self.events)
+
+
+def _targets() -> Carried[dict[str, str]]:
+    def step(targets: dict[str, str], e: Event) -> None:
+        if isinstance(e, ActionChosen) and e.target:
+            targets[e.actor] = e.target
+
+    return Carried(dict, step, dict)

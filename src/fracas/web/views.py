@@ -20,7 +20,7 @@ from fracas.core.model import Combatant
 from fracas.core.system import RuleSystem
 from fracas.core.words import plain
 from fracas.encounter import narration
-from fracas.encounter.gm import at_round_start, gm_side_asked, marks, players_side
+from fracas.encounter.gm import at_round_start, gm_side_asked, marks_of, players_side
 from fracas.encounter.live import PERSON
 from fracas.encounter.order import order_to_come
 from fracas.encounter.policies import POLICIES
@@ -171,14 +171,35 @@ def lines_for(session: Session, names: Names, viewer: Viewer, newest: int | None
     told from the start of the round they fall in, so that each is redacted as in the
     whole log."""
     events: Sequence[Event] = session.events
+    start = 0
     if newest is not None and len(events) > newest:
         start = len(events) - newest
         while start > 0 and not isinstance(events[start], RoundStarted):
             start -= 1
         events = events[start:]
     lines = event_lines(events, names, viewer, teller(session, names), told(session, names),
-                        narration.public_teller(names.names, session.system.words))
+                        narration.public_teller(names.names, session.system.words), start)
     return lines if newest is None else lines[-newest:]
+
+
+def new_lines(session: Session, names: Names, viewer: Viewer, new: Sequence[Event]
+              ) -> list[tuple[Event, str]]:
+    """The lines of the events ``new`` (a change's) as ``viewer`` sees them, redacted as in
+    the whole log: the newest line of each. Only the log's end from the oldest of them on
+    is told (a long fight's change then costs what a short one's does)."""
+    events = session.events
+    start, left = len(events), list(new)
+    while left and start > 0:
+        start -= 1
+        if events[start] in left:
+            left.remove(events[start])
+    wanted = list(new)
+    picked = []
+    for e, line in reversed(lines_for(session, names, viewer, len(events) - start)):
+        if e in wanted:
+            wanted.remove(e)
+            picked.append((e, line))
+    return picked[::-1]
 
 
 def gm_tools(session: Session, players: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
@@ -249,7 +270,7 @@ def _combatants_view(system: RuleSystem, session: Session, role: Role,
     """Each combatant ``role`` may see, in roster order, as :func:`combatant_view` gives
     it, with the conditions' rounds left where the viewer sees them, and the GM's marks."""
     state = session.state
-    held = marks(session.events, state.round)
+    held = marks_of(session)
     combatants = []
     for cid, c in state.roster.items():
         if cid in viewer.hidden:

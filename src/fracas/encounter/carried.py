@@ -1,0 +1,57 @@
+"""Folds over a fight's events carried on from one call to the next.
+
+A session's events only grow at their end between changes (a turn played, a GM edit
+folded in) or are all made afresh (a replay: every event a new object), so what a fold
+worked out of them stays right while the last event it read is still in its place: the
+next call then reads only the events after it. A long fight's screen then costs what a
+short one's does. :func:`carried` keeps one fold per session and per kind.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Sequence
+from typing import Any, Generic, TypeVar
+from weakref import WeakKeyDictionary
+
+from fracas.core.events import Event
+
+T = TypeVar("T")
+
+
+class Carried(Generic[T]):
+    """``start()``, then ``step(value, event)`` for each event, carried on from the last
+    call while the events it read are still there (``copy`` keeps each call's result
+    apart from the value carried on)."""
+
+    def __init__(self, start: Callable[[], T], step: Callable[[T, Event], None],
+                 copy: Callable[[T], T]) -> None:
+        self.start, self.step, self.copy = start, step, copy
+        self.kept: tuple[int, Event | None, T] = (0, None, start())
+
+    def over(self, events: Sequence[Event], end: int | None = None) -> T:
+        """The fold over ``events[:end]`` (all of them by default)."""
+        end = len(events) if end is None else end
+        done, last, value = self.kept
+        if not (0 < done <= end and events[done - 1] is last):
+            done, value = 0, self.start()
+        else:
+            value = self.copy(value)
+        for i in range(done, end):
+            self.step(value, events[i])
+        self.kept = (end, events[end - 1] if end else None, value)
+        return self.copy(value)
+
+
+_FOLDS: WeakKeyDictionary[Any, dict[str, Carried[Any]]] = WeakKeyDictionary()
+_GUARD = threading.Lock()
+
+
+def carried(owner: Any, kind: str, make: Callable[[], Carried[T]]) -> Carried[T]:
+    """The fold ``kind`` kept for ``owner`` (a session), made by ``make`` the first time."""
+    with _GUARD:
+        folds = _FOLDS.setdefault(owner, {})
+        fold = folds.get(kind)
+        if fold is None:
+            fold = folds[kind] = make()
+        return fold
