@@ -49,6 +49,7 @@ from fracas.encounter.gm_events import (
     rules_condition,
 )
 from fracas.encounter.hand_edits import HandEdits
+from fracas.encounter.inputs import Inputs
 from fracas.encounter.live import PERSON, Feed, dice_error, run_turn
 from fracas.encounter.narration import Names
 from fracas.encounter.policies import POLICIES
@@ -88,7 +89,7 @@ class Session(HandEdits, DiceTurns):
         self.dice = dict(dice or {})  # who rolls a combatant's dice, set at the start
         self.odds = odds
         self.current = dict(self.controllers)  # as GM edits have changed them since
-        self.entries: list[dict[str, Any]] = []
+        self.entries = []
         self.drawn = 0  # how many "roll it"s the session has drawn (numbers are never reused)
         self.redo_stack: list[list[dict[str, Any]]] = []
         self.retold: list[tuple[int, str]] = []  # read from a log: texts not fracas's words
@@ -433,7 +434,7 @@ class Session(HandEdits, DiceTurns):
 
     def _stamp(self) -> int:
         """The number of the next input made (undo takes back the newest first)."""
-        return 1 + max((int(e.get("n", 0)) for e in self.entries), default=0)
+        return 1 + self._inputs.top()
 
     def _insert(self, new: list[dict[str, Any]]) -> None:
         """GM edits into the log before the pending turn, which is played again from its
@@ -570,8 +571,33 @@ class Session(HandEdits, DiceTurns):
             self._replay()
 
     # -- saving ------------------------------------------------------------------------
+    @property
+    def entries(self) -> list[dict[str, Any]]:
+        """The inputs, in order (:class:`~fracas.encounter.inputs.Inputs`)."""
+        return self._inputs
+
+    @entries.setter
+    def entries(self, value: list[dict[str, Any]]) -> None:
+        self._inputs = Inputs.replacing(getattr(self, "_inputs", None), value)
+
+    def unsaved(self) -> tuple[int, int, list[dict[str, Any]]]:
+        """Since :meth:`saved`: how many inputs there were then, how many of them are
+        still as they were (the first ones), and the records of the inputs after those."""
+        kept = self._inputs.low
+        return (self._inputs.settled, kept,
+                [{"type": "Input", **e} for e in self._inputs[kept:]])
+
+    def saved(self) -> None:
+        """The inputs as they are now have been saved (see :meth:`unsaved`)."""
+        self._inputs.settle()
+
     def to_records(self) -> list[dict[str, Any]]:
         """Everything needed to resume, JSON-able: a header, then one input a record."""
+        return [self.header(), *({"type": "Input", **e} for e in self.entries)]
+
+    def header(self) -> dict[str, Any]:
+        """The log's first record: the scenario, the seed and the settings it was begun
+        with, and how many numbered rolls have been drawn."""
         header = {"type": "LiveSession", "version": SESSION_VERSION, "seed": self.seed,
                   "system": self.system.id, "scenario": dict(self.scenario.raw),
                   "file": self.scenario.path, "controllers": self.controllers,
@@ -579,7 +605,7 @@ class Session(HandEdits, DiceTurns):
                   "drawn": self.drawn}
         if self.gm_dice is not None:  # who rolls which die (none in older logs)
             header.update(gm_dice=self.gm_dice, players=sorted(self.players), dice=self.dice)
-        return [header, *({"type": "Input", **e} for e in self.entries)]
+        return header
 
     @classmethod
     def from_records(cls, records: Sequence[Mapping[str, Any]],

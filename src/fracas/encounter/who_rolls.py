@@ -18,8 +18,8 @@ from typing import TYPE_CHECKING, Any, cast
 
 from fracas.core.events import Event
 from fracas.dice.reading import Reading
-from fracas.encounter.carried import Carried, carried
 from fracas.encounter.answers import parts_typed
+from fracas.encounter.carried import Carried, carried
 from fracas.encounter.decisions import Decision, DiceRequest
 from fracas.encounter.gm_events import FRACAS, ROLLERS, RULE_GM, TYPED, CombatantAdded, DiceSet
 from fracas.encounter.live import PERSON, Feed, dice_prompt, whose_roll

@@ -164,16 +164,18 @@ def slots_taken(events: Sequence[Event]) -> dict[int, str]:
 LOG_SHOWN = 300
 
 
-def lines_for(session: Session, names: Names, viewer: Viewer, newest: int | None = None
-              ) -> list[tuple[Event, str]]:
+def lines_for(session: Session, names: Names, viewer: Viewer, newest: int | None = None,
+              events: Sequence[Event] | None = None) -> list[tuple[Event, str]]:
     """The log's events ``viewer`` sees, each with its line in the table's words (a line
     cut of its private facts too); ``newest``: only (at most) that many of the last ones,
     told from the start of the round they fall in, so that each is redacted as in the
-    whole log."""
-    events: Sequence[Event] = session.events
+    whole log. ``events``: the session's events as read once by the caller."""
+    # read once (a copy of the list, not of the events): a process catching up on another's
+    # change may be adding to the session's list meanwhile
+    events = list(session.events) if events is None else events
     start = 0
     if newest is not None and len(events) > newest:
-        start = len(events) - newest
+        start = len(events) - max(newest, 1)
         while start > 0 and not isinstance(events[start], RoundStarted):
             start -= 1
         events = events[start:]
@@ -187,7 +189,9 @@ def new_lines(session: Session, names: Names, viewer: Viewer, new: Sequence[Even
     """The lines of the events ``new`` (a change's) as ``viewer`` sees them, redacted as in
     the whole log: the newest line of each. Only the log's end from the oldest of them on
     is told (a long fight's change then costs what a short one's does)."""
-    events = session.events
+    if not new:
+        return []
+    events = list(session.events)
     start, left = len(events), list(new)
     while left and start > 0:
         start -= 1
@@ -195,7 +199,7 @@ def new_lines(session: Session, names: Names, viewer: Viewer, new: Sequence[Even
             left.remove(events[start])
     wanted = list(new)
     picked = []
-    for e, line in reversed(lines_for(session, names, viewer, len(events) - start)):
+    for e, line in reversed(lines_for(session, names, viewer, len(events) - start, events)):
         if e in wanted:
             wanted.remove(e)
             picked.append((e, line))
