@@ -73,8 +73,18 @@ class Inputs(list[Entry]):
         return self
 
     def __setitem__(self, at: Any, value: Any) -> None:
+        top = self._top
+        if isinstance(at, slice):
+            value = list(value)
+            if top is not None and not range(*at.indices(len(self))):  # an insertion
+                top = max([top, *(int(e.get("n", 0)) for e in value)])
+            else:
+                top = None
+        else:
+            top = None
         self._touched(at)
         super().__setitem__(at, value)
+        self._top = top
 
     def __delitem__(self, at: Any) -> None:
         self._touched(at)
