@@ -17,7 +17,7 @@ QUICK = {
     "designer.py": ["auto/path", "jobs 2", "c22/duel-fight", "every goal met"],
     "dice.py": ["expression", "cold", "cached", "5d20kh1"],
     "fight_golden.py": ["byte for byte the saved one"],
-    "genesys_pools.py": ["pool", "+ Distribution", "large pool"],
+    "genesys_pools.py": ["pool", "Distribution", "all read", "large pool"],
     "long_fight.py": ["first p50", "last p95", "worst ratio"],
     "live_odds.py": ["median ms", "genesys/duel-fight.yaml"],
     "odds_golden.py": ["byte for byte the saved one"],

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import pickle
 from fractions import Fraction
 
 import numpy as np
@@ -12,7 +13,7 @@ from hypothesis import strategies as hs
 from typer.testing import CliRunner
 
 from fracas.cli.app import app
-from fracas.dice import RandomRoller, ScriptedRoller
+from fracas.dice import Distribution, RandomRoller, ScriptedRoller, exact
 from fracas.errors import ScriptError
 from fracas.systems.genesys import GenesysPool, PoolResult, PoolSpec, Symbols, pool_table
 from fracas.systems.genesys import pool as pool_module
@@ -20,7 +21,7 @@ from fracas.systems.genesys.dice import die_faces
 from fracas.systems.genesys.pool import pool_distribution
 from fracas.systems.genesys.roll import parse_pool
 from fracas.systems.genesys.rules import Genesys
-from tests.genesys.helpers import FACES, brute_pool
+from tests.genesys.helpers import FACES, brute_pool, net
 
 
 def test_the_six_dice_have_the_faces_of_the_rule_book() -> None:
@@ -97,6 +98,69 @@ def test_a_pool_past_the_small_size_comes_from_its_dense_table(
     pool_distribution.cache_clear()
     assert pool_distribution(spec).probability(PoolResult(0, 0)) == Fraction(
         dict(pool_table(spec).items())[(0, 0, 0, 0)], pool_table(spec).total)
+
+
+def straightforward(spec: PoolSpec) -> Distribution[PoolResult]:
+    """The product of the per-die distributions: each die uniform over its faces (written
+    out independently of the data pack), added die by die, then made results."""
+    def add(x: tuple[int, ...], y: tuple[int, ...]) -> tuple[int, ...]:
+        return tuple(a + b for a, b in zip(x, y, strict=True))
+
+    total: Distribution[tuple[int, ...]] = Distribution.constant((0, 0, 0, 0))
+    for name, faces in FACES.items():
+        die = Distribution.uniform(net(face) for face in faces)
+        for _ in range(spec.count(name)):
+            total = total.convolve(die, add)
+    return total.map(lambda key: PoolResult(*key))
+
+
+@settings(max_examples=30, deadline=None)
+@given(hs.tuples(*(hs.integers(0, 3) for _ in range(6))).filter(lambda t: 0 < sum(t) <= 9))
+def test_the_packed_pool_distribution_is_the_product_of_its_dice(t: tuple[int, ...]) -> None:
+    """Both ways a pool's Distribution is built (from the dense table; in plain Python while
+    numpy is not loaded), packed, equal the straightforward one in every respect the rules
+    and the odds read: weights, order, sampling; and the exact roller rolling the pool."""
+    names = ("proficiency", "ability", "boost", "challenge", "difficulty", "setback")
+    spec = PoolSpec(**dict(zip(names, t, strict=True)))
+    plain = straightforward(spec)
+    for in_python in (False, True):
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(pool_module, "_in_python", lambda _spec, chosen=in_python: chosen)
+            pool_distribution.cache_clear()
+            packed = pool_distribution(spec)
+            fresh = [pool_distribution.__wrapped__(spec) for _ in range(2)]
+        assert packed == plain and hash(packed) == hash(plain)
+        assert list(fresh[0].items()) == list(plain.items())
+        assert fresh[1].total == plain.total and len(fresh[1]) == len(plain)
+        draws = [[d.sample(np.random.Generator(np.random.PCG64(seed))) for seed in range(4)]
+                 for d in (fresh[1], plain)]
+        assert draws[0] == draws[1]
+        assert pickle.loads(pickle.dumps(fresh[1])) == plain  # as a worker process gets it
+    pool_distribution.cache_clear()
+    assert exact(lambda roller: roller.roll(GenesysPool(spec))) == plain
+
+
+def test_building_and_rolling_a_pool_makes_only_the_results_read() -> None:
+    """Pool (c)'s Distribution holds counts: building it makes no PoolResult, a random
+    roll makes one, the exact roller's read of result i makes that one."""
+    spec = PoolSpec.parse("5P5A2B-4C2D2S")
+    pool_module.clear_caches()
+    dist = pool_distribution(spec)
+    made = pool_module._result.cache_info
+    assert made().misses == 0 and len(dist) == 19_255 and dist.total == spec.sides_total() // 4
+    rolled = GenesysPool(spec).sample(np.random.default_rng(7))
+    assert made().misses == 1 and rolled in dist.outcomes()[:]
+    assert dist.items()[100][0] == sorted(dist.outcomes())[100]
+
+
+def test_a_pool_past_64_bits_is_packed_with_its_exact_counts() -> None:
+    """The table's counts as Python integers (no reduction in numpy), packed unchanged."""
+    spec = PoolSpec(proficiency=2, boost=6, setback=26)
+    assert pool_table(spec).exact_python_ints
+    plain = Distribution({PoolResult(*key): w for key, w in pool_table(spec).items()})
+    packed = pool_distribution.__wrapped__(spec)
+    assert packed.total == plain.total and list(packed.items()) == list(plain.items())
+    assert packed == plain
 
 
 def test_counts_sum_to_the_product_of_the_sides() -> None:

@@ -20,11 +20,11 @@ import contextlib
 import math
 import operator
 from bisect import bisect_right
-from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
 from fractions import Fraction
 from itertools import accumulate
 from numbers import Integral
-from typing import TYPE_CHECKING, Any, Generic, TypeVar, cast
+from typing import TYPE_CHECKING, Any, Generic, TypeVar, cast, overload
 
 from fracas.errors import FracasError
 
@@ -49,9 +49,10 @@ def _is_int(value: object) -> bool:
 class Distribution(Generic[T]):
     """An immutable finite distribution over hashable outcomes, with exact weights."""
 
-    __slots__ = ("_cum", "_hash", "_items", "_keys", "_total", "_weights")
+    __slots__ = ("_cum", "_dict", "_hash", "_in_order", "_items", "_keys", "_total")
 
-    _weights: dict[T, int]
+    _dict: dict[T, int] | None  # outcome -> weight; made on first lookup when packed
+    _in_order: list[int] | None  # the weights in outcomes() order, when packed
     _total: int
 
     def __init__(self, weights: Mapping[T, int] | Iterable[tuple[T, int]]):
@@ -75,12 +76,49 @@ class Distribution(Generic[T]):
                 break
         if g > 1:
             merged = {k: w // g for k, w in merged.items()}
-        self._weights = merged
+        self._dict = merged
+        self._in_order = None
         self._total = sum(merged.values())
         self._hash: int | None = None
-        self._keys: list[T] | None = None
-        self._items: list[tuple[T, int]] | None = None
+        self._keys: Sequence[T] | None = None
+        self._items: Sequence[tuple[T, int]] | None = None
         self._cum: list[int] | None = None
+
+    @classmethod
+    def packed(cls, outcomes: Sequence[T], weights: Sequence[int]) -> Distribution[T]:
+        """Distinct outcomes already in sorted order, with their weights, read lazily.
+
+        Building it costs only the weights (checked, reduced and summed): ``outcomes``
+        is kept as given and read only where an outcome is read, so a sequence that
+        makes each outcome when it is first indexed (a pool's table of counts) is never
+        made whole by :meth:`items`, :meth:`outcomes`, :meth:`sample` or :attr:`total`;
+        the outcome-to-weight mapping is made on the first lookup (:meth:`weight`,
+        ``in``, ``==``). The caller vouches that ``outcomes`` is distinct, in the order
+        :meth:`outcomes` would sort it, and never changes; it equals
+        ``Distribution(dict(zip(outcomes, weights)))`` in every respect.
+        """
+        in_order = list(weights)
+        if len(in_order) != len(outcomes):
+            raise ValueError(f"{len(outcomes)} outcomes but {len(in_order)} weights")
+        if not in_order:
+            raise EmptyDistributionError("a distribution needs at least one possible outcome")
+        if set(map(type, in_order)) != {int}:
+            bad = next(w for w in in_order if type(w) is not int)
+            raise TypeError(f"weights must be integers, not {bad!r}")
+        if min(in_order) <= 0:
+            raise ValueError(f"weights must be positive, not {min(in_order)}")
+        g = math.gcd(*in_order)
+        if g > 1:
+            in_order = [w // g for w in in_order]
+        self = cls.__new__(cls)
+        self._dict = None
+        self._in_order = in_order
+        self._total = sum(in_order)
+        self._hash = None
+        self._keys = outcomes
+        self._items = None
+        self._cum = None
+        return self
 
     # -- construction -------------------------------------------------------------
     @classmethod
@@ -120,6 +158,21 @@ class Distribution(Generic[T]):
 
     # -- access ---------------------------------------------------------------------
     @property
+    def _weights(self) -> dict[T, int]:
+        """Outcome -> weight (made from the packed weights on first use)."""
+        if self._dict is None:
+            assert self._keys is not None and self._in_order is not None
+            self._dict = dict(zip(self._keys, self._in_order, strict=True))
+        return self._dict
+
+    def _pairs(self) -> Iterable[tuple[T, int]]:
+        """(outcome, weight) pairs in any order, without making the mapping."""
+        if self._dict is None:
+            assert self._keys is not None and self._in_order is not None
+            return zip(self._keys, self._in_order, strict=True)
+        return self._dict.items()
+
+    @property
     def total(self) -> int:
         """The sum of the (reduced) weights: the common denominator of the probabilities."""
         return self._total
@@ -127,7 +180,7 @@ class Distribution(Generic[T]):
     def weight(self, outcome: T) -> int:
         return self._weights.get(outcome, 0)
 
-    def outcomes(self) -> list[T]:
+    def outcomes(self) -> Sequence[T]:
         """The possible outcomes, sorted where they can be, else in insertion order."""
         if self._keys is None:
             keys = list(self._weights)
@@ -136,11 +189,20 @@ class Distribution(Generic[T]):
             self._keys = keys
         return self._keys
 
-    def items(self) -> list[tuple[T, int]]:
+    def items(self) -> Sequence[tuple[T, int]]:
         """(outcome, weight) pairs in :meth:`outcomes` order (cached: do not mutate)."""
         if self._items is None:
-            self._items = [(k, self._weights[k]) for k in self.outcomes()]
+            if self._in_order is not None:
+                self._items = _Pairs(self.outcomes(), self._in_order)
+            else:
+                self._items = [(k, self._weights[k]) for k in self.outcomes()]
         return self._items
+
+    def _weights_in_order(self) -> Iterable[int]:
+        """The weights in :meth:`outcomes` order, without making any outcome."""
+        if self._in_order is not None:
+            return self._in_order
+        return (w for _, w in self.items())
 
     def probability(self, outcome: T) -> Fraction:
         return Fraction(self._weights.get(outcome, 0), self._total)
@@ -150,9 +212,11 @@ class Distribution(Generic[T]):
 
     def chance(self, predicate: Callable[[T], bool]) -> Fraction:
         """The probability that ``predicate(outcome)`` holds."""
-        return Fraction(sum(w for k, w in self._weights.items() if predicate(k)), self._total)
+        return Fraction(sum(w for k, w in self._pairs() if predicate(k)), self._total)
 
     def __len__(self) -> int:
+        if self._in_order is not None:
+            return len(self._in_order)
         return len(self._weights)
 
     def __iter__(self) -> Iterator[T]:
@@ -165,18 +229,18 @@ class Distribution(Generic[T]):
     def map(self, f: Callable[[T], U]) -> Distribution[U]:
         """The distribution of ``f(outcome)``."""
         out: dict[U, int] = {}
-        for k, w in self._weights.items():
+        for k, w in self._pairs():
             v = f(k)
             out[v] = out.get(v, 0) + w
         return Distribution(out)
 
     def bind(self, f: Callable[[T], Distribution[U]]) -> Distribution[U]:
         """Roll this, then the distribution ``f(outcome)``: a mixture keyed by outcome."""
-        return Distribution.mixture((f(k), w) for k, w in self._weights.items())
+        return Distribution.mixture((f(k), w) for k, w in self._pairs())
 
     def condition(self, predicate: Callable[[T], bool]) -> Distribution[T]:
         """The distribution given that ``predicate`` holds."""
-        kept = {k: w for k, w in self._weights.items() if predicate(k)}
+        kept = {k: w for k, w in self._pairs() if predicate(k)}
         if not kept:
             raise EmptyDistributionError("conditioning on an event of probability 0")
         return Distribution(kept)
@@ -184,7 +248,7 @@ class Distribution(Generic[T]):
     def joint(self, other: Distribution[U]) -> Distribution[tuple[T, U]]:
         """Independent pair ``(a, b)``."""
         return Distribution(
-            ((a, b), wa * wb) for a, wa in self._weights.items() for b, wb in other._weights.items()
+            ((a, b), wa * wb) for a, wa in self._pairs() for b, wb in other._pairs()
         )
 
     def convolve(
@@ -196,8 +260,8 @@ class Distribution(Generic[T]):
             if dense is not None:
                 return dense
         out: dict[Any, int] = {}
-        for a, wa in self._weights.items():
-            for b, wb in other._weights.items():
+        for a, wa in self._pairs():
+            for b, wb in other._pairs():
                 v = op(a, b)
                 out[v] = out.get(v, 0) + wa * wb
         return Distribution(out)
@@ -238,21 +302,21 @@ class Distribution(Generic[T]):
 
     # -- statistics -----------------------------------------------------------------
     def mean(self) -> Fraction:
-        return Fraction(sum(cast(Any, k) * w for k, w in self._weights.items()), self._total)
+        return Fraction(sum(cast(Any, k) * w for k, w in self._pairs()), self._total)
 
     def variance(self) -> Fraction:
         mu = self.mean()
         return Fraction(
-            sum(w * (cast(Any, k) - mu) ** 2 for k, w in self._weights.items()), self._total
+            sum(w * (cast(Any, k) - mu) ** 2 for k, w in self._pairs()), self._total
         )
 
     def cdf(self, x: Any) -> Fraction:
         """P(outcome <= x)."""
-        return Fraction(sum(w for k, w in self._weights.items() if cast(Any, k) <= x), self._total)
+        return Fraction(sum(w for k, w in self._pairs() if cast(Any, k) <= x), self._total)
 
     def sf(self, x: Any) -> Fraction:
         """P(outcome >= x): the chance to reach at least x."""
-        return Fraction(sum(w for k, w in self._weights.items() if cast(Any, k) >= x), self._total)
+        return Fraction(sum(w for k, w in self._pairs() if cast(Any, k) >= x), self._total)
 
     def quantile(self, q: Fraction | float) -> T:
         """The smallest outcome whose cdf is at least q (0 < q <= 1)."""
@@ -278,7 +342,7 @@ class Distribution(Generic[T]):
         """One outcome drawn with exact weights from ``rng`` (one integer draw)."""
         keys = self.outcomes()
         if self._cum is None:
-            self._cum = list(accumulate(self._weights[k] for k in keys))
+            self._cum = list(accumulate(self._weights_in_order()))
         if self._total <= _INT64_SAFE:
             r = int(rng.integers(self._total))
         else:  # draw a big integer uniformly from 64-bit chunks, by rejection
@@ -300,13 +364,63 @@ class Distribution(Generic[T]):
 
     def __hash__(self) -> int:
         if self._hash is None:
-            self._hash = hash((self._total, frozenset(self._weights.items())))
+            self._hash = hash((self._total, frozenset(self._pairs())))
         return self._hash
 
     def __repr__(self) -> str:
         shown = ", ".join(f"{k!r}: {w}" for k, w in self.items()[:12])
         more = ", ..." if len(self) > 12 else ""
         return f"Distribution({{{shown}{more}}})"
+
+
+class LazySequence(Sequence[T]):
+    """A read-only sequence whose items are worked out when they are read: a subclass
+    gives ``__len__`` and :meth:`make`; slices and iteration read through it."""
+
+    __slots__ = ()
+
+    def make(self, index: int) -> T:
+        """Item ``index``, negative from the end, IndexError out of range (as a list's)."""
+        raise NotImplementedError
+
+    @overload
+    def __getitem__(self, index: int) -> T: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[T]: ...
+
+    def __getitem__(self, index: int | slice) -> T | list[T]:
+        if isinstance(index, slice):
+            return [self.make(i) for i in range(*index.indices(len(self)))]
+        return self.make(index)
+
+    def __iter__(self) -> Iterator[T]:
+        return map(self.make, range(len(self)))
+
+    def __eq__(self, other: object) -> bool:
+        """Equal to a list (or another lazy sequence) of the same items, as a list is."""
+        if not isinstance(other, list | LazySequence):
+            return NotImplemented
+        return len(self) == len(other) and all(a == b for a, b in zip(self, other, strict=True))
+
+    __hash__ = None  # type: ignore[assignment]
+
+
+class _Pairs(LazySequence[tuple[T, int]]):
+    """(outcome, weight) pairs of a packed distribution, each outcome read only when its
+    pair is (the exact roller's branches read them one by one)."""
+
+    __slots__ = ("_keys", "_weights")
+
+    def __init__(self, keys: Sequence[T], weights: list[int]) -> None:
+        self._keys = keys
+        self._weights = weights
+
+    def __len__(self) -> int:
+        return len(self._weights)
+
+    def make(self, index: int) -> tuple[T, int]:
+        return self._keys[index], self._weights[index]
 
 
 def _dense_add(a: Distribution[Any], b: Distribution[Any]) -> Distribution[Any] | None:

@@ -19,13 +19,14 @@ Fraction(1, 4)
 from __future__ import annotations
 
 import decimal
+import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache, cached_property, lru_cache
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from fracas.dice.distribution import Distribution
+from fracas.dice.distribution import Distribution, LazySequence
 from fracas.dice.variables import Script, Variable
 from fracas.errors import ScriptError
 from fracas.systems.genesys.dice import (
@@ -41,8 +42,9 @@ if TYPE_CHECKING:
 
 _INT64_MAX = 2**63 - 1
 DIRECT_ROLL_FROM = 20  # pools of more dice are rolled die by die, not from their table
-SMALL_POOL = 12  # pools of at most this many dice are convolved in plain Python (no numpy)
+SMALL_POOL = 12  # a pool of at most this many dice is convolved in Python while no numpy
 JOINT_LIMIT = 2_000_000  # the most results a joint distribution may have
+_Vector = tuple[int, int, int, int]
 # dice that do not touch the triumph/despair axes first, so the array stays small longest
 _CONVOLUTION_ORDER = ("boost", "setback", "ability", "difficulty", "proficiency", "challenge")
 
@@ -75,6 +77,21 @@ class PoolTable:
         s_min, a_min = self.s_min, self.a_min
         for s, a, t, d, w in zip(*(i.tolist() for i in idx), weights, strict=True):
             yield (s + s_min, a + a_min, t, d), int(w)
+
+    def packed(self) -> tuple[PoolResults, list[int]]:
+        """Every possible result in order, each made when it is first read (from its place
+        in the table), and the list of their counts divided by their greatest common
+        divisor (exact Python integers; the division in numpy while they are int64)."""
+        import numpy as np
+
+        flat = np.ascontiguousarray(self.counts).ravel()
+        places = np.flatnonzero(flat)
+        counts = flat[places]
+        if counts.dtype != object:
+            counts //= np.gcd.reduce(counts)
+        n_a, n_t, n_d = self.counts.shape[1:]
+        return (PoolResults(places.tolist(), (n_a, n_t, n_d), self.s_min, self.a_min),
+                counts.tolist())
 
     def as_dict(self) -> dict[tuple[int, int, int, int], int]:
         return dict(self.items())
@@ -270,14 +287,59 @@ def joint_size(spec: PoolSpec) -> int:
 
 @lru_cache(maxsize=512)
 def pool_distribution(spec: PoolSpec) -> Distribution[PoolResult]:
-    """The pool's exact distribution over :class:`PoolResult` values (cached): a small
-    pool's by convolving its dice in plain Python (quicker than loading numpy for it),
-    a larger one's from its dense table; both in the order of the results."""
-    counts = _small_pool_counts(spec) if spec.dice() <= SMALL_POOL else pool_table(spec).items()
-    return Distribution({_result(key): w for key, w in counts})
+    """The pool's exact distribution over :class:`PoolResult` values (cached), from its
+    dense table; a small pool's, while numpy is not loaded, by convolving its dice in
+    plain Python (quicker than loading numpy for it; once numpy is loaded, the table is
+    quicker for any pool). Both in the order of the results, packed: the distribution
+    holds the counts, and each :class:`PoolResult` is made when it is first read
+    (:class:`PoolResults`), so building it costs about what the table does."""
+    if _in_python(spec):
+        counts = _small_pool_counts(spec)
+        return Distribution.packed(PoolResults.of([key for key, _ in counts]),
+                                   [w for _, w in counts])
+    return Distribution.packed(*pool_table(spec).packed())
 
 
-_Vector = tuple[int, int, int, int]
+def _in_python(spec: PoolSpec) -> bool:
+    """Convolve ``spec`` in plain Python: a small pool, while numpy is not loaded."""
+    return spec.dice() <= SMALL_POOL and "numpy" not in sys.modules
+
+
+class PoolResults(LazySequence[PoolResult]):
+    """A pool's results in order, each given by its place in the pool's table (its index
+    in the flattened array [net successes, net advantage, triumphs, despairs]): result i
+    is worked out and made when it is first read, then kept."""
+
+    __slots__ = ("_a_min", "_made", "_places", "_s_min", "_shape")
+
+    def __init__(self, places: list[int], shape: tuple[int, int, int], s_min: int,
+                 a_min: int) -> None:
+        self._places = places
+        self._shape = shape  # the table's extent in advantage, triumphs, despairs
+        self._s_min, self._a_min = s_min, a_min
+        self._made: list[PoolResult | None] = [None] * len(places)
+
+    @classmethod
+    def of(cls, keys: list[_Vector]) -> PoolResults:
+        """The results of these (net s, net a, triumphs, despairs), distinct and sorted."""
+        s_min, a_min = keys[0][0], min(k[1] for k in keys)
+        n_a, n_t, n_d = (max(k[i] for k in keys) - low + 1
+                         for i, low in ((1, a_min), (2, 0), (3, 0)))
+        places = [(((s - s_min) * n_a + a - a_min) * n_t + t) * n_d + d for s, a, t, d in keys]
+        return cls(places, (n_a, n_t, n_d), s_min, a_min)
+
+    def __len__(self) -> int:
+        return len(self._made)
+
+    def make(self, index: int) -> PoolResult:
+        made = self._made[index]
+        if made is None:
+            n_a, n_t, n_d = self._shape
+            rest, d = divmod(self._places[index], n_d)
+            rest, t = divmod(rest, n_t)
+            s, a = divmod(rest, n_a)
+            made = self._made[index] = _result((s + self._s_min, a + self._a_min, t, d))
+        return made
 
 
 @lru_cache(maxsize=8192)
@@ -285,6 +347,13 @@ def _result(key: _Vector) -> PoolResult:
     """The result of these net successes, advantage, triumphs and despairs, made once:
     pools share most of their results."""
     return PoolResult(*key)
+
+
+def clear_caches() -> None:
+    """Forget every pool's table, distribution and results made so far (a benchmark
+    times them cold)."""
+    for cached in (pool_table, pool_distribution, pool_marginals, _result):
+        cached.cache_clear()
 
 
 def _small_pool_counts(spec: PoolSpec) -> list[tuple[_Vector, int]]:
