@@ -17,7 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from fracas.core.events import ActionChosen, Event, RoundStarted, TurnStarted
-from fracas.encounter.carried import Carried
+from fracas.encounter.carried import last_targets
 from fracas.encounter.gm import marks, marks_of
 from fracas.encounter.session import Session
 from fracas.encounter.who_rolls import known_names
@@ -89,11 +89,6 @@ def _targets(events: list[Event]) -> dict[str, str]:
     return out
 
 
-def _step(targets: dict[str, str], e: Event) -> None:
-    if isinstance(e, ActionChosen) and e.target:
-        targets[e.actor] = e.target
-
-
 @settings(max_examples=60, deadline=None)
 @given(st.lists(st.tuples(st.sampled_from(["add", "redo_tail", "afresh", "read_part"]),
                           st.integers(0, 300)), max_size=40))
@@ -108,7 +103,7 @@ def test_a_carried_fold_equals_the_plain_fold(moves: list[tuple[str, int]]) -> N
             return TurnStarted("init", f"c{k % 5}", "slot", k % 4)
         return ActionChosen("tristat", f"c{k % 5}", "attack", f"c{(k + 1) % 5}", "", "")
 
-    fold: Carried[dict[str, str]] = Carried(dict, _step, dict)
+    fold = last_targets()  # the fold the session keeps for the last targets
     events: list[Event] = []
     for move, k in moves:
         if move == "add":

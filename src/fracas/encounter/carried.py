@@ -14,7 +14,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, Generic, TypeVar
 from weakref import WeakKeyDictionary
 
-from fracas.core.events import Event
+from fracas.core.events import ActionChosen, Event
 
 T = TypeVar("T")
 
@@ -68,3 +68,12 @@ def carried(owner: Any, kind: str, make: Callable[[], Carried[T]]) -> Carried[T]
         if fold is None:
             fold = folds[kind] = make()
         return fold
+
+
+def last_targets() -> Carried[dict[str, str]]:
+    """Each combatant's last target (id -> id), as a fold."""
+    def step(targets: dict[str, str], e: Event) -> None:
+        if isinstance(e, ActionChosen) and e.target:
+            targets[e.actor] = e.target
+
+    return Carried(dict, step, dict)

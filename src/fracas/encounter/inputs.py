@@ -118,3 +118,33 @@ class Inputs(list[Entry]):
         self._touched(0)
         super().__imul__(n)
         return self
+
+
+class SavedInputs:
+    """A session's inputs as :class:`Inputs`, and what changed since they were saved."""
+
+    _inputs: Inputs
+
+    @property
+    def entries(self) -> list[Entry]:
+        """The inputs, in order."""
+        return self._inputs
+
+    @entries.setter
+    def entries(self, value: list[Entry]) -> None:
+        self._inputs = Inputs.replacing(getattr(self, "_inputs", None), value)
+
+    def unsaved(self) -> tuple[int, int, list[dict[str, Any]]]:
+        """Since :meth:`saved`: how many inputs there were then, how many of them are
+        still as they were (the first ones), and the records of the inputs after those."""
+        kept = self._inputs.low
+        return (self._inputs.settled, kept,
+                [{"type": "Input", **e} for e in self._inputs[kept:]])
+
+    def saved(self) -> None:
+        """The inputs as they are now have been saved (see :meth:`unsaved`)."""
+        self._inputs.settle()
+
+    def _stamp(self) -> int:
+        """The number of the next input made (undo takes back the newest first)."""
+        return 1 + self._inputs.top()

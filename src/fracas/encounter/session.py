@@ -25,7 +25,6 @@ from types import SimpleNamespace
 from typing import Any
 
 from fracas.core.events import (
-    ActionChosen,
     Changed,
     Event,
     TurnStarted,
@@ -35,7 +34,7 @@ from fracas.core.scenario import Scenario
 from fracas.core.words import count
 from fracas.dice.variables import Variable
 from fracas.encounter.answers import answer_entry
-from fracas.encounter.carried import Carried, carried
+from fracas.encounter.carried import carried, last_targets
 from fracas.encounter.decisions import Decision, DiceRequest, Needed, Option
 from fracas.encounter.edits import apply_live, check_gm, fold_live
 from fracas.encounter.engine import FightSetup, setup_from_scenario
@@ -49,7 +48,7 @@ from fracas.encounter.gm_events import (
     rules_condition,
 )
 from fracas.encounter.hand_edits import HandEdits
-from fracas.encounter.inputs import Inputs
+from fracas.encounter.inputs import SavedInputs
 from fracas.encounter.live import PERSON, Feed, dice_error, run_turn
 from fracas.encounter.narration import Names
 from fracas.encounter.policies import POLICIES
@@ -71,7 +70,7 @@ __all__ = ["RULE_GM", "Decision", "DiceRequest", "Option", "Session"]
 SESSION_VERSION = 1
 
 
-class Session(HandEdits, DiceTurns):
+class Session(SavedInputs, HandEdits, DiceTurns):
     """A fight in progress at the table (see the module docstring); the GM's tools beyond
     these are in :mod:`fracas.encounter.gm`."""
 
@@ -170,7 +169,7 @@ class Session(HandEdits, DiceTurns):
         """Each combatant's last target before the pending turn, carried on from the last
         call while the events before stay the same (a long fight's turn then costs what
         a short one's does: :mod:`fracas.encounter.carried`)."""
-        return carried(self, "targets", _targets).over(self.events, self._base_len)
+        return carried(self, "targets", last_targets).over(self.events, self._base_len)
 
     def _replay(self) -> None:
         """Fold the whole log: the state, the events, and what is asked now."""
@@ -432,10 +431,6 @@ class Session(HandEdits, DiceTurns):
         self.roll_gm_side()
         return tuple(self.events[cut:])
 
-    def _stamp(self) -> int:
-        """The number of the next input made (undo takes back the newest first)."""
-        return 1 + self._inputs.top()
-
     def _insert(self, new: list[dict[str, Any]]) -> None:
         """GM edits into the log before the pending turn, which is played again from its
         start with the inputs already given (those that still fit)."""
@@ -571,26 +566,6 @@ class Session(HandEdits, DiceTurns):
             self._replay()
 
     # -- saving ------------------------------------------------------------------------
-    @property
-    def entries(self) -> list[dict[str, Any]]:
-        """The inputs, in order (:class:`~fracas.encounter.inputs.Inputs`)."""
-        return self._inputs
-
-    @entries.setter
-    def entries(self, value: list[dict[str, Any]]) -> None:
-        self._inputs = Inputs.replacing(getattr(self, "_inputs", None), value)
-
-    def unsaved(self) -> tuple[int, int, list[dict[str, Any]]]:
-        """Since :meth:`saved`: how many inputs there were then, how many of them are
-        still as they were (the first ones), and the records of the inputs after those."""
-        kept = self._inputs.low
-        return (self._inputs.settled, kept,
-                [{"type": "Input", **e} for e in self._inputs[kept:]])
-
-    def saved(self) -> None:
-        """The inputs as they are now have been saved (see :meth:`unsaved`)."""
-        self._inputs.settle()
-
     def to_records(self) -> list[dict[str, Any]]:
         """Everything needed to resume, JSON-able: a header, then one input a record."""
         return [self.header(), *({"type": "Input", **e} for e in self.entries)]
@@ -654,10 +629,3 @@ class Session(HandEdits, DiceTurns):
         """The state rebuilt from the events alone (a check on the log)."""
         return fold_live(self.scenario, self.events)
 
-
-def _targets() -> Carried[dict[str, str]]:
-    def step(targets: dict[str, str], e: Event) -> None:
-        if isinstance(e, ActionChosen) and e.target:
-            targets[e.actor] = e.target
-
-    return Carried(dict, step, dict)
