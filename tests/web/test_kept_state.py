@@ -185,3 +185,33 @@ def test_each_process_keeps_the_state_a_fresh_rebuild_has(db_url: str) -> None:
         for t, s in zip(trackers, stores, strict=True):
             t.close()
             s.close()
+
+
+def test_a_view_of_the_newest_lines_hides_what_the_whole_log_hides() -> None:
+    """A combatant revealed during a long fight: the view's newest lines (told from the
+    start of their round) leave out what it did while hidden exactly as the whole log
+    does (the window knows where in the fight it begins)."""
+    from fracas.encounter.redact import Viewer
+    from fracas.web.views import lines_for, names_of
+
+    raw = dict(load_example(DUEL))
+    raw["max_rounds"] = 500
+    raw["combatants"] = [{**c, "armor": {"name": "plate of legend", "rating": 99}}
+                         for c in raw["combatants"]]
+    scenario = scenario_from_mapping(raw, folder=None)
+    session = Session.start(scenario, seed=2, controllers={"rin": "person", "gorr": "person"})
+    rng = random.Random(5)
+    while len(session.events) < 400:
+        session.decide(answer(session, rng))
+    sides = {cid: c.side for cid, c in session.state.roster.items()}
+    revealed = len(session.events) - 60  # gorr seen only from then on
+    viewer = Viewer.player(["rin"], {"others": "exact", "hidden": [],
+                                     "revealed": {"gorr": revealed}}, sides)
+    names = names_of(session)
+    whole = lines_for(session, names, viewer)
+    newest = lines_for(session, names, viewer, 100)
+    last = {id(e) for e in session.events[-100:]}
+    assert [line for line in newest if id(line[0]) in last] == [
+        line for line in whole if id(line[0]) in last]
+    assert any(id(e) in last for e in session.events[:revealed])  # hidden ones in view
+    assert len(whole) < len(lines_for(session, names, Viewer()))  # some were left out
