@@ -3,9 +3,12 @@ on one core, the time to a first figure within +-5 points (95 %), to +-2 points,
 the exact figure where the chain is small.
 
 The figures are those a live view shows (:func:`fracas.analysis.winning.refine`: a first
-estimate, then narrower ones, then the exact chain where it fits), each fight from cold
-caches in this one process. The mid-fight point is the end of the middle whole turn of
-the fight played by ``fracas fight --seed 1`` (read back from its log, as ``--at`` does).
+estimate, then narrower ones, then the exact chain where it fits). Three rows a fight:
+``start`` and ``mid`` from cold memos (:func:`fracas.analysis.paths.forget_all`: as a
+freshly started process), and ``mid/live``: the mid-fight point with the memos the start's
+figures left (as the tracker's worker holds them when the fight has moved on). The
+mid-fight point is the end of the middle whole turn of the fight played by
+``fracas fight --seed 1`` (read back from its log, as ``--at`` does).
 Times are CPU seconds of this process (less sensitive than wall time to a shared
 machine), with the wall time beside them. Goals: +-5 points in 1 s, +-2 points in 5 s.
 Where the first figure already took longer than :data:`SKIP_AFTER` CPU seconds, the
@@ -18,6 +21,7 @@ Run: .venv/bin/python benchmarks/win_chance.py [examples/<system>/<fight>.yaml .
 
 from __future__ import annotations
 
+import os
 import sys
 import tempfile
 import time
@@ -53,19 +57,19 @@ def mid_fight(path: Path, where: Path) -> Position:
 
 
 def cold() -> None:
-    for memo in (paths.CHAINS, paths.MEMOS, paths.RECURRENCES, paths.CACHES):
-        memo.clear()
+    paths.forget_all()
 
 
 def clocks() -> tuple[float, float]:
     return time.process_time(), time.perf_counter()
 
 
-def to_goals(position: Position, every: bool
+def to_goals(position: Position, every: bool, warm: bool = False
              ) -> Iterator[tuple[float, float, float] | None]:
     """For each goal: (CPU s, wall s, half-width) of the first figure within it (None:
-    not reached, or not run past :data:`SKIP_AFTER`)."""
-    cold()
+    not reached, or not run past :data:`SKIP_AFTER`); from cold memos unless ``warm``."""
+    if not warm:
+        cold()
     cpu0, wall0 = clocks()
     met: list[tuple[float, float, float] | None] = [None] * len(GOALS)
     for chance in refine(position, target=min(w for w, _ in GOALS),
@@ -76,13 +80,15 @@ def to_goals(position: Position, every: bool
                 met[i] = (cpu - cpu0, wall - wall0, chance.half_width())
         if all(m is not None for m in met):
             break
-        if not every and cpu - cpu0 > SKIP_AFTER:
-            break
+        if not every and cpu - cpu0 > SKIP_AFTER and (met[0] is None
+                                                     or met[0][0] > SKIP_AFTER):
+            break  # the first figure took too long: the rest is not run
     yield from met
 
 
-def exact_time(position: Position) -> tuple[float, float, int] | None:
-    cold()
+def exact_time(position: Position, warm: bool = False) -> tuple[float, float, int] | None:
+    if not warm:
+        cold()
     cpu0, wall0 = clocks()
     try:
         duel = duel_odds(position.setup, position.state, EXACT_STATES,
@@ -100,26 +106,32 @@ def cell(found: tuple[float, float, float] | None, goal: float) -> str:
     return f"{found[0]:>6.2f} ({found[1]:>5.1f}){mark:<2}"
 
 
+def row(name: str, at: str, position: Position, every: bool, warm: bool = False) -> None:
+    five, two = to_goals(position, every, warm)
+    small = every or (five is not None and five[0] <= SKIP_AFTER)
+    exact = exact_time(position, warm) if small else None
+    shown = (f"{exact[0]:>6.2f} ({exact[1]:>5.1f}) {exact[2]:>7,} st"
+             if exact else f"{'too large' if small else 'not run':>24}")
+    print(f"{name.removeprefix('examples/'):<42}{at:<9}{cell(five, 1.0)}"
+          f"{cell(two, 5.0)}{shown:>24}", flush=True)
+
+
 def main() -> None:
     every = "--all" in sys.argv
     quick = ["examples/zamani/duel-fight.yaml"] if "--quick" in sys.argv else []
     names = [a for a in sys.argv[1:] if not a.startswith("--")] or quick or fights()
-    print("CPU seconds of one process (wall seconds in brackets); ! = past the goal "
-          "(+-5 points: 1 s, +-2 points: 5 s); exact: at most "
+    print(f"load average {' '.join(f'{x:.1f}' for x in os.getloadavg())} on "
+          f"{os.cpu_count()} cores; CPU seconds of one process (wall seconds in brackets); "
+          "! = past the goal (+-5 points: 1 s, +-2 points: 5 s); exact: at most "
           f"{EXACT_STATES:,} states and {EXACT_SECONDS:g} s")
-    print(f"{'fight':<42}{'at':<6}{'+-5 points':>17}{'+-2 points':>17}{'exact':>24}")
+    print(f"{'fight':<42}{'at':<9}{'+-5 points':>17}{'+-2 points':>17}{'exact':>24}")
     with tempfile.TemporaryDirectory() as tmp:
         for name in names:
             path = ROOT / name
-            for at, position in (("start", of_scenario(load_scenario(path))),
-                                 ("mid", mid_fight(path, Path(tmp)))):
-                five, two = to_goals(position, every)
-                small = every or (five is not None and five[0] <= SKIP_AFTER)
-                exact = exact_time(position) if small else None
-                shown = (f"{exact[0]:>6.2f} ({exact[1]:>5.1f}) {exact[2]:>7,} st"
-                         if exact else f"{'too large' if small else 'not run':>24}")
-                print(f"{name.removeprefix('examples/'):<42}{at:<6}{cell(five, 1.0)}"
-                      f"{cell(two, 5.0)}{shown:>24}", flush=True)
+            mid = mid_fight(path, Path(tmp))
+            row(name, "start", of_scenario(load_scenario(path)), every)
+            row(name, "mid/live", mid, every, warm=True)
+            row(name, "mid", mid, every)
 
 
 if __name__ == "__main__":

@@ -18,9 +18,9 @@ def hand_values(pending: Decision, rng: random.Random) -> list[Any]:
     numbers = re.fullmatch(r"(-?\d+) to (-?\d+)( \(00 is 100\))?", request.allowed)
     if numbers:
         low, high = int(numbers[1]), int(numbers[2])
-        if "roll-off" in request.die:  # a roll-off goes on while tied: type untied dice
-            each = re.search(r"\((\d*)d\d+ each\)", request.die)
-            per = int(each[1] or 1) if each else 1  # Tri-Stat: 2d6 each
+        each = re.fullmatch(r"(\d*)d\d+ each", request.die)
+        if each:  # a roll-off goes on while tied: type untied dice
+            per = int(each[1] or 1)  # Tri-Stat: 2d6 each
             while True:
                 values = [rng.randint(low, high) for _ in range(request.count or 1)]
                 sums = [sum(values[i:i + per]) for i in range(0, len(values), per)]

@@ -141,8 +141,8 @@ def test_gm_init_rolls_only_the_gm_side(tmp_path: Path) -> None:
     for them, and says why; once they have drawn, it draws for the GM's side."""
     out = play(BRAWL, "--seed", "2", "--gm-dice", "typed", tmp=tmp_path,
                script=["gm init", "r", "r", "gm init"])
-    assert "Mara's roll is asked now, and it is a player's to make (the GM's side is " \
-           "rolled by gm init)" in out
+    assert "Mara's roll is asked now, and it is the player's to make (allowed: Mara's " \
+           "player rolls first; gm init then rolls the GM side)" in out
     rolled = out.split("> gm init")[2]
     for name in ("Tam the cook", "Captain Vos", "Gull", "Rook"):
         assert f"{name} draws" in rolled

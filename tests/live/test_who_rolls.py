@@ -147,3 +147,15 @@ def test_a_log_without_the_setting_plays_back_as_it_was_written(tmp_path: Path) 
     again = Session.from_records(json.loads(json.dumps(records)))
     assert again.entries == s.entries and again.state == s.state
     assert again.gm_dice is None
+
+
+def test_a_gm_side_part_fracas_rolls_is_told_as_its_owners_roll() -> None:
+    """A contest typed at the table: Grub's initiative d20 and his dodges are parts of
+    rolls Rosa's player shares; each is told as Grub's own roll (never as the part Rosa is
+    asked for), before she is asked for hers."""
+    out = _play(CONTEST, "--player", "rosa", lines=("15", "", "1", "12"))
+    assert "fracas rolls Grub the Brute's initiative: d20 → 11" in out
+    told = "fracas rolls Grub the Brute's dodge against Rosa, roll 1 of 3: d20 → 8"
+    assert told in out and out.index(told) < out.index("? Rosa's sword attack on Grub")
+    assert "fracas rolls sword attack" not in out and "fracas rolls initiative:" not in out
+    assert "Roll 1 · Grub the Brute, dodge: d20 shows 8" in out

@@ -23,10 +23,11 @@ from fracas.analysis.fights import Fights, Start, fight_rng, finish, start_roste
 from fracas.analysis.sampled import SamplingRoller, SubstepCache
 from fracas.analysis.trace import MemoRoller, ReplayMemo
 from fracas.core.events import ActionChosen, Outcome
-from fracas.core.recur import Recurrence, recurring_states
+from fracas.core.recur import Recurrence, forget_states, recurring_states
 from fracas.dice.rollers import EnumerationTooLarge, Roller
 from fracas.encounter.engine import FightSetup, step
-from fracas.encounter.modes import LEAN
+from fracas.encounter.modes import LEAN, forget_choices, retry_choices
+from fracas.encounter.policies import forget_memos
 from fracas.encounter.state import FightState
 
 BATCH = 32768
@@ -57,12 +58,15 @@ def steps_chunk(args: tuple[Any, Start, int, int, int]) -> Fights:
     roller: the fights ``fracas fight`` plays with those seeds, by the lean loop (no
     narration or events nobody reads; the same rolls, so the same fights). The rules'
     sub-steps go through the process's :class:`~fracas.analysis.trace.ReplayMemo`, which
-    draws the same values as playing them."""
+    draws the same values as playing them. The memo is kept for the setup, whatever the
+    state the fights start from: its trees are keyed by each sub-step's whole arguments,
+    so a live view's next position (the fight a turn later) walks the trees the last one
+    grew."""
     setup, roster, seed, start, stop = args
-    memo = MEMOS.get((setup, roster))
+    memo = MEMOS.get(setup)
     if memo is None:
         MEMOS.clear()
-        memo = MEMOS[(setup, roster)] = ReplayMemo()
+        memo = MEMOS[setup] = ReplayMemo()
     return play_chunk(setup, roster, range(start, stop),
                       lambda i: MemoRoller(fight_rng(seed, i), memo), "steps")
 
@@ -78,6 +82,7 @@ def play_chunk(setup: FightSetup, roster: Start, indices: range,
         if len(RECURRENCES) >= 8:
             RECURRENCES.clear()
         recurrence = RECURRENCES[(setup, roster)] = Recurrence()
+        retry_memos(setup)
     with collector_paused(), recurring_states(recurrence):
         for i in indices:
             final, dealt, acted = play_lean(setup, roster, roller_of(i))
@@ -89,8 +94,20 @@ def play_chunk(setup: FightSetup, roster: Start, indices: range,
                   method, actions=np.array(actions, dtype=np.int64))
 
 
-#: The steps path's memo of sub-steps (kept from task to task for the same fight).
-MEMOS: dict[tuple[FightSetup, Start], ReplayMemo] = {}
+def retry_memos(setup: FightSetup) -> None:
+    """Fights of ``setup`` from a new state: the memos kept for the setup (the steps
+    path's roll trees, the steady policies' choices) try afresh whether they pay, since
+    their trials counted another start's fights (a memo never changes a fight: only the
+    time)."""
+    memo = MEMOS.get(setup)
+    if memo is not None:
+        memo.retry()
+    retry_choices(setup)
+
+
+#: The steps path's memo of sub-steps (kept from task to task, and from state to state, for
+#: the same fight setup).
+MEMOS: dict[FightSetup, ReplayMemo] = {}
 #: Whether a fight's states recur enough to be remembered (found out once per fight).
 RECURRENCES: dict[tuple[FightSetup, Start], Recurrence] = {}
 
@@ -176,6 +193,17 @@ def memory_text(n: int) -> str:
 
 # -- fast ------------------------------------------------------------------------------------
 CHAINS: dict[tuple[FightSetup, Start], FightChain] = {}
+
+
+def forget_all() -> None:
+    """Every memo the simulation paths and the policies keep, emptied: the figures after it
+    are worked out as a fresh process would (the rule systems' own small memos of dice
+    and cards stay: benchmarks/win_chance.py times a cold start by it)."""
+    for memo in (CHAINS, MEMOS, RECURRENCES, CACHES):
+        memo.clear()
+    forget_memos()
+    forget_choices()
+    forget_states()
 
 
 def chain_for(setup: FightSetup, origin: Start, max_states: int) -> FightChain:

@@ -125,6 +125,12 @@ class ReplayMemo:
         self.looked: dict[Hashable, Trial] = {}  # per rule
         self.off: set[Hashable] = set()
 
+    def retry(self) -> None:
+        """Fights from a new state: every rule is tried afresh (one given up where the
+        last start's arguments seldom recurred may pay from this one); the trees stay."""
+        self.looked.clear()
+        self.off.clear()
+
     def play(self, roller: CacheRoller, fn: Callable[..., R], args: tuple[Any, ...]) -> R:
         """``fn(roller, *args)``, walked from its tree where the draws stay in it."""
         if fn in self.off:

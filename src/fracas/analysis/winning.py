@@ -353,32 +353,37 @@ def position_of(source: Any, at: int | None = None) -> Position:
 
 
 # -- live: a figure soon, then narrower ones --------------------------------------------------
-FIRST_FIGHTS = 400  # the first estimate: about +-5 points at 95 %
+FIRST_FIGHTS = 400  # the first estimate: at most this many fights (about +-5 points at 95 %)
+FIRST_TARGET = 0.05  # ... fewer once every side's 95 % interval is within 5 points
+FIRST_STEP = 64  # ... looked at every this many fights (the steps path's task)
+SECOND_TARGET = 0.02  # the second estimate: within 2 points
 GROWTH = 4  # each later estimate plays this many times the fights before it
 
 
 LIVE_EXACT_SECONDS = 30.0  # live: the exact chain's budget (after a +-2 point estimate)
-SECOND_FIGHTS = 2_400  # the second estimate: about +-2 points at 95 %
+SECOND_FIGHTS = 2_400  # the second estimate: at most this many fights (about +-2 points)
 
 
 def refine(position: Position, *, seed: int = 0, target: float = 0.01,
            max_fights: int = 256_000, exact_states: int = EXACT_STATES,
            exact_seconds: float = LIVE_EXACT_SECONDS, most_per_step: int = 1_000_000
            ) -> Iterator[WinChance]:
-    """Narrowing figures for a live view: a first estimate of :data:`FIRST_FIGHTS`
-    fights played step by step (no trials of the other paths: they would cost more than
-    the fights), about +-5 points; a second of :data:`SECOND_FIGHTS` fights in all (the
-    path auto chooses), about +-2 points; then the exact chain, which ends the sequence
-    when it fits its budget of states and seconds; else estimates over :data:`GROWTH`
-    times as many fights each (the fights before them kept), until a side's interval is
-    within ``target`` either way or ``max_fights``. ``most_per_step``: the most fights one
-    figure adds (a live view answers for a newer state between two figures)."""
+    """Narrowing figures for a live view: a first estimate (:func:`first_figure`: the
+    steps path's first fights, until every side is within :data:`FIRST_TARGET`, at most
+    :data:`FIRST_FIGHTS`); a second within :data:`SECOND_TARGET` (the fights it should
+    take, from the first figure's interval, at most :data:`SECOND_FIGHTS` in all, by the
+    path auto chooses); then the exact chain, which ends the sequence when it fits its
+    budget of states and seconds; else estimates over :data:`GROWTH` times as many fights
+    each (the fights before them kept), until a side's interval is within ``target``
+    either way or ``max_fights``. ``most_per_step``: the most fights one figure adds (a
+    live view answers for a newer state between two figures)."""
     began = time.perf_counter()
-    played = simulate_fights(position, FIRST_FIGHTS, seed, "steps")
-    yield from_fights(played, position, time.perf_counter() - began)
+    played = first_figure(position, seed)
+    chance = from_fights(played, position, time.perf_counter() - began)
+    yield chance
     part, path, tried = 1, "auto", False
     while played.n < max_fights:
-        if played.n >= SECOND_FIGHTS and not tried:
+        if (played.n >= SECOND_FIGHTS or chance.half_width() <= SECOND_TARGET) and not tried:
             tried = True
             try:
                 duel = duel_odds(position.setup, position.state, exact_states,
@@ -388,7 +393,7 @@ def refine(position: Position, *, seed: int = 0, target: float = 0.01,
             else:
                 yield from_duel(duel, position)
                 return
-        size = SECOND_FIGHTS - played.n if played.n < SECOND_FIGHTS else \
+        size = _second_size(played.n, chance.half_width()) if not tried else \
             played.n * (GROWTH - 1)
         more = simulate_fights(position, min(size, max_fights - played.n, most_per_step),
                                seed + part, path)
@@ -400,6 +405,37 @@ def refine(position: Position, *, seed: int = 0, target: float = 0.01,
         yield chance
         if chance.half_width() <= target and tried:
             return
+
+
+def first_figure(position: Position, seed: int = 0) -> Fights:
+    """The first estimate's fights: fights 0, 1, ... of ``seed`` on the steps path (the
+    very fights ``simulate_fights(position, n, seed, "steps")`` plays), looked at every
+    :data:`FIRST_STEP` fights and stopped once every side's 95 % interval is within
+    :data:`FIRST_TARGET` either way, or at :data:`FIRST_FIGHTS`. A fight one side nearly
+    always wins needs far fewer fights than an even one for the same interval (Wilson's:
+    it stays honest near 0 and 1). Stopping on the interval looked at every step is a
+    sequential rule, so the interval's cover is a little under its 95 %; the first look
+    waits for :data:`FIRST_STEP` fights, and the next figures narrow it."""
+    from fracas.analysis.paths import steps_chunk
+
+    parts: list[Fights] = []
+    done = 0
+    while done < FIRST_FIGHTS:
+        stop = min(done + FIRST_STEP, FIRST_FIGHTS)
+        parts.append(steps_chunk((position.setup, position.state, seed, done, stop)))
+        done = stop
+        played = Fights.concat(parts)
+        if from_fights(played, position, 0.0).half_width() <= FIRST_TARGET:
+            break
+    return played
+
+
+def _second_size(n: int, half_width: float) -> int:
+    """More fights for the second estimate: as many as bring ``half_width`` (of ``n``
+    fights) within :data:`SECOND_TARGET` (an interval narrows as one over the root of the
+    fights), a tenth more for the guess, at most :data:`SECOND_FIGHTS` in all."""
+    wanted = math.ceil(n * (half_width / SECOND_TARGET) ** 2 * 1.1)
+    return max(min(wanted, SECOND_FIGHTS) - n, FIRST_STEP)
 
 
 def simulate_fights(position: Position, n: int, seed: int, path: str = "auto") -> Fights:

@@ -38,6 +38,11 @@ class Trial:
         self.looked = self.found = 0
         self.on = True
 
+    def retry(self) -> None:
+        """Count afresh (and use the memo again): what it found was of another start."""
+        self.looked = self.found = 0
+        self.on = True
+
     def count(self, found: bool) -> None:
         self.looked += 1
         if found:
@@ -74,6 +79,12 @@ def recall(memo: dict[K, V], key: K, make: Callable[[], V], most: int) -> V:
 _ACTIVE: list[Recurrence | None] = [None]
 _INTERN: dict[Hashable, Hashable] = {}
 _TRANSITIONS: dict[Hashable, Any] = {}
+
+
+def forget_states() -> None:
+    """Empty the values and transitions remembered (a cold start: benchmarks/)."""
+    _INTERN.clear()
+    _TRANSITIONS.clear()
 
 
 @contextlib.contextmanager

@@ -30,7 +30,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar, runtime_checkable
 
 from fracas.dice.distribution import Distribution
-from fracas.dice.variables import Variable
+from fracas.dice.variables import RollOff, Variable
 from fracas.errors import FracasError, ScriptError
 
 if TYPE_CHECKING:
@@ -325,6 +325,21 @@ def announce(roller: Roller, who: str, what: str, needs: str = "",
             hook(who, what, needs, parts, bonus)
         else:
             hook(who, what, needs)
+
+
+def roll_off(roller: Roller, ids: Sequence[str], names: Sequence[str], die: Variable[int],
+             label: str, told: Sequence[Any] = ()) -> list[str]:
+    """The order a roll-off puts tied ``ids`` in (highest first, again while tied), asked
+    as a table says it: ``initiative roll-off between Rosa and Grub the Brute: d20 each``
+    (``label``: what the system's pack calls the roll-off; ``names``: the tied ones'
+    names). A live table asks a player in the tie for that player's own die (see
+    :class:`~fracas.encounter.live.LiveRoller`); ``told``: the events that tied them,
+    told first."""
+    tell(roller, told)
+    said = [n.replace("{", "{{").replace("}", "}}") for n in names]
+    between = " and ".join([", ".join(said[:-1]), said[-1]] if len(said) > 1 else said)
+    announce(roller, "gm", f"{label} between {between}")
+    return list(roller.roll(RollOff(tuple(ids), die, label)))
 
 
 def listens(roller: Roller) -> bool:

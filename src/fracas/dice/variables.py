@@ -364,7 +364,9 @@ class RollOff(Variable[tuple[str, ...]]):
 
     @property
     def label(self) -> str:  # type: ignore[override]
-        return f"{self.name} ({self.die.label} each)"
+        """The dice as a table says them (``d20 each``): what the roll-off is for is said
+        by whoever asks for it."""
+        return f"{self.die.label} each"
 
     @cached_property
     def _dist(self) -> Distribution[tuple[str, ...]]:

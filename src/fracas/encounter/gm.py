@@ -39,6 +39,7 @@ from fracas.encounter.gm_events import (
     rules_condition,
 )
 from fracas.encounter.live import PERSON, roll_rng
+from fracas.encounter.order import UNDER_WAY
 from fracas.encounter.policies import POLICIES
 from fracas.errors import DiceSyntaxError, InputError
 
@@ -195,9 +196,8 @@ def free_action(session: Session, description: str, *, roll: str | None = None,
     made, the next turn's beginning included."""
     pending = session.pending
     if pending is None or pending.kind != "action":
-        raise InputError("a free-form action takes a combatant's turn: it is made at "
-                         "an action decision", path="free action",
-                         allowed="the acting combatant's action decision")
+        raise InputError("a free-form action takes the acting combatant's turn",
+                         path="free action", allowed="at an action decision")
     actor = pending.who
     text = str(description or "").strip()
     if not text:
@@ -309,9 +309,8 @@ def _condition(session: Session, cid: str, condition: str, rounds: int,
     combatant's next turn."""
     condition = condition.strip()
     if not condition or rounds < 0:
-        raise InputError("a condition needs a name and a duration of 0 or more rounds",
-                         path="condition", allowed="a name; rounds 0 (until taken off) "
-                                                   "or more")
+        raise InputError("a condition needs a name and a duration", path="condition",
+                         allowed="a name; rounds 0 (until taken off) or more")
     round_now = session.state.round if round_now is None else round_now
     acted = _acting_chosen(session, until or cid)
     if until:
@@ -398,9 +397,10 @@ def gm_side_asked(pending: Decision | None, keep: Collection[str]) -> bool:
 
 
 def players_side(session: Session, players: Iterable[str] = ()) -> set[str]:
-    """The combatants whose dice their players roll: those named, and those whose sheet
-    is a player's (:meth:`~fracas.core.system.RuleSystem.is_player`)."""
-    return set(players) | {cid for cid, c in session.state.roster.items()
+    """The combatants whose dice their players roll: those named, the session's players'
+    (``--player``, a player invited on the web) and those whose sheet is a player's
+    (:meth:`~fracas.core.system.RuleSystem.is_player`)."""
+    return set(players) | set(session.players) | {cid for cid, c in session.state.roster.items()
                            if session.system.is_player(c)}
 
 
@@ -415,9 +415,9 @@ def roll_initiative(session: Session, players: Iterable[str] = ()) -> tuple[Even
     if (at_round_start(session) and pending is not None and pending.kind == "dice"
             and not gm_side_asked(pending, keep) and pending.who in session.state.roster):
         name = session.state.roster[pending.who].name
-        raise InputError(f"{name}'s roll is asked now, and it is a player's to make (the "
-                         "GM's side is rolled by gm init)", path="initiative",
-                         allowed=f"{name}'s player rolls first")
+        raise InputError(f"{name}'s roll is asked now, and it is the player's to make",
+                         path="initiative",
+                         allowed=f"{name}'s player rolls first; gm init then rolls the GM side")
     if not (at_round_start(session) and gm_side_asked(pending, keep)):
         raise InputError("no GM-side initiative roll is asked now", path="initiative",
                          allowed="at the start of a round, when the GM's side rolls")
@@ -459,9 +459,8 @@ def bring_in(session: Session, entry: Mapping[str, Any], place: str | int = "nex
     if place == "next round":
         return (session.add_combatant(entry),)
     if session.state.round != session.turn_base.round or not session.turn_base.started:
-        raise InputError("this round's order is being set: the combatant can join at the "
-                         "next round, or at a place once the round's first turn is under way",
-                         path="place", allowed="next round")
+        raise InputError("this round's order is still being rolled", path="place",
+                         allowed=f"next round, or a place {UNDER_WAY}")
     left = len(session.state.slots) - session.state.next_slot  # slots after the current one
     if place == "after this turn":
         place = 1

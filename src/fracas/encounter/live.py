@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 
 from fracas.core.choices import Choice
-from fracas.core.events import Event
+from fracas.core.events import Event, Rolled
 from fracas.core.model import PASS, Action, Roster
 from fracas.core.system import RuleSystem
 from fracas.core.words import count, plain
@@ -150,6 +150,7 @@ class Feed:
     owners: tuple[Part, ...] = ()  # the next roll's parts: whose, what for, bonus, needs
     bonus: str = ""  # what the next roll's roller adds to the die
     drawn_values: list[tuple[dict[str, Any], Any]] = field(default_factory=list)  # draws read
+    player: Callable[[str], bool] = lambda cid: False  # a player's combatant: its dice typed
 
     def saw(self, event: Event) -> None:
         """An event of the turn, as it happens: what was told of the resolution under
@@ -262,6 +263,8 @@ class LiveRoller:
         who = var.stream if var.stream not in ("dice", "policy") else feed.actor
         if announced is not None:  # an id, or a combatant's name
             who = self._owner(announced[0])
+        if isinstance(var, RollOff) and self._off_by_owner(var):
+            return self._roll_off(var)
         parts = split(var) if owners else None
         if (parts is not None and len(parts.parts) == len(owners)
                 and self._by_parts(var, who)):
@@ -306,6 +309,44 @@ class LiveRoller:
         request = DiceRequest(die, who, what, dice_count(var), dice_allowed(var),
                               var.stream, needs, var.typed, bonus=bonus)
         raise Needed(Decision("dice", who, dice_prompt(request), dice=request))
+
+    def _off_by_owner(self, var: RollOff) -> bool:
+        """Is a roll-off asked die by die of each tied one's roller? So when a player's
+        combatant is in the tie (the player types that die), and in a log that gives it so;
+        a roll-off of the GM's side alone is one roll (``d20 each``), as older logs have it."""
+        feed = self.feed
+        if feed.used_rolls < len(feed.rolls):
+            return feed.rolls[feed.used_rolls].get("owner") in var.names
+        return feed.trial is None and any(feed.player(n) for n in var.names)
+
+    def _roll_off(self, var: RollOff) -> tuple[str, ...]:
+        """A roll-off die by die: each tied one's die asked of its roller (a player's typed,
+        the GM side's rolled by fracas or typed by the GM, as who rolls says), again for
+        those still tied; highest first, as :meth:`RollOff.from_script` reads it."""
+        feed = self.feed
+        keys: dict[str, tuple[int, ...]] = dict.fromkeys(var.names, ())
+        again = ""
+        while True:
+            groups: dict[tuple[int, ...], list[str]] = {}
+            for n in var.names:
+                groups.setdefault(keys[n], []).append(n)
+            tied = [g for g in groups.values() if len(g) > 1]
+            if not tied:
+                return tuple(sorted(var.names, key=lambda n: keys[n], reverse=True))
+            for group in tied:  # the GM side's dice first: told before a player is asked
+                for n in sorted(group, key=feed.player):
+                    others = " and ".join(feed.name(o) for o in group if o != n)
+                    said = f"{var.name} against {others}{again}"
+                    self.announce(n, said.replace("{", "{{").replace("}", "}}"))
+                    added = len(feed.added)
+                    value = self.roll(var.die)
+                    keys[n] = (*keys[n], value)
+                    for entry in feed.added[added:]:  # read back as this one's die
+                        entry.setdefault("owner", n)
+                    # told while the others roll (a screen shows what fracas rolled)
+                    self.tell((Rolled(var.name, feed.name(n), f"{var.die.label} for the "
+                                      f"{var.name}{again}", value),))
+            again = ", tied again"
 
     def _by_parts(self, var: Variable[Any], who: str) -> bool:
         """Is a roll of several people's dice asked of each owner, part by part? So in
@@ -415,9 +456,13 @@ class LiveRoller:
 def _same_roller(entry: Mapping[str, Any], who: str, index: int) -> None:
     """Dice are read only for the roll they were given to (whose it is): a GM's edit that
     changes the turn never makes one combatant's roll another's. Dice of older logs, and
-    dice the session rolled by itself, do not say, and are read in order."""
+    dice the session rolled by itself, do not say, and are read in order. A GM's die
+    reads a combatant's die of an older log: Zamani's initiative tie-break was asked of
+    each tied combatant before it was the GM's (seed 002 · Segment & Initiatives), and a
+    table's old log still reads back; the GM is no combatant, so no roll becomes another
+    combatant's."""
     owner = entry.get("owner")
-    if owner is not None and owner != who:
+    if owner is not None and owner != who and who != "gm":
         raise InputError(f"dice entry {index + 1} was given for {owner}'s roll, but the "
                          f"rules ask for {who}'s", path="dice", allowed=who)
 
@@ -462,7 +507,8 @@ def dice_error(err: ScriptError, pending: Decision, names: Names, typed: int) ->
             "value" in said and ("given" in said or "too many" in said)):
         # a wrong count: say how many the roll needs, once
         need = count(asked.count, "value")
-        if typed == asked.count and "roll-off" in asked.die:  # the count was right: a tie
+        if typed == asked.count and "given" in said:  # the count was right: a roll-off's
+            # values left a tie, and it reads on
             return InputError(f"{pending.prompt}: the values typed leave a tie, and a "
                               f"roll-off goes on while tied: type {need} that break it",
                               path="dice", allowed=f"{need}, each {asked.allowed}, no tie")

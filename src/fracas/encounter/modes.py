@@ -215,6 +215,20 @@ _CHOICES: dict[tuple[FightSetup, bool], _Choices] = {}
 _LAST_CHOICES: list[tuple[FightSetup, bool, _Choices] | None] = [None]
 
 
+def retry_choices(setup: FightSetup) -> None:
+    """A simulation of ``setup`` from a new state: its memos of choices are tried afresh
+    (one given up where the last start's states seldom recurred may pay from this one)."""
+    for (known, _), memo in _CHOICES.items():
+        if known == setup:
+            memo.retry()
+
+
+def forget_choices() -> None:
+    """Empty the memos of steady policies' choices (a cold start: benchmarks/)."""
+    _CHOICES.clear()
+    _LAST_CHOICES[0] = None
+
+
 def _choices(setup: FightSetup) -> ChoiceMemo:
     """The memo of ``setup``'s choices (none kept: given up); the last one asked for is
     found again without hashing the setup (one tuple, replaced whole: safe across

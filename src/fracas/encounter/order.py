@@ -47,7 +47,7 @@ if TYPE_CHECKING:
         def one_step(self) -> contextlib.AbstractContextManager[int]: ...
 
 PLACE = "initiative"  # the state field where the rules keep a combatant's place, if any
-UNDER_WAY = "once this round's order is set"
+UNDER_WAY = "once the order is set, from the round's first turn on"
 MOVE = "a move in this round's order (gm move ID before|after ID2; ↑ ↓ on the GM desk)"
 
 
@@ -82,8 +82,8 @@ def to_come(session: _Editing) -> ToCome:
     begins = now.started and (now.round != base.round or not base.started)
     under_way = now.round == base.round and base.started and base.next_slot < len(base.slots)
     if now.over or not (begins or under_way):
-        raise InputError("this round's order is being set: it can be changed "
-                         f"{UNDER_WAY}", path="order", allowed=UNDER_WAY)
+        raise InputError("this round's order is still being rolled", path="order",
+                         allowed=UNDER_WAY)
     slots = now.slots if begins else base.slots[base.next_slot:]
     blocks: list[list[int]] = []
     for i, slot in enumerate(slots):
@@ -146,9 +146,9 @@ def hold(session: _Editing, after: str | None = None) -> tuple[Event, ...]:
     somebody else able to act takes (``after``: after that combatant's next turn)."""
     pending = session.pending
     if pending is None or pending.kind not in ("action", "slot"):
-        raise InputError("a turn is held when it comes: at its action decision (or the "
-                         "choice of who takes a slot)", path="hold",
-                         allowed="the acting combatant's action decision")
+        raise InputError("a turn is held when it comes", path="hold",
+                         allowed="at its action decision, or at the choice of who takes "
+                                 "a slot")
     come = to_come(session)
     if pending.kind == "action":
         if after is not None:

@@ -43,7 +43,7 @@ from fracas.dice.distribution import Distribution
 from fracas.dice.rollers import Roller
 from fracas.dice.variables import Fixed
 from fracas.odds.attack import AttackOdds
-from fracas.odds.cache import OddsMemo, cached_odds, known_odds, learn_odds
+from fracas.odds.cache import OddsMemo, cached_odds, forget_odds, known_odds, learn_odds
 
 
 def _pick_uniform(roller: Roller, n: int, what: str) -> int:
@@ -213,6 +213,15 @@ def learn_memos(memos: PolicyMemos) -> None:
     for memo in (_RANKED, _VIEWS, _CHOSEN):
         if len(memo) > MEMO_SIZE:
             memo.clear()
+
+
+def forget_memos() -> None:
+    """Empty the rankings' memos and the exact odds they read (a cold start: the
+    benchmarks time the first figure of a fight as a fresh process works it out)."""
+    forget_odds()
+    for memo in (_RANKED, _VIEWS, _CHOSEN, _HEALTH):
+        memo.clear()
+    _share.cache_clear()
 
 
 def ranking_roster(system: RuleSystem, roster: Roster, kept: Collection[str] = (),

@@ -53,7 +53,7 @@ from fracas.encounter.live import PERSON, Feed, dice_error, run_turn
 from fracas.encounter.narration import Names
 from fracas.encounter.policies import POLICIES
 from fracas.encounter.state import FightState
-from fracas.encounter.undo import plan_undo
+from fracas.encounter.undo import plan_undo, rolled_as
 from fracas.encounter.who_rolls import (
     DiceTurns,
     check_dice_set,
@@ -163,7 +163,8 @@ class Session(SavedInputs, HandEdits, DiceTurns):
         rolls = [e for e in entries if e["kind"] == "dice"]
         answers = [e for e in entries if e["kind"] == "answer"]
         return Feed(list(rolls), list(answers), self.seed, self.drawn,
-                    self._auto, self.is_person, odds=self.odds, previous=self._previous())
+                    self._auto, self.is_person, odds=self.odds, previous=self._previous(),
+                    player=self.players.__contains__)
 
     def _previous(self) -> dict[str, str]:
         """Each combatant's last target before the pending turn, carried on from the last
@@ -451,6 +452,8 @@ class Session(SavedInputs, HandEdits, DiceTurns):
             kept = True
         except (FracasError, ValueError):  # the edit changed the turn: given again below
             kept = False
+        if pending_entries:  # what undoing the edit puts back (dice fracas rolled kept)
+            new[-1]["turn"] = [dict(e) for e in pending_entries]
         if kept:
             self._delegated()
             return
@@ -473,8 +476,6 @@ class Session(SavedInputs, HandEdits, DiceTurns):
                 except InputError:
                     if "asked" not in entry and "owner" not in entry:
                         break
-        if any(not any(e is x for x in self.entries) for e in pending_entries):
-            new[-1]["turn"] = pending_entries  # what undoing the edit puts back
         self._delegated()
 
     # -- undo and redo -----------------------------------------------------------------
@@ -504,10 +505,22 @@ class Session(SavedInputs, HandEdits, DiceTurns):
                 if put and put[0].get("kind") == "reinsert":
                     self._insert(list(put[0]["entries"]))
                 elif any(e["kind"] == "gm" for e in put):
-                    self._settle([*self.entries, *put])
+                    self._settle([*self._before_turn(put), *put])
                 else:
                     self.entries.extend(put)
                     self._refold()
+
+    def _before_turn(self, put: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """The log without the dice of the pending turn that undoing a GM edit of ``put``
+        kept (see :func:`~fracas.encounter.undo.kept_dice`): redo puts the inputs as they
+        were after the edit."""
+        turn = next((e["turn"] for e in put if e.get("turn")), None) or []
+        ours = {rolled_as(e) for e in [*turn, *put] if "rolled" in e}
+        cut = len(self.entries)
+        while cut > 0 and self.entries[cut - 1].get("auto") and rolled_as(
+                self.entries[cut - 1]) in ours:
+            cut -= 1
+        return self.entries[:cut]
 
     def _snapshot(self) -> SimpleNamespace:
         """Everything a change may touch, to be put back if it fails."""

@@ -234,13 +234,17 @@ class DiceTurns:
             else:
                 added = [{"kind": "dice", "rolled": self.draw(), "by": "fracas",
                           "auto": True, "owner": request.asked_of()}]
-            what = request.what if not request.part else request.what.split("'s ", 1)[-1]
             self._add(added, keep_redo=True)
             names = known_names(self)
-            values = "; ".join(shown_roll(self._values.get(id(e)), names) for e in added)
-            rolled = request.die if request.die.lower().startswith(what.lower()) else (
-                f"{what}: {request.die}")
-            self.told.append((added[0], f"fracas rolls {rolled} → {values}"))
+            asked = {r.part: r for r in (request, *request.then)}
+            for entry in added:  # each part told as its owner's roll, with its own die
+                said = asked.get(entry.get("part", 0), request)
+                what, value = said.what, shown_roll(self._values.get(id(entry)), names)
+                if said.who == "gm" and not any(what.startswith(n) for n in names.values()):
+                    what = what[:1].lower() + what[1:]  # the table's roll, mid-sentence
+                rolled = said.die if said.die.lower().startswith(what.lower()) else (
+                    f"{what}: {said.die}")
+                self.told.append((entry, f"fracas rolls {rolled} → {value}"))
 
     def untold(self) -> list[str]:
         """What fracas rolled by itself in the turn still waiting, said once each: ``fracas

@@ -56,6 +56,13 @@ def learn_odds(memo: OddsMemo) -> None:
         known.extend(r for r in reads if r not in known)
 
 
+def forget_odds() -> None:
+    """Empty this cache and its shared sub-step memo (a cold start: benchmarks/)."""
+    _ODDS_CACHE.clear()
+    _READ_SETS.clear()
+    _SHARED.trim_memo(0)
+
+
 def known_answer(system: RuleSystem, action: Action, roster: Roster) -> AttackOdds | None:
     """The odds of ``action`` in ``roster`` if this cache knows them, else None (nothing
     is worked out)."""

@@ -468,6 +468,7 @@ async def live(request: Request, eid: str) -> StreamingResponse:
     await asyncio.to_thread(role_for, tracker.store, request, eid)
     start = await asyncio.to_thread(tracker.store.version, eid)
     app.state.hub.notify(eid, start)  # the stored version, newer than one a stream missed
+    app.state.hub.reachable = True  # the database has just answered
     gen = stream(app.state.hub, eid, start, tracker.store.versions,
                  lambda: app.state.stopping)
     return StreamingResponse(gen, media_type="text/event-stream",

@@ -31,15 +31,19 @@ from fracas.web import api, gm_api, pages, winning_api
 from fracas.web.auth import Unauthorized
 from fracas.web.live import Hub, Listener
 from fracas.web.odds import WORKER
-from fracas.web.store import Conflict, Memory, NotFound, Store
+from fracas.web.store import (
+    RETRY_AFTER,
+    UNAVAILABLE,
+    UNREADABLE,
+    Conflict,
+    Memory,
+    NotFound,
+    Store,
+)
 from fracas.web.tracker import Forbidden, Tracker
 from fracas.web.winning import WINNING
 
 MAX_BODY = 1_000_000
-#: what a change or a view answers while the database is full, gone or restarting (503)
-UNAVAILABLE = "the table's record could not be saved: nothing was lost; try again"
-UNREADABLE = "the table's record could not be read just now: nothing was lost; try again"
-RETRY_AFTER = 2  # seconds
 STATIC = Path(__file__).parent / "static"
 
 Scope = MutableMapping[str, Any]

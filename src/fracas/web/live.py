@@ -19,7 +19,7 @@ import threading
 import time
 from collections.abc import AsyncIterator, Callable
 
-from fracas.web.store import CHANNEL
+from fracas.web.store import CHANNEL, UNREADABLE
 
 WAKE = 0.5  # a stream looks at whether the server is stopping this often, at least
 DB_POLL = float(os.environ.get("FRACAS_LIVE_DB_POLL", "2.0"))  # seconds between looks
@@ -35,6 +35,7 @@ class Hub:
         self._waiting: dict[str, dict[asyncio.Event, asyncio.AbstractEventLoop]] = {}
         self._lock = threading.Lock()
         self._last_look = time.monotonic()  # the clock of asyncio's loops
+        self.reachable = True  # the database answered the last look (see :func:`stream`)
 
     def due(self, now: float) -> list[str]:
         """The encounters streams are waiting on, if it is time to look at the database
@@ -135,6 +136,21 @@ def sse(event: str, data: object, ident: int | None = None) -> str:
 
 
 
+async def _look(hub: Hub, watched: list[str],
+                db_versions: Callable[[list[str]], dict[str, int]]) -> None:
+    """The stored versions of the ``watched`` encounters, into the hub; whether the
+    database answered, into ``hub.reachable`` (gone or restarting: the streams stay, and
+    look again at the next poll)."""
+    try:
+        stored_now = await asyncio.to_thread(db_versions, watched)
+    except Exception:
+        hub.reachable = False
+        return
+    hub.reachable = True
+    for other, stored in stored_now.items():
+        hub.notify(other, stored)
+
+
 async def stream(hub: Hub, eid: str, start: int,
                  db_versions: Callable[[list[str]], dict[str, int]],
                  stopping: Callable[[], bool]) -> AsyncIterator[str]:
@@ -142,12 +158,15 @@ async def stream(hub: Hub, eid: str, start: int,
     woken by the hub as soon as a newer version is noted, without polling. Every
     :data:`DB_POLL` seconds one stream of the process reads the versions of every watched
     encounter in one query (a change the hub was not told of: a restart, a lost
-    connection to PostgreSQL, another process on the same SQLite file)."""
+    connection to PostgreSQL, another process on the same SQLite file); when that query
+    fails, every stream says ``unavailable`` (with the message the page shows), and
+    ``available`` once it answers again."""
     seen = start
     yield f"retry: {RETRY_MS}\n" + sse("version", {"version": seen}, seen)
     loop = asyncio.get_running_loop()
     last_sent = loop.time()
     changed = hub.watch(eid)
+    told = True  # what this stream last said of the database
     try:
         while not stopping():
             with contextlib.suppress(TimeoutError):
@@ -156,12 +175,12 @@ async def stream(hub: Hub, eid: str, start: int,
             now = loop.time()
             watched = hub.due(now)
             if watched:
-                try:
-                    stored_now = await asyncio.to_thread(db_versions, watched)
-                except Exception:  # the database gone or restarting: the stream stays,
-                    stored_now = {}  # and looks again at the next poll
-                for other, stored in stored_now.items():
-                    hub.notify(other, stored)
+                await _look(hub, watched, db_versions)
+            if hub.reachable != told:  # the database gone, or back: said once each
+                told = hub.reachable
+                last_sent = now
+                yield sse("available" if told else "unavailable",
+                          {} if told else {"error": UNREADABLE})
             current = hub.version(eid)
             if current > seen:
                 seen = current

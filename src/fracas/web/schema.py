@@ -323,7 +323,10 @@ class Version(BaseModel):
 
 STREAM: dict[int | str, dict[str, object]] = {
     200: {"description": "server-sent events: `event: version`, `data: {\"version\": N}` at "
-                         "the start and at each change; `: keepalive` comments between",
+                         "the start and at each change (its id: N); `: keepalive` comments "
+                         "between; `event: unavailable`, `data: {\"error\": message}` when "
+                         "the database stops answering, `event: available`, `data: {}` when "
+                         "it answers again",
           "content": {"text/event-stream": {
               "schema": {"type": "string", "description": "a stream of server-sent "
                          "events, each `data:` line a Version", "contentMediaType":

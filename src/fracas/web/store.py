@@ -113,6 +113,11 @@ def _known_form(eid: str) -> None:
 T = TypeVar("T")
 CHANNEL = "fracas_versions"  # PostgreSQL's NOTIFY channel: "<encounter id> <version>"
 REMEMBERED = 10_000  # keys and owners kept in memory
+#: what a change or a view answers while the database is full, gone or restarting (503);
+#: the page and the live stream show it (:mod:`fracas.web.app`, :mod:`fracas.web.live`)
+UNAVAILABLE = "the table's record could not be saved: nothing was lost; try again"
+UNREADABLE = "the table's record could not be read just now: nothing was lost; try again"
+RETRY_AFTER = 2  # seconds
 
 
 class Memory:

@@ -94,14 +94,17 @@ def _as_postgres(args: list[str]) -> list[str]:
 
 
 @contextlib.contextmanager
-def throwaway_postgres(durable: bool = False) -> Iterator[str]:
+def throwaway_postgres(durable: bool = False, folder: Path | None = None,
+                       initdb: Sequence[str] = ()) -> Iterator[str]:
     """A fresh PostgreSQL server on a free loopback port; yields its URL, then removes it.
     ``durable``: each commit flushed to disk (``fsync``), as SQLite's ``synchronous=FULL``
-    does, for a benchmark comparing the two; else ``fsync=off``, quicker for tests."""
+    does, for a benchmark comparing the two; else ``fsync=off``, quicker for tests.
+    ``folder``: where its files go (an empty folder, e.g. a small disk), else a new
+    temporary folder. ``initdb``: more of initdb's options (``--wal-segsize=1``)."""
     bindir = postgres_bin()
     if bindir is None:
         raise RuntimeError("PostgreSQL is not installed (apt-get install postgresql)")
-    root = Path(tempfile.mkdtemp(prefix="fracas-pg-"))
+    root = folder if folder is not None else Path(tempfile.mkdtemp(prefix="fracas-pg-"))
     data, sock = root / "data", root / "sock"
     sock.mkdir()
     if os.geteuid() == 0:
@@ -110,7 +113,7 @@ def throwaway_postgres(durable: bool = False) -> Iterator[str]:
     port = free_port()
     quiet = {"stdout": subprocess.DEVNULL, "stderr": subprocess.PIPE, "check": True}
     subprocess.run(_as_postgres([str(bindir / "initdb"), "-D", str(data), "-U", "postgres",
-                                 "--auth=trust", "-E", "UTF8"]), **quiet)  # type: ignore[call-overload]
+                                 "--auth=trust", "-E", "UTF8", *initdb]), **quiet)  # type: ignore[call-overload]
     options = (f"-k {sock} -p {port} -c listen_addresses=127.0.0.1 "
                f"-c fsync={'on' if durable else 'off'} -c max_connections=200")
     subprocess.run(_as_postgres([str(bindir / "pg_ctl"), "-D", str(data), "-w", "-l",
@@ -123,4 +126,5 @@ def throwaway_postgres(durable: bool = False) -> Iterator[str]:
         subprocess.run(_as_postgres([str(bindir / "pg_ctl"), "-D", str(data), "-m",
                                      "immediate", "stop"]), stdout=subprocess.DEVNULL,
                        stderr=subprocess.DEVNULL, check=False)
-        shutil.rmtree(root, ignore_errors=True)
+        if folder is None:
+            shutil.rmtree(root, ignore_errors=True)

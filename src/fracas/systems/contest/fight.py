@@ -12,10 +12,10 @@ from typing import TYPE_CHECKING, cast
 
 from fracas.core.events import Event, Note, Rolled
 from fracas.core.model import Action, Combatant, Roster, Slot, apply_events
-from fracas.dice import Distribution, Roller, RollOff, Variable, d
+from fracas.dice import Distribution, Roller, Variable, d
 from fracas.dice.joint import Split
 from fracas.dice.reading import Reading
-from fracas.dice.rollers import EnumerationTooLarge, announce
+from fracas.dice.rollers import EnumerationTooLarge, announce, roll_off
 from fracas.dice.variables import Script
 from fracas.systems.contest.checks import FIGHTING_DEFENSIVELY, PRONE, held_weapons
 from fracas.systems.contest.declare import block_item, counter_weapon
@@ -174,8 +174,8 @@ def _roll(roller: Roller, roster: Roster, df: Defaults) -> list[Event]:
     for key in sorted(groups):
         ids = groups[key]
         if len(ids) > 1:  # rolling off while tied is a uniformly random order of the tied
-            announce(roller, "gm", "initiative roll-off")
-            ids = list(roller.roll(RollOff(tuple(ids), die, "initiative roll-off")))
+            ids = roll_off(roller, ids, [roster[i].name for i in ids], die,
+                           df.initiative.roll_off, events)
             events.append(Note(R_INITIATIVE, "tied on initiative and rank: the roll-off "
                                              f"puts {', '.join(roster[i].name for i in ids)} "
                                              "in that order"))

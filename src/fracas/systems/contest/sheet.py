@@ -249,6 +249,7 @@ class AttributeDefaults(Frozen):
 class InitiativeDefaults(Frozen):
     die: StrictInt = Field(ge=2, le=100)
     skill: str
+    roll_off: str = Field(min_length=1)  # what the table calls the tie's roll-off
 
 
 class Defaults(Frozen):

@@ -8,8 +8,8 @@ from itertools import combinations
 from fracas.core.events import Changed, Event, Note, Rolled
 from fracas.core.legal import LegalActions
 from fracas.core.model import Action, Combatant, Roster, Slot, apply_events
-from fracas.dice import Roller, RollOff, nd
-from fracas.dice.rollers import announce
+from fracas.dice import Roller, nd
+from fracas.dice.rollers import announce, roll_off
 from fracas.systems.tristat import rulebook as R
 from fracas.systems.tristat.checks import check
 from fracas.systems.tristat.sheet import Defaults, Options
@@ -54,8 +54,8 @@ def roll_initiative(roller: Roller, roster: Roster, defaults: Defaults) -> list[
         ids = groups[key]
         if len(ids) > 1:
             # a roll-off repeated while tied: exactly a uniformly random order of the tied
-            announce(roller, "gm", "initiative roll-off")
-            ids = list(roller.roll(RollOff(tuple(ids), dice, "initiative roll-off")))
+            ids = roll_off(roller, ids, [roster[i].name for i in ids], dice,
+                           defaults.initiative.roll_off, events)
             events.append(Note(R.INITIATIVE, f"initiative {key[0]} and Combat Value {key[1]} "
                                f"tied: the roll-off puts {', '.join(roster[i].name for i in ids)} "
                                "in that order"))

@@ -131,6 +131,7 @@ class StrengthDefaults(_Model):
 class InitiativeDefaults(_Model):
     dice: StrictInt = Field(ge=1, le=10)
     add_combat_value: StrictBool
+    roll_off: str = Field(min_length=1)  # what the table calls the tie's roll-off
 
 
 class Defaults(_Model):

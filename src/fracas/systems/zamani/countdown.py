@@ -110,12 +110,14 @@ class Countdown:
 
 def countdown(initiatives: Mapping[str, int], fitness: Mapping[str, int] | None = None,
               spirit: Mapping[str, int] | None = None, roller: Roller | None = None,
-              die: int = 10) -> Countdown:
+              die: int = 10, names: Mapping[str, str] | None = None) -> Countdown:
     """The countdown of a round for these initiatives.
 
     ``fitness`` and ``spirit`` (default 0) break ties of initiative; a die of
     ``die`` sides (rolled on ``roller``, a fresh random one if None, and rolled
-    again among those still tied) breaks what is left.
+    again among those still tied) breaks what is left: the GM's die (seed 002 · Segment &
+    Initiatives: "the GM rolls a die"), one for each tied combatant (``names``: how the
+    table calls them when it is asked).
     """
     for name, value in initiatives.items():
         if value < 1:
@@ -131,7 +133,7 @@ def countdown(initiatives: Mapping[str, int], fitness: Mapping[str, int] | None 
     for value in sorted(by_initiative, reverse=True):
         group = by_initiative[value]
         order += _break(group, value, [("Fitness", fit), ("Spirit", spi)], dice_roller, die,
-                        ties)
+                        ties, dict(names or {}))
     places = []
     for segment in SEGMENTS:
         for name in order:
@@ -163,7 +165,8 @@ def _drawn_order(group: list[str], initiative: int, roller: Roller) -> list[str]
 
 
 def _break(group: list[str], initiative: int, stats: list[tuple[str, dict[str, int]]],
-           roller: Roller, die: int, ties: list[TieBreak]) -> list[str]:
+           roller: Roller, die: int, ties: list[TieBreak], names: dict[str, str]
+           ) -> list[str]:
     """Order a tied group: by each stat in turn (higher first), then by a die."""
     if len(group) == 1:
         return list(group)
@@ -175,13 +178,15 @@ def _break(group: list[str], initiative: int, stats: list[tuple[str, dict[str, i
         out: list[str] = []
         for v in sorted({values.get(n, 0) for n in group}, reverse=True):
             sub = [n for n in ordered if values.get(n, 0) == v]
-            out += _break(sub, initiative, stats[1:], roller, die, ties)
+            out += _break(sub, initiative, stats[1:], roller, die, ties, names)
         return out
     if getattr(roller, "kind", "") == "exact":
         return _drawn_order(group, initiative, roller)
     rolls = {}
     for n in group:
-        announce(roller, n, f"tie-break for initiative {initiative}", "higher goes first")
+        name = names.get(n, n).replace("{", "{{").replace("}", "}}")
+        announce(roller, "gm", f"tie-break die for {name} (initiative {initiative}; the "
+                 "higher goes first)")
         rolls[n] = roller.roll(d(die))
     ordered = sorted(group, key=lambda n: -rolls[n])
     ties.append(TieBreak(tuple(ordered), f"d{die}", tuple(rolls[n] for n in ordered),
@@ -189,5 +194,5 @@ def _break(group: list[str], initiative: int, stats: list[tuple[str, dict[str, i
     out = []
     for v in sorted(set(rolls.values()), reverse=True):
         sub = [n for n in ordered if rolls[n] == v]
-        out += _break(sub, initiative, [], roller, die, ties)
+        out += _break(sub, initiative, [], roller, die, ties, names)
     return out

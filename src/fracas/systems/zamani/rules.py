@@ -45,10 +45,10 @@ def default_in_hand(sheet: Sheet) -> tuple[str, ...]:
 
 def _countdown(roller: Roller, inits: tuple[tuple[str, int], ...],
                fitness: tuple[tuple[str, int], ...], spirit: tuple[tuple[str, int], ...],
-               die: int) -> Countdown:
+               die: int, names: tuple[tuple[str, str], ...] = ()) -> Countdown:
     """The round's countdown (seed 002 · Segment & Initiatives), ties broken by Fitness,
-    Spirit, then the table's tie die."""
-    return countdown(dict(inits), dict(fitness), dict(spirit), roller, die)
+    Spirit, then the GM's tie die (``names``: the tied as the table calls them)."""
+    return countdown(dict(inits), dict(fitness), dict(spirit), roller, die, dict(names))
 
 
 @lru_cache(maxsize=256)
@@ -175,7 +175,8 @@ class Zamani(RuleSystem):
         inits = tuple((c.id, sum(v for _, v in self.initiative_parts(c))) for c in active)
         fitness = tuple((c.id, c.sheet.attributes["fitness"]) for c in active)
         spirit = tuple((c.id, c.sheet.attributes["spirit"]) for c in active)
-        return roller.resolve(_countdown, inits, fitness, spirit, self.defaults.tie_die)
+        names = tuple((c.id, c.name) for c in active)
+        return roller.resolve(_countdown, inits, fitness, spirit, self.defaults.tie_die, names)
 
     def round_representative(self, round_number: int) -> int:
         """Round 1 is the opening; after it the hooks only read the round within its turn

@@ -49,18 +49,26 @@
   }
 
   // Connection lost and regained: said once each, then gone (no stale error left behind).
+  // Lost is the server out of reach, or its database (a 503: the table's own message,
+  // and the page asks again after the Retry-After it gave); regained is the next view
+  // that loads.
   var connectionBox = document.getElementById("connection");
   var lost = false;
   var backTimer = null;
-  function connectionLost() {
-    if (lost || !connectionBox) { return; }
+  var retryTimer = null;
+  // What is said stays until the connection is back, unless it is the
+  // answer to something the reader did (a change not saved).
+  function connectionLost(text, mine) {
+    if ((lost && !mine) || !connectionBox) { return; }
     lost = true;
     clearTimeout(backTimer);
     connectionBox.className = "lost";
-    connectionBox.textContent = "Connection lost — trying again…";
+    connectionBox.textContent = text || "Connection lost — trying again…";
     connectionBox.hidden = false;
   }
   function connectionBack() {
+    clearTimeout(retryTimer);
+    retryTimer = null;
     if (!lost || !connectionBox) { return; }
     lost = false;
     showError("");
@@ -68,6 +76,15 @@
     connectionBox.textContent = "Connected again.";
     backTimer = setTimeout(function () { connectionBox.hidden = true; }, 2500);
   }
+  // The database full, gone or restarting (503): its message, and a new try later.
+  function unavailable(text, seconds, mine) {
+    connectionLost(text, mine);
+    if (retryTimer === null) {
+      retryTimer = setTimeout(function () { retryTimer = null; refresh(); },
+                              1000 * Math.max(1, seconds || 2));
+    }
+  }
+  function retryAfter(r) { return parseInt(r.headers.get("Retry-After"), 10); }
 
   // A GM's hand edit goes into the log before the turn under way, out of sight at the
   // log's end: what it did is told here.
@@ -152,10 +169,20 @@
   function refresh(force, soft) {
     var url = "/e/" + eid + "/panel" + (draft ? "?draft=" + encodeURIComponent(draft) : "");
     return fetch(url, {credentials: "same-origin"}).then(function (r) {
+      if (r.status === 503) {
+        return r.text().then(function (page) {
+          var box = document.createElement("div");
+          box.innerHTML = page;
+          var told = box.querySelector("#message");
+          unavailable(told ? told.textContent : "", retryAfter(r));
+          return null;
+        });
+      }
       if (!r.ok) { throw new Error("could not load the encounter (" + r.status + ")"); }
       connectionBack();
       return r.text();
     }).then(function (html) {
+      if (html === null) { return; }
       var box = document.createElement("div");
       box.innerHTML = html;
       var fresh = box.querySelector(".panel");
@@ -194,6 +221,11 @@
       headers: {"Content-Type": "application/json"}, body: JSON.stringify(body)
     }).then(function (r) {
       return r.json().then(function (data) {
+        if (r.status === 503) {
+          // not saved (the database away): said where the connection's state is told
+          unavailable(data.error, retryAfter(r), true);
+          return null;
+        }
         if (r.status === 409) {
           // sent for an older version: the panel is brought up to date just below
           showError("Someone acted first: the table has moved on" +
@@ -337,15 +369,27 @@
     }
   });
 
+  // The live channel: a version newer than the page's brings the panel up to date. Cut
+  // (the server or its database restarting, a 503 when it connects), it is opened again
+  // by the page itself, sooner at first and then every few seconds, and the panel is
+  // fetched then too: every stream begins with the version stored now, so the page
+  // catches up on whatever it missed meanwhile.
+  var wait = 1000;
   function listen() {
     var source = new EventSource(api + "stream");
+    source.addEventListener("open", function () { wait = 1000; });
     source.addEventListener("version", function (ev) {
       var v = JSON.parse(ev.data).version;
       if (v > version) { draft = ""; refresh(); }
     });
+    source.addEventListener("unavailable", function (ev) {
+      unavailable(JSON.parse(ev.data).error);
+    });
+    source.addEventListener("available", function () { refresh(); });
     source.onerror = function () {
       source.close();
-      setTimeout(function () { refresh(); listen(); }, 1000);
+      setTimeout(function () { refresh(); listen(); }, wait);
+      wait = Math.min(2 * wait, 8000);
     };
   }
   listen();
