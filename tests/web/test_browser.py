@@ -1,7 +1,9 @@
 """Playwright drives Debian's headless Chromium: the GM creates an encounter, a player joins
 from a second browser context (a phone-sized one), and both play a whole fight to its end,
-each screen following live (no reload). Every system: Tri-Stat (dice typed in and rolled), Genesys,
-c22, contest and Zamani (the server rolls, people choose).
+each screen following live (no reload). Every system, each with the tracker's default "who
+rolls" (issue 34): the player types or taps their own combatant's dice, fracas rolls every
+die of the side the GM runs (the GM is never asked for one), and the GM only chooses.
+Tri-Stat's player types a roll in once, and its GM sees fracas's roll in the log as it falls.
 """
 
 from __future__ import annotations
@@ -21,9 +23,11 @@ def version(page: Page) -> int:
 
 
 def create_as_gm(gm: Page, server: ServerProcess, example: str, side: str,
-                 roll_all: bool, seed: int | None = None) -> str:
+                 roll_all: bool, seed: int | None = None, gm_dice: str | None = None) -> str:
     """A new GM's encounter from ``example`` (``seed``: the form's optional seed, for a
-    test whose dice fracas rolls must not tie with the ones it types)."""
+    test whose dice fracas rolls must not tie with the ones it types; ``gm_dice``: who
+    rolls the dice of the combatants the GM runs, as the form asks: ``typed`` for a test
+    about the GM typing them, None for the default, fracas)."""
     gm.goto(server.url + "/")
     gm.click("#start")
     link = gm.locator("#admin-link").inner_text()
@@ -34,6 +38,8 @@ def create_as_gm(gm: Page, server: ServerProcess, example: str, side: str,
         gm.fill("input[name=seed]", str(seed))
     if roll_all:
         gm.check("input[name=roll_all]")
+    if gm_dice is not None:
+        gm.check(f"#gm-dice input[value={gm_dice}]")
     gm.click("#create")
     gm.wait_for_url(re.compile(r".*/e/\w+$"))
     return link
@@ -50,11 +56,14 @@ def invite_player(gm: Page, name: str, combatant: str) -> str:
 
 
 def play(gm: Page, player: Page, api: httpx.Client, eid: str, typed_dice: bool,
-         chosen: list[str]) -> dict[str, int]:
+         chosen: list[str], mine: str = "") -> dict[str, int]:
     """Click through the fight: whoever is asked answers (first option, or the dice; now
     and then an action composed step by step, its label kept in ``chosen``); how many
-    answers each screen gave."""
-    clicks = {"gm": 0, "player": 0, "typed": 0, "composed": 0}
+    answers each screen gave (``gm_dice``: how often the GM was asked a die of a
+    combatant other than the player's ``mine``; ``fracas_rolled``: how often the desk's
+    log showed a roll fracas made in the turn under way)."""
+    clicks = {"gm": 0, "player": 0, "typed": 0, "composed": 0, "gm_dice": 0,
+              "fracas_rolled": 0}
     typed = False
     deadline = time.monotonic() + 240
     while time.monotonic() < deadline:
@@ -65,6 +74,11 @@ def play(gm: Page, player: Page, api: httpx.Client, eid: str, typed_dice: bool,
                 arg=current["version"], timeout=15000)
         if current["over"]:
             return clicks
+        pending = current["pending"] or {}
+        if pending.get("kind") == "dice" and pending.get("who") not in (mine, None):
+            clicks["gm_dice"] += 1
+        if gm.locator("#log li.ev-FracasRolled").count():
+            clicks["fracas_rolled"] += 1
         asked = player if player.locator("#pending button.option").count() else gm
         if typed_dice and not typed and asked is player and asked.locator("#dice-input").count():
             label = asked.locator("form.dice label").inner_text()
@@ -101,22 +115,22 @@ def play(gm: Page, player: Page, api: httpx.Client, eid: str, typed_dice: bool,
     raise AssertionError("the fight did not end in time")
 
 
-@pytest.mark.parametrize(("example", "side", "combatant", "roll_all"), [
-    ("tristat/duel-fight.yaml", "blades", "rin", False),
-    ("genesys/duel-fight.yaml", "port", "red", True),
-    ("c22/duel-fight.yaml", "crew", "mara", True),
-    ("contest/duel-fight.yaml", "watch", "rosa", True),
-    ("zamani/duel-fight.yaml", "river", "kofi", True),
+@pytest.mark.parametrize(("example", "side", "combatant", "types"), [
+    ("tristat/duel-fight.yaml", "blades", "rin", True),
+    ("genesys/duel-fight.yaml", "port", "red", False),
+    ("c22/duel-fight.yaml", "crew", "mara", False),
+    ("contest/duel-fight.yaml", "watch", "rosa", False),
+    ("zamani/duel-fight.yaml", "river", "kofi", False),
 ])
 def test_gm_and_player_play_a_whole_fight_in_two_browsers(
         browser: Browser, server: ServerProcess, example: str, side: str, combatant: str,
-        roll_all: bool) -> None:
+        types: bool) -> None:
     gm_ctx = browser.new_context(viewport={"width": 1200, "height": 900})
     phone = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True,
                                 has_touch=True, device_scale_factor=2)
     try:
         gm = gm_ctx.new_page()
-        admin = create_as_gm(gm, server, example, side, roll_all)
+        admin = create_as_gm(gm, server, example, side, roll_all=False)  # the defaults
         eid = gm.url.rsplit("/", 1)[1]
         invite = invite_player(gm, "Pat", combatant)
         player = phone.new_page()
@@ -127,7 +141,7 @@ def test_gm_and_player_play_a_whole_fight_in_two_browsers(
         gm_key = admin.rsplit("/", 1)[1]
         assert gm_key not in player.content()
         api = httpx.Client(base_url=server.url, headers={"Authorization": f"Bearer {gm_key}"})
-        if not roll_all:
+        if types:
             # a hand edit in the GM's form reaches the player's screen live
             enemy = next(c for c in api.get(f"/api/encounters/{eid}").json()["combatants"]
                          if c["id"] != combatant)
@@ -144,11 +158,14 @@ def test_gm_and_player_play_a_whole_fight_in_two_browsers(
                 " return f && parseFloat(f.style.width) < 10; }", arg=enemy["id"])
             assert player.locator(f"#c-{enemy['id']} .numbers").count() == 0
         chosen: list[str] = []
-        clicks = play(gm, player, api, eid, typed_dice=not roll_all, chosen=chosen)
+        clicks = play(gm, player, api, eid, typed_dice=types, chosen=chosen,
+                      mine=combatant)
         assert clicks["player"] >= 1 and clicks["composed"] >= 1, clicks
-        if not roll_all:
-            assert clicks["gm"] >= 1, clicks  # the GM rolls for the policy's combatant
+        assert clicks["gm"] >= 1, clicks  # the GM chooses for the side it runs
+        assert clicks["gm_dice"] == 0, clicks  # and fracas rolls that side's every die
+        if types:
             assert clicks["typed"] == 1, clicks  # the player typed their own dice once
+            assert clicks["fracas_rolled"] >= 1, clicks  # Gorr's attack, as it fell
         for page in (gm, player):
             page.wait_for_selector("#result")
             assert "over" in page.locator("#result").inner_text()

@@ -35,7 +35,9 @@ def test_the_gm_types_both_dice_of_a_contest_roll_in_one_box(browser: Browser,
     desk = browser.new_context(viewport={"width": 1280, "height": 1000})
     try:
         gm = desk.new_page()
-        create_as_gm(gm, server, "contest/duel-fight.yaml", "", False, seed=3)
+        # this GM types the dice of the side they run (the form's choice): both of a roll
+        create_as_gm(gm, server, "contest/duel-fight.yaml", "", False, seed=3,
+                     gm_dice="typed")
         # everybody's initiative: Rosa's die, then Grub's, in the one box
         gm.wait_for_selector("#dice-then")
         assert "then Grub the Brute's initiative: d20" in gm.inner_text("#dice-then")

@@ -1,6 +1,7 @@
 """The GM's tracker at a glance, in Debian's headless Chromium (Playwright): the GM runs a
-fight for the enemy and a player joins from a phone. The GM copies the invite (never shown
-in clear), rolls every GM-side initiative with one click, lets fracas decide a turn, deals
+fight for the enemy (typing its dice: the form's choice) and a player joins from a phone.
+The GM copies the invite (never shown in clear), rolls every GM-side initiative with one
+click, lets fracas decide a turn, deals
 quick damage, puts a condition with its duration beside a name in the turn order, and
 takes a free-form action; the player's phone shows their own character and their decision
 above the fold, and nothing of the enemy's numbers.
@@ -79,6 +80,9 @@ def test_the_gm_runs_the_enemy_and_the_player_sees_their_own(browser: Browser,
         gm.click("#start")
         gm.click("#to-encounters")
         gm.select_option("#example", "tristat/duel-fight.yaml")
+        # this GM rolls the dice of the side they run on the desk (the form's other choice:
+        # by default fracas rolls them), so the desk's one-click initiative is theirs
+        gm.check("#gm-dice input[value=typed]")
         gm.click("#create")
         gm.wait_for_url(re.compile(r".*/e/\w+$"))
         # the invite: behind a copy button, never printed
@@ -94,7 +98,7 @@ def test_the_gm_runs_the_enemy_and_the_player_sees_their_own(browser: Browser,
         player = phone.new_page()
         player.goto(link)
         # Rin's initiative is the player's to roll; Gorr's is the GM's, all at once (the
-        # tracker's default: the GM types or rolls the GM side's dice on the desk)
+        # GM chose to type or roll the GM side's dice on the desk)
         player.wait_for_selector("#pending button.roll")
         assert gm.locator("#roll-initiative").count() == 0
         click(player, "#pending button.roll")

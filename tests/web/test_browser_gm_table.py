@@ -20,13 +20,14 @@ DESK = {"width": 1280, "height": 1000}
 
 @contextlib.contextmanager
 def gm_desk(browser: Browser, server: ServerProcess, roll_all: bool,
-            seed: int | None = None) -> Iterator[Page]:
-    """A new GM's desk with the three-against-three (the GM deciding for everybody)."""
+            seed: int | None = None, gm_dice: str | None = None) -> Iterator[Page]:
+    """A new GM's desk with the three-against-three (the GM deciding for everybody;
+    ``gm_dice``: who rolls their dice, as the form asks, None: fracas, the default)."""
     desk = browser.new_context(viewport=DESK)
     try:
         gm = desk.new_page()
         create_as_gm(gm, server, "genesys/three-vs-three-fight.yaml", "heroes",
-                     roll_all=roll_all, seed=seed)
+                     roll_all=roll_all, seed=seed, gm_dice=gm_dice)
         yield gm
     finally:
         desk.close()
@@ -136,8 +137,9 @@ def test_the_turn_order_names_who_took_each_slot(browser: Browser,
 def test_a_genesys_pool_is_told_in_words_on_the_dice_form(browser: Browser,
                                                           server: ServerProcess) -> None:
     """The prompt writes a pool by its letters ('dice PPA'); the form under it says which
-    dice they are, by the data pack's names, so a new table knows what to pick up."""
-    with gm_desk(browser, server, roll_all=False) as gm:
+    dice they are, by the data pack's names, so a new table knows what to pick up (the
+    GM chose to type the dice of the side they run: fracas rolls them by default)."""
+    with gm_desk(browser, server, roll_all=False, gm_dice="typed") as gm:
         for _ in range(8):  # Kira's, Tomas's, ... up to the gang boss's initiative
             gm.wait_for_selector("#pending #dice-input")
             settled(gm)
@@ -315,7 +317,8 @@ def test_dice_half_typed_on_a_phone_survive_the_gms_edit(browser: Browser,
                                                           server: ServerProcess) -> None:
     """Kira's player is typing the symbols of her initiative when the GM hurts the bruiser:
     the phone's panel is drawn again (the table moved on), the same roll is still asked,
-    and what the player typed is still in the box, which still has the focus."""
+    and what the player typed is still in the box, which still has the focus. Once it is
+    entered, fracas rolls every other initiative (the GM's side: the default)."""
     with at_the_table(browser, server, "genesys/three-vs-three-fight.yaml", "heroes", False,
                       "kira") as (gm, player):
         player.wait_for_selector("#pending #dice-input")
@@ -330,7 +333,9 @@ def test_dice_half_typed_on_a_phone_survive_the_gms_edit(browser: Browser,
         assert kept == ["Kira's initiative (Cool): dice PA", "2s a", "dice-input"], kept
         type_dice(player, "2s a")
         caught_up(gm, player)
-        assert gm.locator("#prompt").inner_text().startswith("Tomas's initiative")
+        gm.wait_for_selector("#pending #prompt")
+        assert "initiative" not in gm.locator("#prompt").inner_text()
+        assert "Tomas rolls Cool for initiative" in gm.locator("#log").inner_text()
 
 
 def test_the_rest_of_a_roll_is_spent_by_fracas_in_words(browser: Browser,

@@ -41,8 +41,10 @@ def _behind(gm: Page) -> Page:
 
 def test_a_stale_click_says_the_table_moved_on_and_shows_it_as_it_stands(
         browser: Browser, server: ServerProcess) -> None:
+    # the GM types Grub's dice (the form's choice), so that the table moves on to a roll
+    # of the GM's that a stale tab may try to make
     with at_the_table(browser, server, "contest/duel-fight.yaml", "raiders", False,
-                      "rosa") as (gm, player):
+                      "rosa", gm_dice="typed") as (gm, player):
         player.wait_for_selector("#pending #dice-input")
         stale = _behind(gm)
         assert "Rosa's initiative" in stale.locator("#prompt").inner_text()
@@ -91,7 +93,7 @@ def test_the_apis_stale_answer_names_the_versions_and_what_is_asked_now(
         server: ServerProcess) -> None:
     with httpx.Client(base_url=server.url, timeout=60) as http:
         gm = new_gm(http)
-        eid = open_example(gm, "contest/duel-fight.yaml", 3)
+        eid = open_example(gm, "contest/duel-fight.yaml", 3, gm_dice="typed")  # Grub's: GM's
         pat = invite(gm, eid, "Pat", ["rosa"])
         old = gm.view(eid)["version"]
         assert pat.decide(eid, old, {"dice": [17]}).status_code == 200

@@ -21,15 +21,17 @@ DESK = {"width": 1280, "height": 1000}
 
 @contextlib.contextmanager
 def at_the_table(browser: Browser, server: ServerProcess, example: str, side: str,
-                 roll_all: bool, pc: str, seed: int | None = None
-                 ) -> Iterator[tuple[Page, Page]]:
-    """The GM's desk with a new encounter from ``example`` (``seed``: the roller's), and a
-    player's phone opened on the invite for ``pc``."""
+                 roll_all: bool, pc: str, seed: int | None = None,
+                 gm_dice: str | None = None) -> Iterator[tuple[Page, Page]]:
+    """The GM's desk with a new encounter from ``example`` (``seed``: the roller's;
+    ``gm_dice``: who rolls the GM side's dice, as the form asks, None: fracas, the
+    default), and a player's phone opened on the invite for ``pc``."""
     desk = browser.new_context(viewport=DESK)
     phone = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
     try:
         gm = desk.new_page()
-        create_as_gm(gm, server, example, side, roll_all=roll_all, seed=seed)
+        create_as_gm(gm, server, example, side, roll_all=roll_all, seed=seed,
+                     gm_dice=gm_dice)
         player = phone.new_page()
         player.goto(invite_player(gm, "Pat", pc))
         player.wait_for_selector("#tracker")
@@ -50,8 +52,9 @@ def type_dice(page: Page, text: str) -> None:
 
 def test_genesys_symbols_are_asked_and_taken_as_the_prompt_writes_them(
         browser: Browser, server: ServerProcess) -> None:
+    # the GM types the dice of the side they run (the form's choice), as counts
     with at_the_table(browser, server, "genesys/duel-fight.yaml", "port", False,
-                      "red") as (gm, player):
+                      "red", gm_dice="typed") as (gm, player):
         assert "Pat (Red)" in gm.locator("#players").inner_text()  # the sheet's name
         # Red's initiative is the player's: one text for the whole pool, not "values"
         player.wait_for_selector("#dice-input")
@@ -96,7 +99,9 @@ def test_c22_cards_are_asked_as_cards(browser: Browser, server: ServerProcess) -
         assert gm.locator("#error").inner_text() == (
             "sides fracas plays: no side 'undead' in this encounter (allowed: crew, pirates)")
         assert gm.locator("#encounters").count() == 0
-        create_as_gm(gm, server, "c22/duel-fight.yaml", "crew", roll_all=False)
+        # this GM draws the cards of the side they run (the form's choice)
+        create_as_gm(gm, server, "c22/duel-fight.yaml", "crew", roll_all=False,
+                     gm_dice="typed")
         gm.wait_for_selector("#dice-input")
         assert "4H" in (gm.locator("#dice-input").get_attribute("placeholder") or "")
         assert gm.locator("#enter-dice").inner_text() == "Enter cards"  # drawn, not rolled
@@ -181,11 +186,12 @@ def test_a_roll_behind_the_screen_reaches_no_player(browser: Browser,
 def test_the_gms_roll_all_leaves_the_players_own_d20_in_a_contest(
         browser: Browser, server: ServerProcess) -> None:
     """The contest rolls everybody's initiative as one roll: the GM's one click rolls
-    Grub's d20 and the player's phone still asks Pat for Rosa's own, which Pat types."""
+    Grub's d20 and the player's phone still asks Pat for Rosa's own, which Pat types (the
+    GM chose on the form to roll the GM side's dice themselves)."""
     # seeded: Grub's d20, rolled by fracas, must not tie with Rosa's typed 17 (a tie is
     # a roll-off, and the round would not begin yet)
     with at_the_table(browser, server, "contest/duel-fight.yaml", "raiders", False,
-                      "rosa", seed=1) as (gm, player):
+                      "rosa", seed=1, gm_dice="typed") as (gm, player):
         player.wait_for_selector("#pending #dice-input")
         assert "Rosa's initiative" in player.locator("#prompt").inner_text()
         caught_up(gm, player)
@@ -208,11 +214,12 @@ def test_the_gms_roll_all_leaves_the_players_own_d20_in_a_contest(
 def test_percentile_dice_typed_00_on_the_page_are_100(browser: Browser, server: ServerProcess
                                                       ) -> None:
     """The dice form of a d100 takes 00, as percentile dice show 100, and says so; its
-    example is one value."""
+    example is one value (the GM types the dice of the side they run: the form's choice)."""
     desk = browser.new_context(viewport=DESK)
     try:
         gm = desk.new_page()
-        link = create_as_gm(gm, server, "zamani/duel-fight.yaml", "", roll_all=False, seed=1)
+        link = create_as_gm(gm, server, "zamani/duel-fight.yaml", "", roll_all=False, seed=1,
+                            gm_dice="typed")
         eid = gm.url.rsplit("/", 1)[1]
         with httpx.Client(base_url=server.url, timeout=60) as http:
             api = Client(http, link.rsplit("/", 1)[1])

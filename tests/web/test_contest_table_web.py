@@ -47,7 +47,7 @@ def test_the_dice_field_carries_the_table_words_and_each_roll_is_told_first(
         server: ServerProcess) -> None:
     with httpx.Client(base_url=server.url, timeout=60) as http:
         gm = new_gm(http)
-        eid = open_example(gm, DUEL, 3)
+        eid = open_example(gm, DUEL, 3, gm_dice="typed")  # the GM types Grub's
         ann = invite(gm, eid, "Ann", ["rosa"])
         _to_the_attack(gm, ann, eid)
         # Rosa's die, asked of her player: the words, no other part to type with it
@@ -81,7 +81,7 @@ def test_the_dice_field_carries_the_table_words_and_each_roll_is_told_first(
 def test_the_gm_types_both_dice_of_a_roll_at_once(server: ServerProcess) -> None:
     with httpx.Client(base_url=server.url, timeout=60) as http:
         gm = new_gm(http)
-        eid = open_example(gm, DUEL, 3)
+        eid = open_example(gm, DUEL, 3, gm_dice="typed")  # the GM types Grub's
         ann = invite(gm, eid, "Ann", ["rosa"])
         view = _to_the_attack(gm, ann, eid)
         # the GM types Rosa's die and Grub's together (the player's die: the GM may)

@@ -10,6 +10,7 @@ to stop half-way. Policies stay what they are: controllers that answer by themse
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -150,6 +151,9 @@ class Feed:
     owners: tuple[Part, ...] = ()  # the next roll's parts: whose, what for, bonus, needs
     bonus: str = ""  # what the next roll's roller adds to the die
     drawn_values: list[tuple[dict[str, Any], Any]] = field(default_factory=list)  # draws read
+    # the roll each draw fracas made by itself was for, by its entry's id
+    asked: dict[int, tuple[dict[str, Any], Callable[[], DiceRequest]]] = field(
+        default_factory=dict)
     player: Callable[[str], bool] = lambda cid: False  # a player's combatant: its dice typed
 
     def saw(self, event: Event) -> None:
@@ -276,6 +280,10 @@ class LiveRoller:
         if feed.used_rolls < len(feed.rolls):
             entry = feed.rolls[feed.used_rolls]
             _same_roller(entry, who, feed.used_rolls)
+            if entry.get("auto"):  # what fracas rolled by itself, as it was asked (the
+                # words are worked out only if a screen tells the roll)
+                feed.asked[id(entry)] = (entry, functools.partial(
+                    self._request, var, who, announced, bonus, self._at()))
             feed.used_rolls += 1
             if "rolled" in entry:
                 value = self._draw(var, int(entry["rolled"]))
@@ -289,26 +297,40 @@ class LiveRoller:
             feed.rolls.append(entry)
             feed.used_rolls += 1
             return self._draw(var, int(entry["rolled"]))
+        request = self._request(var, who, announced, bonus)
+        raise Needed(Decision("dice", who, dice_prompt(request), dice=request))
+
+    def _at(self) -> tuple[str, str, str, int]:
+        """Where the turn is for the next roll: the actor, the target, what the rolls are
+        for, and which of them the next is."""
+        feed = self.feed
+        return (feed.actor, feed.target or "", feed.context,
+                feed.used_rolls - feed.context_start + 1)
+
+    def _request(self, var: Variable[Any], who: str, announced: tuple[str, str, str] | None,
+                 bonus: str, at: tuple[str, str, str, int] | None = None) -> DiceRequest:
+        """The roll as a person is asked for it: what for, the die, the need (``at``:
+        where the turn was when it was rolled, else where it is now)."""
+        feed = self.feed
+        actor, target, context, number = at or self._at()
         needs = ""
         if announced is not None:
-            said = announced[1].format(actor=feed.name(feed.actor),
-                                       target=feed.name(feed.target or "")).strip()
+            said = announced[1].format(actor=feed.name(actor),
+                                       target=feed.name(target)).strip()
             announced = (announced[0], said, announced[2])
             what = said[:1].upper() + said[1:]
             if who != "gm":
                 what = f"{feed.name(who)}'s {announced[1]}"
-            needs = announced[2].replace("{actor}", feed.name(feed.actor)).replace(
-                "{target}", feed.name(feed.target or ""))
+            needs = announced[2].replace("{actor}", feed.name(actor)).replace(
+                "{target}", feed.name(target))
         else:
-            number = feed.used_rolls - feed.context_start + 1
-            what = feed.context + (f", roll {number}" if number > 1 else "")
+            what = context + (f", roll {number}" if number > 1 else "")
         die = var.label
         if die.startswith(f"{who}'s "):  # a deck's cards, named by their owner's id
             die = "the " + die[len(who) + 3:]
         die = Names(feed.names).label(die)
-        request = DiceRequest(die, who, what, dice_count(var), dice_allowed(var),
-                              var.stream, needs, var.typed, bonus=bonus)
-        raise Needed(Decision("dice", who, dice_prompt(request), dice=request))
+        return DiceRequest(die, who, what, dice_count(var), dice_allowed(var),
+                           var.stream, needs, var.typed, bonus=bonus)
 
     def _off_by_owner(self, var: RollOff) -> bool:
         """Is a roll-off asked die by die of each tied one's roller? So when a player's
@@ -384,9 +406,13 @@ class LiveRoller:
         drawn = None if shared is None else sp.sample_parts(roll_rng(feed.seed, shared))
         values: list[Any] = []
         known: dict[int, Any] = {}
+        owner = tuple(self._owner(o.who) for o in owners)
         for k, part in enumerate(sp.parts, start=1):
             if k in got:
                 entry = got[k]
+                if entry.get("auto"):  # a part fracas rolled by itself, as it was asked
+                    feed.asked[id(entry)] = (entry, functools.partial(
+                        self._part, var, sp, owners, owner, k, None))
                 known[k] = (drawn[k - 1] if "rolled" in entry and drawn is not None
                             else _scripted(part, entry))
                 values.append(known[k])
@@ -396,7 +422,6 @@ class LiveRoller:
         if len(values) == count:
             return sp.join(tuple(values))
         missing = [k for k in range(1, count + 1) if k not in got]
-        owner = tuple(self._owner(o.who) for o in owners)
         k = missing[0]
         earlier = tuple(known[j] for j in range(1, k)) if all(
             j in known for j in range(1, k)) else None

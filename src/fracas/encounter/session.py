@@ -184,6 +184,7 @@ class Session(SavedInputs, HandEdits, DiceTurns):
         self._timers: list[list[Any]] = []  # the GM's timed conditions: [mark, turns left]
         self.dice_set: dict[str, str] = dict(self.dice)  # who rolls whose dice, as set since
         self._values: dict[int, Any] = {}  # the value each drawn roll showed, by its entry
+        self.asked: dict[int, Any] = {}  # the pending turn's draws fracas made: their rolls
         self.told: list[tuple[dict[str, Any], str]] = []  # what fracas rolled by itself
         self._advance(0)
 
@@ -209,6 +210,7 @@ class Session(SavedInputs, HandEdits, DiceTurns):
                 result = run_turn(self.setup, self.state, feed, self.current)
             except Needed as need:
                 self._values.update((id(e), v) for e, v in feed.drawn_values)
+                self.asked = feed.asked  # the pending turn's (re-run from its start)
                 self.drawn = max(self.drawn, feed.next_roll)
                 if end != len(self.entries):
                     raise InputError("the log stops in the middle of a turn before a GM "

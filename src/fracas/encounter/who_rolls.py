@@ -12,7 +12,7 @@ action a person takes part in, as it always did, so such logs play back identica
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, cast
 
@@ -58,8 +58,9 @@ def check_dice_set(event: DiceSet, roster: Mapping[str, Any]) -> None:
                          allowed=", ".join(ROLLERS))
 
 
-def rolls_itself(session: Session, who: str) -> bool:
-    """Does fracas roll ``who``'s dice now (``gm``: the GM's own rolls)?"""
+def rolls_itself(session: Session, who: str, held: Collection[str] = ()) -> bool:
+    """Does fracas roll ``who``'s dice now (``gm``: the GM's own rolls)? ``held``: more
+    players' combatants than the session has been told of (a player just invited)."""
     if session.gm_dice is None:
         return False
     chosen = session.dice_set.get(who)  # the GM's word for this combatant comes first
@@ -67,7 +68,7 @@ def rolls_itself(session: Session, who: str) -> bool:
         return chosen == FRACAS
     if who != "gm" and session.current.get(who, PERSON) != PERSON:
         return True  # a policy decides for it: it rolls its own dice
-    if who in session.players:
+    if who in session.players or who in held:
         return False
     return session.dice_set.get("", session.gm_dice) == FRACAS
 
@@ -121,6 +122,17 @@ def dice_set(session: Session, cid: str | None, roller: str) -> DiceSet:
         raise InputError(f"no combatant with id {cid!r}", path="combatant",
                          allowed=", ".join(session.state.roster))
     return DiceSet(RULE_GM, cid, session.state.roster[cid].name, roller)
+
+
+def rolled_line(request: DiceRequest, values: str, names: Collection[str] = ()) -> str:
+    """What fracas says of a roll it made: ``fracas rolls Gorr's attack: 2d6 → 7`` (the
+    table's own roll, ``names`` not at its start, mid-sentence in lower case)."""
+    what = request.what
+    if request.who == "gm" and not any(what.startswith(n) for n in names):
+        what = what[:1].lower() + what[1:]  # the table's roll, mid-sentence
+    rolled = request.die if request.die.lower().startswith(what.lower()) else (
+        f"{what}: {request.die}")
+    return f"fracas rolls {rolled} → {values}"
 
 
 def shown_roll(value: Any, names: Mapping[str, str]) -> str:
@@ -184,6 +196,7 @@ class DiceTurns:
         events: list[Event]
         told: list[tuple[dict[str, Any], str]]
         _values: dict[int, Any]
+        asked: dict[int, tuple[dict[str, Any], Callable[[], DiceRequest]]]
         _turn_start: int
 
         setup: Any
@@ -239,23 +252,44 @@ class DiceTurns:
             asked = {r.part: r for r in (request, *request.then)}
             for entry in added:  # each part told as its owner's roll, with its own die
                 said = asked.get(entry.get("part", 0), request)
-                what, value = said.what, shown_roll(self._values.get(id(entry)), names)
-                if said.who == "gm" and not any(what.startswith(n) for n in names.values()):
-                    what = what[:1].lower() + what[1:]  # the table's roll, mid-sentence
-                rolled = said.die if said.die.lower().startswith(what.lower()) else (
-                    f"{what}: {said.die}")
-                self.told.append((entry, f"fracas rolls {rolled} → {value}"))
+                value = shown_roll(self._values.get(id(entry)), names)
+                self.told.append((entry, rolled_line(said, value, names.values())))
+
+    def _said(self, entries: list[dict[str, Any]]) -> list[tuple[dict[str, Any], str, str]]:
+        """Of the pending turn's ``entries``, those fracas rolled by itself, each with
+        whose roll it is and its line: the roll as its owner would have been asked it."""
+        names = known_names(self)
+        out = []
+        for entry in entries:
+            kept = self.asked.get(id(entry))
+            if kept is None or kept[0] is not entry:  # typed, or not fracas's own
+                continue
+            request = kept[1]()
+            out.append((entry, request.asked_of(), rolled_line(
+                request, shown_roll(self._values.get(id(entry)), names), names.values())))
+        return out
+
+    def _unshown(self) -> list[dict[str, Any]]:
+        """The dice of the turn still waiting whose rolls its events do not show yet (a
+        finished turn's narration tells its rolls)."""
+        waiting = [e for e in self.entries[self._turn_start:] if e["kind"] == "dice"
+                   ] if self.pending is not None else []
+        shown = sum(e.rolled_by() is not None for e in self.turn_events)  # told already
+        return waiting[shown:]
 
     def untold(self) -> list[str]:
         """What fracas rolled by itself in the turn still waiting, said once each: ``fracas
         rolls Gorr's attack: 2d6 → 7`` (a finished turn's narration tells its rolls)."""
-        waiting = [e for e in self.entries[self._turn_start:] if e["kind"] == "dice"
-                   ] if self.pending is not None else []
-        shown = sum(e.rolled_by() is not None for e in self.turn_events)  # told already
-        lines = [line for entry, line in self.told
-                 if any(entry is e for e in waiting[shown:])]
+        unshown = self._unshown()
+        lines = [line for entry, line in self.told if any(entry is e for e in unshown)]
         self.told.clear()
         return lines
+
+    def rolling(self) -> list[tuple[str, str]]:
+        """Every roll fracas made by itself in the turn still waiting that its events do
+        not show yet, as :meth:`untold` says it, each with whose roll it is: for a screen,
+        which shows them every time it is drawn (and a session read back from its log)."""
+        return [(who, line) for _, who, line in self._said(self._unshown())]
 
     def _named(self, decision: Decision, feed: Feed) -> Decision:
         """A dice request naming who rolls, where a trial run of the turn can tell."""

@@ -73,8 +73,9 @@ class NewEncounter(Strict):
     roll_all: bool = Field(False, description="the server rolls every die, the players' "
                                               "too (people still choose)")
     gm_dice: Literal["fracas", "typed"] = Field(
-        "typed", description="who rolls the dice of the combatants no player holds: the "
-        "GM (typed, the tracker's default: the GM's desk asks them) or the server (fracas)")
+        "fracas", description="who rolls the dice of the combatants no player holds: the "
+        "server (fracas, the default: it rolls them as they are asked and says what it "
+        "rolled) or the GM (typed: the GM's desk asks them)")
     players: list[Annotated[str, Field(max_length=200)]] | None = Field(
         None, max_length=1000, description="the combatants players will hold: their dice "
         "are asked of their players from the start (an invitation adds its combatants)")

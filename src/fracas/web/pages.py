@@ -147,13 +147,14 @@ async def create(request: Request, source: str = Form("example"), example: str =
                  file: UploadFile | None = None, system: str = Form(""),
                  combatants: str = Form(""), title: str = Form(""),
                  auto: str = Form(""), seed: str = Form(""),
-                 roll_all: str = Form("")) -> Response:
+                 roll_all: str = Form(""), gm_dice: str = Form("fracas")) -> Response:
     """Create an encounter from an example, an uploaded file or combatants typed in."""
     import asyncio
 
     tracker = request.app.state.tracker
     form = {"source": source, "example": example, "system": system, "combatants": combatants,
-            "title": title, "auto": auto, "seed": seed, "roll_all": roll_all}
+            "title": title, "auto": auto, "seed": seed, "roll_all": roll_all,
+            "gm_dice": gm_dice}
     try:
         gid = await asyncio.to_thread(gm_id, tracker.store, request)
         name: str | None
@@ -192,7 +193,7 @@ async def create(request: Request, source: str = Form("example"), example: str =
         info = await asyncio.to_thread(
             tracker.create, gid, raw, file=name, title=title.strip() or None,
             seed=form_seed(seed), controllers=controllers,
-            roll_all=bool(roll_all))
+            roll_all=bool(roll_all), gm_dice=gm_dice)
     except InputError as err:
         return await asyncio.to_thread(dashboard, request, 400, str(err), form)
     return RedirectResponse(f"/e/{info.id}", status_code=303)

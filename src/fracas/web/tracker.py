@@ -317,7 +317,7 @@ class Tracker:
     # -- creating --------------------------------------------------------------------
     def create(self, gm_id: int, raw: Any, *, file: str | None = None, title: str | None = None,
                seed: int | None = None, controllers: Any = None,
-               settings: Any = None, roll_all: bool = False, gm_dice: str = "typed",
+               settings: Any = None, roll_all: bool = False, gm_dice: str = "fracas",
                players: Any = None) -> EncounterInfo:
         """A new encounter from a scenario mapping (validated like the CLI's)."""
         scenario = scenario_from_mapping(raw, file=file, folder=None)  # no files on a server

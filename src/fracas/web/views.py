@@ -34,7 +34,7 @@ from fracas.encounter.redact import (
 )
 from fracas.encounter.session import Session
 from fracas.encounter.summary import summarize
-from fracas.encounter.who_rolls import known_names
+from fracas.encounter.who_rolls import FRACAS, TYPED, known_names, rolls_itself
 from fracas.web.odds import WORKER
 from fracas.web.tracker import Role
 
@@ -206,6 +206,22 @@ def new_lines(session: Session, names: Names, viewer: Viewer, new: Sequence[Even
     return picked[::-1]
 
 
+def rolls_under_way(session: Session, names: Names, viewer: Viewer) -> list[dict[str, Any]]:
+    """What fracas has rolled by itself in the turn still waiting, each roll with its
+    result as it falls (``fracas rolls Gorr's attack: 2d6 → 7``; the turn's events tell
+    them once it is done). A player sees only the rolls of combatants they may see, an
+    unseen one's name put as "someone unseen"; never the GM's own."""
+    unseen = viewer.hidden_at(len(session.events))
+    out = []
+    for who, line in session.rolling():
+        if not viewer.gm:
+            if who not in session.state.roster or who in unseen:
+                continue
+            line = names.unseen(line, unseen)
+        out.append({"type": "FracasRolled", "text": line, "rule": ""})
+    return out
+
+
 def gm_tools(session: Session, players: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
     """What the GM's tools offer now: the policies, whether GM-side initiative is asked,
     whether a turn may be skipped or taken by a free-form action, the places to join."""
@@ -219,6 +235,13 @@ def gm_tools(session: Session, players: Sequence[Mapping[str, Any]]) -> dict[str
                                                                                 mine))),
         "order": order_to_come(session),
         "turn": pending is not None and pending.kind == "action",
+        # who rolls the dice of the combatants the GM runs, and each combatant's (none
+        # in a fight from before the setting, where every die is asked)
+        "dice": None if session.gm_dice is None else session.dice_set.get("",
+                                                                          session.gm_dice),
+        "rollers": {} if session.gm_dice is None else {
+            cid: FRACAS if rolls_itself(session, cid, mine) else TYPED
+            for cid in state.roster},
         "places": 0 if round_start or state.round != session.turn_base.round
         or not session.turn_base.started else len(state.slots) - state.next_slot + 1,
     }
@@ -369,6 +392,7 @@ def encounter_view(eid: str, title: str, system: RuleSystem, session: Session, v
         combatants.sort(key=lambda v: place.get(v["id"], len(order)))
 
     log = [event_view(e, line) for e, line in lines_for(session, names, viewer, LOG_SHOWN)]
+    log += rolls_under_way(session, names, viewer)
     asked = _asked_view(eid, system, session, role, viewer, names)
     actor = state.actor if state.actor is not None and state.actor not in hidden_ids else None
     actor_name = roster[actor].name if actor is not None and actor in roster else None

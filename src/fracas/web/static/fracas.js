@@ -301,6 +301,10 @@
     var el = ev.target;
     if (el.dataset && el.dataset.controller) {
       send("controllers", {combatant: el.dataset.controller, controller: el.value});
+    } else if (el.dataset && el.dataset.dice !== undefined) {
+      // who rolls a combatant's dice (data-dice empty: every combatant the GM runs)
+      send("dice", el.dataset.dice ? {combatant: el.dataset.dice, roller: el.value}
+                                   : {roller: el.value});
     }
   });
 
