@@ -24,6 +24,7 @@ from fracas.core.events import (
 from fracas.core.model import PASS
 from fracas.core.words import plain
 from fracas.dice.notation import bounds, parse_dice
+from fracas.encounter.carried import Carried, carried
 from fracas.encounter.decisions import Decision
 from fracas.encounter.gm_events import (
     RULE_GM,
@@ -51,8 +52,9 @@ def told(events: Sequence[Event]) -> list[Event]:
     out: list[Event] = []
     for i, event in enumerate(events):
         if isinstance(event, ActionChosen) and event.action == PASS:
-            later = next((e for e in events[i + 1:]
-                          if isinstance(e, GmAction | TurnStarted | RoundStarted)), None)
+            later = next((events[j] for j in range(i + 1, len(events))
+                          if isinstance(events[j], GmAction | TurnStarted | RoundStarted)),
+                         None)
             if isinstance(later, GmAction) and later.actor == event.actor:
                 continue
         out.append(event)
@@ -70,16 +72,38 @@ def marks(events: Sequence[Event], round_now: int = 0
     taken off). ``round_now`` is not needed any more (kept for callers)."""
     held: dict[str, dict[str, list[Any]]] = {}
     for e in events:
-        if isinstance(e, ConditionSet):
-            held.setdefault(e.combatant, {})[e.condition] = [e.turns() if e.rounds else 0,
-                                                             e.whose_turns()]
-        elif isinstance(e, ConditionCleared | ConditionEnded):
-            held.get(e.combatant, {}).pop(e.condition, None)
-        elif isinstance(e, TurnStarted):
-            for conditions in held.values():
-                for timer in conditions.values():
-                    if timer[0] and timer[1] == e.actor:
-                        timer[0] = max(1, timer[0] - 1)  # it ends at the turn's end
+        _mark(held, e)
+    return _marks_held(held)
+
+
+def marks_of(session: Session) -> dict[str, list[tuple[str, int | None]]]:
+    """:func:`marks` of the session's events, read on from the last call (a long fight's
+    screen then costs what a short one's does: :mod:`fracas.encounter.carried`)."""
+    fold = carried(session, "marks", lambda: Carried(dict, _mark, _held_copy))
+    return _marks_held(fold.over(session.events))
+
+
+def _held_copy(held: dict[str, dict[str, list[Any]]]) -> dict[str, dict[str, list[Any]]]:
+    return {cid: {name: list(timer) for name, timer in conditions.items()}
+            for cid, conditions in held.items()}
+
+
+def _mark(held: dict[str, dict[str, list[Any]]], e: Event) -> None:
+    """One event's part in :func:`marks`: a condition put on or taken off, a turn begun."""
+    if isinstance(e, ConditionSet):
+        held.setdefault(e.combatant, {})[e.condition] = [e.turns() if e.rounds else 0,
+                                                         e.whose_turns()]
+    elif isinstance(e, ConditionCleared | ConditionEnded):
+        held.get(e.combatant, {}).pop(e.condition, None)
+    elif isinstance(e, TurnStarted):
+        for conditions in held.values():
+            for timer in conditions.values():
+                if timer[0] and timer[1] == e.actor:
+                    timer[0] = max(1, timer[0] - 1)  # it ends at the turn's end
+
+
+def _marks_held(held: dict[str, dict[str, list[Any]]]
+                ) -> dict[str, list[tuple[str, int | None]]]:
     return {cid: [(name, timer[0] or None) for name, timer in conditions.items()]
             for cid, conditions in held.items() if conditions}
 
@@ -334,7 +358,7 @@ def clear_condition(session: Session, cid: str, condition: str) -> Event:
     """Take a condition off: the GM's mark and, if the rules hold it, theirs (one undo
     step)."""
     name = _who(session, cid)
-    held = [n for n, _ in marks(session.events).get(cid, [])]
+    held = [n for n, _ in marks_of(session).get(cid, [])]
     ruled = rule_condition(session, cid, condition)
     conditions = getattr(session.turn_base.roster[cid].state, "conditions", ())
     in_rules = ruled is not None and ruled in conditions

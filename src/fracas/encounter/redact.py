@@ -166,8 +166,8 @@ Told = dict[int, tuple[Event, str, tuple[set[str], set[str]] | None]]
 def event_lines(events: Sequence[Event], names: Names, viewer: Viewer,
                 say: Callable[[Event], str] | None = None,
                 told: Told | None = None,
-                say_public: Callable[[Event], str | None] | None = None
-                ) -> list[tuple[Event, str]]:
+                say_public: Callable[[Event], str | None] | None = None,
+                first: int = 0) -> list[tuple[Event, str]]:
     """The events ``viewer`` sees, each with the line they see: ``say``'s (the table's
     words, see :func:`fracas.encounter.narration.say`), else the event's own text; an
     event whose private facts the viewer may not see, ``say_public``'s line (the same
@@ -177,7 +177,9 @@ def event_lines(events: Sequence[Event], names: Names, viewer: Viewer,
     round's order; a line that only names one in its words says "someone unseen" there.
     ``told``: what earlier calls with the same ``names`` and ``say`` worked out for each
     event (its line and whom it names), kept by the caller and added to here: a long
-    fight's log is then told once, not again for every screen."""
+    fight's log is then told once, not again for every screen. ``first``: where
+    ``events`` begin in the fight's events (a view of its newest lines only), for what
+    was unseen then."""
     memo: Told = {} if told is None else told
 
     def tell(event: Event) -> tuple[str, tuple[set[str], set[str]] | None]:
@@ -187,7 +189,7 @@ def event_lines(events: Sequence[Event], names: Names, viewer: Viewer,
             memo[id(event)] = known
         return known[1], known[2]
 
-    at = {id(e): i for i, e in enumerate(events)}
+    at = {id(e): first + i for i, e in enumerate(events)}
     events = told_events(events)
     if viewer.gm:
         return [(e, tell(e)[0]) for e in events]

@@ -25,7 +25,6 @@ from types import SimpleNamespace
 from typing import Any
 
 from fracas.core.events import (
-    ActionChosen,
     Changed,
     Event,
     TurnStarted,
@@ -35,6 +34,7 @@ from fracas.core.scenario import Scenario
 from fracas.core.words import count
 from fracas.dice.variables import Variable
 from fracas.encounter.answers import answer_entry
+from fracas.encounter.carried import carried, last_targets
 from fracas.encounter.decisions import Decision, DiceRequest, Needed, Option
 from fracas.encounter.edits import apply_live, check_gm, fold_live
 from fracas.encounter.engine import FightSetup, setup_from_scenario
@@ -48,6 +48,7 @@ from fracas.encounter.gm_events import (
     rules_condition,
 )
 from fracas.encounter.hand_edits import HandEdits
+from fracas.encounter.inputs import SavedInputs
 from fracas.encounter.live import PERSON, Feed, dice_error, run_turn
 from fracas.encounter.narration import Names
 from fracas.encounter.policies import POLICIES
@@ -69,7 +70,7 @@ __all__ = ["RULE_GM", "Decision", "DiceRequest", "Option", "Session"]
 SESSION_VERSION = 1
 
 
-class Session(HandEdits, DiceTurns):
+class Session(SavedInputs, HandEdits, DiceTurns):
     """A fight in progress at the table (see the module docstring); the GM's tools beyond
     these are in :mod:`fracas.encounter.gm`."""
 
@@ -87,7 +88,7 @@ class Session(HandEdits, DiceTurns):
         self.dice = dict(dice or {})  # who rolls a combatant's dice, set at the start
         self.odds = odds
         self.current = dict(self.controllers)  # as GM edits have changed them since
-        self.entries: list[dict[str, Any]] = []
+        self.entries = []
         self.drawn = 0  # how many "roll it"s the session has drawn (numbers are never reused)
         self.redo_stack: list[list[dict[str, Any]]] = []
         self.retold: list[tuple[int, str]] = []  # read from a log: texts not fracas's words
@@ -168,17 +169,8 @@ class Session(HandEdits, DiceTurns):
     def _previous(self) -> dict[str, str]:
         """Each combatant's last target before the pending turn, carried on from the last
         call while the events before stay the same (a long fight's turn then costs what
-        a short one's does)."""
-        end = self._base_len
-        done, last, targets = getattr(self, "_targets", (0, None, {}))
-        if not (0 < done <= end and self.events[done - 1] is last):
-            done, targets = 0, {}
-        targets = dict(targets)
-        for e in self.events[done:end]:
-            if isinstance(e, ActionChosen) and e.target:
-                targets[e.actor] = e.target
-        self._targets = (end, self.events[end - 1] if end else None, targets)
-        return targets
+        a short one's does: :mod:`fracas.encounter.carried`)."""
+        return carried(self, "targets", last_targets).over(self.events, self._base_len)
 
     def _replay(self) -> None:
         """Fold the whole log: the state, the events, and what is asked now."""
@@ -442,10 +434,6 @@ class Session(HandEdits, DiceTurns):
         self.roll_gm_side()
         return tuple(self.events[cut:])
 
-    def _stamp(self) -> int:
-        """The number of the next input made (undo takes back the newest first)."""
-        return 1 + max((int(e.get("n", 0)) for e in self.entries), default=0)
-
     def _insert(self, new: list[dict[str, Any]]) -> None:
         """GM edits into the log before the pending turn, which is played again from its
         start with the inputs already given (those that still fit)."""
@@ -595,6 +583,11 @@ class Session(HandEdits, DiceTurns):
     # -- saving ------------------------------------------------------------------------
     def to_records(self) -> list[dict[str, Any]]:
         """Everything needed to resume, JSON-able: a header, then one input a record."""
+        return [self.header(), *({"type": "Input", **e} for e in self.entries)]
+
+    def header(self) -> dict[str, Any]:
+        """The log's first record: the scenario, the seed and the settings it was begun
+        with, and how many numbered rolls have been drawn."""
         header = {"type": "LiveSession", "version": SESSION_VERSION, "seed": self.seed,
                   "system": self.system.id, "scenario": dict(self.scenario.raw),
                   "file": self.scenario.path, "controllers": self.controllers,
@@ -602,7 +595,7 @@ class Session(HandEdits, DiceTurns):
                   "drawn": self.drawn}
         if self.gm_dice is not None:  # who rolls which die (none in older logs)
             header.update(gm_dice=self.gm_dice, players=sorted(self.players), dice=self.dice)
-        return [header, *({"type": "Input", **e} for e in self.entries)]
+        return header
 
     @classmethod
     def from_records(cls, records: Sequence[Mapping[str, Any]],
@@ -650,3 +643,4 @@ class Session(HandEdits, DiceTurns):
     def replayed(self) -> FightState:
         """The state rebuilt from the events alone (a check on the log)."""
         return fold_live(self.scenario, self.events)
+

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any, cast
 from fracas.core.events import Event
 from fracas.dice.reading import Reading
 from fracas.encounter.answers import parts_typed
+from fracas.encounter.carried import Carried, carried
 from fracas.encounter.decisions import Decision, DiceRequest
 from fracas.encounter.gm_events import FRACAS, ROLLERS, RULE_GM, TYPED, CombatantAdded, DiceSet
 from fracas.encounter.live import PERSON, Feed, dice_prompt, whose_roll
@@ -168,12 +169,20 @@ def rollers_of(header: Mapping[str, Any], roster: Mapping[str, Any], file: str |
 def known_names(session: Any) -> dict[str, str]:  # a Session
     """Every combatant the fight has known, by id (those added and removed included)."""
     names = {cid: c.name for cid, c in session.scenario.roster.items()}
-    for event in session.events:
+    names.update(carried(session, "added", _added_names).over(session.events))
+    names.update({cid: c.name for cid, c in session.state.roster.items()})
+    return names
+
+
+def _added_names() -> Carried[dict[str, str]]:
+    """The combatants brought into the fight so far (id -> name), read on from the last
+    call (:mod:`fracas.encounter.carried`)."""
+    def step(names: dict[str, str], event: Event) -> None:
         if isinstance(event, CombatantAdded):
             entry = dict(event.entry)
             names[str(entry.get("id"))] = str(entry.get("name") or entry.get("id"))
-    names.update({cid: c.name for cid, c in session.state.roster.items()})
-    return names
+
+    return Carried(dict, step, dict)
 
 
 class DiceTurns:

@@ -28,6 +28,7 @@ from fracas.web.views import (
     gm_tools,
     lines_for,
     names_of,
+    new_lines,
     viewer_of,
 )
 from fracas.web.winning import winning_field
@@ -322,16 +323,10 @@ def changed_view(request: Request, eid: str, role: Role, version: int, events: A
     out = view(request, eid, role, changed=True)
     if events is not None:
         # the new events as the role sees them: the same redaction as the log's
-        wanted = list(events)
         _, session, info = request.app.state.tracker.just_changed(eid)
-        names = names_of(session)
-        lines = lines_for(session, names, viewer_of(role, info.settings, session))
-        picked = []
-        for e, line in reversed(lines):  # the newest match of each new event
-            if e in wanted:
-                wanted.remove(e)
-                picked.append(event_view(e, line))
-        out["new_events"] = picked[::-1]
+        lines = new_lines(session, names_of(session), viewer_of(role, info.settings, session),
+                          list(events))
+        out["new_events"] = [event_view(e, line) for e, line in lines]
     return out
 
 

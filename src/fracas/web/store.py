@@ -328,7 +328,17 @@ class Store:
         keep = 1 if header else 0
         while keep < min(len(old), len(new)) and old[keep] == new[keep]:
             keep += 1
+        return self.commit_from(eid, expected, len(old), keep, new[0] if header else None,
+                                new[keep:], note, redo)
 
+    def commit_from(self, eid: str, expected: int, had: int, keep: int,
+                    header: Mapping[str, Any] | None, added: Sequence[Mapping[str, Any]],
+                    note: str | None = None,
+                    redo: Sequence[Sequence[Mapping[str, Any]]] = ()) -> int:
+        """Of the ``had`` records stored at version ``expected``, keep the first ``keep``
+        (the header replaced by ``header`` unless None) and write ``added`` after them,
+        and the redo stack ``redo``, in one transaction (a decision writes only what it
+        adds); :class:`Conflict` if the encounter has moved on since. The new version."""
         def write() -> None:
             with self.write_rows() as conn:
                 done = conn.execute(update(EncounterRow)
@@ -338,17 +348,17 @@ class Store:
                                             redo=[[dict(e) for e in g] for g in redo]))
                 if done.rowcount != 1:
                     raise Conflict(f"the encounter has moved on since version {expected}")
-                if keep < len(old):
+                if keep < had:
                     conn.execute(delete(RecordRow).where(RecordRow.encounter_id == eid,
                                                          RecordRow.seq >= keep))
-                if header:
+                if header is not None:
                     conn.execute(update(RecordRow)
                                  .where(RecordRow.encounter_id == eid, RecordRow.seq == 0)
-                                 .values(data=dict(new[0]), note=note))
-                if keep < len(new):
+                                 .values(data=dict(header), note=note))
+                if added:
                     conn.execute(insert(RecordRow), [
-                        {"encounter_id": eid, "seq": i, "data": dict(new[i]), "note": note}
-                        for i in range(keep, len(new))])
+                        {"encounter_id": eid, "seq": keep + i, "data": dict(r), "note": note}
+                        for i, r in enumerate(added)])
                 self._notify(conn, eid, expected + 1, keep)
 
         again_if_dropped(write)

@@ -200,7 +200,7 @@ def check_players(players: Any, scenario: Scenario) -> list[str]:
 
 def caught_up(session: Session, had: list[dict[str, Any]], records: list[dict[str, Any]]
               ) -> Session | None:
-    """``session`` (at the records ``had``) brought to ``records`` when another server
+    """``session`` (saved at the records ``had``) brought to ``records`` when another server
     process only answered decisions since: its answers are given again here, which is
     much cheaper than replaying the whole fight; unchanged when the records are (a change
     of settings). None when that is not the case (an undo, a hand edit) or the result is
@@ -209,8 +209,17 @@ def caught_up(session: Session, had: list[dict[str, Any]], records: list[dict[st
         return session  # only the settings changed (or the invites)
     if len(records) <= len(had) or records[1:len(had)] != had[1:]:
         return None
+    return answered(session, len(had), records[0], records[len(had):])
+
+
+def answered(session: Session, had: int, header: Mapping[str, Any],
+             added: Sequence[Mapping[str, Any]]) -> Session | None:
+    """``session`` (saved at its first ``had`` records) with the answers of the records
+    ``added`` after them given again; None where they are not all answers and dice, or
+    the session's records then are not its records as saved with the header ``header``
+    and ``added`` after them."""
     answers = []
-    for record in records[len(had):]:
+    for record in added:
         if record.get("auto"):
             continue  # dice the session rolls by itself, drawn again as it plays on
         if record.get("type") != "Input" or record.get("kind") not in ("answer", "dice"):
@@ -226,7 +235,10 @@ def caught_up(session: Session, had: list[dict[str, Any]], records: list[dict[st
             session.decide(answer, by=str(by))
     except Exception:  # whatever went wrong, the caller replays the records instead
         return None
-    return session if same_records(session.to_records(), records) else None
+    settled, kept, tail = session.unsaved()
+    if settled != had - 1 or kept != settled:
+        return None  # not saved where the caller says: the caller replays instead
+    return session if same_records([session.header(), *tail], [header, *added]) else None
 
 
 def same_records(one: Sequence[Mapping[str, Any]], other: Sequence[Mapping[str, Any]]) -> bool:
@@ -282,15 +294,22 @@ class Tracker:
         stored, header, tail, redo = self.store.tail(eid, len(had))
         if stored != version:
             return False
-        records = [header, *had[1:], *tail]
-        session = caught_up(entry.session, had, records)
+        session = answered(entry.session, len(had), header, tail) if tail else None
         if session is None:
             entry.session = None  # part played: the whole log is replayed instead
             return False
         session.redo_stack = redo
-        entry.session, entry.records, entry.version = session, records, version
+        had[0] = header
+        had.extend(tail)
+        self._saved(entry, session, version)
         entry.info = replace(entry.info, version=version)
         return True
+
+    @staticmethod
+    def _saved(entry: _Entry, session: Session, version: int) -> None:
+        """``entry`` holds ``session`` at ``version``, its records as stored then."""
+        session.saved()
+        entry.session, entry.version = session, version
 
     def close(self) -> None:
         self._behind.shutdown(wait=False, cancel_futures=True)
@@ -317,6 +336,7 @@ class Tracker:
         session = Session.start(scenario, seed=seed, controllers=people, roll_all=roll_all,
                                 gm_dice=gm_dice, players=held, roll_now=False)
         records = session.to_records()
+        session.saved()
         if title is not None and len(title) > MAX_TITLE:
             raise InputError(f"the title is {len(title):,} characters long", path="title",
                              allowed=f"at most {MAX_TITLE} characters")
@@ -355,10 +375,10 @@ class Tracker:
             session = None
             if entry.session is not None and entry.version >= 0:
                 session = caught_up(entry.session, entry.records, records)
-            entry.session = session or Session.from_records(records)
-            entry.session.redo_stack = redo
+            session = session or Session.from_records(records)
+            session.redo_stack = redo
             entry.records = records
-            entry.version = info.version
+            self._saved(entry, session, info.version)
             entry.info = info
         assert entry.session is not None
         return entry.session
@@ -395,22 +415,39 @@ class Tracker:
                                f"it is now at version {entry.version}; reload and try again",
                                version=entry.version,
                                moved_on=asked_now(session, role, settings))
-            old = entry.records
             try:
                 self._players_now(eid, session)
                 result = act(session)
-                new = session.to_records()
-                version = self.store.commit(eid, entry.version, old, new, note=note,
-                                            redo=session.redo_stack)
+                version = self._commit(eid, entry, session, note)
             except BaseException:
                 entry.version = -1  # rebuild from the database next time
                 raise
-            entry.records = new
-            entry.version = version
             if entry.info is not None:
                 entry.info = replace(entry.info, version=version)
         self._notify(eid, version)
         return version, result
+
+    def _commit(self, eid: str, entry: _Entry, session: Session, note: str) -> int:
+        """Write what ``session`` changed since ``entry``'s records were stored: the header
+        and the records from the first input changed on (a decision's only), or, where the
+        session does not know, its whole log compared with the stored one."""
+        old = entry.records
+        settled, kept, tail = session.unsaved()
+        if old and settled == len(old) - 1:
+            header = session.header()
+            version = self.store.commit_from(
+                eid, entry.version, len(old), 1 + kept, header if header != old[0] else None,
+                tail, note=note, redo=session.redo_stack)
+            old[0] = header
+            del old[1 + kept:]
+            old.extend(tail)
+        else:
+            new = session.to_records()
+            version = self.store.commit(eid, entry.version, old, new, note=note,
+                                        redo=session.redo_stack)
+            entry.records = new
+        self._saved(entry, session, version)
+        return version
 
     def _players_now(self, eid: str, session: Session) -> None:
         """The players' combatants as the session asks their dice: those it was started

@@ -20,7 +20,7 @@ from fracas.core.model import Combatant
 from fracas.core.system import RuleSystem
 from fracas.core.words import plain
 from fracas.encounter import narration
-from fracas.encounter.gm import at_round_start, gm_side_asked, marks, players_side
+from fracas.encounter.gm import at_round_start, gm_side_asked, marks_of, players_side
 from fracas.encounter.live import PERSON
 from fracas.encounter.order import order_to_come
 from fracas.encounter.policies import POLICIES
@@ -164,21 +164,46 @@ def slots_taken(events: Sequence[Event]) -> dict[int, str]:
 LOG_SHOWN = 300
 
 
-def lines_for(session: Session, names: Names, viewer: Viewer, newest: int | None = None
-              ) -> list[tuple[Event, str]]:
+def lines_for(session: Session, names: Names, viewer: Viewer, newest: int | None = None,
+              events: Sequence[Event] | None = None) -> list[tuple[Event, str]]:
     """The log's events ``viewer`` sees, each with its line in the table's words (a line
     cut of its private facts too); ``newest``: only (at most) that many of the last ones,
     told from the start of the round they fall in, so that each is redacted as in the
-    whole log."""
-    events: Sequence[Event] = session.events
+    whole log. ``events``: the session's events as read once by the caller."""
+    # read once (a copy of the list, not of the events): a process catching up on another's
+    # change may be adding to the session's list meanwhile
+    events = list(session.events) if events is None else events
+    start = 0
     if newest is not None and len(events) > newest:
-        start = len(events) - newest
+        start = len(events) - max(newest, 1)
         while start > 0 and not isinstance(events[start], RoundStarted):
             start -= 1
         events = events[start:]
     lines = event_lines(events, names, viewer, teller(session, names), told(session, names),
-                        narration.public_teller(names.names, session.system.words))
+                        narration.public_teller(names.names, session.system.words), start)
     return lines if newest is None else lines[-newest:]
+
+
+def new_lines(session: Session, names: Names, viewer: Viewer, new: Sequence[Event]
+              ) -> list[tuple[Event, str]]:
+    """The lines of the events ``new`` (a change's) as ``viewer`` sees them, redacted as in
+    the whole log: the newest line of each. Only the log's end from the oldest of them on
+    is told (a long fight's change then costs what a short one's does)."""
+    if not new:
+        return []
+    events = list(session.events)
+    start, left = len(events), list(new)
+    while left and start > 0:
+        start -= 1
+        if events[start] in left:
+            left.remove(events[start])
+    wanted = list(new)
+    picked = []
+    for e, line in reversed(lines_for(session, names, viewer, len(events) - start, events)):
+        if e in wanted:
+            wanted.remove(e)
+            picked.append((e, line))
+    return picked[::-1]
 
 
 def rolls_under_way(session: Session, names: Names, viewer: Viewer) -> list[dict[str, Any]]:
@@ -272,7 +297,7 @@ def _combatants_view(system: RuleSystem, session: Session, role: Role,
     """Each combatant ``role`` may see, in roster order, as :func:`combatant_view` gives
     it, with the conditions' rounds left where the viewer sees them, and the GM's marks."""
     state = session.state
-    held = marks(session.events, state.round)
+    held = marks_of(session)
     combatants = []
     for cid, c in state.roster.items():
         if cid in viewer.hidden:
