@@ -9,6 +9,7 @@ import re
 from collections.abc import Iterator
 
 from playwright.sync_api import Browser, Page
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from fracas.web.testing import ServerProcess
 from tests.web.test_browser import create_as_gm, version
@@ -193,8 +194,11 @@ def test_a_player_waits_for_the_choice_of_a_slot_not_for_a_name(
         player.wait_for_function(
             "v => +document.querySelector('#tracker').dataset.version >= v", arg=version(gm))
         slot = prompt.removeprefix("Who takes ").rstrip("?")
-        assert player.locator("#waiting").inner_text() == (
-            f"Waiting for the choice of who takes {slot}…")
+        want = f"Waiting for the choice of who takes {slot}…"
+        with contextlib.suppress(PlaywrightTimeout):  # the phone's panel drawn for it
+            player.wait_for_function("w => document.querySelector('#waiting')?.innerText"
+                                     " === w", arg=want, timeout=10000)
+        assert player.locator("#waiting").inner_text() == want
 
 
 def test_an_action_with_nothing_more_to_choose_says_so(browser: Browser,

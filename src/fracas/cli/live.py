@@ -48,11 +48,11 @@ from fracas.encounter.decisions import DiceRequest
 from fracas.encounter.gm import field_labels as gm_field_labels
 from fracas.encounter.gm import field_named as gm_find_field
 from fracas.encounter.gm import told
-from fracas.encounter.live import dice_prompt
 from fracas.encounter.log import retold_warning
 from fracas.encounter.narration import Names
 from fracas.encounter.session import Session
 from fracas.encounter.session_log import SessionLog, load_session
+from fracas.encounter.typed_dice import dice_prompt
 from fracas.encounter.who_rolls import ROLLERS, check_rollers, known_names
 from fracas.errors import InputError
 from fracas.registry.scenarios import load_scenario

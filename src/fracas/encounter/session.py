@@ -49,10 +49,11 @@ from fracas.encounter.gm_events import (
 )
 from fracas.encounter.hand_edits import HandEdits
 from fracas.encounter.inputs import SavedInputs
-from fracas.encounter.live import PERSON, Feed, dice_error, run_turn
+from fracas.encounter.live import PERSON, Feed, run_turn
 from fracas.encounter.narration import Names
 from fracas.encounter.policies import POLICIES
 from fracas.encounter.state import FightState
+from fracas.encounter.typed_dice import dice_error
 from fracas.encounter.undo import plan_undo, rolled_as
 from fracas.encounter.who_rolls import (
     DiceTurns,

@@ -22,7 +22,8 @@ from fracas.encounter.answers import parts_typed
 from fracas.encounter.carried import Carried, carried
 from fracas.encounter.decisions import Decision, DiceRequest
 from fracas.encounter.gm_events import FRACAS, ROLLERS, RULE_GM, TYPED, CombatantAdded, DiceSet
-from fracas.encounter.live import PERSON, Feed, dice_prompt, whose_roll
+from fracas.encounter.live import PERSON, Feed, whose_roll
+from fracas.encounter.typed_dice import dice_prompt
 from fracas.errors import InputError
 
 if TYPE_CHECKING:
