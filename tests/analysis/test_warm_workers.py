@@ -55,3 +55,64 @@ def test_warm_workers_play_the_same_fights(name: str, monkeypatch: Any) -> None:
     assert one.winner.tolist() == two.winner.tolist()
     assert one.rounds.tolist() == two.rounds.tolist()
     assert one.dealt.tolist() == two.dealt.tolist()
+
+
+def _look_up_loaded(memos: PolicyMemos, name: str) -> list[AttackOdds | None]:
+    """In a fresh worker: take in ``memos``, load the scenario here (its own rule system
+    object, hashed in this process), and ask the odds cache."""
+    learn_memos(memos)
+    scenario = load_scenario(ROOT / "examples" / name)
+    system, roster = scenario.system, scenario.roster
+    actions = [a for c in roster for a in system.actions(c, roster)][:4]
+    return [known_answer(system, a, roster) for a in actions]
+
+
+def test_a_worker_finds_the_odds_under_a_system_it_loaded_itself() -> None:
+    """The memos are keyed by value: a rule system pickled with the hash the main process
+    cached would sit under a stale hash, and a worker's own copy of the system would miss
+    every answer (hashes of strings differ from process to process)."""
+    name = "c22/duel-fight.yaml"
+    scenario = load_scenario(ROOT / "examples" / name)
+    system, roster = scenario.system, scenario.roster
+    actions = [a for c in roster for a in system.actions(c, roster)][:4]
+    answers = [cached_odds(system, a, roster) for a in actions]
+    pool = worker_pool(1)
+    try:
+        warm = pool.submit(_look_up_loaded, known_memos(), name).result(timeout=300)
+    finally:
+        pool.shutdown()
+    assert warm == answers
+
+
+def _worked_out(memos: PolicyMemos | None, name: str, which: slice) -> list[AttackOdds]:
+    """In a fresh worker: take in ``memos`` (if any), then work out the odds of the
+    scenario's actions ``which`` (those the memos' answers do not hold are built on the
+    sub-step distributions shipped with them)."""
+    if memos is not None:
+        learn_memos(memos)
+    scenario = load_scenario(ROOT / "examples" / name)
+    system, roster = scenario.system, scenario.roster
+    actions = [a for c in roster for a in system.actions(c, roster)][which]
+    return [cached_odds(system, a, roster) for a in actions]
+
+
+def test_odds_built_on_shipped_sub_steps_are_the_plain_ones() -> None:
+    """The sub-step distributions the main process memoised go to a worker with the odds
+    (issue 39: without them each new matchup was worked out from scratch); odds a worker
+    then builds on them equal those a cold worker works out."""
+    name = "c22/boarding-fight.yaml"
+    scenario = load_scenario(ROOT / "examples" / name)
+    system, roster = scenario.system, scenario.roster
+    actions = [a for c in roster for a in system.actions(c, roster)]
+    for a in actions[:3]:
+        cached_odds(system, a, roster)
+    memos = known_memos()
+    assert memos[0][2], "the sub-step memo is shipped"
+    found = []
+    for given in (memos, None):  # each in a worker of its own
+        pool = worker_pool(1)
+        try:
+            found.append(pool.submit(_worked_out, given, name, slice(3, 6)).result(timeout=300))
+        finally:
+            pool.shutdown()
+    assert found[0] == found[1]

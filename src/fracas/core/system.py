@@ -389,6 +389,14 @@ class RuleSystem(ABC):
         return isinstance(other, RuleSystem) and type(self) is type(other) and (
             self._overrides == other._overrides)
 
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickled without its cached hash: hashes of strings and classes differ from
+        process to process, so a worker hashes afresh and finds the memos it was given
+        under the same system loaded there (issue 39)."""
+        state = dict(self.__dict__)
+        state.pop("_hash", None)
+        return state
+
     def __hash__(self) -> int:
         cached: int | None = self.__dict__.get("_hash")
         if cached is None:

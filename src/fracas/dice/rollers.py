@@ -206,6 +206,19 @@ class ExactRoller:
             self.memo_outcomes += len(dist)
         return dist
 
+    def known_memo(self) -> list[tuple[tuple[Any, ...], Distribution[Any]]]:
+        """The memoised sub-step distributions, as picklable data for a worker process
+        (:meth:`learn_memo`): exact and keyed by the sub-step and its arguments."""
+        return list(self._memo.items())
+
+    def learn_memo(self, items: list[tuple[tuple[Any, ...], Distribution[Any]]]) -> None:
+        """Take in another roller's memo (:meth:`known_memo`): the distributions are the
+        ones this roller would work out."""
+        for key, dist in items:
+            if key not in self._memo:
+                self._memo[key] = dist
+                self.memo_outcomes += len(dist)
+
     def trim_memo(self, limit: int) -> None:
         """Forget the memoised distributions once more than ``limit`` are held (a roller
         shared by many enumerations keeps its memory bounded)."""

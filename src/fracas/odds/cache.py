@@ -34,19 +34,25 @@ def _part(roster: Roster, reads: tuple[str, ...]) -> tuple[Any, ...]:
 
 
 OddsMemo = tuple[list[tuple[tuple[Any, ...], AttackOdds]],
-                 dict[tuple[RuleSystem, Action], list[tuple[str, ...]]]]
+                 dict[tuple[RuleSystem, Action], list[tuple[str, ...]]],
+                 list[tuple[tuple[Any, ...], Any]]]
 
 
 def known_odds() -> OddsMemo:
     """What this cache knows, as plain picklable data: a worker process given it
-    (:func:`learn_odds`) starts warm instead of working the same odds out again."""
-    return list(_ODDS_CACHE.items()), {k: list(v) for k, v in _READ_SETS.items()}
+    (:func:`learn_odds`) starts warm instead of working the same odds out again: the
+    answers, and the sub-step distributions they were built from (without them a worker
+    works a new matchup's odds out from scratch, several times slower: issue 39)."""
+    return (list(_ODDS_CACHE.items()), {k: list(v) for k, v in _READ_SETS.items()},
+            _SHARED.known_memo())
 
 
 def learn_odds(memo: OddsMemo) -> None:
     """Take in what another process's cache knew (:func:`known_odds`): the answers are
     exact and keyed by value, so they are the ones this process would work out."""
-    answers, read_sets = memo
+    answers, read_sets, steps = memo
+    _SHARED.learn_memo(steps)
+    _SHARED.trim_memo(_SHARED_MEMO_LIMIT)
     for key, found in answers:
         _ODDS_CACHE[key] = found
     while len(_ODDS_CACHE) > _ODDS_CACHE_SIZE:
