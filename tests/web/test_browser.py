@@ -165,7 +165,9 @@ def test_gm_and_player_play_a_whole_fight_in_two_browsers(
         assert clicks["gm_dice"] == 0, clicks  # and fracas rolls that side's every die
         if types:
             assert clicks["typed"] == 1, clicks  # the player typed their own dice once
-            assert clicks["fracas_rolled"] >= 1, clicks  # Gorr's attack, as it fell
+            # whether the desk is looked at while fracas's roll is shown depends on timing:
+            # test_browser_who_rolls.py::test_the_desk_and_the_phone_show_fracass_roll_as_it_falls
+            # checks that line where it waits for it
         for page in (gm, player):
             page.wait_for_selector("#result")
             assert "over" in page.locator("#result").inner_text()

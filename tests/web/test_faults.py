@@ -92,7 +92,18 @@ def replayed(db: str, gm: Client, eid: str) -> dict[str, Any]:
 
 
 def same_view(view: dict[str, Any]) -> dict[str, Any]:
-    return {k: v for k, v in view.items() if k != "winning"}
+    """The view without what the background workers fill in when they are done (who's
+    winning; the options' odds, ready in one process and not yet in a fresh one)."""
+    return {k: _without_odds(v) for k, v in view.items() if k != "winning"}
+
+
+def _without_odds(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {k: _without_odds(v) for k, v in value.items()
+                if k not in ("odds", "odds_pending")}
+    if isinstance(value, list):
+        return [_without_odds(v) for v in value]
+    return value
 
 
 @contextlib.contextmanager
