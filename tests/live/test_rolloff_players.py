@@ -31,6 +31,18 @@ def _asked(out: str) -> list[str]:
     return re.findall(r"^\? (.*)$", out, re.M)
 
 
+def _tied(system: str, tmp: Path) -> str:
+    """``system``'s example duel with its second combatant's sheet made the first's (a tie
+    on every initiative value), written to a file: its path."""
+    with open(ROOT / "examples" / system / "duel-fight.yaml", encoding="utf-8") as f:
+        data = yaml.safe_load(f)
+    first, second = data["combatants"][:2]
+    second.update({k: v for k, v in first.items() if k not in ("id", "name", "side")})
+    path = tmp / "tied.yaml"
+    path.write_text(yaml.safe_dump(data), encoding="utf-8")
+    return str(path)
+
+
 def _first_round(log: Path) -> list[str]:
     """Round 1's order of turns, as ``--resume`` plays the log back."""
     return [slot.candidates[0] for slot in load_session(log).state.slots]
@@ -69,14 +81,9 @@ def test_a_tristat_roll_off_asks_the_player_for_her_own_dice(tmp_path: Path) -> 
     """Gorr made Rin's equal (the same Combat Value): both 7 on 2d6, a tie on initiative
     and Combat Value; fracas rolls Gorr's roll-off 2d6 (7) and says so, Rin's player types
     5 5 and Rin acts first."""
-    with open(ROOT / "examples" / "tristat" / "duel-fight.yaml", encoding="utf-8") as f:
-        data = yaml.safe_load(f)
-    rin, gorr = data["combatants"][:2]
-    gorr.update({k: v for k, v in rin.items() if k not in ("id", "name", "side")})
-    path = tmp_path / "tied.yaml"
-    path.write_text(yaml.safe_dump(data), encoding="utf-8")
+    path = _tied("tristat", tmp_path)
     log = tmp_path / "fight.jsonl"
-    out = _run(str(path), "--seed", "1", "--player", "rin", "--log", str(log),
+    out = _run(path, "--seed", "1", "--player", "rin", "--log", str(log),
                lines=["3,4", "5 5"], tmp=tmp_path)
     assert _asked(out)[:2] == ["Rin's initiative: 2d6", "Rin's initiative roll-off against "
                                                         "Gorr: 2d6"]
@@ -107,13 +114,8 @@ def test_a_zamani_tie_break_is_the_gms_die_even_with_a_player_in_the_tie(
     """Seed 002 · Segment & Initiatives: same initiative, Fitness and Spirit, "the GM
     rolls a die": Dura made Kofi's equal, Kofi the player's; fracas rolls the tie-break
     die for each and says so, and Kofi's player is never asked for it."""
-    with open(ROOT / "examples" / "zamani" / "duel-fight.yaml", encoding="utf-8") as f:
-        data = yaml.safe_load(f)
-    kofi, dura = data["combatants"][:2]
-    dura.update({k: v for k, v in kofi.items() if k not in ("id", "name", "side")})
-    path = tmp_path / "tied.yaml"
-    path.write_text(yaml.safe_dump(data), encoding="utf-8")
-    out = _run(str(path), "--seed", "1", "--player", "kofi", "--verbose",
+    path = _tied("zamani", tmp_path)
+    out = _run(path, "--seed", "1", "--player", "kofi", "--verbose",
                lines=["", ""], tmp=tmp_path)
     assert not any("tie-break" in a for a in _asked(out)), _asked(out)
     flat = " ".join(out.split())

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import httpx
+from playwright.sync_api import Browser, BrowserContext
 
 from fracas.registry.examples import load_example
 
@@ -112,3 +113,9 @@ def post(gm: Client, eid: str, path: str, view: dict[str, Any], body: dict[str, 
     r = gm.post(f"/api/encounters/{eid}/{path}", {"version": view["version"], **body})
     assert r.status_code == status, r.text
     return dict(r.json())
+
+
+def phone_context(browser: Browser) -> BrowserContext:
+    """A player's phone: 390 × 844, touch, a mobile viewport at twice the pixels."""
+    return browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True,
+                               has_touch=True, device_scale_factor=2)

@@ -16,6 +16,7 @@ import pytest
 from playwright.sync_api import Browser, Page
 
 from fracas.web.testing import ServerProcess
+from tests.web.helpers import phone_context
 
 
 def version(page: Page) -> int:
@@ -126,8 +127,7 @@ def test_gm_and_player_play_a_whole_fight_in_two_browsers(
         browser: Browser, server: ServerProcess, example: str, side: str, combatant: str,
         types: bool) -> None:
     gm_ctx = browser.new_context(viewport={"width": 1200, "height": 900})
-    phone = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True,
-                                has_touch=True, device_scale_factor=2)
+    phone = phone_context(browser)
     try:
         gm = gm_ctx.new_page()
         admin = create_as_gm(gm, server, example, side, roll_all=False)  # the defaults

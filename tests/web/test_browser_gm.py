@@ -14,6 +14,7 @@ import re
 from playwright.sync_api import Browser, Page
 
 from fracas.web.testing import ServerProcess
+from tests.web.helpers import phone_context
 from tests.web.test_browser import version
 
 PHONE = {"width": 390, "height": 844}
@@ -72,8 +73,7 @@ def above_the_fold(box: tuple[float, float] | None) -> bool:
 def test_the_gm_runs_the_enemy_and_the_player_sees_their_own(browser: Browser,
                                                               server: ServerProcess) -> None:
     desk = browser.new_context(viewport={"width": 1280, "height": 1000})
-    phone = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True,
-                                device_scale_factor=2)
+    phone = phone_context(browser)
     try:
         gm = desk.new_page()
         gm.goto(server.url + "/")

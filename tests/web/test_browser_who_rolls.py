@@ -14,7 +14,7 @@ import httpx
 from playwright.sync_api import Browser, Page
 
 from fracas.web.testing import ServerProcess
-from tests.web.helpers import Client
+from tests.web.helpers import Client, phone_context
 from tests.web.test_browser import invite_player, version
 
 
@@ -84,8 +84,7 @@ def test_the_desk_and_the_phone_show_fracass_roll_as_it_falls(browser: Browser,
                                                               server: ServerProcess,
                                                               tmp_path: Path) -> None:
     desk = browser.new_context(viewport={"width": 1366, "height": 900})
-    phone = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True,
-                                has_touch=True, device_scale_factor=2)
+    phone = phone_context(browser)
     try:
         gm = desk.new_page()
         admin = _new_gm(gm, server)
