@@ -114,7 +114,8 @@ def test_the_desk_and_the_phone_show_fracass_roll_as_it_falls(browser: Browser,
         assert re.fullmatch(r"fracas rolls Gorr's attack: 2d6 → ([2-9]|1[0-2])", said), said
         assert player.locator("#log li.ev-FracasRolled").inner_text() == said
         gm.screenshot(path=str(tmp_path / "desk-fracas-rolls.png"), full_page=True)
-        player.locator("#log").screenshot(path=str(tmp_path / "phone-fracas-rolls.png"))
+        # the whole phone page: the log element is redrawn when the stream brings news
+        player.screenshot(path=str(tmp_path / "phone-fracas-rolls.png"), full_page=True)
         # Pat rolls: the turn's narration tells Gorr's roll, the line as it fell gives way
         rolled = said.rsplit("→ ", 1)[1]
         _changed(player, lambda: player.locator("#pending button.option").first.click())
