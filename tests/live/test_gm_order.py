@@ -203,3 +203,23 @@ def test_two_of_one_genesys_slot_are_one_turn() -> None:
         s.decide({"roll": True})
     with pytest.raises(InputError, match="Kira and Tomas share this slot: it is one turn"):
         order.move(s, "kira", "after", "tomas")
+
+
+def test_an_initiative_place_below_one_is_refused_and_nothing_is_rolled_again(
+        tmp_path: Path) -> None:
+    """The contest marks a place not rolled yet with 0: a place of 0 set by hand once
+    rolled the whole order again mid-fight (and its undo played the fight out anew)."""
+    log = tmp_path / "fight.jsonl"
+    out = play("examples/contest/duel-fight.yaml", "--seed", "3", "--roll-all",
+               "--control", "rosa=person", "--control", "grub=person", "--log", str(log),
+               tmp=tmp_path, script=["", "1", "", "1",  # round 1; Rosa's action in round 2
+                                     "gm set grub initiative 0",
+                                     "gm set grub initiative -3"])
+    assert "Grub the Brute's initiative place cannot be 0: 1 acts first (allowed: a " \
+           "whole number from 1 up)" in out
+    assert "Grub the Brute's initiative place cannot be -3" in out
+    assert out.count("rolls d20 for initiative") == 2  # the first round's, only
+    session = resumed(log)
+    assert session.state.round == 2
+    assert {c: s.state.initiative for c, s in session.state.roster.items()} == {
+        "rosa": 1, "grub": 2}

@@ -16,7 +16,7 @@ from fracas.core.events import Changed, Event, FightEnded, from_jsonable
 from fracas.encounter.answers import kind_of
 from fracas.encounter.gm_events import RULE_GM, CombatantAdded, CombatantRemoved
 from fracas.encounter.hand import hand_value
-from fracas.encounter.order import MOVE, check_place, resort
+from fracas.encounter.order import MOVE, PLACE, check_place, resort
 from fracas.errors import InputError
 from fracas.registry.scenarios import scenario_from_mapping
 
@@ -65,6 +65,11 @@ class HandEdits:
         # an initiative set by hand takes effect now (this round's order re-sorted) or is
         # refused with the reason (fracas.encounter.order)
         come = check_place(self, field)
+        if field == PLACE and not (isinstance(after, int) and after >= 1):
+            # 0 is the rules' mark of a place not rolled yet: set by hand it would roll
+            # the whole order again
+            raise InputError(f"{c.name}'s initiative place cannot be {after}: 1 acts first",
+                             path="value", allowed="a whole number from 1 up")
         with self.one_step() as group:
             self.record(edit, group)
             resort(self, come, group)
