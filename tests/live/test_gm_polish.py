@@ -5,17 +5,20 @@ in a fresh process fed what a GM typed."""
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
+from pathlib import Path
 
 DUEL = "examples/contest/duel-fight.yaml"
 
 
 def _play(path: str, *lines: str, options: tuple[str, ...] = ()) -> str:
     """``fracas play PATH`` fed ``lines`` on stdin, then ``q``: what it printed."""
-    done = subprocess.run([sys.executable, "-m", "fracas", "play", path, "--seed", "1",
-                           *options], input="\n".join((*lines, "q")) + "\n",
+    where = [path, "--seed", "1"] if path else []
+    done = subprocess.run([sys.executable, "-m", "fracas", "play", *where, *options],
+                          input="\n".join((*lines, "q")) + "\n",
                           capture_output=True, text=True, timeout=600,
                           env={**os.environ, "COLUMNS": "200"})
     assert done.returncode == 0, done.stderr[-2000:]
@@ -45,3 +48,37 @@ def test_a_gm_ending_the_fight_is_said_once() -> None:
     said = [line for line in out.splitlines() if "Fight over" in line]
     ended = "Fight over after 1 round: the GM ends the fight: the watch arrives"
     assert said == [ended], out[-2000:]
+
+
+FORD = "examples/zamani/river-crossing-fight.yaml"
+#: the ford: nobody sacrifices; Kofi's action is asked
+FORD_START = ("", "", "", "", "", "")
+
+
+def test_an_edit_that_changes_nothing_says_so_and_is_not_logged(tmp_path: Path) -> None:
+    """``gm set obi wounds 0`` twice: the first takes Obi out, the second is told plainly
+    (already 0, nothing changed, what would change it) and no ``0 → 0`` reaches the
+    narration or the log; healing someone unhurt is refused the same way; ``none``
+    clears a list (it is not a condition named "none"). Undo then takes back the one
+    edit that changed something, and the log resumes to the same fight."""
+    log = tmp_path / "ford.jsonl"
+    out = _play(FORD, *FORD_START, "gm set obi wounds 0", "gm set obi wounds 0",
+                "gm heal kofi 3", "gm set obi conditions none", "s",
+                options=("--log", str(log)))
+    assert "Obi: wounds 16 → 0" in out
+    assert ("Obi: wounds already 0; nothing changed (allowed: a value other than 0)"
+            in out), out[-3000:]
+    assert ("Kofi: wounds already 20; healing 3 changes nothing (allowed: healing of 1 or "
+            "more for someone who has lost some)") in out
+    assert ("Obi: conditions already none; nothing changed (allowed: a value other than "
+            "none)") in out
+    assert "0 → 0" not in out and "none → none" not in out and "20 → 20" not in out
+    edits = [json.loads(line) for line in log.read_text().splitlines()]
+    changed = [e for e in edits if e.get("data", {}).get("event", {}).get("type")
+               == "Changed"]
+    assert len(changed) == 1, changed
+    resumed = _play("", "u", "s", options=("--resume", str(log)))
+    status = resumed.split("> s\n", 1)[1]
+    obi = next(line for line in status.splitlines() if " Obi " in line)
+    assert "16/16" in obi, status
+
