@@ -82,3 +82,27 @@ def test_an_edit_that_changes_nothing_says_so_and_is_not_logged(tmp_path: Path) 
     obi = next(line for line in status.splitlines() if " Obi " in line)
     assert "16/16" in obi, status
 
+
+GATE = "examples/contest/gate-fight.yaml"
+
+
+def _status_rows(out: str, after: str) -> list[str]:
+    """The rows of the status ``s`` printed after the line ``after``."""
+    status = out.split(after, 1)[1].split("> s\n", 1)[1]
+    return [line for line in status.splitlines()[1:] if "█" in line or "░" in line]
+
+
+def test_an_initiative_set_by_hand_shows_in_the_order_as_it_now_is(tmp_path: Path) -> None:
+    """The gate fight (seed 1: Amanda, Amy, Rosa, Tony, Grub): in Amy's turn the GM sets
+    Rosa's initiative place to 9. The status puts Rosa last with the place she now has
+    (``initiative place 9``), not the one she was rolled; resumed from the log, the
+    round's order reads the same."""
+    log = tmp_path / "gate.jsonl"
+    out = _play(GATE, "", "1", "", "", "", "gm set rosa initiative 9", "s",
+                options=("--log", str(log)))
+    assert "Rosa: initiative place 3 → 9" in out, out[-3000:]
+    rows = _status_rows(out, "> gm set rosa initiative 9")
+    assert " Rosa " in rows[-1] and "initiative place 9" in rows[-1], rows
+    assert not any("initiative place 3" in row for row in rows), rows
+    resumed = _play("", "s", options=("--resume", str(log)))
+    assert _status_rows(resumed, "for help") == rows

@@ -83,7 +83,7 @@ class HandEdits:
         come = check_place(self, field)
         with self.one_step() as group:
             self.record(edit, group)
-            resort(self, come, group)
+            resort(self, come, group, edit)
         return edit
 
     def add_combatant(self, entry: Mapping[str, Any]) -> Event:

@@ -203,10 +203,12 @@ def check_place(session: _Editing, field: str) -> ToCome:
     return come
 
 
-def resort(session: _Editing, come: ToCome, group: int) -> tuple[Event, ...]:
-    """After an initiative place set by hand: this round's slots still to come in the
-    order of the places (none when they already are, or when the round begins in the
-    pending turn: the rules then order it by the places)."""
+def resort(session: _Editing, come: ToCome, group: int, edit: Changed
+           ) -> tuple[Event, ...]:
+    """After an initiative place set by hand (``edit``): this round's slots still to come
+    in the order of the places, with the labels the rules give them now (``initiative
+    place 9``); none when order and labels already are so, or when the round begins in
+    the pending turn (the rules then order and label it by the places)."""
     if come.begins:
         return ()
     roster = session.turn_base.roster
@@ -215,12 +217,14 @@ def resort(session: _Editing, come: ToCome, group: int) -> tuple[Event, ...]:
         return getattr(roster[come.slots[block[0]].candidates[0]].state, PLACE)
 
     ordered = sorted(come.blocks, key=place)
-    if ordered == come.blocks:
+    new = [come.slots[i] for b in ordered for i in b]
+    labels = _labels(session, come, new, [edit]) or tuple(slot.label for slot in new)
+    if ordered == come.blocks and labels == tuple(slot.label for slot in new):
         return ()
     return (session.record(Reordered(RULE_GM, tuple(i for b in ordered for i in b),
                                      f"the order from now on: {come.names(ordered)}",
                                      come.round, tuple(come.slots[b[0]].candidates[0]
-                                                       for b in ordered)), group),)
+                                                       for b in ordered), labels), group),)
 
 
 def _record(session: _Editing, come: ToCome, blocks: Sequence[list[int]], said: str,
