@@ -106,3 +106,25 @@ def test_an_initiative_set_by_hand_shows_in_the_order_as_it_now_is(tmp_path: Pat
     assert not any("initiative place 3" in row for row in rows), rows
     resumed = _play("", "s", options=("--resume", str(log)))
     assert _status_rows(resumed, "for help") == rows
+
+
+def test_a_turn_half_played_is_not_put_off_by_a_new_order(tmp_path: Path) -> None:
+    """Amy's crossbow attack is chosen and Rosa's reaction asked when the GM sets Grub's
+    initiative place to 1: Grub moves up among the turns after Amy's, Amy's attack goes
+    on (Rosa's reaction still asked), and a move before Amy's turn is refused with the
+    reason; resumed from the log, the same."""
+    log = tmp_path / "gate.jsonl"
+    out = _play(GATE, "", "1", "", "", "", "gm set grub initiative 1",
+                "gm move rosa before amy", "s", options=("--log", str(log)))
+    after = out.split("> gm set grub initiative 1", 1)[1]
+    assert ("the order from now on: Big Angry Amy, Grub the Brute, Rosa, Tony the Gate "
+            "Guardsman") in after, after[:2000]
+    prompts = [line for line in after.splitlines() if line.startswith("? ")]
+    assert prompts[0] == prompts[1] == prompts[2] == (
+        "? Rosa's reaction to Big Angry Amy's attack Rosa with crossbow"), prompts
+    assert ("Big Angry Amy's turn is under way (its action chosen): it is played out first "
+            "(allowed: a move among the turns after Big Angry Amy's)") in after
+    rows = _status_rows(out, "> gm move rosa before amy")
+    assert ["Big Angry Amy" in rows[1], "Grub the Brute" in rows[2]] == [True, True], rows
+    resumed = _play("", "s", options=("--resume", str(log)))
+    assert _status_rows(resumed, "for help") == rows
