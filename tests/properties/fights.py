@@ -70,12 +70,14 @@ def genesys(draw: Draw) -> dict[str, Any]:
 
 @st.composite
 def contest(draw: Draw) -> dict[str, Any]:
-    """Two fighters, 1 to 3 hit points, one round, checks on a small die (the table's d20
-    is a default the scenario overrides: threat on its top face, critical failure on 1),
-    contests of one to three rolls; armour, blocking items, Parry and a start disarmed
-    now and then, so that every defense and both critical kinds come up."""
-    die = draw(st.integers(3, 5))
-    rolls, wins = draw(st.sampled_from([(1, 1), (2, 2), (3, 2)]))
+    """Two fighters, 1 to 3 hit points, one round, checks mostly on a small die (the
+    table's d20 is a default the scenario overrides: threat on its top face, critical
+    failure on 1), contests of one to three rolls; armour, blocking items, Parry and a
+    start disarmed now and then, so that every defense and both critical kinds come up.
+    A contest of several rolls, or on the d20, is one-sided (the second fighter starts
+    disarmed: one contest in the round) and a d20 contest is one roll."""
+    die = draw(st.sampled_from([3, 4, 5, 20]))
+    rolls, wins = (1, 1) if die == 20 else draw(st.sampled_from([(1, 1), (2, 2), (3, 2)]))
 
     def one(i: int, side: str) -> dict[str, Any]:
         armour = draw(st.none() | st.fixed_dictionaries(
@@ -89,7 +91,8 @@ def contest(draw: Draw) -> dict[str, Any]:
                 "hp": draw(st.integers(1, 3)),
                 **({"armour": armour} if armour else {}),
                 "traits": draw(st.sampled_from([[], ["parry"]])),
-                "disarmed": ["sword"] if i and (rolls > 1 or draw(st.booleans())) else [],
+                "disarmed": ["sword"] if i and (rolls > 1 or die == 20 or draw(st.booleans()))
+                else [],
                 "weapons": [{"name": "sword", "skill": "sword", "kind": "melee",
                              "damage": draw(st.sampled_from(["1", "d2", "d3"])),
                              "crit_multiplier": draw(st.integers(2, 3)),
