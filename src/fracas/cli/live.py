@@ -376,10 +376,12 @@ def _gm(session: Session, words: list[str], line: str) -> tuple[Event, ...]:
             raise InputError(f"not JSON: {err.msg}", path="gm add",
                              allowed='a scenario entry: {"id": ..., "side": ..., ...}') from None
         return (session.add_combatant(entry),)
+    form = gm_commands.usage("hold" if what == "delay" else what, HELP)
+    if form is not None:  # a command the table knows, typed without what it needs
+        raise InputError(f"{line.strip()!r} is not how gm {what} is typed", path="gm",
+                         allowed=f"{form} (? for help)")
     raise InputError(f"unknown GM command {line.strip()!r}", path="gm",
-                     allowed="gm set ID FIELD VALUE, gm remove ID, gm add {JSON}, "
-                             "gm end REASON, gm auto, gm skip, gm do, gm init, gm hurt, "
-                             "gm heal, gm cond, gm join (? for help)")
+                     allowed=f"{gm_commands.commands(HELP)} (? for help)")
 
 
 def _controllers(values: list[str] | None) -> dict[str, str]:
