@@ -17,7 +17,7 @@ from fracas.encounter.answers import kind_of
 from fracas.encounter.gm_events import RULE_GM, CombatantAdded, CombatantRemoved
 from fracas.encounter.hand import hand_value
 from fracas.encounter.narration import Names, state_words
-from fracas.encounter.order import MOVE, PLACE, check_place, resort
+from fracas.encounter.order import MOVE, PLACE, check_place, make_room, resort
 from fracas.errors import InputError
 from fracas.registry.scenarios import scenario_from_mapping
 
@@ -86,9 +86,11 @@ class HandEdits:
             # the whole order again
             raise InputError(f"{c.name}'s initiative place cannot be {after}: 1 acts first",
                              path="value", allowed="a whole number from 1 up")
+        moved = make_room(self.turn_base.roster, edit)
         with self.one_step() as group:
-            self.record(edit, group)
-            resort(self, come, group, edit)
+            for event in (edit, *moved):
+                self.record(event, group)
+            resort(self, come, group, [edit, *moved])
         return edit
 
     def add_combatant(self, entry: Mapping[str, Any]) -> Event:

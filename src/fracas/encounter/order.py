@@ -217,9 +217,23 @@ def check_place(session: _Editing, field: str) -> ToCome:
     return come
 
 
-def resort(session: _Editing, come: ToCome, group: int, edit: Changed
+def make_room(roster: Any, edit: Changed) -> list[Changed]:
+    """An initiative place set by hand (``edit``) onto a place another holds: the GM
+    means that combatant to act there, so whoever holds it moves one place on, and so on
+    while a place is taken (no tie the rules would break silently by roster order)."""
+    held = {getattr(c.state, PLACE, None): c.id for c in roster.values()
+            if c.id != edit.target}
+    out, place = [], edit.after
+    while isinstance(place, int) and place in held:
+        out.append(Changed(RULE_GM, held[place], PLACE, place, place + 1))
+        place += 1
+    return out
+
+
+def resort(session: _Editing, come: ToCome, group: int, edits: Sequence[Changed]
            ) -> tuple[Event, ...]:
-    """After an initiative place set by hand (``edit``): this round's slots still to come
+    """After an initiative place set by hand (``edits``: it and the places it moved on,
+    :func:`make_room`): this round's slots still to come
     in the order of the places, with the labels the rules give them now (``initiative
     place 9``); none when order and labels already are so, or when the round begins in
     the pending turn (the rules then order and label it by the places)."""
@@ -233,7 +247,7 @@ def resort(session: _Editing, come: ToCome, group: int, edit: Changed
     first = 1 if under_way(session, come) else 0  # a turn half played stays first
     ordered = [*come.blocks[:first], *sorted(come.blocks[first:], key=place)]
     new = [come.slots[i] for b in ordered for i in b]
-    labels = _labels(session, come, new, [edit]) or tuple(slot.label for slot in new)
+    labels = _labels(session, come, new, edits) or tuple(slot.label for slot in new)
     if ordered == come.blocks and labels == tuple(slot.label for slot in new):
         return ()
     return (session.record(Reordered(RULE_GM, tuple(i for b in ordered for i in b),
