@@ -111,8 +111,9 @@ def test_an_initiative_the_rules_set_again_is_refused_with_the_reason(tmp_path: 
     # the contest rolls its places in the first turn: set then, the roll would replace it
     contest = play(GATE, "--seed", "2", "--roll-all", tmp=tmp_path,
                    script=["gm set rosa initiative 5"])
-    assert "the order is being rolled in this turn: a place set now would be rolled " \
-           "over" in contest
+    assert "the places were rolled as part of this turn, which is not over: a place set " \
+           "now goes in before the turn and its roll would replace it" in " ".join(
+               contest.split())
     assert "Rosa: initiative" not in contest
 
 

@@ -211,8 +211,9 @@ def check_place(session: _Editing, field: str) -> ToCome:
                          "the side may take it): an initiative set by hand would move no "
                          "slot", path="field", allowed=MOVE)
     if not all(getattr(c.state, PLACE, None) for c in come.kept.values()):
-        raise InputError("the order is being rolled in this turn: a place set now would be "
-                         "rolled over", path="field",
+        raise InputError("the places were rolled as part of this turn, which is not over: "
+                         "a place set now goes in before the turn and its roll would "
+                         "replace it", path="field",
                          allowed=f"{MOVE}, or set it once the next turn is under way")
     return come
 
