@@ -88,10 +88,21 @@ def test_an_undo_past_the_log_s_start_is_an_error(tmp_path: Path) -> None:
     assert done.returncode == 2 and "--undo" in done.stderr and "Traceback" not in done.stderr
 
 
-def test_an_edited_event_text_is_told_naming_its_line(tmp_path: Path) -> None:
-    """A text that is not fracas's words for its values (an edit by hand with the hash
-    chain recomputed, or a log written in older words) is named in a warning; the values,
-    played again through the rules, are what replay shows."""
+def _older(data: dict) -> None:
+    """A header as fracas wrote it before logs named their words (no mark)."""
+    del data["words"]
+
+
+def _other(data: dict) -> None:
+    """A header of another fracas (other code or data packs: other words)."""
+    data["words"] = "0" * 32
+
+
+def test_an_edited_event_text_is_refused_naming_its_line_and_field(tmp_path: Path) -> None:
+    """Issue 40, item 3: a log written by this fracas whose event text is not its words
+    for the values (an edit by hand, the hash chain recomputed) is refused, naming the
+    line and the field; the same text in a log of older or other words (its header's
+    mark) is a warning, and the values, played again through the rules, are shown."""
     log = tmp_path / "fight.jsonl"
     fracas("fight", str(ROOT / "examples" / "contest" / "duel-fight.yaml"), "--seed", "4",
            "--log", str(log))
@@ -101,14 +112,23 @@ def test_an_edited_event_text_is_told_naming_its_line(tmp_path: Path) -> None:
 
     rehash(log, 3, edit)
     done = fracas("replay", str(log))
-    assert done.returncode == 0, done.stderr
-    assert done.stderr.startswith(f"fracas: warning: {log}: line 3: an event's text is not "
-                                  "what fracas says for its values (the log has 'Rosa rolls "
-                                  "a natural 20!'; fracas says 'Grub the Brute rolls d20")
-    assert "edited by hand" in done.stderr and "natural 20!" not in done.stdout
+    assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr
+    assert done.stderr.startswith(f"fracas: error: {log}: line 3: event.text: an event's "
+                                  "text was edited (the log has 'Rosa rolls a natural 20!'; "
+                                  "fracas says 'Grub the Brute rolls d20"), done.stderr
+    assert "(allowed: the text fracas wrote for the event's values" in done.stderr
+    for header in (_older, _other):
+        rehash(log, 1, header)
+        done = fracas("replay", str(log))
+        assert done.returncode == 0, done.stderr
+        assert done.stderr.startswith(f"fracas: warning: {log}: line 3: an event's text is "
+                                      "not what fracas says for its values (the log has "
+                                      "'Rosa rolls a natural 20!'; fracas says 'Grub the "
+                                      "Brute rolls d20")
+        assert "edited by hand" in done.stderr and "natural 20!" not in done.stdout
 
 
-def test_an_edited_gm_edit_text_in_a_session_log_is_told(tmp_path: Path) -> None:
+def test_an_edited_gm_edit_text_in_a_session_log_is_refused(tmp_path: Path) -> None:
     log = played(tmp_path, "gm hurt gorr 3\n")
     line = next(i for i, t in enumerate(log.read_text().splitlines(), 1)
                 if '"kind": "gm"' in t)
@@ -117,11 +137,18 @@ def test_an_edited_gm_edit_text_in_a_session_log_is_told(tmp_path: Path) -> None
         data["event"]["text"] = "Gorr: health 20 → 1"
 
     rehash(log, line, edit)
+    shown = json.dumps("Gorr: health 20 → 1", ensure_ascii=False)[1:-1]
+    for command in (("replay", str(log)), ("play", "--resume", str(log))):
+        done = fracas(*command, stdin="q\n")
+        assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr
+        assert f"{log}: line {line}: event.text: an event's text was edited" in done.stderr
+        assert shown in done.stderr
+    rehash(log, 1, _older)  # a log of older words: told, read in fracas's words
     for command in (("replay", str(log)), ("play", "--resume", str(log))):
         done = fracas(*command, stdin="q\n")
         assert done.returncode == 0, done.stderr
         assert f"{log}: line {line}: an event's text is not what fracas says" in done.stderr
-        assert json.dumps("Gorr: health 20 → 1", ensure_ascii=False)[1:-1] in done.stderr
+        assert shown in done.stderr
 
 
 @pytest.mark.parametrize(("scenario", "lines", "gone"), [

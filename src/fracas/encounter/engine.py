@@ -48,6 +48,7 @@ from fracas.encounter.modes import NARRATED, StepMode
 from fracas.encounter.narration import teller
 from fracas.encounter.policies import DEFAULT_POLICY, POLICIES
 from fracas.encounter.state import FightState, fold, slots_to_data
+from fracas.encounter.words_mark import mark_of, refuse_edited
 from fracas.errors import FracasError, InputError, RulesError
 from fracas.registry.scenarios import scenario_from_mapping
 
@@ -389,6 +390,8 @@ def _played_again(data: FightLogData, fight: Encounter, upto: int | None = None)
             if mine is not None and logged is not None and _same(mine, logged):
                 told = text_retold(data.texts[index] if data.texts else None, logged, mine)
                 if told is not None and (upto is None or data.lines[index] < upto):
+                    refuse_edited(data.header.get("words"), fight.setup.system, told,
+                                  data.path, data.lines[index])
                     fight.retold.append((data.lines[index], told))
                 continue
             line = data.lines[index] if index < end else data.lines[end - 1] + 1
@@ -480,7 +483,7 @@ class Encounter:
         """What a log needs besides the events to rebuild the fight."""
         header = {"system": self.setup.system.id, "seed": self.seed,
                   "max_rounds": self.setup.max_rounds, "policies": dict(self.setup.policies),
-                  "scenario": dict(self.scenario.raw)}
+                  "scenario": dict(self.scenario.raw), "words": mark_of(self.setup.system)}
         if isinstance(self.roller, ScriptedRoller) and self.roller.fallback is None:
             # the dice it was given, instead of a seed
             header["dice"] = self.roller.streams()

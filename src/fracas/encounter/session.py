@@ -63,6 +63,7 @@ from fracas.encounter.who_rolls import (
     known_names,
     rollers_of,
 )
+from fracas.encounter.words_mark import mark_of
 from fracas.errors import FracasError, InputError, ScriptError
 from fracas.registry.scenarios import scenario_from_mapping
 
@@ -593,7 +594,7 @@ class Session(SavedInputs, HandEdits, DiceTurns):
                   "system": self.system.id, "scenario": dict(self.scenario.raw),
                   "file": self.scenario.path, "controllers": self.controllers,
                   "max_rounds": self.setup.max_rounds, "roll_all": self.roll_all,
-                  "drawn": self.drawn}
+                  "drawn": self.drawn, "words": mark_of(self.system)}
         if self.gm_dice is not None:  # who rolls which die (none in older logs)
             header.update(gm_dice=self.gm_dice, players=sorted(self.players), dice=self.dice)
         return header

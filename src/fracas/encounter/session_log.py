@@ -21,6 +21,7 @@ from fracas.core.scenario import validation_error
 from fracas.core.words import count
 from fracas.encounter.log import CutShort, LogWriter, read_log, text_retold
 from fracas.encounter.session import SESSION_VERSION, Session
+from fracas.encounter.words_mark import refuse_edited
 from fracas.errors import InputError
 
 KIND = "session"
@@ -61,6 +62,8 @@ class SessionHeader(_Record):
     gm_dice: Literal["fracas", "typed"] | None = None
     players: list[Annotated[str, Field(max_length=200)]] | None = Field(None, max_length=10_000)
     dice: dict[str, Literal["fracas", "typed"]] | None = Field(None, max_length=10_000)
+    # which words it was written in (fracas.encounter.words_mark; none in older logs)
+    words: str | None = Field(None, max_length=64)
 
 
 class DiceInput(_Input):
@@ -257,6 +260,7 @@ def _session(records: Any, file: str, upto: int | None = None
         if given["kind"] == "gm":
             told = text_retold(given["event"].get("text"), event_from_dict(given["event"]))
             if told is not None:
+                refuse_edited(head.words, session.system, told, file, line)
                 retold.append((line, told))
     if upto is not None and upto < len(entries):  # a moment before the end (``--at``)
         session = replayed(max(0, upto))
