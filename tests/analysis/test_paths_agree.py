@@ -56,9 +56,16 @@ def test_auto_may_pick_only_paths_checked_for_the_system() -> None:
     against a brute force in tests/properties (contest's brute force is out of reach so
     far: its exact odds are checked against the step path above only); the test system
     (tests/conftest.py) is checked on its own duel in test_simulate and test_sampled."""
+    from tests.analysis import test_paths_every_fight as every
     from tests.properties.test_exact_fights import SYSTEMS as BRUTE
 
     built_in = set(VERIFIED) - {"testduel"}
     assert built_in <= set(SYSTEMS)
     assert built_in - {"contest"} <= {*BRUTE, "c22"}  # c22: tests/properties/test_c22_exact.py
     assert all(paths <= set(FIGHTS) for paths in VERIFIED.values())
+    marks = vars(every.test_every_path_agrees_on_every_example_fight)["pytestmark"]
+    checked = {str(name) for mark in marks if mark.name == "parametrize"
+               for name in mark.args[1]}
+    for system in built_in:  # every example fight of the system, fast and sampled vs steps
+        fights = {f"{system}/{p.stem}" for p in (EXAMPLES / system).glob("*-fight.yaml")}
+        assert fights and fights <= checked <= set(every.WHERE), system
