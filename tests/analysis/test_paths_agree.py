@@ -1,8 +1,8 @@
 """Issue 35, item 2: the fast, sampled and step paths each agree with the exact fight odds
 within 4 standard errors, in every system, on its example duel cut to two rounds (where
 the exact chain is quick; the chain itself equals a brute force: tests/properties). Every
-example fight is checked path against path in tests/encounter/test_simulate.py and
-tests/analysis/test_sampled.py; auto picks only the paths checked here
+example fight is checked path against path, 4 standard errors, in
+tests/analysis/test_paths_every_fight.py; auto picks only the paths checked there and here
 (fracas.analysis.auto.VERIFIED)."""
 
 from __future__ import annotations
@@ -53,11 +53,19 @@ def test_every_path_agrees_with_the_exact_odds(system: str) -> None:
 
 def test_auto_may_pick_only_paths_checked_for_the_system() -> None:
     """Every system in VERIFIED has its paths checked above and its exact chain checked
-    against a brute force in tests/properties; the test system (tests/conftest.py) is
-    checked on its own duel in test_simulate and test_sampled."""
+    against a brute force in tests/properties, and every example fight of it checked path
+    against path in tests/analysis/test_paths_every_fight.py; the test system
+    (tests/conftest.py) is checked on its own duel in test_simulate and test_sampled."""
+    from tests.analysis import test_paths_every_fight as every
     from tests.properties.test_exact_fights import SYSTEMS as BRUTE
 
     built_in = set(VERIFIED) - {"testduel"}
     assert built_in <= set(SYSTEMS)
     assert built_in <= {*BRUTE, "c22"}  # c22: tests/properties/test_c22_exact.py
     assert all(paths <= set(FIGHTS) for paths in VERIFIED.values())
+    marks = vars(every.test_every_path_agrees_on_every_example_fight)["pytestmark"]
+    checked = {str(name) for mark in marks if mark.name == "parametrize"
+               for name in mark.args[1]}
+    for system in built_in:  # every example fight of the system, fast and sampled vs steps
+        fights = {f"{system}/{p.stem}" for p in (EXAMPLES / system).glob("*-fight.yaml")}
+        assert fights and fights <= checked <= set(every.WHERE), system

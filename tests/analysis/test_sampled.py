@@ -1,5 +1,6 @@
-"""The sampled path (each rule sub-step drawn from its cached exact distribution) agrees
-statistically with step by step on every example fight; its cache respects its cap."""
+"""The sampled path (each rule sub-step drawn from its cached exact distribution): its
+cache, its roll trees, and its agreement with step by step on the test fight (on every
+example fight, within 4 standard errors: tests/analysis/test_paths_every_fight.py)."""
 
 from __future__ import annotations
 
@@ -7,7 +8,6 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-import pytest
 
 from fracas.analysis import paths
 from fracas.analysis import simulate as sim
@@ -15,22 +15,6 @@ from fracas.analysis.sampled import ReadTracker, SamplingRoller, SubstepCache
 from fracas.encounter.engine import setup_from_scenario
 from fracas.registry.scenarios import load_scenario
 from tests.encounter.test_simulate import agree
-
-EXAMPLES = Path(__file__).parents[2] / "examples"
-FIGHTS = sorted(EXAMPLES.glob("*/*fight*.yaml"))
-
-
-@pytest.mark.parametrize("path", FIGHTS, ids=lambda p: f"{p.parent.name}/{p.stem}")
-def test_sampled_and_step_by_step_agree_on_every_example_fight(path: Path) -> None:
-    """Tolerance: |z| < 4.5 on each side's win rate, the mean rounds and each combatant's
-    mean damage dealt (see ``agree``), with 16 fights a path and fixed seeds: a coarse
-    check, as the path is slow to warm up."""
-    scenario = load_scenario(path)
-    setup = setup_from_scenario(scenario)
-    sampled = sim.simulate(setup, scenario.roster, 16, seed=5, method="sampled")
-    steps = sim.simulate(setup, scenario.roster, 16, seed=6, method="steps")
-    assert sampled.method == "sampled"
-    agree(sampled, steps)
 
 
 def test_the_cache_is_keyed_by_what_the_sub_step_read(toy_dir: Path) -> None:
@@ -90,8 +74,8 @@ def test_a_roll_tree_draws_what_playing_the_rule_draws() -> None:
 
 
 def test_sampled_and_step_by_step_agree_on_the_test_fight(toy_dir: Path) -> None:
-    """As on the example fights (|z| < 4.5, fixed seeds): the test duel's sampled path is
-    checked, so auto may pick it (fracas.analysis.auto.VERIFIED)."""
+    """|z| < 4.5 (``agree``), fixed seeds: the test duel's sampled path is checked, so auto
+    may pick it (fracas.analysis.auto.VERIFIED)."""
     scenario = load_scenario(toy_dir / "duel-fight.yaml")
     setup = setup_from_scenario(scenario)
     sampled = sim.simulate(setup, scenario.roster, 200, seed=5, method="sampled")

@@ -62,12 +62,13 @@ SAMPLED_TRIAL_SHARE = 0.03  # of the turns step by step would play, the most enu
 
 #: The paths ``auto`` may pick for each system: those checked against the step path for
 #: it (steps is the reference, the rules played as written). The tests are the proof:
-#: fast - tests/encounter/test_simulate.py::test_fast_and_step_by_step_agree_on_example_duels
-#: (every system's example duel) and, for c22's card classes,
-#: tests/properties/test_c22_exact.py and tests/c22/test_exact_suits.py; sampled -
-#: tests/analysis/test_sampled.py::test_sampled_and_step_by_step_agree_on_every_example_fight.
-#: A system not listed (a third party's) gets the step path from auto; fast and sampled
-#: stay available by name.
+#: tests/analysis/test_paths_every_fight.py::test_every_path_agrees_on_every_example_fight
+#: (fast and sampled against steps within 4 standard errors on every example fight of
+#: the system, and every path against the exact chain where it is within reach) and
+#: tests/analysis/test_paths_agree.py (every path against the exact chain on each
+#: system's example duel); for c22's card classes, tests/properties/test_c22_exact.py and
+#: tests/c22/test_exact_suits.py. A system not listed (a third party's) gets the step
+#: path from auto; fast and sampled stay available by name.
 VERIFIED: dict[str, frozenset[str]] = {
     system: frozenset({"steps", "fast", "sampled"})
     for system in ("c22", "contest", "zamani", "tristat", "genesys")
