@@ -16,8 +16,10 @@ Either way the result depends only on the seed and the number of fights, never o
 from __future__ import annotations
 
 import math
+import os
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from concurrent.futures import FIRST_COMPLETED, wait
 from typing import Any, Literal
 
 from fracas.analysis.chain import ChainTooLarge
@@ -38,7 +40,7 @@ from fracas.analysis.paths import (
 )
 from fracas.analysis.workers import worker_pool
 from fracas.encounter.engine import FightSetup
-from fracas.encounter.policies import PolicyMemos, known_memos, learn_memos
+from fracas.encounter.policies import PolicyMemos, known_memos, learn_memos, memos_mark
 from fracas.errors import InputError
 
 Method = Literal["auto", "fast", "sampled", "steps"]
@@ -64,12 +66,18 @@ def _receive(shared: dict[int, Any], memos: PolicyMemos) -> None:
     learn_memos(memos)
 
 
-def _with_shared(packed: tuple[Callable[[Any], Fights], tuple[Any, ...]]) -> Fights:
-    worker, own = packed
+def _with_shared(packed: tuple[Callable[[Any], Fights], tuple[Any, ...], list[PolicyMemos]]
+                 ) -> tuple[Fights, int, PolicyMemos]:
+    """One task in a worker: it first takes in the news the other workers sent (what
+    their tasks worked out), and returns with its fights what it worked out itself."""
+    worker, own, news = packed
+    for memos in news:
+        learn_memos(memos)
+    since = memos_mark()
     fields, rest = [], iter(own)
     for i in range(len(_SHARED) + len(own)):
         fields.append(_SHARED[i] if i in _SHARED else next(rest))
-    return worker(tuple(fields))
+    return worker(tuple(fields)), os.getpid(), known_memos(since)
 
 
 def _run(tasks: list[Any], worker: Callable[[Any], Fights], jobs: int,
@@ -115,21 +123,50 @@ def _run(tasks: list[Any], worker: Callable[[Any], Fights], jobs: int,
             if progress:
                 progress(size)
         return results
-    same = [i for i in range(len(rest[0])) if all(t[i] is rest[0][i] for t in rest)]
-    shared = {i: rest[0][i] for i in same}
-    own = [tuple(v for i, v in enumerate(t) if i not in shared) for t in rest]
+    parts: dict[int, Fights] = {}
+    for part, index in _spread(rest, worker, jobs, on_time):
+        parts[index] = part
+        done += rest_sizes[index]
+        if progress:
+            progress(rest_sizes[index])
+    return results + [parts[i] for i in range(len(rest))]
+
+
+def _spread(tasks: list[Any], worker: Callable[[Any], Fights], jobs: int,
+            on_time: Callable[[], None]) -> Iterator[tuple[Fights, int]]:
+    """Each task's fights and its index, as the tasks end, over ``jobs`` worker processes.
+    The fields all the tasks share go to each worker once (:func:`_receive`), with what
+    the main process's memos know. Each task brings back what its worker worked out (the
+    policies' odds, the sub-steps they were built from), and the next task given to
+    another worker takes it along: no worker works out again what another already has.
+    Only ``jobs`` tasks are out at a time, so a task goes to the worker that just ended
+    one (were it another, the news would only be late, never wrong)."""
+    same = [i for i in range(len(tasks[0])) if all(t[i] is tasks[0][i] for t in tasks)]
+    shared = {i: tasks[0][i] for i in same}
+    own = [tuple(v for i, v in enumerate(t) if i not in shared) for t in tasks]
+    log: list[tuple[int, PolicyMemos]] = []  # what each worker's tasks sent, in order
+    seen: dict[int, int] = {}  # per worker (pid): how much of the log it has been sent
     pool = worker_pool(jobs, _receive, (shared, known_memos()))
     try:
-        for part, size in zip(pool.map(_with_shared, [(worker, o) for o in own]), rest_sizes,
-                              strict=True):
-            on_time()
-            results.append(part)
-            done += size
-            if progress:
-                progress(size)
+        running = {pool.submit(_with_shared, (worker, own[i], [])): i
+                   for i in range(min(jobs, len(own)))}
+        following = len(running)
+        while running:
+            ended, _ = wait(running, return_when=FIRST_COMPLETED)
+            for future in ended:
+                on_time()
+                index = running.pop(future)
+                part, pid, found = future.result()
+                log.append((pid, found))
+                if following < len(own):
+                    news = [memos for by, memos in log[seen.get(pid, 0):] if by != pid]
+                    seen[pid] = len(log)
+                    running[pool.submit(_with_shared, (worker, own[following], news))] = \
+                        following
+                    following += 1
+                yield part, index
     finally:  # on Ctrl-C: drop the tasks not started, wait only for the running ones
         pool.shutdown(wait=True, cancel_futures=True)
-    return results
 
 
 _REPORTING = (fast_batch,)  # workers that report their fights as they end
