@@ -15,6 +15,7 @@ Either way the result depends only on the seed and the number of fights, never o
 
 from __future__ import annotations
 
+import itertools
 import math
 import os
 import time
@@ -50,6 +51,10 @@ __all__ = ["BATCH", "CHUNK", "MAX_MEMORY", "Fights", "Method", "probe", "simulat
 
 
 PARALLEL_FROM_SECONDS = 3.0  # less serial work than this left: no worker processes
+#: The first task's fights, played in the main process and timed before any worker
+#: starts: the fights that work out the commonest odds (every fight's opening) once, for
+#: every worker; small, since the other core waits meanwhile.
+HEAD = 16
 
 
 _SHARED: dict[int, Any] = {}  # in a worker: the fields every task shares, by position
@@ -114,7 +119,7 @@ def _run(tasks: list[Any], worker: Callable[[Any], Fights], jobs: int,
             progress(sizes[0])
     done += sizes[0]
     rest, rest_sizes = tasks[1:], sizes[1:]
-    serial = (time.perf_counter() - start) * len(rest)
+    serial = (time.perf_counter() - start) * sum(rest_sizes) / sizes[0]
     if jobs <= 1 or len(rest) <= 1 or serial < PARALLEL_FROM_SECONDS:
         for task, size in zip(rest, rest_sizes, strict=True):
             on_time()
@@ -206,8 +211,8 @@ def simulate(setup: FightSetup, roster: Start, n: int, seed: int = 0, jobs: int 
         begin = first[0].n if first else 0
         sizes = _sizes(n - begin)
         key = run_key(setup, roster, plan, max_memory)
-        sampled_tasks = [(setup, roster, seed, begin + c * CHUNK, begin + c * CHUNK + size,
-                          plan, max_memory, key) for c, size in enumerate(sizes)]
+        sampled_tasks = [(setup, roster, seed, start, stop, plan, max_memory, key)
+                         for start, stop in _ranges(begin, sizes)]
         done = Fights.concat(first + (_run(sampled_tasks, sampled_chunk, jobs, progress,
                                            sizes, scheduler, **timing) if sizes else []))
         done.notes = (*chosen, *done.notes)
@@ -233,8 +238,7 @@ def simulate(setup: FightSetup, roster: Start, n: int, seed: int = 0, jobs: int 
     begin = first[0].n if first and first[0].method == "steps" else 0
     first = first if begin else []
     sizes = _sizes(n - begin)
-    step_tasks = [(setup, roster, seed, begin + c * CHUNK, begin + c * CHUNK + size)
-                  for c, size in enumerate(sizes)]
+    step_tasks = [(setup, roster, seed, start, stop) for start, stop in _ranges(begin, sizes)]
     done = Fights.concat(first + (_run(step_tasks, steps_chunk, jobs, progress, sizes,
                                        scheduler, **timing) if sizes else []))
     done.notes = (*chosen, *done.notes)
@@ -242,4 +246,15 @@ def simulate(setup: FightSetup, roster: Start, n: int, seed: int = 0, jobs: int 
 
 
 def _sizes(n: int) -> list[int]:
-    return [min(CHUNK, n - c * CHUNK) for c in range(math.ceil(n / CHUNK))]
+    """Tasks' sizes for ``n`` fights: a first one of :data:`HEAD` fights, then
+    :data:`CHUNK` a task (the fights, each on its own seed, are the same whatever the
+    split)."""
+    head = min(HEAD, n)
+    return [head] + [min(CHUNK, n - head - c * CHUNK)
+                     for c in range(math.ceil((n - head) / CHUNK))]
+
+
+def _ranges(begin: int, sizes: list[int]) -> list[tuple[int, int]]:
+    """The fights (first, past the last) of tasks of ``sizes`` from fight ``begin`` on."""
+    stops = [begin + s for s in itertools.accumulate(sizes)]
+    return list(zip([begin, *stops[:-1]], stops, strict=True))
