@@ -93,8 +93,9 @@ def _run(tasks: list[Any], worker: Callable[[Any], Fights], jobs: int,
     that Dask cluster, and the results come back in the same order. Else the first runs
     here and is timed: only when the rest would take :data:`PARALLEL_FROM_SECONDS` or more
     on one core are they spread over ``jobs`` processes (starting them costs about a
-    second each), so ``--jobs 2`` is never much slower than ``--jobs 1``; the fields all
-    those tasks share go to each worker once (:func:`_receive`). Past ``deadline``
+    second each); the fields all those tasks share go to each worker once
+    (:func:`_receive`), and the workers pass each other what they work out
+    (:func:`_spread`). Past ``deadline``
     (``time.time()``; from a ``budget`` of seconds) between tasks, the rest is dropped
     and the run is an :class:`InputError` saying how far it got.
     The results do not depend on where a task ran."""
