@@ -53,12 +53,11 @@ def test_every_path_agrees_with_the_exact_odds(system: str) -> None:
 
 def test_auto_may_pick_only_paths_checked_for_the_system() -> None:
     """Every system in VERIFIED has its paths checked above and its exact chain checked
-    against a brute force in tests/properties (contest's brute force is out of reach so
-    far: its exact odds are checked against the step path above only); the test system
-    (tests/conftest.py) is checked on its own duel in test_simulate and test_sampled."""
+    against a brute force in tests/properties; the test system (tests/conftest.py) is
+    checked on its own duel in test_simulate and test_sampled."""
     from tests.properties.test_exact_fights import SYSTEMS as BRUTE
 
     built_in = set(VERIFIED) - {"testduel"}
     assert built_in <= set(SYSTEMS)
-    assert built_in - {"contest"} <= {*BRUTE, "c22"}  # c22: tests/properties/test_c22_exact.py
+    assert built_in <= {*BRUTE, "c22"}  # c22: tests/properties/test_c22_exact.py
     assert all(paths <= set(FIGHTS) for paths in VERIFIED.values())

@@ -111,8 +111,9 @@ def test_an_initiative_the_rules_set_again_is_refused_with_the_reason(tmp_path: 
     # the contest rolls its places in the first turn: set then, the roll would replace it
     contest = play(GATE, "--seed", "2", "--roll-all", tmp=tmp_path,
                    script=["gm set rosa initiative 5"])
-    assert "the order is being rolled in this turn: a place set now would be rolled " \
-           "over" in contest
+    assert "the places were rolled as part of this turn, which is not over: a place set " \
+           "now goes in before the turn and its roll would replace it" in " ".join(
+               contest.split())
     assert "Rosa: initiative" not in contest
 
 
@@ -203,3 +204,44 @@ def test_two_of_one_genesys_slot_are_one_turn() -> None:
         s.decide({"roll": True})
     with pytest.raises(InputError, match="Kira and Tomas share this slot: it is one turn"):
         order.move(s, "kira", "after", "tomas")
+
+
+def test_an_initiative_place_below_one_is_refused_and_nothing_is_rolled_again(
+        tmp_path: Path) -> None:
+    """The contest marks a place not rolled yet with 0: a place of 0 set by hand once
+    rolled the whole order again mid-fight (and its undo played the fight out anew)."""
+    log = tmp_path / "fight.jsonl"
+    out = play("examples/contest/duel-fight.yaml", "--seed", "3", "--roll-all",
+               "--control", "rosa=person", "--control", "grub=person", "--log", str(log),
+               tmp=tmp_path, script=["", "1", "", "1",  # round 1; Rosa's action in round 2
+                                     "gm set grub initiative 0",
+                                     "gm set grub initiative -3"])
+    assert "Grub the Brute's initiative place cannot be 0: 1 acts first (allowed: a " \
+           "whole number from 1 up)" in out
+    assert "Grub the Brute's initiative place cannot be -3" in out
+    assert out.count("rolls d20 for initiative") == 2  # the first round's, only
+    session = resumed(log)
+    assert session.state.round == 2
+    assert {c: s.state.initiative for c, s in session.state.roster.items()} == {
+        "rosa": 1, "grub": 2}
+
+
+def test_a_place_set_onto_one_held_moves_its_holder_on(tmp_path: Path) -> None:
+    """Contest: Rosa holds place 1, Grub 2; in Grub's turn the GM sets Grub's place to 1.
+    The GM means Grub first: Rosa moves on to 2 (said, in the same undo step), and round
+    2 opens with Grub's turn; no tie left for the roster's order to break unseen."""
+    log = tmp_path / "fight.jsonl"
+    out = play("examples/contest/duel-fight.yaml", "--seed", "2", "--roll-all",
+               "--control", "rosa=person", "--control", "grub=person", "--log", str(log),
+               tmp=tmp_path, script=["", "1",  # Rosa's turn; Grub's action is asked
+                                     "gm set grub initiative 1", "", "1"])
+    said = out.split("> gm set grub initiative 1", 1)[1]
+    assert said.index("Grub the Brute: initiative place 2 → 1") < said.index(
+        "Rosa: initiative place 1 → 2") < said.index("? Grub the Brute's action")
+    session = resumed(log)
+    assert {c: s.state.initiative for c, s in session.state.roster.items()} == {
+        "rosa": 2, "grub": 1}
+    assert turns(session, 2)[:1] == ["grub"]
+    session.undo(3)  # Rosa's reaction, Grub's action, then the edit: as rolled
+    assert {c: s.state.initiative for c, s in session.state.roster.items()} == {
+        "rosa": 1, "grub": 2}

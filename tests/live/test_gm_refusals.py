@@ -63,3 +63,27 @@ def test_gm_init_at_a_players_roll_says_so_once(tmp_path: Path) -> None:
     assert errors == ["initiative: Rin's roll is asked now, and it is the player's to make "
                       "(allowed: Rin's player rolls first; gm init then rolls the GM side)"]
     _read_once(errors[0])
+
+
+def test_a_gm_command_typed_wrong_says_how_it_is_typed(tmp_path: Path) -> None:
+    """A known command without what it needs gets its own form from the help; an unknown
+    one the list of every command; an effect of ``gm do`` refused is named as typed, not
+    by its place in a request (``effects[0].when``)."""
+    errors = _errors(CONTEST, "rosa", [
+        "12", "gm do", "gm move rosa", "gm delay after", "gm frob",
+        "gm do throws sand | roll 1d6 | on success damage grub 2"], tmp_path)
+    assert errors == [
+        "gm: 'gm do' is not how gm do is typed (allowed: gm do TEXT [| roll 2d6 [vs|under N] "
+        "[= VALUE]] [| [on success|on failure|always] damage ID N | heal ID N | cond ID NAME "
+        "[ROUNDS]] ... (? for help))",
+        "gm: 'gm move rosa' is not how gm move is typed (allowed: gm move ID before|after ID2 "
+        "(? for help))",
+        "gm: 'gm delay after' is not how gm delay is typed (allowed: gm hold [after ID2] "
+        "(? for help))",
+        "gm: unknown GM command 'gm frob' (allowed: gm auto, gm hand, gm skip, gm do, gm init, "
+        "gm dice, gm hurt, gm heal, gm cond, gm uncond, gm move, gm hold, gm join, gm set, "
+        "gm add, gm remove, gm end (? for help))",
+        "gm do: 'on success damage grub 2': an effect on success needs a roll against a "
+        "target number (allowed: always, or give the roll a target)"], errors
+    for error in errors:
+        _read_once(error)

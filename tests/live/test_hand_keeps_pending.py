@@ -36,8 +36,9 @@ def _answer(s: Session) -> None:
 @pytest.mark.parametrize("path", FIGHTS)
 def test_a_hand_edit_at_every_question_leaves_it_asked(path: str) -> None:
     """At each of the first 40 questions of the fight, a hand edit (damage that knocks out
-    a combatant the question is not about, nor the one whose turn it is; healing) leaves
-    the same question asked of the same combatant; undo takes the edit back."""
+    a combatant the question is not about, nor the one whose turn it is; a graze of 1)
+    leaves the same question asked of the same combatant; undo takes the edit back.
+    (Healing someone unhurt changes nothing, and is refused: tests/live/test_gm_polish.)"""
     s = _session(path)
     for _ in range(40):
         p = s.pending
@@ -47,13 +48,13 @@ def test_a_hand_edit_at_every_question_leaves_it_asked(path: str) -> None:
                   and s.system.is_active(
             s.state.roster[cid]) and (p.dice is None or cid not in {w for _, w in
                                                                      p.dice.rest})]
-        for edit in ("knock out", "heal") if others else ():
+        for edit in ("knock out", "graze") if others else ():
             cid = others[-1]
             before = (p.who, p.kind, len(s.entries))
             if edit == "knock out":
                 gm.damage(s, cid, 1000)
             else:
-                gm.heal(s, cid, 1)
+                gm.damage(s, cid, 1)
             now = s.pending
             assert now is not None, (path, edit, cid, p.prompt)
             assert (now.who, now.kind) == before[:2], (path, edit, cid, p.prompt, now.prompt)
@@ -86,7 +87,7 @@ def test_an_edit_with_a_value_set_keeps_kofis_action_and_replays() -> None:
     s = _session(FORD)
     while not (s.pending and s.pending.prompt == "Kofi's action"):
         _answer(s)
-    s.adjust("obi", "wounds", 16)
+    s.adjust("obi", "wounds", 0)
     assert s.pending is not None and s.pending.prompt == "Kofi's action"
     again = Session.from_records(s.to_records())
     assert again.state == s.state

@@ -15,9 +15,21 @@ memo, no state merged) once per path of outcomes, depth first, with exact fracti
   compares its meaning only) are one branch, whose face is the *last* face with that
   meaning, where the exact roller keeps the *first*: a rule that read the face a merged
   branch carries would give the two different figures.
+* A roll-off (:class:`~fracas.dice.variables.RollOff`: each tied one rolls the die,
+  highest first, and those still tied roll again) is worked out here from the faces of
+  its die, not read from the variable's ``exact()``. Rolling again while tied has no
+  end, so a path-by-path enumeration would never finish; but a roll that leaves the
+  roll-off exactly where it was — the same names still tied, about to be asked the same
+  roll — starts it afresh: the dice have no memory, so from there every outcome has the
+  chance it had at the start. With ``L`` the chance of that loop and ``q(o)`` the chance
+  of reaching outcome ``o`` by the rolls that do not loop, ``P(o) = q(o) + L·P(o)``, so
+  ``P(o) = q(o) / (1 − L)`` (``L < 1`` whenever the die has two faces). The loop is
+  found by comparing the names still tied and the roll pending with those before the
+  roll, not by knowing why a system rolls off; a roll that splits the tied ones leaves
+  smaller groups, each a new roll-off worked out the same way.
 * Plain numeric dice (a die, a sum, a pool, keep-highest, a die of custom faces, a
-  roll-off's order, a Genesys pool, whose dice are symbols, not numbers) give their
-  own exact distribution: the dice layer's, tested against its own brute forces
+  Genesys pool, whose dice are symbols, not numbers) give their own exact
+  distribution: the dice layer's, tested against its own brute forces
   (tests/foundation, tests/genesys); an int or a symbol count carries nothing a merge
   could lose.
 
@@ -35,7 +47,7 @@ from itertools import product
 from typing import Any
 
 from fracas.core.model import Roster
-from fracas.dice.variables import Die, Group, Mapped, Variable
+from fracas.dice.variables import Die, Group, Mapped, RollOff, Variable
 from fracas.encounter.engine import FightSetup, step
 from fracas.encounter.policies import exact_rankings
 from fracas.encounter.state import FightState
@@ -170,6 +182,42 @@ def branches(var: Variable[Any]) -> tuple[list[Any], list[int]]:
     return found
 
 
+_ROLL_OFFS: dict[tuple[tuple[str, ...], Any], dict[tuple[str, ...], Fraction]] = {}
+
+
+def roll_off(names: tuple[str, ...], die: Variable[int]) -> dict[tuple[str, ...], Fraction]:
+    """Every order a roll-off among ``names`` ends in, with its chance, from the faces of
+    ``die`` counted here (see the module's docstring: a roll that leaves the same names
+    tied is the loop, divided out). Kept by names and die: a pure function of the dice."""
+    key = (names, _key(die))
+    if key in _ROLL_OFFS:
+        return _ROLL_OFFS[key]
+    rolled = faces(die)
+    total = sum(w for _, w in rolled)
+    reached: dict[tuple[str, ...], Fraction] = {}
+    loop = Fraction(0)
+    for combo in product(rolled, repeat=len(names)):
+        p = Fraction(math.prod(w for _, w in combo), total ** len(names))
+        tied: dict[Any, list[str]] = {}
+        for name, (value, _) in zip(names, combo, strict=True):
+            tied.setdefault(value, []).append(name)
+        after = [tuple(tied[v]) for v in sorted(tied, reverse=True)]
+        if after == [names]:  # the same names tied, the same roll asked again
+            loop += p
+            continue
+        orders: dict[tuple[str, ...], Fraction] = {(): p}
+        for group in after:
+            rest = roll_off(group, die) if len(group) > 1 else {group: Fraction(1)}
+            orders = {o + r: q * s for o, q in orders.items() for r, s in rest.items()}
+        for order, q in orders.items():
+            reached[order] = reached.get(order, Fraction(0)) + q
+    if loop == 1:
+        raise ValueError(f"a roll-off on {die} never ends: every roll ties")
+    found = {order: q / (1 - loop) for order, q in reached.items()}
+    _ROLL_OFFS[key] = found
+    return found
+
+
 class _Path(_Branches):
     """A roller that plays one path of outcomes. Its kind is the exact roller's for the one
     rule that asks (Zamani's initiative tie broken by a die rolled again while tied: every
@@ -192,6 +240,9 @@ class _Path(_Branches):
             return tuple(out)
         if name == "DrawCard":
             return self._card(list(var.deck.draw_pile))
+        if isinstance(var, RollOff):
+            orders = roll_off(var.names, var.die)
+            return list(orders)[self.pick(list(orders.values()))]
         values, weights = branches(var)
         return values[self.pick(weights)]
 

@@ -66,3 +66,38 @@ def genesys(draw: Draw) -> dict[str, Any]:
                 "weapons": [{"name": "club", "skill": "Brawl", "damage": "+1",
                              "crit": draw(st.integers(2, 4))}][:1 - i]}
     return _fight("genesys", 1, [one(0, "a"), one(1, "b")])
+
+
+@st.composite
+def contest(draw: Draw) -> dict[str, Any]:
+    """Two fighters, 1 to 3 hit points, one round, checks mostly on a small die (the
+    table's d20 is a default the scenario overrides: threat on its top face, critical
+    failure on 1), contests of one to three rolls; armour, blocking items, Parry and a
+    start disarmed now and then, so that every defense and both critical kinds come up.
+    A contest of several rolls, or on the d20, is one-sided (the second fighter starts
+    disarmed: one contest in the round) and a d20 contest is one roll."""
+    die = draw(st.sampled_from([3, 4, 5, 20]))
+    rolls, wins = (1, 1) if die == 20 else draw(st.sampled_from([(1, 1), (2, 2), (3, 2)]))
+
+    def one(i: int, side: str) -> dict[str, Any]:
+        armour = draw(st.none() | st.fixed_dictionaries(
+            {"dr": st.integers(0, 1), "hp": st.integers(1, 2)}))
+        return {"id": f"c{i}", "name": f"C{i}", "side": side,
+                "skills": {"sword": draw(st.integers(0, 2)), "dodge": draw(st.integers(0, 2)),
+                           "block": draw(st.integers(0, 1)), "sponge": draw(st.integers(0, 1)),
+                           "initiative": draw(st.integers(0, 1))},
+                "attributes": {"strength": draw(st.integers(0, 1)),
+                               "agility": draw(st.integers(0, 1))},
+                "hp": draw(st.integers(1, 3)),
+                **({"armour": armour} if armour else {}),
+                "traits": draw(st.sampled_from([[], ["parry"]])),
+                "disarmed": ["sword"] if i and (rolls > 1 or die == 20 or draw(st.booleans()))
+                else [],
+                "weapons": [{"name": "sword", "skill": "sword", "kind": "melee",
+                             "damage": draw(st.sampled_from(["1", "d2", "d3"])),
+                             "crit_multiplier": draw(st.integers(2, 3)),
+                             "block": draw(st.integers(0, 1))}]}
+    return {**_fight("contest", 1, [one(0, "a"), one(1, "b")]),
+            "rules": {"check": {"die": die, "critical_threat": die, "critical_failure": 1},
+                      "contest": {"rolls": rolls, "wins_needed": wins},
+                      "initiative": {"die": 4}}}

@@ -122,3 +122,20 @@ def test_an_edited_gm_edit_text_in_a_session_log_is_told(tmp_path: Path) -> None
         assert done.returncode == 0, done.stderr
         assert f"{log}: line {line}: an event's text is not what fracas says" in done.stderr
         assert json.dumps("Gorr: health 20 → 1", ensure_ascii=False)[1:-1] in done.stderr
+
+
+@pytest.mark.parametrize(("scenario", "lines", "gone"), [
+    # issue 40's own case: Dura taken out in Dura's own turn at the ford
+    ("zamani/river-crossing-fight.yaml", "n\n" + "gm skip\n" * 5 + "gm remove dura\n",
+     "Dura"),
+    # a combatant who is not acting, once a turn is over
+    ("contest/gate-fight.yaml", "\n1\ngm remove grub\n", "Grub the Brute")])
+def test_gm_remove_after_the_first_turn_resumes(tmp_path: Path, scenario: str, lines: str,
+                                                gone: str) -> None:
+    """The resumed session's narration read the removed combatant's health through the
+    roster's mapping get, which raised instead of giving None."""
+    log = tmp_path / "play.jsonl"
+    done = fracas("play", str(ROOT / "examples" / scenario), "--seed", "1", "--roll-all",
+                  "--log", str(log), "--script", "/dev/stdin", stdin=lines + "q\n")
+    assert done.returncode == 0, done.stderr
+    assert f"{gone} leaves the fight" in reads_back(log)

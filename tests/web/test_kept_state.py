@@ -46,7 +46,12 @@ def act(session: Session, rng: random.Random) -> None:
     elif roll < 0.2 and session.redo_stack:
         session.redo(rng.randint(1, len(session.redo_stack)))
     elif roll < 0.27:
-        session.adjust(rng.choice(["rin", "gorr"]), "health", rng.randint(5, 12))
+        cid, value = rng.choice(["rin", "gorr"]), rng.randint(5, 12)
+        if session.state.roster[cid].state.health == value:  # changes nothing: refused
+            with pytest.raises(InputError, match="nothing changed"):
+                session.adjust(cid, "health", value)
+        else:
+            session.adjust(cid, "health", value)
     elif roll < 0.32 and session.pending is not None:
         with pytest.raises(InputError):
             session.decide({"option": "no such option"})

@@ -235,7 +235,7 @@ def _show_replayed(fight: Encounter | Session, title: str, undone: str) -> None:
     console.print(f"[bold]{escape(title)}[/]: {len(fight.events)} events, {where}{undone}",
                   highlight=False, soft_wrap=True)
     names = Names(known_names(cast("Session", fight)))
-    console.print(Text(status.heading(state, names), style="bold"), highlight=False)
+    console.print(Text(status.heading(state, names, fight.events), style="bold"), highlight=False)
     console.print(status.status_table(state, fight.setup.system, fight.events, names))
     # in the table's words, every combatant the fight began or ended with by name
     say = render.teller({**dict(fight.scenario.roster.items()), **dict(state.roster.items())},

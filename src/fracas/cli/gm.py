@@ -41,6 +41,30 @@ HELP = """\
 PLACES = {"next": "next round", "now": "after this turn", "end": "end of round"}
 
 
+def usage(what: str, more: str = "") -> str | None:
+    """How ``gm WHAT`` is typed, read from :data:`HELP` and ``more`` (another help's
+    lines): the command column of its lines (None: no such command)."""
+    forms: list[str] = []
+    for line in (HELP + "\n" + more).splitlines():
+        indent = len(line) - len(line.lstrip())
+        typed = re.split(r"\s{2,}", line.strip())[0]
+        if 4 <= indent < 20 and not typed.startswith("gm ") and forms and forms[-1]:
+            forms[-1] += " " + typed  # a command's form, carried over to this line
+            continue
+        found = [part.split(":")[0].strip()
+                 for part in re.split(r"\s{2,}|\s/\s|;\s*", line.strip())
+                 if part.strip().split()[:2] == ["gm", what]]
+        forms.append(", ".join(found))
+    return ", ".join(form for form in forms if form) or None
+
+
+def commands(more: str = "") -> str:
+    """Every GM command's word, in the order of the help: ``gm auto, gm hand, ...``."""
+    words = re.findall(r"(?:^\s*|[;/]\s*)(gm [a-z]+)", HELP + "\n" + more,
+                       flags=re.MULTILINE)
+    return ", ".join(dict.fromkeys(words))
+
+
 def _number(text: str, what: str) -> int:
     if not text.isdigit():
         raise InputError(f"{text!r} is not a whole number", path=what, allowed="0, 1, 2, ...")
@@ -177,14 +201,22 @@ def _free_action(session: Session, line: str) -> tuple[Event, ...]:
     text = line.split("do", 1)[1]
     description, *parts = text.split("|")
     roll: dict[str, Any] = {}
-    effects = []
+    effects, typed = [], []
     for part in parts:
         kind, value = _effect(session, part)
         if kind == "roll":
             roll = value
         else:
             effects.append(value)
-    return gm.free_action(session, description.strip(), effects=effects, **roll)
+            typed.append(part.strip())
+    try:
+        return gm.free_action(session, description.strip(), effects=effects, **roll)
+    except InputError as err:  # an effect's place as the table typed it, not its field
+        where = re.fullmatch(r"effects\[(\d+)\](\..*)?", err.path or "")
+        if where is None:
+            raise
+        raise InputError(f"'{typed[int(where.group(1))]}': {err.message}", path="gm do",
+                         allowed=err.allowed) from None
 
 
 def _order(session: Session, what: str, rest: list[str]) -> tuple[Event, ...] | None:

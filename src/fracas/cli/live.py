@@ -12,7 +12,7 @@ from __future__ import annotations
 import difflib
 import json
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
 from rich.console import Console, Group
@@ -87,10 +87,11 @@ At a dice prompt what you type is read as dice first: put / before a command
 COMMANDS = ("q", "quit", "?", "h", "help", "e", "s", "u", "undo", "redo", "gm", "w")
 
 
-def order_view(session: Session) -> Group:
+def order_view(session: Session, told: Sequence[Event] = ()) -> Group:
     """The status (:mod:`fracas.cli.status`): the round and whose turn, then the turn
-    order with everybody's health and what the system's GM tracks."""
-    return status.view(session)
+    order with everybody's health and what the system's GM tracks; ``told``: the events
+    just narrated (the fight's end among them is not said again)."""
+    return status.view(session, told=any(isinstance(e, FightEnded) for e in told))
 
 
 def names_of(session: Session) -> Names:
@@ -376,10 +377,12 @@ def _gm(session: Session, words: list[str], line: str) -> tuple[Event, ...]:
             raise InputError(f"not JSON: {err.msg}", path="gm add",
                              allowed='a scenario entry: {"id": ..., "side": ..., ...}') from None
         return (session.add_combatant(entry),)
+    form = gm_commands.usage("hold" if what == "delay" else what, HELP)
+    if form is not None:  # a command the table knows, typed without what it needs
+        raise InputError(f"{line.strip()!r} is not how gm {what} is typed", path="gm",
+                         allowed=f"{form} (? for help)")
     raise InputError(f"unknown GM command {line.strip()!r}", path="gm",
-                     allowed="gm set ID FIELD VALUE, gm remove ID, gm add {JSON}, "
-                             "gm end REASON, gm auto, gm skip, gm do, gm init, gm hurt, "
-                             "gm heal, gm cond, gm join (? for help)")
+                     allowed=f"{gm_commands.commands(HELP)} (? for help)")
 
 
 def _controllers(values: list[str] | None) -> dict[str, str]:
@@ -451,7 +454,7 @@ def run(file: Path | None, log: Path | None, resume: Path | None, seed: int | No
                   "? for help")
     narrate(console, tuple(session.events), verbose, session)
     tell_rolls(console, session)
-    console.print(order_view(session))
+    console.print(order_view(session, session.events))
     echo = script is not None or not sys.stdin.isatty()
     try:
         _loop(session, console, lines, verbose, echo,
@@ -511,7 +514,7 @@ def _loop(session: Session, console: Console, lines: Iterator[tuple[int, str]],
             narrate(console, result, verbose, session)
             tell_rolls(console, session)
             if any(isinstance(e, RoundStarted | FightEnded) for e in result):
-                console.print(order_view(session))
+                console.print(order_view(session, result))
         show_pending(console, session, composer)
     if session.pending is not None:
         console.print("[dim]input ended with a decision pending[/]")

@@ -19,9 +19,9 @@ from rich.table import Table
 from rich.text import Text
 
 from fracas.cli import render
-from fracas.core.events import Event, TurnStarted
+from fracas.core.events import Event, FightEnded, TurnStarted
 from fracas.encounter.gm import marks as gm_marks
-from fracas.encounter.narration import Names
+from fracas.encounter.narration import Names, in_names
 from fracas.encounter.state import FightState
 from fracas.encounter.who_rolls import known_names
 
@@ -111,9 +111,13 @@ def status_table(state: FightState, system: Any, events: Sequence[Event], names:
     return table
 
 
-def heading(state: FightState, names: Names) -> str:
-    """The line above the status: the round and whose turn it is, or how the fight ended."""
+def heading(state: FightState, names: Names, events: Sequence[Event]) -> str:
+    """The line above the status: the round and whose turn it is, or how the fight ended
+    (the end's own line, as the narration told it)."""
     if state.over:
+        ended = next((e for e in reversed(events) if isinstance(e, FightEnded)), None)
+        if ended is not None:
+            return in_names(ended, names).text()
         return f"Fight over after round {state.round}" + (
             f": {state.winner} win" if state.winner else "")
     if not state.started:
@@ -132,16 +136,18 @@ def turn_line(state: FightState, system: Any, events: Sequence[Event], cid: str,
                        *glanced(state, system, events, cid, names, place=False)])
 
 
-def view(session: Session) -> Group:
+def view(session: Session, told: bool = False) -> Group:
     """The status of a live session (``s``, each round's header): the heading, then the
-    table with who decides for each combatant."""
+    table with who decides for each combatant; ``told``: the narration has just said how
+    the fight ended, so the heading is not said twice."""
     state, names = session.state, Names(known_names(session))
 
     def decides(cid: str) -> str:
         return "by hand" if session.is_person(cid) else session.current.get(cid, "")
 
-    shown: list[Any] = [Text(heading(state, names), style="bold"),
-                        status_table(state, session.system, session.events, names, decides)]
+    shown: list[Any] = [] if told and state.over else [
+        Text(heading(state, names, session.events), style="bold")]
+    shown.append(status_table(state, session.system, session.events, names, decides))
     if state.over:  # the end-of-fight summary, its first line said by the heading
         shown += [Text("  " + line) for line in summary_lines(session)[1:]]
     return Group(*shown)

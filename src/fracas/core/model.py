@@ -117,6 +117,11 @@ class Roster(Mapping[str, Combatant]):
     def __contains__(self, key: object) -> bool:
         return key in self._map
 
+    def get(self, key: str, default: Combatant | None = None) -> Combatant | None:  # type: ignore[override]
+        """The combatant of that id, or ``default`` (``__getitem__`` raises a
+        :class:`RulesError`, which the mapping's own ``get`` would let through)."""
+        return self._map.get(key, default)
+
     def __iter__(self) -> Iterator[str]:
         return iter(self._map)
 

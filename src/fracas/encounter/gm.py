@@ -38,6 +38,7 @@ from fracas.encounter.gm_events import (
     Joined,
     rules_condition,
 )
+from fracas.encounter.hand_edits import unchanged
 from fracas.encounter.live import PERSON, roll_rng
 from fracas.encounter.order import UNDER_WAY
 from fracas.encounter.policies import POLICIES
@@ -322,12 +323,18 @@ def _condition(session: Session, cid: str, condition: str, rounds: int,
 
 def damage(session: Session, cid: str, amount: int) -> Event:
     """Quick damage by hand (no soak or armour: the GM says how much is lost)."""
-    return session.record(_harm(session, cid, _whole(amount, "damage")))
+    lost = _whole(amount, "damage")
+    return session.record(unchanged(_harm(session, cid, lost), _who(session, cid),
+                                    session.system.words, f"damage {lost} changes nothing",
+                                    "damage of 1 or more to someone with some left"))
 
 
 def heal(session: Session, cid: str, amount: int) -> Event:
     """Quick healing by hand, up to the combatant's maximum."""
-    return session.record(_harm(session, cid, -_whole(amount, "heal")))
+    back = _whole(amount, "heal")
+    return session.record(unchanged(_harm(session, cid, -back), _who(session, cid),
+                                    session.system.words, f"healing {back} changes nothing",
+                                    "healing of 1 or more for someone who has lost some"))
 
 
 def set_condition(session: Session, cid: str, condition: str, rounds: int = 0,

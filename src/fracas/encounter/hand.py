@@ -32,8 +32,9 @@ def hand_value(state_type: type, field: str, value: Any, *, strict: bool = False
         text = value.strip()
         if text.lower() in ("", "none", "null") and _allows_none(hint):
             value = None
-        elif _is_list(hint):
-            value = [v.strip() for v in text.split(",") if v.strip()]
+        elif _is_list(hint):  # "none": the empty list, as the narration shows it
+            value = [] if text.lower() == "none" else [
+                v.strip() for v in text.split(",") if v.strip()]
         else:
             value = text
     try:

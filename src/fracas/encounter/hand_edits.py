@@ -16,13 +16,28 @@ from fracas.core.events import Changed, Event, FightEnded, from_jsonable
 from fracas.encounter.answers import kind_of
 from fracas.encounter.gm_events import RULE_GM, CombatantAdded, CombatantRemoved
 from fracas.encounter.hand import hand_value
-from fracas.encounter.order import MOVE, check_place, resort
+from fracas.encounter.narration import Names, state_words
+from fracas.encounter.order import MOVE, PLACE, check_place, make_room, resort
 from fracas.errors import InputError
 from fracas.registry.scenarios import scenario_from_mapping
 
 if TYPE_CHECKING:
     from fracas.core.scenario import Scenario
+    from fracas.core.words import Words
     from fracas.encounter.state import FightState
+
+
+def unchanged(edit: Changed, name: str, words: Words, why: str = "nothing changed",
+              allowed: str = "") -> Changed:
+    """``edit`` when it changes something; else refused, plainly and in the table's words
+    (``Obi: wounds already 0; nothing changed``): an edit that changes nothing is not
+    written into the log. ``why`` and ``allowed``: what the table tried and may do, where
+    a value alone would not say it (healing someone unhurt)."""
+    if edit.before != edit.after:
+        return edit
+    shown = state_words(edit.field, edit.after, words, Names({edit.target: name}))
+    raise InputError(f"{name}: {words.field(edit.field)} already {shown}; {why}",
+                     allowed=allowed or f"a value other than {shown}")
 
 
 class HandEdits:
@@ -59,15 +74,23 @@ class HandEdits:
                              allowed=", ".join(names))
         before = getattr(c.state, field)
         after = hand_value(type(c.state), field, value)
-        edit = Changed(RULE_GM, combatant, field, before, after)
+        edit = unchanged(Changed(RULE_GM, combatant, field, before, after), c.name,
+                         self.system.words)
         if not field.startswith("initiative"):
             return self.record(edit)
         # an initiative set by hand takes effect now (this round's order re-sorted) or is
         # refused with the reason (fracas.encounter.order)
         come = check_place(self, field)
+        if field == PLACE and not (isinstance(after, int) and after >= 1):
+            # 0 is the rules' mark of a place not rolled yet: set by hand it would roll
+            # the whole order again
+            raise InputError(f"{c.name}'s initiative place cannot be {after}: 1 acts first",
+                             path="value", allowed="a whole number from 1 up")
+        moved = make_room(self.turn_base.roster, edit)
         with self.one_step() as group:
-            self.record(edit, group)
-            resort(self, come, group)
+            for event in (edit, *moved):
+                self.record(event, group)
+            resort(self, come, group, [edit, *moved])
         return edit
 
     def add_combatant(self, entry: Mapping[str, Any]) -> Event:

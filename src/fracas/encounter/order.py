@@ -106,6 +106,15 @@ def order_to_come(session: _Editing) -> list[str]:
     return [come.slots[b[0]].candidates[0] for b in come.blocks]
 
 
+def under_way(session: _Editing, come: ToCome) -> bool:
+    """The pending turn is past the choice of its action (a reaction, a roll of it is
+    asked): it stays where it is, the first of the turns to come; a re-sort or a move
+    orders only the turns after it (it is never put off half played)."""
+    pending, actor = session.pending, session.state.actor
+    return not come.begins and pending is not None and actor is not None and not (
+        pending.kind == "slot" or (pending.kind == "action" and pending.who == actor))
+
+
 def move(session: _Editing, cid: str, where: str, other: str) -> tuple[Event, ...]:
     """Move ``cid``'s next turn of this round ``where`` (``before`` or ``after``)
     ``other``'s next turn; one undo step. Refused with the reason when either has no turn
@@ -133,6 +142,11 @@ def move(session: _Editing, cid: str, where: str, other: str) -> tuple[Event, ..
                          path="combatant", allowed="a combatant of another slot")
     blocks = [b for k, b in enumerate(come.blocks) if k != mine]
     blocks.insert(blocks.index(come.blocks[theirs]) + (where == "after"), come.blocks[mine])
+    if under_way(session, come) and blocks[0] != come.blocks[0]:
+        acting = come.names([come.blocks[0]])
+        raise InputError(f"{acting}'s turn is under way (its action chosen): it is played "
+                         "out first", path="order",
+                         allowed=f"a move among the turns after {acting}'s")
     if blocks == come.blocks:
         raise InputError(f"{name} already acts right {where} {other_name}",
                          path="order", allowed="another place")
@@ -197,16 +211,33 @@ def check_place(session: _Editing, field: str) -> ToCome:
                          "the side may take it): an initiative set by hand would move no "
                          "slot", path="field", allowed=MOVE)
     if not all(getattr(c.state, PLACE, None) for c in come.kept.values()):
-        raise InputError("the order is being rolled in this turn: a place set now would be "
-                         "rolled over", path="field",
+        raise InputError("the places were rolled as part of this turn, which is not over: "
+                         "a place set now goes in before the turn and its roll would "
+                         "replace it", path="field",
                          allowed=f"{MOVE}, or set it once the next turn is under way")
     return come
 
 
-def resort(session: _Editing, come: ToCome, group: int) -> tuple[Event, ...]:
-    """After an initiative place set by hand: this round's slots still to come in the
-    order of the places (none when they already are, or when the round begins in the
-    pending turn: the rules then order it by the places)."""
+def make_room(roster: Any, edit: Changed) -> list[Changed]:
+    """An initiative place set by hand (``edit``) onto a place another holds: the GM
+    means that combatant to act there, so whoever holds it moves one place on, and so on
+    while a place is taken (no tie the rules would break silently by roster order)."""
+    held = {getattr(c.state, PLACE, None): c.id for c in roster.values()
+            if c.id != edit.target}
+    out, place = [], edit.after
+    while isinstance(place, int) and place in held:
+        out.append(Changed(RULE_GM, held[place], PLACE, place, place + 1))
+        place += 1
+    return out
+
+
+def resort(session: _Editing, come: ToCome, group: int, edits: Sequence[Changed]
+           ) -> tuple[Event, ...]:
+    """After an initiative place set by hand (``edits``: it and the places it moved on,
+    :func:`make_room`): this round's slots still to come
+    in the order of the places, with the labels the rules give them now (``initiative
+    place 9``); none when order and labels already are so, or when the round begins in
+    the pending turn (the rules then order and label it by the places)."""
     if come.begins:
         return ()
     roster = session.turn_base.roster
@@ -214,13 +245,16 @@ def resort(session: _Editing, come: ToCome, group: int) -> tuple[Event, ...]:
     def place(block: list[int]) -> Any:
         return getattr(roster[come.slots[block[0]].candidates[0]].state, PLACE)
 
-    ordered = sorted(come.blocks, key=place)
-    if ordered == come.blocks:
+    first = 1 if under_way(session, come) else 0  # a turn half played stays first
+    ordered = [*come.blocks[:first], *sorted(come.blocks[first:], key=place)]
+    new = [come.slots[i] for b in ordered for i in b]
+    labels = _labels(session, come, new, edits) or tuple(slot.label for slot in new)
+    if ordered == come.blocks and labels == tuple(slot.label for slot in new):
         return ()
     return (session.record(Reordered(RULE_GM, tuple(i for b in ordered for i in b),
                                      f"the order from now on: {come.names(ordered)}",
                                      come.round, tuple(come.slots[b[0]].candidates[0]
-                                                       for b in ordered)), group),)
+                                                       for b in ordered), labels), group),)
 
 
 def _record(session: _Editing, come: ToCome, blocks: Sequence[list[int]], said: str,

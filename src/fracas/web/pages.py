@@ -122,12 +122,30 @@ def dashboard(request: Request, status: int = 200, error: str | None = None,
     gid = gm_id(tracker.store, request)
     return render("gm.html", status, encounters=tracker.store.encounters_of(gid),
                   examples=example_groups(), systems=sorted(systems()), error=error,
-                  form=form or {}, max_title=MAX_TITLE)
+                  form=form or {}, max_title=MAX_TITLE, who_rolls=WHO_ROLLS,
+                  who_rolls_choices=WHO_ROLLS_CHOICES)
 
 
 @router.get("/gm", response_class=HTMLResponse)
 def gm_page(request: Request) -> HTMLResponse:
     return dashboard(request)
+
+
+#: the new-encounter form's question of who rolls the dice of the GM's combatants, and its
+#: choices, in the words the form shows them (an answer it did not offer is refused in them)
+WHO_ROLLS = "The dice of the combatants you run"
+WHO_ROLLS_CHOICES = {"fracas": "fracas rolls them and says what it rolled",
+                     "typed": "you type them on your desk (or tap “Roll for me”)"}
+
+
+def form_rollers(value: str) -> str:
+    """The form's choice of who rolls the GM side's dice: one it offers, or refused in its
+    words (a crafted post, an old page)."""
+    if value not in WHO_ROLLS_CHOICES:
+        shown = value if len(value) <= 30 else value[:30] + "..."
+        raise InputError(f"{shown!r} is not a choice the form offers", path=WHO_ROLLS,
+                         allowed=", or ".join(WHO_ROLLS_CHOICES.values()))
+    return value
 
 
 def form_seed(text: str) -> int | None:
@@ -193,7 +211,7 @@ async def create(request: Request, source: str = Form("example"), example: str =
         info = await asyncio.to_thread(
             tracker.create, gid, raw, file=name, title=title.strip() or None,
             seed=form_seed(seed), controllers=controllers,
-            roll_all=bool(roll_all), gm_dice=gm_dice)
+            roll_all=bool(roll_all), gm_dice=form_rollers(gm_dice))
     except InputError as err:
         return await asyncio.to_thread(dashboard, request, 400, str(err), form)
     return RedirectResponse(f"/e/{info.id}", status_code=303)
