@@ -113,3 +113,18 @@ def test_alias_tables_give_each_branch_exactly_its_weight() -> None:
         assert got == [w * k for w in weights]
 
     check()
+
+
+def test_steps_fights_do_not_depend_on_the_split_into_tasks(toy_dir: Path) -> None:
+    """Fight i is played on the seed (seed, i) whatever task holds it: simulate's tasks
+    (a small first one, then CHUNK a task, from auto's trial on) play the fights one task
+    of all of them plays."""
+    from fracas.analysis.paths import forget_all, steps_chunk
+
+    scenario = load_scenario(toy_dir / "duel-fight.yaml")
+    setup = setup_from_scenario(scenario)
+    split = simulate(setup, scenario.roster, 90, seed=5, method="steps")
+    forget_all()
+    whole = steps_chunk((setup, scenario.roster, 5, 0, 90))
+    assert np.array_equal(split.winner, whole.winner)
+    assert np.array_equal(split.dealt, whole.dealt)

@@ -31,7 +31,7 @@ from fracas.encounter.policies import forget_memos
 from fracas.encounter.state import FightState
 
 BATCH = 32768
-CHUNK = 64  # fights per task on the step-by-step path
+CHUNK = 16  # fights per task, steps and sampled (small: workers share news sooner)
 MAX_MEMORY = 2**30  # bytes: the default cap on a chain or a sub-step cache
 
 

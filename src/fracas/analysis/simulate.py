@@ -15,9 +15,12 @@ Either way the result depends only on the seed and the number of fights, never o
 
 from __future__ import annotations
 
+import itertools
 import math
+import os
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from concurrent.futures import FIRST_COMPLETED, wait
 from typing import Any, Literal
 
 from fracas.analysis.chain import ChainTooLarge
@@ -38,7 +41,7 @@ from fracas.analysis.paths import (
 )
 from fracas.analysis.workers import worker_pool
 from fracas.encounter.engine import FightSetup
-from fracas.encounter.policies import PolicyMemos, known_memos, learn_memos
+from fracas.encounter.policies import PolicyMemos, known_memos, learn_memos, memos_mark
 from fracas.errors import InputError
 
 Method = Literal["auto", "fast", "sampled", "steps"]
@@ -48,6 +51,10 @@ __all__ = ["BATCH", "CHUNK", "MAX_MEMORY", "Fights", "Method", "probe", "simulat
 
 
 PARALLEL_FROM_SECONDS = 3.0  # less serial work than this left: no worker processes
+#: The first task's fights, played in the main process and timed before any worker
+#: starts: the fights that work out the commonest odds (every fight's opening) once, for
+#: every worker; small, since the other core waits meanwhile.
+HEAD = 16
 
 
 _SHARED: dict[int, Any] = {}  # in a worker: the fields every task shares, by position
@@ -64,12 +71,18 @@ def _receive(shared: dict[int, Any], memos: PolicyMemos) -> None:
     learn_memos(memos)
 
 
-def _with_shared(packed: tuple[Callable[[Any], Fights], tuple[Any, ...]]) -> Fights:
-    worker, own = packed
+def _with_shared(packed: tuple[Callable[[Any], Fights], tuple[Any, ...], list[PolicyMemos]]
+                 ) -> tuple[Fights, int, PolicyMemos]:
+    """One task in a worker: it first takes in the news the other workers sent (what
+    their tasks worked out), and returns with its fights what it worked out itself."""
+    worker, own, news = packed
+    for memos in news:
+        learn_memos(memos)
+    since = memos_mark()
     fields, rest = [], iter(own)
     for i in range(len(_SHARED) + len(own)):
         fields.append(_SHARED[i] if i in _SHARED else next(rest))
-    return worker(tuple(fields))
+    return worker(tuple(fields)), os.getpid(), known_memos(since)
 
 
 def _run(tasks: list[Any], worker: Callable[[Any], Fights], jobs: int,
@@ -80,8 +93,9 @@ def _run(tasks: list[Any], worker: Callable[[Any], Fights], jobs: int,
     that Dask cluster, and the results come back in the same order. Else the first runs
     here and is timed: only when the rest would take :data:`PARALLEL_FROM_SECONDS` or more
     on one core are they spread over ``jobs`` processes (starting them costs about a
-    second each), so ``--jobs 2`` is never much slower than ``--jobs 1``; the fields all
-    those tasks share go to each worker once (:func:`_receive`). Past ``deadline``
+    second each); the fields all those tasks share go to each worker once
+    (:func:`_receive`), and the workers pass each other what they work out
+    (:func:`_spread`). Past ``deadline``
     (``time.time()``; from a ``budget`` of seconds) between tasks, the rest is dropped
     and the run is an :class:`InputError` saying how far it got.
     The results do not depend on where a task ran."""
@@ -106,7 +120,7 @@ def _run(tasks: list[Any], worker: Callable[[Any], Fights], jobs: int,
             progress(sizes[0])
     done += sizes[0]
     rest, rest_sizes = tasks[1:], sizes[1:]
-    serial = (time.perf_counter() - start) * len(rest)
+    serial = (time.perf_counter() - start) * sum(rest_sizes) / sizes[0]
     if jobs <= 1 or len(rest) <= 1 or serial < PARALLEL_FROM_SECONDS:
         for task, size in zip(rest, rest_sizes, strict=True):
             on_time()
@@ -115,21 +129,50 @@ def _run(tasks: list[Any], worker: Callable[[Any], Fights], jobs: int,
             if progress:
                 progress(size)
         return results
-    same = [i for i in range(len(rest[0])) if all(t[i] is rest[0][i] for t in rest)]
-    shared = {i: rest[0][i] for i in same}
-    own = [tuple(v for i, v in enumerate(t) if i not in shared) for t in rest]
+    parts: dict[int, Fights] = {}
+    for part, index in _spread(rest, worker, jobs, on_time):
+        parts[index] = part
+        done += rest_sizes[index]
+        if progress:
+            progress(rest_sizes[index])
+    return results + [parts[i] for i in range(len(rest))]
+
+
+def _spread(tasks: list[Any], worker: Callable[[Any], Fights], jobs: int,
+            on_time: Callable[[], None]) -> Iterator[tuple[Fights, int]]:
+    """Each task's fights and its index, as the tasks end, over ``jobs`` worker processes.
+    The fields all the tasks share go to each worker once (:func:`_receive`), with what
+    the main process's memos know. Each task brings back what its worker worked out (the
+    policies' odds, the sub-steps they were built from), and the next task given to
+    another worker takes it along: no worker works out again what another already has.
+    Only ``jobs`` tasks are out at a time, so a task goes to the worker that just ended
+    one (were it another, the news would only be late, never wrong)."""
+    same = [i for i in range(len(tasks[0])) if all(t[i] is tasks[0][i] for t in tasks)]
+    shared = {i: tasks[0][i] for i in same}
+    own = [tuple(v for i, v in enumerate(t) if i not in shared) for t in tasks]
+    log: list[tuple[int, PolicyMemos]] = []  # what each worker's tasks sent, in order
+    seen: dict[int, int] = {}  # per worker (pid): how much of the log it has been sent
     pool = worker_pool(jobs, _receive, (shared, known_memos()))
     try:
-        for part, size in zip(pool.map(_with_shared, [(worker, o) for o in own]), rest_sizes,
-                              strict=True):
-            on_time()
-            results.append(part)
-            done += size
-            if progress:
-                progress(size)
+        running = {pool.submit(_with_shared, (worker, own[i], [])): i
+                   for i in range(min(jobs, len(own)))}
+        following = len(running)
+        while running:
+            ended, _ = wait(running, return_when=FIRST_COMPLETED)
+            for future in ended:
+                on_time()
+                index = running.pop(future)
+                part, pid, found = future.result()
+                log.append((pid, found))
+                if following < len(own):
+                    news = [memos for by, memos in log[seen.get(pid, 0):] if by != pid]
+                    seen[pid] = len(log)
+                    running[pool.submit(_with_shared, (worker, own[following], news))] = \
+                        following
+                    following += 1
+                yield part, index
     finally:  # on Ctrl-C: drop the tasks not started, wait only for the running ones
         pool.shutdown(wait=True, cancel_futures=True)
-    return results
 
 
 _REPORTING = (fast_batch,)  # workers that report their fights as they end
@@ -169,8 +212,8 @@ def simulate(setup: FightSetup, roster: Start, n: int, seed: int = 0, jobs: int 
         begin = first[0].n if first else 0
         sizes = _sizes(n - begin)
         key = run_key(setup, roster, plan, max_memory)
-        sampled_tasks = [(setup, roster, seed, begin + c * CHUNK, begin + c * CHUNK + size,
-                          plan, max_memory, key) for c, size in enumerate(sizes)]
+        sampled_tasks = [(setup, roster, seed, start, stop, plan, max_memory, key)
+                         for start, stop in _ranges(begin, sizes)]
         done = Fights.concat(first + (_run(sampled_tasks, sampled_chunk, jobs, progress,
                                            sizes, scheduler, **timing) if sizes else []))
         done.notes = (*chosen, *done.notes)
@@ -196,8 +239,7 @@ def simulate(setup: FightSetup, roster: Start, n: int, seed: int = 0, jobs: int 
     begin = first[0].n if first and first[0].method == "steps" else 0
     first = first if begin else []
     sizes = _sizes(n - begin)
-    step_tasks = [(setup, roster, seed, begin + c * CHUNK, begin + c * CHUNK + size)
-                  for c, size in enumerate(sizes)]
+    step_tasks = [(setup, roster, seed, start, stop) for start, stop in _ranges(begin, sizes)]
     done = Fights.concat(first + (_run(step_tasks, steps_chunk, jobs, progress, sizes,
                                        scheduler, **timing) if sizes else []))
     done.notes = (*chosen, *done.notes)
@@ -205,4 +247,15 @@ def simulate(setup: FightSetup, roster: Start, n: int, seed: int = 0, jobs: int 
 
 
 def _sizes(n: int) -> list[int]:
-    return [min(CHUNK, n - c * CHUNK) for c in range(math.ceil(n / CHUNK))]
+    """Tasks' sizes for ``n`` fights: a first one of :data:`HEAD` fights, then
+    :data:`CHUNK` a task (the fights, each on its own seed, are the same whatever the
+    split)."""
+    head = min(HEAD, n)
+    return [head] + [min(CHUNK, n - head - c * CHUNK)
+                     for c in range(math.ceil((n - head) / CHUNK))]
+
+
+def _ranges(begin: int, sizes: list[int]) -> list[tuple[int, int]]:
+    """The fights (first, past the last) of tasks of ``sizes`` from fight ``begin`` on."""
+    stops = [begin + s for s in itertools.accumulate(sizes)]
+    return list(zip([begin, *stops[:-1]], stops, strict=True))

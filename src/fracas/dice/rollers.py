@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING, Any, Protocol, TypeVar, runtime_checkable
 from fracas.dice.distribution import Distribution
 from fracas.dice.variables import RollOff, Variable
 from fracas.errors import FracasError, ScriptError
+from fracas.memo_marks import Mark, added_since, mark
 
 if TYPE_CHECKING:
     import numpy as np
@@ -206,10 +207,16 @@ class ExactRoller:
             self.memo_outcomes += len(dist)
         return dist
 
-    def known_memo(self) -> list[tuple[tuple[Any, ...], Distribution[Any]]]:
-        """The memoised sub-step distributions, as picklable data for a worker process
-        (:meth:`learn_memo`): exact and keyed by the sub-step and its arguments."""
-        return list(self._memo.items())
+    def known_memo(self, since: Mark | None = None
+                   ) -> list[tuple[tuple[Any, ...], Distribution[Any]]]:
+        """The memoised sub-step distributions (those added since ``since``, a
+        :meth:`memo_mark`), as picklable data for a worker process (:meth:`learn_memo`):
+        exact and keyed by the sub-step and its arguments."""
+        return added_since(self._memo, since)
+
+    def memo_mark(self) -> Mark:
+        """Where the memo stands now (:meth:`known_memo` gives what it gains after)."""
+        return mark(self._memo)
 
     def learn_memo(self, items: list[tuple[tuple[Any, ...], Distribution[Any]]]) -> None:
         """Take in another roller's memo (:meth:`known_memo`): the distributions are the

@@ -42,8 +42,17 @@ from fracas.core.system import RuleSystem
 from fracas.dice.distribution import Distribution
 from fracas.dice.rollers import Roller
 from fracas.dice.variables import Fixed
+from fracas.memo_marks import Mark, added_since, mark
 from fracas.odds.attack import AttackOdds
-from fracas.odds.cache import OddsMemo, cached_odds, forget_odds, known_odds, learn_odds
+from fracas.odds.cache import (
+    OddsMark,
+    OddsMemo,
+    cached_odds,
+    forget_odds,
+    known_odds,
+    learn_odds,
+    odds_mark,
+)
 
 
 def _pick_uniform(roller: Roller, n: int, what: str) -> int:
@@ -195,11 +204,24 @@ PolicyMemos = tuple[OddsMemo, dict[tuple[object, ...], Combatant],
                     dict[tuple[object, ...], list[AttackOdds]], dict[tuple[object, ...], Action]]
 
 
-def known_memos() -> PolicyMemos:
+#: Where the rankings' memos and the odds stood at a moment (:func:`memos_mark`).
+MemosMark = tuple[OddsMark, Mark, Mark, Mark]
+
+
+def memos_mark() -> MemosMark:
+    """Where the memos :func:`known_memos` ships stand now."""
+    return odds_mark(), mark(_RANKED), mark(_VIEWS), mark(_CHOSEN)
+
+
+def known_memos(since: MemosMark | None = None) -> PolicyMemos:
     """The rankings' memos keyed by value, and the odds they read, as picklable data for
     a worker process (:func:`learn_memos`): a simulation's workers start with what the
-    main process already worked out (the memo by identity, of health, stays behind)."""
-    return known_odds(), dict(_RANKED), dict(_VIEWS), dict(_CHOSEN)
+    main process already worked out (the memo by identity, of health, stays behind).
+    With ``since`` (a :func:`memos_mark`): only what this process added after it, the
+    news a worker's task sends the other workers."""
+    odds, ranked, views, chosen = since or (None, None, None, None)
+    return (known_odds(odds), dict(added_since(_RANKED, ranked)),
+            dict(added_since(_VIEWS, views)), dict(added_since(_CHOSEN, chosen)))
 
 
 def learn_memos(memos: PolicyMemos) -> None:

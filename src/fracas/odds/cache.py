@@ -11,14 +11,19 @@ from collections import OrderedDict
 from typing import Any
 
 from fracas.core.model import Action, Roster
+from fracas.core.recur import remember
 from fracas.core.system import RuleSystem
 from fracas.dice.rollers import ExactRoller
+from fracas.memo_marks import Mark, added_since, mark
 from fracas.odds.attack import AttackOdds, attack_odds
 from fracas.odds.reads import EVERY, ReadTracker, project
 
 _ODDS_CACHE: OrderedDict[tuple[Any, ...], AttackOdds] = OrderedDict()
 _ODDS_CACHE_SIZE = 4096
 _READ_SETS: dict[tuple[RuleSystem, Action], list[tuple[str, ...]]] = {}
+#: The answers worked out in this process, in order (emptied whole past the cache's size):
+#: what :func:`known_odds` sends since a mark (the cache itself is reordered as it is read).
+_FOUND: dict[tuple[Any, ...], AttackOdds] = {}
 _SHARED = ExactRoller(summaries_only=True)  # sub-steps memoised across odds (e.g. a
 # contest roll per rank pair); the odds read summaries only
 _SHARED_MEMO_LIMIT = 50_000
@@ -38,13 +43,26 @@ OddsMemo = tuple[list[tuple[tuple[Any, ...], AttackOdds]],
                  list[tuple[tuple[Any, ...], Any]]]
 
 
-def known_odds() -> OddsMemo:
+#: Where the answers worked out here and the shared sub-step memo stood at a moment.
+OddsMark = tuple[Mark, Mark]
+
+
+def odds_mark() -> OddsMark:
+    """Where this cache stands now (:func:`known_odds` gives what it gains after)."""
+    return mark(_FOUND), _SHARED.memo_mark()
+
+
+def known_odds(since: OddsMark | None = None) -> OddsMemo:
     """What this cache knows, as plain picklable data: a worker process given it
     (:func:`learn_odds`) starts warm instead of working the same odds out again: the
     answers, and the sub-step distributions they were built from (without them a worker
-    works a new matchup's odds out from scratch, several times slower: issue 39)."""
-    return (list(_ODDS_CACHE.items()), {k: list(v) for k, v in _READ_SETS.items()},
-            _SHARED.known_memo())
+    works a new matchup's odds out from scratch, several times slower: issue 39). With
+    ``since`` (an :func:`odds_mark`): only the answers this process worked out, and the
+    sub-steps it added, after it (what a worker's task sends the others)."""
+    answers = (list(_ODDS_CACHE.items()) if since is None
+               else [(k, v) for k, v in added_since(_FOUND, since[0])])
+    return (answers, {k: list(v) for k, v in _READ_SETS.items()},
+            _SHARED.known_memo(None if since is None else since[1]))
 
 
 def learn_odds(memo: OddsMemo) -> None:
@@ -65,6 +83,7 @@ def learn_odds(memo: OddsMemo) -> None:
 def forget_odds() -> None:
     """Empty this cache and its shared sub-step memo (a cold start: benchmarks/)."""
     _ODDS_CACHE.clear()
+    _FOUND.clear()
     _READ_SETS.clear()
     _SHARED.trim_memo(0)
 
@@ -99,7 +118,8 @@ def cached_odds(system: RuleSystem, action: Action, roster: Roster) -> AttackOdd
     known = _READ_SETS.setdefault(base, [])
     if reads not in known:
         known.append(reads)
-    _ODDS_CACHE[(base, reads, _part(roster, reads))] = found
+    key = (base, reads, _part(roster, reads))
+    _ODDS_CACHE[key] = remember(_FOUND, key, found, _ODDS_CACHE_SIZE)
     if len(_ODDS_CACHE) > _ODDS_CACHE_SIZE:
         _ODDS_CACHE.popitem(last=False)
     return found

@@ -78,6 +78,11 @@ class ReadTracker(Roster):
     def __repr__(self) -> str:
         return f"ReadTracker({self._inner!r})"
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Copied to another process (a memo keyed by a tracker's arguments sent to a
+        worker), a tracker is the roster it tracks: nobody reads it there to be recorded."""
+        return self._inner.__reduce__()
+
 
 def project(roster: Roster, reads: tuple[str, ...]) -> tuple[Any, ...]:
     """The part of ``roster`` a sub-step read: the states of those combatants (a
