@@ -6,8 +6,10 @@ others as the GM's visibility setting allows (``exact`` numbers, a health ``bar`
 names are replaced by "someone unseen").
 
 Events say what their numbers tell (:attr:`fracas.core.events.Event.facts`): ``public``
-(whose turn, the action declared, the dice shown), ``condition``, or ``private`` facts
-(health, defence totals, armour, sheet values). A private event concerns the combatants
+(whose turn, the action declared, the dice shown), ``condition``, ``opposed`` (a roll
+said aloud between an action's two sides, as a contest's: its players hear it, others see
+it as private), or ``private`` facts (health, defence totals, armour, sheet values). A
+private event concerns the combatants
 it names, or, when it names nobody (``Armor: 3 = 3``), the combatants of the action it
 belongs to (the actor and the target), or everybody before the first turn (initiative).
 A viewer sees an event in full when they may see those facts of every combatant it
@@ -75,6 +77,8 @@ class Viewer:
         mode = self.mode(cid)
         if kind == "condition":
             return mode not in ("hidden", "unseen")
+        if kind == "opposed":  # said aloud to the other side (whose health stays unshown)
+            return mode != "unseen"
         return mode in ("full", "exact")
 
     def mode(self, cid: str) -> str:
@@ -172,14 +176,16 @@ def event_lines(events: Sequence[Event], names: Names, viewer: Viewer,
     words, see :func:`fracas.encounter.narration.say`), else the event's own text; an
     event whose private facts the viewer may not see, ``say_public``'s line (the same
     words without them, :func:`fracas.encounter.narration.say_public`), else the event's
-    own public text. An event whose fields refer to a combatant unseen then (hidden, or
-    revealed only later) is left out (what it does or suffers is not shown), but the
-    round's order; a line that only names one in its words says "someone unseen" there.
-    ``told``: what earlier calls with the same ``names`` and ``say`` worked out for each
-    event (its line and whom it names), kept by the caller and added to here: a long
-    fight's log is then told once, not again for every screen. ``first``: where
-    ``events`` begin in the fight's events (a view of its newest lines only), for what
-    was unseen then."""
+    own public text. An ``opposed`` event (a roll said aloud between an action's two
+    sides) is seen in full by a player of either side (the action's actor and target, or
+    whom it names), as private by anybody else. An event whose fields refer to a combatant
+    unseen then (hidden, or revealed only later) is left out (what it does or suffers is
+    not shown), but the round's order; a line that only names one in its words says
+    "someone unseen" there. ``told``: what earlier calls with the same ``names`` and
+    ``say`` worked out for each event (its line and whom it names), kept by the caller and
+    added to here: a long fight's log is then told once, not again for every screen.
+    ``first``: where ``events`` begin in the fight's events (a view of its newest lines
+    only), for what was unseen then."""
     memo: Told = {} if told is None else told
 
     def tell(event: Event) -> tuple[str, tuple[set[str], set[str]] | None]:
@@ -211,6 +217,9 @@ def event_lines(events: Sequence[Event], names: Names, viewer: Viewer,
         refs, mentioned = named
         who = refs | mentioned or context
         kind = event.fact_kind()
+        if kind == "opposed" and not viewer.own & (who if context is everyone
+                                                   else who | context):
+            kind = "private"  # said aloud between the action's sides: not theirs to hear
         if kind == "public" or all(viewer.sees(cid, kind) for cid in who):
             line: str | None = said
         else:

@@ -6,7 +6,7 @@ import re
 from dataclasses import dataclass
 from typing import ClassVar
 
-from fracas.core.events import Event
+from fracas.core.events import Compared, Event
 
 SEED = "seed 001"
 DECLARE = f"{SEED} · Step 1. Declare an Attack"
@@ -103,9 +103,11 @@ class ContestBoons(Event):
 
 @dataclass(frozen=True)
 class ContestCheck(Event):
-    """One check of the contest: the kept natural, plus rank and attribute, = total."""
+    """One check of the contest: the kept natural, plus rank and attribute, = total (said
+    aloud at the table: the other side's players hear it)."""
 
     brief: ClassVar[bool] = True
+    facts: ClassVar[str] = "opposed"
 
     roll: int
     who: str
@@ -126,6 +128,8 @@ class ContestCheck(Event):
 class ContestDecided(Event):
     """The contest is over: who won, on how many rolls, and why it stopped."""
 
+    facts: ClassVar[str] = "opposed"
+
     attacker: str
     defender: str
     attacker_wins: int
@@ -139,6 +143,14 @@ class ContestDecided(Event):
         who = f"{self.winner} wins" if self.winner else "deadlocked"
         return (f"Attack contest over after {_count(self.rolls, 'roll')} ({self.reason}): "
                 f"{who} ({score})")
+
+
+@dataclass(frozen=True)
+class ContestPair(Compared):
+    """One roll of the contest: the two checks' totals compared, who takes the roll and
+    the score (said aloud at the table, as the checks are)."""
+
+    facts: ClassVar[str] = "opposed"
 
 
 @dataclass(frozen=True)
