@@ -38,8 +38,8 @@ class Event:
     #: goes through (:mod:`fracas.encounter.redact`): ``public`` (what the whole table sees:
     #: whose turn, the action declared, the dice shown), ``condition`` (a combatant's
     #: condition, seen wherever its status is), ``opposed`` (a roll said aloud between an
-    #: action's two sides, as a contest's checks: seen by the players of either side, as
-    #: private by others), ``private`` (private facts of the combatants it concerns:
+    #: action's two sides, as a contest's checks: its public line told to the players of
+    #: either side, nothing to others), ``private`` (private facts of the combatants it concerns:
     #: health, defence totals, armour, sheet values), ``gm`` (the GM's alone: a roll behind
     #: the screen). An event type is private unless it says otherwise.
     facts: ClassVar[str] = "private"

@@ -123,6 +123,13 @@ class ContestCheck(Event):
         return (f"Roll {self.roll} · {self.who}, {self.check}: {dice_words(self.dice, True)} shows "
                 f"{self.natural}{_terms(self.parts)} = {self.total}{tail}")
 
+    def public_text(self) -> str:
+        """The roll as said aloud to the other side: the die and the total, not the
+        roller's ranks and attributes (their sheet)."""
+        tail = f" — {self.note}" if self.note else ""
+        return (f"Roll {self.roll} · {self.who}, {self.check}: {dice_words(self.dice, True)} shows "
+                f"{self.natural}, a total of {self.total}{tail}")
+
 
 @dataclass(frozen=True)
 class ContestDecided(Event):
@@ -144,6 +151,10 @@ class ContestDecided(Event):
         return (f"Attack contest over after {_count(self.rolls, 'roll')} ({self.reason}): "
                 f"{who} ({score})")
 
+    def public_text(self) -> str:
+        """Said aloud as it is (who won, the score: no sheet value)."""
+        return self.text()
+
 
 @dataclass(frozen=True)
 class ContestPair(Compared):
@@ -151,6 +162,10 @@ class ContestPair(Compared):
     the score (said aloud at the table, as the checks are)."""
 
     facts: ClassVar[str] = "opposed"
+
+    def public_text(self) -> str:
+        """Said aloud as it is (the two totals, who takes the roll: no sheet value)."""
+        return self.text()
 
 
 @dataclass(frozen=True)
