@@ -37,9 +37,11 @@ class Event:
     #: What the event's numbers tell, for the one redaction step every view for a person
     #: goes through (:mod:`fracas.encounter.redact`): ``public`` (what the whole table sees:
     #: whose turn, the action declared, the dice shown), ``condition`` (a combatant's
-    #: condition, seen wherever its status is), ``private`` (private facts of the combatants
-    #: it concerns: health, defence totals, armour, sheet values), ``gm`` (the GM's alone: a
-    #: roll behind the screen). An event type is private unless it says otherwise.
+    #: condition, seen wherever its status is), ``opposed`` (a roll said aloud between an
+    #: action's two sides, as a contest's checks: its public line told to the players of
+    #: either side, nothing to others), ``private`` (private facts of the combatants it concerns:
+    #: health, defence totals, armour, sheet values), ``gm`` (the GM's alone: a roll behind
+    #: the screen). An event type is private unless it says otherwise.
     facts: ClassVar[str] = "private"
     #: Told in the brief narration a table hears, as a :class:`Rolled` is: a system's own
     #: event for a roll and what it showed (a d100 against its target, a contest's check,

@@ -413,15 +413,20 @@ def _played_again(data: FightLogData, fight: Encounter, upto: int | None = None)
 def _same(a: Event, b: Event) -> bool:
     """The same event, wording aside: a chosen action's ``said`` (the action in the data
     pack's words) is how it was told, and a log written before a label was reworded
-    still plays again; what was chosen, by whom and on whom is compared."""
-    return _facts(a) == _facts(b)
+    still plays again; what was chosen, by whom and on whom is compared. An event type
+    made since as a kind of the logged one (a contest's pair of checks, once a
+    :class:`~fracas.core.events.Compared`) is the same event when its fields are."""
+    kin = isinstance(a, type(b)) or isinstance(b, type(a))
+    return kin and _facts(a) == _facts(b)
 
 
 def _facts(event: Event) -> str:
-    """What an event says happened, its wording aside: a chosen action's ``said`` and a
-    note's message (a rule told in words, no value of the fight) may be reworded between
-    versions of fracas, and a log written before still plays again."""
+    """What an event says happened, its wording aside (and its type: :func:`_same` says
+    which types are the same event): a chosen action's ``said`` and a note's message (a
+    rule told in words, no value of the fight) may be reworded between versions of
+    fracas, and a log written before still plays again."""
     data = event.to_dict()
+    data.pop("type", None)
     if isinstance(event, ActionChosen):
         data.pop("said", None)
     if isinstance(event, Note):

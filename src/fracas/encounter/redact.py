@@ -6,8 +6,10 @@ others as the GM's visibility setting allows (``exact`` numbers, a health ``bar`
 names are replaced by "someone unseen").
 
 Events say what their numbers tell (:attr:`fracas.core.events.Event.facts`): ``public``
-(whose turn, the action declared, the dice shown), ``condition``, or ``private`` facts
-(health, defence totals, armour, sheet values). A private event concerns the combatants
+(whose turn, the action declared, the dice shown), ``condition``, ``opposed`` (a roll
+said aloud between an action's two sides, as a contest's: its players hear it, others see
+it as private), or ``private`` facts (health, defence totals, armour, sheet values). A
+private event concerns the combatants
 it names, or, when it names nobody (``Armor: 3 = 3``), the combatants of the action it
 belongs to (the actor and the target), or everybody before the first turn (initiative).
 A viewer sees an event in full when they may see those facts of every combatant it
@@ -172,14 +174,19 @@ def event_lines(events: Sequence[Event], names: Names, viewer: Viewer,
     words, see :func:`fracas.encounter.narration.say`), else the event's own text; an
     event whose private facts the viewer may not see, ``say_public``'s line (the same
     words without them, :func:`fracas.encounter.narration.say_public`), else the event's
-    own public text. An event whose fields refer to a combatant unseen then (hidden, or
-    revealed only later) is left out (what it does or suffers is not shown), but the
-    round's order; a line that only names one in its words says "someone unseen" there.
+    own public text. An ``opposed`` event (a roll said aloud between an action's two
+    sides) is told as a private one to a player of either side (the action's actor and
+    target, or whom it names; nobody unseen in it): its public line says the totals, not
+    the other's sheet; to anybody else not at all. An event whose fields refer to a combatant
+    unseen then (hidden, or revealed only later) is left out (what it does or suffers is
+    not shown), but the round's order and what the viewer's own combatant does to it (the
+    action they chose, its outcome: a public line, as the viewer may not see the unseen
+    one's numbers); an unseen one's name in a line shown says "someone unseen" there.
     ``told``: what earlier calls with the same ``names`` and ``say`` worked out for each
     event (its line and whom it names), kept by the caller and added to here: a long
-    fight's log is then told once, not again for every screen. ``first``: where
-    ``events`` begin in the fight's events (a view of its newest lines only), for what
-    was unseen then."""
+    fight's log is then told once, not again for every screen.
+    ``first``: where ``events`` begin in the fight's events (a view of its newest lines
+    only), for what was unseen then."""
     memo: Told = {} if told is None else told
 
     def tell(event: Event) -> tuple[str, tuple[set[str], set[str]] | None]:
@@ -211,14 +218,20 @@ def event_lines(events: Sequence[Event], names: Names, viewer: Viewer,
         refs, mentioned = named
         who = refs | mentioned or context
         kind = event.fact_kind()
+        heard = kind == "opposed" and bool(viewer.own & (
+            who if context is everyone else who | context)) and not any(
+            viewer.mode(cid) == "unseen" for cid in who)
         if kind == "public" or all(viewer.sees(cid, kind) for cid in who):
             line: str | None = said
+        elif kind == "opposed" and not heard:
+            line = None  # said aloud between the action's sides: not theirs to hear
         else:
             line = say_public(event) if say_public else event.public_text()
         if line is None:
             continue
         unseen = viewer.hidden_at(at[id(event)])
-        if unseen & refs and not isinstance(event, RoundStarted):
+        if unseen & refs and not isinstance(event, RoundStarted) and getattr(
+                event, "actor", None) not in viewer.own:
             continue  # what an unseen combatant does or suffers is not shown at all
         if unseen & (refs | mentioned):
             line = names.unseen(line, unseen)

@@ -15,6 +15,7 @@ equal summaries merge, so their numbers are one representative path's.
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import lru_cache
 
@@ -237,15 +238,20 @@ def _shown(seen: Reading) -> tuple[int, int]:
     return seen.face[0], seen.face[1]
 
 
-def contest_roll(roller: Roller, s: ContestSetup, a_armed: bool, d_armed: bool) -> RollOutcome:
+def contest_roll(roller: Roller, s: ContestSetup, a_armed: bool, d_armed: bool,
+                 told: Callable[[RollDice], None] | None = None) -> RollOutcome:
     """One roll of the contest, dice in the documented order: the attacker's check, the
     defender's check, the attacker's confirmation, the defender's confirmation, the
-    attacker's weapon roll, the defender's weapon roll (each only when called for)."""
+    attacker's weapon roll, the defender's weapon roll (each only when called for).
+    ``told``: called with the pair's dice once they are known, before any more is asked
+    (a live table hears the threat before it is asked to confirm it)."""
     r = s.rules
     pair = roller.roll(pair_variable(s))  # announced by the caller, who knows which roll
     winner, a_cls, d_cls = (str(x) for x in pair.meaning[:3])
     a_nat, at, d_nat, dt = pair.face
     dice = RollDice(a_nat, at, d_nat, dt)
+    if told is not None:
+        told(dice)
     a_crit = d_crit = a_fumble = d_fumble = ""
     if a_cls == "threat":
         announce(roller, "{actor}", "roll to confirm the critical hit",
@@ -373,12 +379,14 @@ def announce_roll(roller: Roller, s: ContestSetup, st: ContestState) -> None:
         Part("{target}", f"{dd.label} against {a.who}, {k}", bonus_words(dd), defence_needs)))
 
 
-def next_roll(roller: Roller, s: ContestSetup, st: ContestState
+def next_roll(roller: Roller, s: ContestSetup, st: ContestState,
+              told: Callable[[RollDice], None] | None = None
               ) -> tuple[RollOutcome, ContestState, str]:
     """The contest's next roll from ``st``: the roll, the state after it, and why the
-    contest stops there ("" while it goes on)."""
+    contest stops there ("" while it goes on); ``told``: as :func:`contest_roll`'s."""
     announce_roll(roller, s, st)
-    roll = roller.resolve(contest_roll, s, st.a_fumble != "disarmed", st.d_fumble != "disarmed")
+    roll = roller.resolve(contest_roll, s, st.a_fumble != "disarmed",
+                          st.d_fumble != "disarmed", told)
     new, reason = advance(s, st, roll)
     return roll, new, reason
 

@@ -6,7 +6,7 @@ import re
 from dataclasses import dataclass
 from typing import ClassVar
 
-from fracas.core.events import Event
+from fracas.core.events import Compared, Event
 
 SEED = "seed 001"
 DECLARE = f"{SEED} · Step 1. Declare an Attack"
@@ -103,9 +103,11 @@ class ContestBoons(Event):
 
 @dataclass(frozen=True)
 class ContestCheck(Event):
-    """One check of the contest: the kept natural, plus rank and attribute, = total."""
+    """One check of the contest: the kept natural, plus rank and attribute, = total (said
+    aloud at the table: the other side's players hear it)."""
 
     brief: ClassVar[bool] = True
+    facts: ClassVar[str] = "opposed"
 
     roll: int
     who: str
@@ -121,10 +123,19 @@ class ContestCheck(Event):
         return (f"Roll {self.roll} · {self.who}, {self.check}: {dice_words(self.dice, True)} shows "
                 f"{self.natural}{_terms(self.parts)} = {self.total}{tail}")
 
+    def public_text(self) -> str:
+        """The roll as said aloud to the other side: the die and the total, not the
+        roller's ranks and attributes (their sheet)."""
+        tail = f" — {self.note}" if self.note else ""
+        return (f"Roll {self.roll} · {self.who}, {self.check}: {dice_words(self.dice, True)} shows "
+                f"{self.natural}, a total of {self.total}{tail}")
+
 
 @dataclass(frozen=True)
 class ContestDecided(Event):
     """The contest is over: who won, on how many rolls, and why it stopped."""
+
+    facts: ClassVar[str] = "opposed"
 
     attacker: str
     defender: str
@@ -139,6 +150,22 @@ class ContestDecided(Event):
         who = f"{self.winner} wins" if self.winner else "deadlocked"
         return (f"Attack contest over after {_count(self.rolls, 'roll')} ({self.reason}): "
                 f"{who} ({score})")
+
+    def public_text(self) -> str:
+        """Said aloud as it is (who won, the score: no sheet value)."""
+        return self.text()
+
+
+@dataclass(frozen=True)
+class ContestPair(Compared):
+    """One roll of the contest: the two checks' totals compared, who takes the roll and
+    the score (said aloud at the table, as the checks are)."""
+
+    facts: ClassVar[str] = "opposed"
+
+    def public_text(self) -> str:
+        """Said aloud as it is (the two totals, who takes the roll: no sheet value)."""
+        return self.text()
 
 
 @dataclass(frozen=True)

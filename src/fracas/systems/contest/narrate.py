@@ -3,9 +3,10 @@ decided here: every decision comes from :mod:`contest`)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from fracas.core.events import Compared, Event, Note
+from fracas.core.events import Event, Note
 from fracas.dice import Roller
 from fracas.dice.rollers import listens, tell
 from fracas.frozen import HashOnce
@@ -15,6 +16,7 @@ from fracas.systems.contest.contest import (
     ContestResult,
     ContestSetup,
     ContestState,
+    RollDice,
     RollOutcome,
     advance,
     cached_hash,
@@ -31,6 +33,7 @@ from fracas.systems.contest.events import (
     R_CONTEST,
     ContestCheck,
     ContestDecided,
+    ContestPair,
     Tracker,
 )
 
@@ -83,17 +86,28 @@ def narrated_contest(roller: Roller, s: ContestSetup, a: Side, t: Side, attack_w
         return Narrated(result, tuple(narrator.events(result)))
     # a live table hears each roll as it is made: the same rolls in the same order
     # (:func:`next_roll`, as :func:`contest_from` makes them), told one by one
-    state, rolls, events, reason = ContestState(), [], [], ""
+    state, reason = ContestState(), ""
+    rolls: list[RollOutcome] = []
+    events: list[Event] = []
     while not reason:
-        roll, state, reason = next_roll(roller, s, state)
+        checks = narrator.checks(len(rolls) + 1)
+        # the pair's checks are told as soon as both dice are known: a threat or a
+        # critical failure is in the log before its confirmation or weapon roll is asked
+        roll, state, reason = next_roll(roller, s, state, _telling(roller, checks))
         rolls.append(roll)
         said = narrator.told_roll(len(rolls), roll, state)
-        tell(roller, said)
+        tell(roller, said[len(checks(roll.dice)):])
         events += said
     result = finished(state, reason, tuple(rolls))
     decided = narrator.decided(result)
     tell(roller, decided)
     return Narrated(result, (*events, *decided))
+
+
+def _telling(roller: Roller, checks: Callable[[RollDice], list[Event]]
+             ) -> Callable[[RollDice], None]:
+    """Tell the table a roll's two checks once its dice are known."""
+    return lambda dice: tell(roller, checks(dice))
 
 
 class ContestNarrator:
@@ -115,24 +129,33 @@ class ContestNarrator:
         out += self.decided(result)
         return out
 
+    def checks(self, i: int) -> Callable[[RollDice], list[Event]]:
+        """Roll ``i``'s two checks (its first events), from the pair's dice."""
+        s, a, t = self.s, self.a.name, self.t.name
+
+        def told(dice: RollDice) -> list[Event]:
+            return [
+                ContestCheck(R_CHECK, i, a, s.attack.label, dice_text(s.attack),
+                             dice.a_natural, s.attack.parts(), dice.a_total,
+                             _flag(s, dice.a_natural)),
+                ContestCheck(R_CHECK, i, t, s.defense.label, dice_text(s.defense),
+                             dice.d_natural, s.defense.parts(), dice.d_total,
+                             _flag(s, dice.d_natural))]
+        return told
+
     def told_roll(self, i: int, roll: RollOutcome, state: ContestState) -> list[Event]:
         """Roll ``i``'s events (the contest standing at ``state`` after it)."""
         s, dice = self.s, roll.dice
         a, t = self.a.name, self.t.name
-        out: list[Event] = [
-            ContestCheck(R_CHECK, i, a, s.attack.label, dice_text(s.attack), dice.a_natural,
-                         s.attack.parts(), dice.a_total, _flag(s, dice.a_natural)),
-            ContestCheck(R_CHECK, i, t, s.defense.label, dice_text(s.defense), dice.d_natural,
-                         s.defense.parts(), dice.d_total, _flag(s, dice.d_natural)),
-        ]
+        out: list[Event] = self.checks(i)(dice)
         tie = dice.a_total == dice.d_total
         relation = "=" if tie else (">" if dice.a_total > dice.d_total else "<")
         who = a if roll.winner == "attacker" else t
         text = f"{'a tie goes to the ' + roll.winner + '; ' if tie else ''}roll {i} to {who}"
         score = f"{a} {state.a_wins}, {t} {state.d_wins}"
         threat_counts = not s.counter and roll.d_crit
-        out.append(Compared(R_CONTEST, a, dice.a_total, relation, t, dice.d_total,
-                            text + ("" if threat_counts else f" ({score})")))
+        out.append(ContestPair(R_CONTEST, a, dice.a_total, relation, t, dice.d_total,
+                               text + ("" if threat_counts else f" ({score})")))
         if dice.a_confirm is not None:
             out += self._confirm(i, s.attack, dice.a_confirm, dice.d_total, roll.a_crit, True)
         if dice.d_confirm is not None:
