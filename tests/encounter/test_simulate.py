@@ -128,3 +128,16 @@ def test_steps_fights_do_not_depend_on_the_split_into_tasks(toy_dir: Path) -> No
     whole = steps_chunk((setup, scenario.roster, 5, 0, 90))
     assert np.array_equal(split.winner, whole.winner)
     assert np.array_equal(split.dealt, whole.dealt)
+
+
+@pytest.mark.parametrize("n", [1, 4, 5])
+def test_auto_with_no_fights_left_after_its_trial(n: int) -> None:
+    """auto's first trial plays its fights step by step and keeps them: with ``n`` at or
+    under that trial (4), no fight is left to run, and the run is the trial's (once a
+    division by the empty task's size)."""
+    scenario = load_scenario(EXAMPLES / "contest" / "duel-fight.yaml")
+    setup = setup_from_scenario(scenario)
+    auto = simulate(setup, scenario.roster, n, seed=7, method="auto", jobs=2)
+    steps = simulate(setup, scenario.roster, n, seed=7, method="steps")
+    assert auto.n == n and auto.method == "steps"
+    assert np.array_equal(auto.winner, steps.winner)

@@ -120,7 +120,8 @@ def _run(tasks: list[Any], worker: Callable[[Any], Fights], jobs: int,
             progress(sizes[0])
     done += sizes[0]
     rest, rest_sizes = tasks[1:], sizes[1:]
-    serial = (time.perf_counter() - start) * sum(rest_sizes) / sizes[0]
+    serial = ((time.perf_counter() - start) * sum(rest_sizes) / sizes[0]
+              if sizes[0] else 0.0)  # no fights at all (auto's trial played every one)
     if jobs <= 1 or len(rest) <= 1 or serial < PARALLEL_FROM_SECONDS:
         for task, size in zip(rest, rest_sizes, strict=True):
             on_time()
