@@ -120,8 +120,7 @@ def _run(tasks: list[Any], worker: Callable[[Any], Fights], jobs: int,
             progress(sizes[0])
     done += sizes[0]
     rest, rest_sizes = tasks[1:], sizes[1:]
-    serial = ((time.perf_counter() - start) * sum(rest_sizes) / sizes[0]
-              if sizes[0] else 0.0)  # no fights at all (auto's trial played every one)
+    serial = (time.perf_counter() - start) * sum(rest_sizes) / sizes[0]
     if jobs <= 1 or len(rest) <= 1 or serial < PARALLEL_FROM_SECONDS:
         for task, size in zip(rest, rest_sizes, strict=True):
             on_time()
@@ -250,7 +249,9 @@ def simulate(setup: FightSetup, roster: Start, n: int, seed: int = 0, jobs: int 
 def _sizes(n: int) -> list[int]:
     """Tasks' sizes for ``n`` fights: a first one of :data:`HEAD` fights, then
     :data:`CHUNK` a task (the fights, each on its own seed, are the same whatever the
-    split)."""
+    split); none for no fights (auto's trial played them all)."""
+    if n <= 0:
+        return []
     head = min(HEAD, n)
     return [head] + [min(CHUNK, n - head - c * CHUNK)
                      for c in range(math.ceil((n - head) / CHUNK))]
@@ -258,5 +259,4 @@ def _sizes(n: int) -> list[int]:
 
 def _ranges(begin: int, sizes: list[int]) -> list[tuple[int, int]]:
     """The fights (first, past the last) of tasks of ``sizes`` from fight ``begin`` on."""
-    stops = [begin + s for s in itertools.accumulate(sizes)]
-    return list(zip([begin, *stops[:-1]], stops, strict=True))
+    return list(itertools.pairwise(itertools.accumulate(sizes, initial=begin)))
