@@ -9,6 +9,11 @@ from playwright.sync_api import Browser, BrowserContext
 
 from fracas.registry.examples import load_example
 
+#: How long a browser test waits for a page to show a change (ms): a bound on a hang, not a
+#: speed check. Under the whole suite on 2 cores (Chromium beside the heaviest simulation
+#: tests) a committed answer has taken over 15 s to reach the page.
+WAIT_MS = 60_000
+
 
 def answer_for(decision: dict[str, Any]) -> dict[str, Any]:
     """A legal answer to a decision: its first option, or let the server roll the dice."""

@@ -16,7 +16,7 @@ import pytest
 from playwright.sync_api import Browser, Page
 
 from fracas.web.testing import ServerProcess
-from tests.web.helpers import phone_context
+from tests.web.helpers import WAIT_MS, phone_context
 
 
 def version(page: Page) -> int:
@@ -72,7 +72,7 @@ def play(gm: Page, player: Page, api: httpx.Client, eid: str, typed_dice: bool,
         for page in (gm, player):  # each screen catches up live, without a reload
             page.wait_for_function(
                 "v => +document.querySelector('#tracker').dataset.version >= v",
-                arg=current["version"], timeout=15000)
+                arg=current["version"], timeout=WAIT_MS)
         if current["over"]:
             return clicks
         pending = current["pending"] or {}
@@ -112,7 +112,7 @@ def play(gm: Page, player: Page, api: httpx.Client, eid: str, typed_dice: bool,
         # the click's request is under way: wait until it is committed before looking again
         asked.wait_for_function(
             "v => +document.querySelector('#tracker').dataset.version > v",
-            arg=current["version"], timeout=15000)
+            arg=current["version"], timeout=WAIT_MS)
     raise AssertionError("the fight did not end in time")
 
 

@@ -10,6 +10,7 @@ from pathlib import Path
 from playwright.sync_api import Browser, Page
 
 from fracas.web.testing import ServerProcess
+from tests.web.helpers import WAIT_MS
 from tests.web.test_browser import create_as_gm, version
 
 SHOTS = Path(__file__).resolve().parents[2] / "docs" / "img"
@@ -20,14 +21,14 @@ def _typed(page: Page, values: str) -> None:
     page.fill("#dice-input", values)
     page.click("#enter-dice")
     page.wait_for_function("v => +document.querySelector('#tracker').dataset.version > v",
-                           arg=before, timeout=15000)
+                           arg=before, timeout=WAIT_MS)
 
 
 def _option(page: Page, label: str) -> None:
     before = version(page)
     page.locator("#pending button.option", has_text=label).first.click()
     page.wait_for_function("v => +document.querySelector('#tracker').dataset.version > v",
-                           arg=before, timeout=15000)
+                           arg=before, timeout=WAIT_MS)
 
 
 def test_the_gm_types_both_dice_of_a_contest_roll_in_one_box(browser: Browser,

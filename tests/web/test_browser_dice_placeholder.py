@@ -12,7 +12,7 @@ import httpx
 from playwright.sync_api import Browser, Page
 
 from fracas.web.testing import ServerProcess
-from tests.web.helpers import Client
+from tests.web.helpers import WAIT_MS, Client
 from tests.web.test_browser import create_as_gm
 from tests.web.test_browser_table import DESK
 
@@ -56,7 +56,7 @@ def test_the_dice_example_has_the_count_the_label_says(browser: Browser,
                 view = r.json()
         assert "roll-off" in view["pending"]["decision"]["prompt"], view["pending"]
         gm.wait_for_function("v => +document.querySelector('#tracker').dataset.version >= v",
-                             arg=view["version"], timeout=15000)
+                             arg=view["version"], timeout=WAIT_MS)
         label, placeholder = _form(gm)
         assert "d20 each (2 values)" in label, label
         assert placeholder == "e.g. 3 5"

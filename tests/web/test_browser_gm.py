@@ -14,7 +14,7 @@ import re
 from playwright.sync_api import Browser, Page
 
 from fracas.web.testing import ServerProcess
-from tests.web.helpers import phone_context
+from tests.web.helpers import WAIT_MS, phone_context
 from tests.web.test_browser import version
 
 PHONE = {"width": 390, "height": 844}
@@ -24,12 +24,12 @@ PHONE = {"width": 390, "height": 844}
 def moved(page: Page, before: int) -> None:
     """Wait until the page shows a version after ``before`` (the click was committed)."""
     page.wait_for_function("v => +document.querySelector('#tracker').dataset.version > v",
-                           arg=before, timeout=15000)
+                           arg=before, timeout=WAIT_MS)
 
 
 def caught_up(page: Page, other: Page) -> None:
     page.wait_for_function("v => +document.querySelector('#tracker').dataset.version >= v",
-                           arg=version(other), timeout=15000)
+                           arg=version(other), timeout=WAIT_MS)
 
 
 def click(page: Page, selector: str) -> None:
@@ -54,7 +54,7 @@ def settled(page: Page) -> None:
     """Wait until the panel is the last one it will draw for this version: a choice
     shown before its odds is drawn again when they arrive (``data-odds-pending``)."""
     page.wait_for_function("() => { const p = document.querySelector('#tracker .panel');"
-                           " return p && !p.dataset.oddsPending; }", timeout=15000)
+                           " return p && !p.dataset.oddsPending; }", timeout=WAIT_MS)
 
 
 def tops(page: Page, *selectors: str) -> list[tuple[float, float] | None]:

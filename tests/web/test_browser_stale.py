@@ -12,7 +12,7 @@ import httpx
 from playwright.sync_api import Browser, Page, Route
 
 from fracas.web.testing import ServerProcess
-from tests.web.helpers import invite, new_gm, open_example
+from tests.web.helpers import WAIT_MS, invite, new_gm, open_example
 from tests.web.test_browser import version
 from tests.web.test_browser_gm import caught_up, moved
 from tests.web.test_browser_table import at_the_table, type_dice
@@ -60,7 +60,7 @@ def test_a_stale_click_says_the_table_moved_on_and_shows_it_as_it_stands(
         stale.locator("#pending button.roll").click()
         stale.wait_for_function(
             "v => +document.querySelector('#tracker').dataset.version >= v && "
-            "!document.querySelector('#error').hidden", arg=now, timeout=15000)
+            "!document.querySelector('#error').hidden", arg=now, timeout=WAIT_MS)
         seen: dict[str, Any] = stale.evaluate(SHOWN)
         assert seen["error"] == ("Someone acted first: the table has moved on to Grub the "
                                  "Brute's initiative — here it is as it stands now; choose "

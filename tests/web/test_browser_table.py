@@ -12,7 +12,7 @@ import httpx
 from playwright.sync_api import Browser, Page
 
 from fracas.web.testing import ServerProcess
-from tests.web.helpers import Client, answer_for
+from tests.web.helpers import WAIT_MS, Client, answer_for
 from tests.web.test_browser import create_as_gm, invite_player, version
 from tests.web.test_browser_gm import PHONE, caught_up, click, moved, to_gorrs_turn
 
@@ -232,7 +232,7 @@ def test_percentile_dice_typed_00_on_the_page_are_100(browser: Browser, server: 
                 assert r.status_code == 200, r.text
                 view = r.json()
         gm.wait_for_function("v => +document.querySelector('#tracker').dataset.version >= v",
-                             arg=view["version"], timeout=15000)
+                             arg=view["version"], timeout=WAIT_MS)
         assert "Kofi's short sword roll" in gm.locator("#prompt").inner_text()
         assert "1 to 100 (00 is 100)" in gm.locator("form.dice label").inner_text()
         assert gm.locator("#dice-input").get_attribute("placeholder") == "e.g. 3"

@@ -14,7 +14,7 @@ import httpx
 from playwright.sync_api import Browser, Page
 
 from fracas.web.testing import ServerProcess
-from tests.web.helpers import Client, phone_context
+from tests.web.helpers import WAIT_MS, Client, phone_context
 from tests.web.test_browser import invite_player, version
 
 
@@ -42,7 +42,7 @@ def _changed(page: Page, act: Any) -> None:
     before = version(page)
     act()
     page.wait_for_function("v => +document.querySelector('#tracker').dataset.version > v",
-                           arg=before, timeout=15000)
+                           arg=before, timeout=WAIT_MS)
 
 
 def test_the_form_asks_who_rolls_and_the_desk_changes_it(browser: Browser,
@@ -98,7 +98,7 @@ def test_the_desk_and_the_phone_show_fracass_roll_as_it_falls(browser: Browser,
             for page in (gm, player):
                 page.wait_for_function(
                     "v => +document.querySelector('#tracker').dataset.version >= v",
-                    arg=view["version"], timeout=15000)
+                    arg=view["version"], timeout=WAIT_MS)
             if view["pending"]["who"] == "rin" and "defence" in prompt:
                 break
             assert view["pending"]["who"] == "rin" or view["pending"]["decision"][
@@ -120,7 +120,7 @@ def test_the_desk_and_the_phone_show_fracass_roll_as_it_falls(browser: Browser,
         rolled = said.rsplit("→ ", 1)[1]
         _changed(player, lambda: player.locator("#pending button.option").first.click())
         gm.wait_for_function("v => +document.querySelector('#tracker').dataset.version >= v",
-                             arg=version(player), timeout=15000)
+                             arg=version(player), timeout=WAIT_MS)
         assert gm.locator("#log li.ev-FracasRolled").count() == 0
         assert f"Gorr rolls 2d6: {rolled}" in gm.locator("#log").inner_text()
         api.http.close()
