@@ -116,3 +116,36 @@ def test_odds_built_on_shipped_sub_steps_are_the_plain_ones() -> None:
         finally:
             pool.shutdown()
     assert found[0] == found[1]
+
+
+def test_answers_worked_out_aside_are_the_plain_ones(monkeypatch: Any) -> None:
+    """While the main process plays its first tasks, a ranking's missing answers but the
+    last are worked out by a worker (issue 39): the fights are those of one process, and
+    every answer a worker worked out equals the one this process works out itself."""
+    from fracas.analysis import spread
+    from fracas.encounter.policies import forget_memos
+
+    scenario = load_scenario(ROOT / "examples" / "c22" / "boarding-fight.yaml")
+    setup = setup_from_scenario(scenario)
+    handed: list[tuple[RuleSystem, Action, Roster, AttackOdds | None]] = []
+    plain_call = spread.Aside.__call__
+
+    def call(self: spread.Aside, system: RuleSystem, missing: list[Action],
+             roster: Roster) -> bool:
+        aside = plain_call(self, system, missing, roster)
+        if aside:
+            handed.extend((system, a, roster, known_answer(system, a, roster))
+                          for a in missing[:-1])
+        return aside
+
+    monkeypatch.setattr(spread.Aside, "__call__", call)
+    monkeypatch.setattr(sim, "PARALLEL_FROM_SECONDS", 0.0)  # the workers start at once
+    forget_memos()
+    two = sim.simulate(setup, scenario.roster, 40, seed=2, jobs=2, method="steps")
+    assert handed, "the workers worked out answers for the main process"
+    one = sim.simulate(setup, scenario.roster, 40, seed=2, method="steps")
+    for field in ("winner", "rounds", "dealt", "taken", "survived", "actions"):
+        assert getattr(one, field).tolist() == getattr(two, field).tolist(), field
+    forget_memos()  # worked out here, from nothing
+    for system, action, roster, answer in handed:
+        assert answer is not None and cached_odds(system, action, roster) == answer

@@ -15,12 +15,11 @@ Either way the result depends only on the seed and the number of fights, never o
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import math
-import os
 import time
-from collections.abc import Callable, Iterator
-from concurrent.futures import FIRST_COMPLETED, wait
+from collections.abc import Callable
 from typing import Any, Literal
 
 from fracas.analysis.chain import ChainTooLarge
@@ -39,10 +38,10 @@ from fracas.analysis.paths import (
     sampled_chunk,
     steps_chunk,
 )
-from fracas.analysis.workers import worker_pool
+from fracas.analysis.spread import Aside, Workers
 from fracas.encounter.engine import FightSetup
-from fracas.encounter.policies import PolicyMemos, known_memos, learn_memos, memos_mark
 from fracas.errors import InputError
+from fracas.odds.cache import answers_aside
 
 Method = Literal["auto", "fast", "sampled", "steps"]
 
@@ -55,34 +54,10 @@ PARALLEL_FROM_SECONDS = 3.0  # less serial work than this left: no worker proces
 #: starts: the fights that work out the commonest odds (every fight's opening) once, for
 #: every worker; small, since the other core waits meanwhile.
 HEAD = 16
-
-
-_SHARED: dict[int, Any] = {}  # in a worker: the fields every task shares, by position
-
-
-def _receive(shared: dict[int, Any], memos: PolicyMemos) -> None:
-    """A worker's start: the fields its tasks share arrive once, in one pickle, so a
-    setup whose rule system has filled its memos (auto's trials) is not copied into every
-    task, and a plan's rules stay bound to the very system the setup holds; with them the
-    policies' memos and exact odds the main process has worked out (its first task), so
-    the worker does not work them out again."""
-    _SHARED.clear()
-    _SHARED.update(shared)
-    learn_memos(memos)
-
-
-def _with_shared(packed: tuple[Callable[[Any], Fights], tuple[Any, ...], list[PolicyMemos]]
-                 ) -> tuple[Fights, int, PolicyMemos]:
-    """One task in a worker: it first takes in the news the other workers sent (what
-    their tasks worked out), and returns with its fights what it worked out itself."""
-    worker, own, news = packed
-    for memos in news:
-        learn_memos(memos)
-    since = memos_mark()
-    fields, rest = [], iter(own)
-    for i in range(len(_SHARED) + len(own)):
-        fields.append(_SHARED[i] if i in _SHARED else next(rest))
-    return worker(tuple(fields)), os.getpid(), known_memos(since)
+#: Answers a task played in the main process must work out (with the workers' help) for
+#: the next to be played there too: the fights are still finding their opening's odds,
+#: which two workers' tasks would both work out (issue 39).
+STILL_FINDING = 2
 
 
 def _run(tasks: list[Any], worker: Callable[[Any], Fights], jobs: int,
@@ -93,9 +68,9 @@ def _run(tasks: list[Any], worker: Callable[[Any], Fights], jobs: int,
     that Dask cluster, and the results come back in the same order. Else the first runs
     here and is timed: only when the rest would take :data:`PARALLEL_FROM_SECONDS` or more
     on one core are they spread over ``jobs`` processes (starting them costs about a
-    second each); the fields all those tasks share go to each worker once
-    (:func:`_receive`), and the workers pass each other what they work out
-    (:func:`_spread`). Past ``deadline``
+    second each; :meth:`~fracas.analysis.spread.Workers.spread`). The workers start as
+    soon as the first task's time says so, and help it work out its odds meanwhile
+    (:class:`~fracas.analysis.spread.Aside`). Past ``deadline``
     (``time.time()``; from a ``budget`` of seconds) between tasks, the rest is dropped
     and the run is an :class:`InputError` saying how far it got.
     The results do not depend on where a task ran."""
@@ -111,68 +86,49 @@ def _run(tasks: list[Any], worker: Callable[[Any], Fights], jobs: int,
                              f"{done:,} of {total:,}", path="--max-seconds",
                              allowed="a larger --max-seconds, or fewer fights (-n)")
 
-    start = time.perf_counter()
-    if worker in _REPORTING:  # it tells of fights as they end
-        results = [worker(tasks[0], progress)]
-    else:
-        results = [worker(tasks[0])]
-        if progress:
-            progress(sizes[0])
-    done += sizes[0]
-    rest, rest_sizes = tasks[1:], sizes[1:]
-    serial = (time.perf_counter() - start) * sum(rest_sizes) / sizes[0]
-    if jobs <= 1 or len(rest) <= 1 or serial < PARALLEL_FROM_SECONDS:
-        for task, size in zip(rest, rest_sizes, strict=True):
-            on_time()
-            results.append(worker(task))
-            done += size
-            if progress:
-                progress(size)
-        return results
-    parts: dict[int, Fights] = {}
-    for part, index in _spread(rest, worker, jobs, on_time):
-        parts[index] = part
-        done += rest_sizes[index]
-        if progress:
-            progress(rest_sizes[index])
-    return results + [parts[i] for i in range(len(rest))]
-
-
-def _spread(tasks: list[Any], worker: Callable[[Any], Fights], jobs: int,
-            on_time: Callable[[], None]) -> Iterator[tuple[Fights, int]]:
-    """Each task's fights and its index, as the tasks end, over ``jobs`` worker processes.
-    The fields all the tasks share go to each worker once (:func:`_receive`), with what
-    the main process's memos know. Each task brings back what its worker worked out (the
-    policies' odds, the sub-steps they were built from), and the next task given to
-    another worker takes it along: no worker works out again what another already has.
-    Only ``jobs`` tasks are out at a time, so a task goes to the worker that just ended
-    one (were it another, the news would only be late, never wrong)."""
-    same = [i for i in range(len(tasks[0])) if all(t[i] is tasks[0][i] for t in tasks)]
-    shared = {i: tasks[0][i] for i in same}
-    own = [tuple(v for i, v in enumerate(t) if i not in shared) for t in tasks]
-    log: list[tuple[int, PolicyMemos]] = []  # what each worker's tasks sent, in order
-    seen: dict[int, int] = {}  # per worker (pid): how much of the log it has been sent
-    pool = worker_pool(jobs, _receive, (shared, known_memos()))
+    workers = Workers(tasks, jobs) if jobs > 1 and len(tasks) > 2 else None
     try:
-        running = {pool.submit(_with_shared, (worker, own[i], [])): i
-                   for i in range(min(jobs, len(own)))}
-        following = len(running)
-        while running:
-            ended, _ = wait(running, return_when=FIRST_COMPLETED)
-            for future in ended:
+        start = time.perf_counter()
+        share = sum(sizes[1:]) / sizes[0]
+
+        def due() -> bool:  # the rest would take long enough on one core to spread
+            return (time.perf_counter() - start) * share >= PARALLEL_FROM_SECONDS
+
+        aside = None if workers is None else Aside(workers, tasks[0][0].system, due)
+        with contextlib.nullcontext() if aside is None else answers_aside(aside):
+            if worker in _REPORTING:  # it tells of fights as they end
+                results = [worker(tasks[0], progress)]
+            else:
+                results = [worker(tasks[0])]
+                if progress:
+                    progress(sizes[0])
+            done += sizes[0]
+            # while the fights still find new odds, play on here with the workers' help
+            while (aside is not None and worker not in _REPORTING and due()
+                   and len(results) < len(tasks) - 2 and aside.finding(STILL_FINDING)):
                 on_time()
-                index = running.pop(future)
-                part, pid, found = future.result()
-                log.append((pid, found))
-                if following < len(own):
-                    news = [memos for by, memos in log[seen.get(pid, 0):] if by != pid]
-                    seen[pid] = len(log)
-                    running[pool.submit(_with_shared, (worker, own[following], news))] = \
-                        following
-                    following += 1
-                yield part, index
+                results.append(worker(tasks[len(results)]))
+                done += sizes[len(results) - 1]
+                if progress:
+                    progress(sizes[len(results) - 1])
+        if workers is None or not due():
+            for task, size in zip(tasks[1:], sizes[1:], strict=True):
+                on_time()
+                results.append(worker(task))
+                done += size
+                if progress:
+                    progress(size)
+            return results
+        parts: dict[int, Fights] = {}
+        for part, index in workers.spread(worker, on_time, len(results)):
+            parts[index] = part
+            done += sizes[index]
+            if progress:
+                progress(sizes[index])
+        return results + [parts[i] for i in range(len(results), len(tasks))]
     finally:  # on Ctrl-C: drop the tasks not started, wait only for the running ones
-        pool.shutdown(wait=True, cancel_futures=True)
+        if workers is not None:
+            workers.close()
 
 
 _REPORTING = (fast_batch,)  # workers that report their fights as they end

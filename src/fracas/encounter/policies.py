@@ -52,6 +52,7 @@ from fracas.odds.cache import (
     known_odds,
     learn_odds,
     odds_mark,
+    work_out,
 )
 
 
@@ -301,7 +302,7 @@ def _best(system: RuleSystem, options: list[Action], roster: Roster, most: bool)
     if ranked is roster:
         return _chosen(system, options, roster, sign)
     views = recall(_VIEWS, (system, tuple(options), ranked),
-                   lambda: [cached_odds(system, a, ranked) for a in options], MEMO_SIZE)
+                   lambda: _odds_of(system, options, ranked), MEMO_SIZE)
     if _in_reach(system, options, views, roster):  # health matters: kept as it is
         return _chosen_kept(system, options, options, roster, ranked, parties, sign)
     damage = [odds.expected_damage for odds in views]
@@ -333,8 +334,16 @@ def _chosen(system: RuleSystem, options: list[Action], roster: Roster, sign: int
                   lambda: _first_ranked(system, options, roster, sign), MEMO_SIZE)
 
 
+def _odds_of(system: RuleSystem, options: list[Action], roster: Roster) -> list[AttackOdds]:
+    """Every option's odds in ``roster`` (those not known yet worked out side by side
+    where a simulation has a worker to spare: :func:`~fracas.odds.cache.work_out`)."""
+    work_out(system, options, roster)
+    return [cached_odds(system, a, roster) for a in options]
+
+
 def _first_ranked(system: RuleSystem, options: list[Action], roster: Roster, sign: int
                   ) -> Action:
+    work_out(system, options, roster)
     return min(options, key=lambda a: tuple(sign * x for x in _odds_key(system, a, roster)))
 
 

@@ -7,7 +7,9 @@ what it read (see :mod:`fracas.odds.reads`), so the same matchup is found once.
 
 from __future__ import annotations
 
+import contextlib
 from collections import OrderedDict
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 from fracas.core.model import Action, Roster
@@ -24,6 +26,7 @@ _READ_SETS: dict[tuple[RuleSystem, Action], list[tuple[str, ...]]] = {}
 #: The answers worked out in this process, in order (emptied whole past the cache's size):
 #: what :func:`known_odds` sends since a mark (the cache itself is reordered as it is read).
 _FOUND: dict[tuple[Any, ...], AttackOdds] = {}
+_WORKED = [0]  # answers worked out in this process, ever (a count that only grows)
 _SHARED = ExactRoller(summaries_only=True)  # sub-steps memoised across odds (e.g. a
 # contest roll per rank pair); the odds read summaries only
 _SHARED_MEMO_LIMIT = 50_000
@@ -80,6 +83,11 @@ def learn_odds(memo: OddsMemo) -> None:
         known.extend(r for r in reads if r not in known)
 
 
+def worked_out() -> int:
+    """How many answers this process has worked out so far (not found in the cache)."""
+    return _WORKED[0]
+
+
 def forget_odds() -> None:
     """Empty this cache and its shared sub-step memo (a cold start: benchmarks/)."""
     _ODDS_CACHE.clear()
@@ -101,6 +109,35 @@ def known_answer(system: RuleSystem, action: Action, roster: Roster) -> AttackOd
     return None
 
 
+#: Who works out several missing answers side by side (a simulation with a worker process
+#: to spare, issue 39): given the system, the missing actions and the roster, it puts their
+#: answers in this cache and says whether it did (else they are worked out here in turn).
+Aside = Callable[[RuleSystem, list[Action], Roster], bool]
+_ASIDE: list[Aside] = []
+
+
+@contextlib.contextmanager
+def answers_aside(aside: Aside) -> Iterator[None]:
+    """Within: :func:`work_out` hands the answers it misses to ``aside``."""
+    _ASIDE.append(aside)
+    try:
+        yield
+    finally:
+        _ASIDE.remove(aside)
+
+
+def work_out(system: RuleSystem, actions: Sequence[Action], roster: Roster) -> None:
+    """Have the odds of every one of ``actions`` in ``roster`` known before a ranking
+    reads them all in turn: with :func:`answers_aside` in force, two or more missing are
+    handed to it, to be worked out side by side. The answers are the same wherever they
+    are worked out (exact, keyed by value); without a helper this does nothing."""
+    if not _ASIDE:
+        return
+    missing = [a for a in dict.fromkeys(actions) if known_answer(system, a, roster) is None]
+    if len(missing) >= 2:
+        _ASIDE[-1](system, missing, roster)
+
+
 def cached_odds(system: RuleSystem, action: Action, roster: Roster) -> AttackOdds:
     """Exact odds of an action, memoised by the system, the action and the states of the
     combatants the odds read (found by computing them on a :class:`ReadTracker`: the
@@ -110,6 +147,7 @@ def cached_odds(system: RuleSystem, action: Action, roster: Roster) -> AttackOdd
     if found is not None:
         return found
     _SHARED.trim_memo(_SHARED_MEMO_LIMIT)
+    _WORKED[0] += 1
     tracker = ReadTracker(roster)
     found = attack_odds(system, action, tracker, _SHARED)
     reads = ((EVERY,) if EVERY in tracker.reads or len(tracker.reads) >= len(roster)

@@ -1,0 +1,216 @@
+"""A simulation's worker processes: the tasks spread over them, and the odds worked out
+side by side while the main process plays the first task (issue 39).
+
+Fights are the same wherever they are played: each task's fights have their own seeds,
+and the odds and memos that pass between processes are exact and keyed by value.
+
+* **Tasks** (:meth:`Workers.spread`): the fields every task shares go to each worker
+  once; each task brings back what its worker worked out (the policies' odds, the
+  sub-steps they were built from, their rankings), and the next task given to another
+  worker takes it along.
+* **Answers aside** (:class:`Aside`): the first task is played in the main process, and
+  its fights work out most of the odds every fight's opening needs. Once the rest of the
+  run is sure to go to workers, they start; from then on, whenever a ranking misses
+  several answers, the workers work out all but the last while the main process works
+  out the last, so the other core is not idle while the opening is worked out.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterator
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from typing import Any
+
+from fracas.analysis.fights import Fights
+from fracas.analysis.workers import worker_pool
+from fracas.core.model import Action, Roster
+from fracas.core.system import RuleSystem
+from fracas.encounter.policies import (
+    MemosMark,
+    PolicyMemos,
+    known_memos,
+    learn_memos,
+    memos_mark,
+)
+from fracas.odds.cache import (
+    OddsMemo,
+    cached_odds,
+    known_odds,
+    learn_odds,
+    odds_mark,
+    worked_out,
+)
+
+_SHARED: dict[int, Any] = {}  # in a worker: the fields every task shares, by position
+
+
+def _receive(shared: dict[int, Any], memos: PolicyMemos) -> None:
+    """A worker's start: the fields its tasks share arrive once, in one pickle, so a
+    setup whose rule system has filled its memos (auto's trials) is not copied into every
+    task, and a plan's rules stay bound to the very system the setup holds; with them the
+    policies' memos and exact odds the main process has worked out so far, so the worker
+    does not work them out again."""
+    _SHARED.clear()
+    _SHARED.update(shared)
+    learn_memos(memos)
+
+
+def _with_shared(packed: tuple[Callable[[Any], Fights], tuple[Any, ...], list[PolicyMemos]]
+                 ) -> tuple[Fights, int, PolicyMemos]:
+    """One task in a worker: it first takes in the news the other processes sent (what
+    their tasks worked out), and returns with its fights what it worked out itself."""
+    worker, own, news = packed
+    for memos in news:
+        learn_memos(memos)
+    since = memos_mark()
+    fields, rest = [], iter(own)
+    for i in range(len(_SHARED) + len(own)):
+        fields.append(_SHARED[i] if i in _SHARED else next(rest))
+    return worker(tuple(fields)), os.getpid(), known_memos(since)
+
+
+def _started() -> int:
+    """A worker that answers has started (imported fracas, taken in the shared fields)."""
+    return os.getpid()
+
+
+def _answers(packed: tuple[list[Action], Roster, list[OddsMemo]]) -> tuple[int, OddsMemo]:
+    """In a worker: take in the main process's news, work out the odds of ``actions`` in
+    ``roster`` under the tasks' rule system, and send back what this cache gained."""
+    actions, roster, news = packed
+    for memo in news:
+        learn_odds(memo)
+    since = odds_mark()
+    system = _SHARED[0].system  # every task's first field is the fights' setup
+    for action in actions:
+        cached_odds(system, action, roster)
+    return os.getpid(), known_odds(since)
+
+
+class Workers:
+    """The worker processes of one run's tasks (every task's first field its setup; the
+    first is played in the main process), started when :meth:`start` is first called
+    and stopped by :meth:`close`."""
+
+    def __init__(self, tasks: list[tuple[Any, ...]], jobs: int) -> None:
+        same = [i for i in range(len(tasks[0])) if all(t[i] is tasks[0][i] for t in tasks)]
+        self.shared = {i: tasks[0][i] for i in same}
+        self.own = [tuple(v for i, v in enumerate(t) if i not in self.shared) for t in tasks]
+        self.jobs = jobs
+        self.pool: ProcessPoolExecutor | None = None
+        self.ready: Future[int] | None = None
+        self.since: MemosMark | None = None  # what the main process knew at the start
+        #: the answers workers worked out for the main process (:class:`Aside`): its cache
+        #: holds them, but sends on only what it worked out itself
+        self.answered: list[tuple[int, OddsMemo]] = []  # by which worker (pid)
+
+    def start(self) -> None:
+        """Start the workers (once), each with the shared fields and what the main
+        process's memos know now; they start on the other cores while it plays on."""
+        if self.pool is None:
+            self.since = memos_mark()
+            self.pool = worker_pool(self.jobs, _receive, (self.shared, known_memos()))
+            self.ready = self.pool.submit(_started)
+
+    def started(self) -> bool:
+        """Whether a worker has started and can take work at once."""
+        return self.ready is not None and self.ready.done()
+
+    def close(self) -> None:
+        """Stop the workers: drop the tasks not started, wait for the running ones."""
+        if self.pool is not None:
+            self.pool.shutdown(wait=True, cancel_futures=True)
+
+    def spread(self, worker: Callable[[Any], Fights], on_time: Callable[[], None],
+               begin: int) -> Iterator[tuple[Fights, int]]:
+        """Each task's fights and its index, as the tasks end, from task ``begin`` on.
+        Each task brings back what its worker worked out, and the next task given to
+        another worker takes it along: no worker works out again what another has. Only
+        ``jobs`` tasks are out at a time, so a task mostly goes to the worker that just
+        ended one; each worker's news is what the log holds that it has neither been sent
+        nor sent itself."""
+        self.start()
+        pool = self.pool
+        assert pool is not None
+        # what the main process learned since the workers started (the first task's),
+        # and the answers workers worked out for it (their sub-steps are in the first)
+        log: list[tuple[int | None, PolicyMemos]] = [(None, known_memos(self.since)), *(
+            (by, ((answers, reads, []), {}, {}, {})) for by, (answers, reads, _) in self.answered)]
+        given: dict[int, set[int]] = {}  # per worker (pid): the log's entries it holds
+        running: dict[Future[tuple[Fights, int, PolicyMemos]], tuple[int, list[int]]] = {}
+
+        def send(task: int, to: int | None) -> None:
+            """Task ``task`` with the news worker ``to`` (None: any) lacks; should another
+            worker take it, the news is only late or twice sent, never wrong."""
+            held = given.get(to, set()) if to is not None else set()
+            news = [i for i, (by, _) in enumerate(log) if i not in held and by != to]
+            future = pool.submit(_with_shared, (worker, self.own[task], [log[i][1] for i in news]))
+            running[future] = (task, news)
+
+        for task in range(begin, min(begin + self.jobs, len(self.own))):
+            send(task, None)
+        following = begin + len(running)
+        while running:
+            ended, _ = wait(running, return_when=FIRST_COMPLETED)
+            for future in ended:
+                on_time()
+                index, news = running.pop(future)
+                part, pid, found = future.result()
+                log.append((pid, found))
+                given.setdefault(pid, set()).update((*news, len(log) - 1))
+                if following < len(self.own):  # everything, while a worker is new (it
+                    # may take the task: one that starts late misses its first ones)
+                    send(following, pid if len(given) >= self.jobs else None)
+                    following += 1
+                yield part, index
+
+
+class Aside:
+    """The main process's helper while it plays the first task (installed with
+    :func:`fracas.analysis.simulate`'s ``answers_aside``). Until ``due()`` says the rest
+    is sure to go to workers, it does nothing; then it starts them, and once one has
+    started, a ranking's missing answers but the last go to the workers (split among all
+    but one of them) while the main process works out the last. Each side sends the
+    other what its cache gained, so both go on warm."""
+
+    def __init__(self, workers: Workers, system: RuleSystem, due: Callable[[], bool]) -> None:
+        self.workers, self.system, self.due = workers, system, due
+        self.pending: list[OddsMemo] = []  # the main process's gains the workers lack
+        self.mark = odds_mark()
+        self.handed = 0  # answers the workers worked out
+        self.seen = worked_out()  # answers worked out here or for here, as last counted
+
+    def finding(self, most: int) -> bool:
+        """Whether ``most`` answers or more were worked out (here, or by the workers for
+        here) since the last call: while so, the run is still finding its opening's odds,
+        best found side by side here than twice over in two workers' tasks."""
+        now = worked_out() + self.handed
+        found, self.seen = now - self.seen, now
+        return found >= most
+
+    def __call__(self, system: RuleSystem, missing: list[Action], roster: Roster) -> bool:
+        pool = self.workers.pool
+        if system is not self.system:
+            return False
+        if pool is None:
+            if self.due():
+                self.workers.start()
+                self.mark = odds_mark()  # the workers start knowing what the cache knows
+            return False
+        if not self.workers.started():
+            return False
+        news = [*self.pending, known_odds(self.mark)]
+        handed, last = missing[:-1], missing[-1]
+        ways = max(1, min(self.workers.jobs - 1, len(handed)))
+        futures = [pool.submit(_answers, (handed[i::ways], roster, news)) for i in range(ways)]
+        before = odds_mark()
+        cached_odds(system, last, roster)
+        own = known_odds(before)
+        for future in futures:
+            by, found = future.result()
+            learn_odds(found)
+            self.workers.answered.append((by, found))
+        self.pending, self.mark = [own], odds_mark()
+        self.handed += len(handed)
+        return True
