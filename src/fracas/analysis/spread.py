@@ -17,7 +17,11 @@ and the odds and memos that pass between processes are exact and keyed by value.
 
 from __future__ import annotations
 
+import copyreg
+import io
 import os
+import pickle
+import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from typing import Any
@@ -53,21 +57,53 @@ def _receive(shared: dict[int, Any], memos: PolicyMemos) -> None:
     does not work them out again."""
     _SHARED.clear()
     _SHARED.update(shared)
+    _RUN[:] = [shared[0].system] if 0 in shared else []  # the fights' setup, first
     learn_memos(memos)
 
 
-def _with_shared(packed: tuple[Callable[[Any], Fights], tuple[Any, ...], list[PolicyMemos]]
-                 ) -> tuple[Fights, int, PolicyMemos]:
+def _with_shared(packed: tuple[Callable[[Any], Fights], tuple[Any, ...], list[bytes]]
+                 ) -> tuple[Fights, int, bytes]:
     """One task in a worker: it first takes in the news the other processes sent (what
-    their tasks worked out), and returns with its fights what it worked out itself."""
+    their tasks worked out), and returns with its fights what it worked out itself.
+    News travels pickled (:func:`_packed`): the main process passes it on as it came."""
     worker, own, news = packed
     for memos in news:
-        learn_memos(memos)
+        learn_memos(pickle.loads(memos))
     since = memos_mark()
     fields, rest = [], iter(own)
     for i in range(len(_SHARED) + len(own)):
         fields.append(_SHARED[i] if i in _SHARED else next(rest))
-    return worker(tuple(fields)), os.getpid(), known_memos(since)
+    return worker(tuple(fields)), os.getpid(), _packed(known_memos(since))
+
+
+_RUN: list[RuleSystem] = []  # the run's rule system in this process
+
+
+def _run_system() -> RuleSystem:
+    """The run's rule system, as news names it (:func:`_packed`)."""
+    return _RUN[0]
+
+
+def _packed(news: object) -> bytes:
+    """News pickled here and now: a task's arguments are pickled later, on the pool's own
+    thread, while this process goes on reading (and filling lazy fields of) the very
+    memos the news holds ("dictionary changed size during iteration"). The run's rule
+    system, which every key of the news holds and which carries memos of its own (the
+    contest's grew to 0.7 MB a copy), goes by name: each process has it already."""
+    buffer = io.BytesIO()
+    pickler = pickle.Pickler(buffer, pickle.HIGHEST_PROTOCOL)
+    if _RUN:
+        system = _RUN[0]
+
+        def named(obj: RuleSystem) -> Any:
+            return (_run_system, ()) if obj is system else obj.__reduce_ex__(
+                pickle.HIGHEST_PROTOCOL)
+
+        table = dict(copyreg.dispatch_table)
+        table[type(system)] = named
+        pickler.dispatch_table = table
+    pickler.dump(news)
+    return buffer.getvalue()
 
 
 def _started() -> int:
@@ -75,17 +111,18 @@ def _started() -> int:
     return os.getpid()
 
 
-def _answers(packed: tuple[list[Action], Roster, list[OddsMemo]]) -> tuple[int, OddsMemo]:
-    """In a worker: take in the main process's news, work out the odds of ``actions`` in
-    ``roster`` under the tasks' rule system, and send back what this cache gained."""
-    actions, roster, news = packed
+def _answers(packed: bytes) -> tuple[int, bytes]:
+    """In a worker: take in the main process's news, work out the odds of the actions in
+    the roster (all three pickled together, :func:`_packed`) under the tasks' rule
+    system, and send back what this cache gained."""
+    actions, roster, news = pickle.loads(packed)
     for memo in news:
         learn_odds(memo)
     since = odds_mark()
     system = _SHARED[0].system  # every task's first field is the fights' setup
     for action in actions:
         cached_odds(system, action, roster)
-    return os.getpid(), known_odds(since)
+    return os.getpid(), _packed(known_odds(since))
 
 
 class Workers:
@@ -97,6 +134,7 @@ class Workers:
         same = [i for i in range(len(tasks[0])) if all(t[i] is tasks[0][i] for t in tasks)]
         self.shared = {i: tasks[0][i] for i in same}
         self.own = [tuple(v for i, v in enumerate(t) if i not in self.shared) for t in tasks]
+        _RUN[:] = [tasks[0][0].system] if 0 in self.shared else []  # news names it
         self.jobs = jobs
         self.pool: ProcessPoolExecutor | None = None
         self.ready: Future[int] | None = None
@@ -121,6 +159,7 @@ class Workers:
         """Stop the workers: drop the tasks not started, wait for the running ones."""
         if self.pool is not None:
             self.pool.shutdown(wait=True, cancel_futures=True)
+        _RUN.clear()
 
     def spread(self, worker: Callable[[Any], Fights], on_time: Callable[[], None],
                begin: int) -> Iterator[tuple[Fights, int]]:
@@ -135,10 +174,11 @@ class Workers:
         assert pool is not None
         # what the main process learned since the workers started (the first task's),
         # and the answers workers worked out for it (their sub-steps are in the first)
-        log: list[tuple[int | None, PolicyMemos]] = [(None, known_memos(self.since)), *(
-            (by, ((answers, reads, []), {}, {}, {})) for by, (answers, reads, _) in self.answered)]
+        log: list[tuple[int | None, bytes]] = [(None, _packed(known_memos(self.since))), *(
+            (by, _packed(((answers, reads, []), {}, {}, {})))
+            for by, (answers, reads, _) in self.answered)]
         given: dict[int, set[int]] = {}  # per worker (pid): the log's entries it holds
-        running: dict[Future[tuple[Fights, int, PolicyMemos]], tuple[int, list[int]]] = {}
+        running: dict[Future[tuple[Fights, int, bytes]], tuple[int, list[int]]] = {}
 
         def send(task: int, to: int | None) -> None:
             """Task ``task`` with the news worker ``to`` (None: any) lacks; should another
@@ -166,6 +206,12 @@ class Workers:
                 yield part, index
 
 
+#: The mean CPU time of an answer below which no answers are handed to workers: the news
+#: sent each way with them costs more (issue 39; the c22 boarding fight's take 0.05-0.4 s,
+#: the contest gate fight's a few ms).
+WORTH_SECONDS = 0.02
+
+
 class Aside:
     """The main process's helper while it plays the first task (installed with
     :func:`fracas.analysis.simulate`'s ``answers_aside``). Until ``due()`` says the rest
@@ -180,6 +226,7 @@ class Aside:
         self.mark = odds_mark()
         self.handed = 0  # answers the workers worked out
         self.seen = worked_out()  # answers worked out here or for here, as last counted
+        self.own = [0.0, 0]  # seconds the main process spent on its answers, and how many
 
     def finding(self, most: int) -> bool:
         """Whether ``most`` answers or more were worked out (here, or by the workers for
@@ -187,11 +234,18 @@ class Aside:
         best found side by side here than twice over in two workers' tasks."""
         now = worked_out() + self.handed
         found, self.seen = now - self.seen, now
-        return found >= most
+        return found >= most and self.pays()
+
+    def pays(self) -> bool:
+        """Whether an answer takes long enough to work out (:data:`WORTH_SECONDS`, the
+        main process's own, on average) for handing some to a worker to pay for the
+        news sent each way; the cheap answers of most fights are worked out here."""
+        spent, answers = self.own
+        return answers == 0 or spent / answers >= WORTH_SECONDS
 
     def __call__(self, system: RuleSystem, missing: list[Action], roster: Roster) -> bool:
         pool = self.workers.pool
-        if system is not self.system:
+        if system is not self.system or not self.pays():
             return False
         if pool is None:
             if self.due():
@@ -203,12 +257,16 @@ class Aside:
         news = [*self.pending, known_odds(self.mark)]
         handed, last = missing[:-1], missing[-1]
         ways = max(1, min(self.workers.jobs - 1, len(handed)))
-        futures = [pool.submit(_answers, (handed[i::ways], roster, news)) for i in range(ways)]
-        before = odds_mark()
+        futures = [pool.submit(_answers, _packed((handed[i::ways], roster, news)))
+                   for i in range(ways)]
+        before, start = odds_mark(), time.process_time()
         cached_odds(system, last, roster)
+        self.own[0] += time.process_time() - start
+        self.own[1] += 1
         own = known_odds(before)
         for future in futures:
-            by, found = future.result()
+            by, blob = future.result()
+            found = pickle.loads(blob)
             learn_odds(found)
             self.workers.answered.append((by, found))
         self.pending, self.mark = [own], odds_mark()

@@ -59,13 +59,18 @@ def known_odds(since: OddsMark | None = None) -> OddsMemo:
     """What this cache knows, as plain picklable data: a worker process given it
     (:func:`learn_odds`) starts warm instead of working the same odds out again: the
     answers, and the sub-step distributions they were built from (without them a worker
-    works a new matchup's odds out from scratch, several times slower: issue 39). With
+    works a new matchup's odds out from scratch, several times slower: issue 39), and the
+    read sets those answers are keyed by (no others: they find no answer). With
     ``since`` (an :func:`odds_mark`): only the answers this process worked out, and the
     sub-steps it added, after it (what a worker's task sends the others)."""
     answers = (list(_ODDS_CACHE.items()) if since is None
                else [(k, v) for k, v in added_since(_FOUND, since[0])])
-    return (answers, {k: list(v) for k, v in _READ_SETS.items()},
-            _SHARED.known_memo(None if since is None else since[1]))
+    reads: dict[tuple[RuleSystem, Action], list[tuple[str, ...]]] = {}
+    for (base, read, _), _answer in answers:  # the read sets these answers are keyed by
+        known = reads.setdefault(base, [])
+        if read not in known:
+            known.append(read)
+    return answers, reads, _SHARED.known_memo(None if since is None else since[1])
 
 
 def learn_odds(memo: OddsMemo) -> None:
