@@ -50,9 +50,9 @@ __all__ = ["BATCH", "CHUNK", "MAX_MEMORY", "Fights", "Method", "probe", "simulat
 
 
 PARALLEL_FROM_SECONDS = 3.0  # less serial work than this left: no worker processes
-#: The first task's fights, played in the main process and timed before any worker
-#: starts: the fights that work out the commonest odds (every fight's opening) once, for
-#: every worker; small, since the other core waits meanwhile.
+#: The first task's fights, played in the main process and timed: the fights that work
+#: out the commonest odds (every fight's opening) once, for every worker; small, since
+#: the workers start only once its time says the rest is worth spreading.
 HEAD = 16
 #: Answers a task played in the main process must work out (with the workers' help) for
 #: the next to be played there too: the fights are still finding their opening's odds,
