@@ -29,6 +29,28 @@ def _look_up(memos: PolicyMemos | None, system: RuleSystem, actions: list[Action
     return [known_answer(system, a, roster) for a in actions]
 
 
+def test_a_forked_worker_knows_what_the_main_process_knew_as_it_forked() -> None:
+    """A forked worker (issue 39) is a copy of the main process: it knows the odds worked
+    out before it started, with no news sent, and not those worked out after."""
+    scenario = load_scenario(ROOT / "examples" / "c22" / "duel-fight.yaml")
+    system, roster = scenario.system, scenario.roster
+    actions = [a for c in roster for a in system.actions(c, roster)][:4]
+    assert len(actions) >= 2
+    from fracas.odds.cache import forget_odds
+
+    forget_odds()
+    answers = [cached_odds(system, a, roster) for a in actions[:-1]]
+    pool = worker_pool(1, fork=True)
+    try:
+        pool.submit(_look_up, None, system, actions[:1], roster).result(timeout=300)  # forks
+        later = cached_odds(system, actions[-1], roster)
+        known = pool.submit(_look_up, None, system, actions, roster).result(timeout=300)
+    finally:
+        pool.shutdown()
+    assert known[:-1] == answers
+    assert known[-1] is None and later is not None
+
+
 def test_a_worker_knows_the_odds_the_main_process_worked_out() -> None:
     scenario = load_scenario(ROOT / "examples" / "c22" / "duel-fight.yaml")
     system, roster = scenario.system, scenario.roster
@@ -45,12 +67,16 @@ def test_a_worker_knows_the_odds_the_main_process_worked_out() -> None:
     assert warm == answers
 
 
+@pytest.mark.parametrize("fork", [True, False], ids=["forked", "spawned"])
 @pytest.mark.parametrize("name", ["c22/duel-fight.yaml", "zamani/duel-fight.yaml"])
-def test_warm_workers_play_the_same_fights(name: str, monkeypatch: Any) -> None:
+def test_warm_workers_play_the_same_fights(name: str, fork: bool, monkeypatch: Any) -> None:
+    from fracas.analysis import spread
+
     scenario = load_scenario(ROOT / "examples" / name)
     setup = setup_from_scenario(scenario)
     one = sim.simulate(setup, scenario.roster, 200, seed=3, method="steps")
     monkeypatch.setattr(sim, "PARALLEL_FROM_SECONDS", 0.0)  # always spread over workers
+    monkeypatch.setattr(spread, "FORK", fork)
     two = sim.simulate(setup, scenario.roster, 200, seed=3, jobs=2, method="steps")
     assert one.winner.tolist() == two.winner.tolist()
     assert one.rounds.tolist() == two.rounds.tolist()
@@ -128,17 +154,15 @@ def test_answers_worked_out_aside_are_the_plain_ones(monkeypatch: Any) -> None:
     scenario = load_scenario(ROOT / "examples" / "c22" / "boarding-fight.yaml")
     setup = setup_from_scenario(scenario)
     handed: list[tuple[RuleSystem, Action, Roster, AttackOdds | None]] = []
-    plain_call = spread.Aside.__call__
+    plain_split = spread.Aside._split
 
-    def call(self: spread.Aside, system: RuleSystem, missing: list[Action],
-             roster: Roster) -> bool:
-        aside = plain_call(self, system, missing, roster)
-        if aside:
-            handed.extend((system, a, roster, known_answer(system, a, roster))
-                          for a in missing[:-1])
-        return aside
+    def split(self: spread.Aside, system: RuleSystem, missing: list[Action],
+              roster: Roster) -> None:
+        plain_split(self, system, missing, roster)
+        handed.extend((system, a, roster, known_answer(system, a, roster))
+                      for a in missing[:-1])
 
-    monkeypatch.setattr(spread.Aside, "__call__", call)
+    monkeypatch.setattr(spread.Aside, "_split", split)
     monkeypatch.setattr(sim, "PARALLEL_FROM_SECONDS", 0.0)  # the workers start at once
     forget_memos()
     two = sim.simulate(setup, scenario.roster, 40, seed=2, jobs=2, method="steps")
@@ -149,3 +173,25 @@ def test_answers_worked_out_aside_are_the_plain_ones(monkeypatch: Any) -> None:
     forget_memos()  # worked out here, from nothing
     for system, action, roster, answer in handed:
         assert answer is not None and cached_odds(system, action, roster) == answer
+
+
+def test_the_aside_keeps_the_faster_way_once_both_were_timed() -> None:
+    """Each way (here in turn, or split with the workers) is tried :data:`TRIALS` times,
+    then the one with the fewer seconds an answer is kept (issue 39)."""
+    from fracas.analysis import spread
+
+    scenario = load_scenario(ROOT / "examples" / "contest" / "duel-fight.yaml")
+    tasks = [(setup_from_scenario(scenario), 0)] * 3
+    workers = spread.Workers(tasks, 2)
+    aside = spread.Aside(workers, scenario.system, lambda: False)
+    workers.close()  # never started
+    tried = []
+    for _ in range(2 * spread.TRIALS):
+        way = aside.split()
+        tried.append(way)
+        aside.timed[way][0] += 1
+    assert sorted(tried) == [False] * spread.TRIALS + [True] * spread.TRIALS
+    aside.timed = {False: [2, 10, 1.0], True: [2, 10, 2.0]}  # 0.1 s an answer here, 0.2 split
+    assert aside.split() is False
+    aside.timed = {False: [2, 10, 1.0], True: [2, 30, 2.0]}  # split: 0.067 s an answer
+    assert aside.split() is True

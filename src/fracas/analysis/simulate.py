@@ -67,12 +67,12 @@ def _run(tasks: list[Any], worker: Callable[[Any], Fights], jobs: int,
     """Run the tasks in order. With ``scheduler`` (``tcp://HOST:PORT``) they all run on
     that Dask cluster, and the results come back in the same order. Else the first runs
     here and is timed: only when the rest would take :data:`PARALLEL_FROM_SECONDS` or more
-    on one core are they spread over ``jobs`` processes (starting them costs about a
-    second each; :meth:`~fracas.analysis.spread.Workers.spread`). The workers start as
-    soon as the first task's time says so, and help it work out its odds meanwhile
-    (:class:`~fracas.analysis.spread.Aside`). Past ``deadline``
-    (``time.time()``; from a ``budget`` of seconds) between tasks, the rest is dropped
-    and the run is an :class:`InputError` saying how far it got.
+    on one core are they spread over ``jobs`` processes (a spawned one costs about a second
+    to start, a forked one little; :meth:`~fracas.analysis.spread.Workers.spread`). The
+    workers start as soon as the first task's time says so, and help it work out its odds
+    meanwhile where that pays (:class:`~fracas.analysis.spread.Aside`). Past ``deadline``
+    (``time.time()``; from a ``budget`` of seconds) between tasks, the rest is dropped and
+    the run is an :class:`InputError` saying how far it got.
     The results do not depend on where a task ran."""
     if scheduler:
         from fracas.analysis.cluster import dask_map

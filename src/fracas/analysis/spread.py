@@ -26,8 +26,8 @@ from collections.abc import Callable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from typing import Any
 
+from fracas.analysis import workers as processes
 from fracas.analysis.fights import Fights
-from fracas.analysis.workers import worker_pool
 from fracas.core.model import Action, Roster
 from fracas.core.system import RuleSystem
 from fracas.encounter.policies import (
@@ -46,10 +46,18 @@ from fracas.odds.cache import (
     worked_out,
 )
 
+#: Fork the workers where the platform can (:data:`fracas.analysis.workers.CAN_FORK`): a
+#: fork is a copy of the main process as it is, every cache warm (the policies' odds, the
+#: sub-step memos, the roll trees), and imports nothing. The workers that help with the
+#: first tasks' answers are forked as they start; those that play the rest of the tasks
+#: are forked anew once the main process has played its share, knowing all it knows.
+#: False: spawned workers, handed what the main process knows as news (as elsewhere).
+FORK = True
+
 _SHARED: dict[int, Any] = {}  # in a worker: the fields every task shares, by position
 
 
-def _receive(shared: dict[int, Any], memos: PolicyMemos) -> None:
+def _receive(shared: dict[int, Any], memos: PolicyMemos | None) -> None:
     """A worker's start: the fields its tasks share arrive once, in one pickle, so a
     setup whose rule system has filled its memos (auto's trials) is not copied into every
     task, and a plan's rules stay bound to the very system the setup holds; with them the
@@ -58,7 +66,8 @@ def _receive(shared: dict[int, Any], memos: PolicyMemos) -> None:
     _SHARED.clear()
     _SHARED.update(shared)
     _RUN[:] = [shared[0].system] if 0 in shared else []  # the fights' setup, first
-    learn_memos(memos)
+    if memos is not None:  # a forked worker has them already
+        learn_memos(memos)
 
 
 def _with_shared(packed: tuple[Callable[[Any], Fights], tuple[Any, ...], list[bytes]]
@@ -145,11 +154,19 @@ class Workers:
 
     def start(self) -> None:
         """Start the workers (once), each with the shared fields and what the main
-        process's memos know now; they start on the other cores while it plays on."""
+        process's memos know now; they start on the other cores while it plays on.
+        Forked (:data:`FORK`), they are copies of this process, every cache in it warm."""
         if self.pool is None:
             self.since = memos_mark()
-            self.pool = worker_pool(self.jobs, _receive, (self.shared, known_memos()))
+            memos = None if self.forked else known_memos()
+            self.pool = processes.worker_pool(self.jobs, _receive, (self.shared, memos),
+                                              fork=self.forked)
             self.ready = self.pool.submit(_started)
+
+    @property
+    def forked(self) -> bool:
+        """Whether the workers are forked (:data:`FORK`, where the platform can)."""
+        return FORK and processes.CAN_FORK
 
     def started(self) -> bool:
         """Whether a worker has started and can take work at once."""
@@ -169,14 +186,21 @@ class Workers:
         ``jobs`` tasks are out at a time, so a task mostly goes to the worker that just
         ended one; each worker's news is what the log holds that it has neither been sent
         nor sent itself."""
-        self.start()
+        log: list[tuple[int | None, bytes]] = []
+        if self.forked:  # forked now, the workers know all this process knows
+            if self.pool is not None:  # those that helped with the answers
+                self.pool.shutdown(wait=True)
+                self.pool = None
+            self.start()
+        else:  # what the main process learned since the workers started (the first
+            # task's), and the answers workers worked out for it (their sub-steps are in
+            # the first)
+            self.start()
+            log = [(None, _packed(known_memos(self.since))), *(
+                (by, _packed(((answers, reads, []), {}, {}, {})))
+                for by, (answers, reads, _) in self.answered)]
         pool = self.pool
         assert pool is not None
-        # what the main process learned since the workers started (the first task's),
-        # and the answers workers worked out for it (their sub-steps are in the first)
-        log: list[tuple[int | None, bytes]] = [(None, _packed(known_memos(self.since))), *(
-            (by, _packed(((answers, reads, []), {}, {}, {})))
-            for by, (answers, reads, _) in self.answered)]
         given: dict[int, set[int]] = {}  # per worker (pid): the log's entries it holds
         running: dict[Future[tuple[Fights, int, bytes]], tuple[int, list[int]]] = {}
 
@@ -206,19 +230,22 @@ class Workers:
                 yield part, index
 
 
-#: The mean CPU time of an answer below which no answers are handed to workers: the news
-#: sent each way with them costs more (issue 39; the c22 boarding fight's take 0.05-0.4 s,
-#: the contest gate fight's a few ms).
-WORTH_SECONDS = 0.02
+#: Rankings worked out each way (here in turn, and split with the workers) before the
+#: faster way, by wall seconds an answer, is kept (issue 39: on the c22 boarding fight,
+#: whose answers take 0.05-0.4 s, the split wins; on the contest gate fight the news
+#: sent each way costs more than the answers, and so does the split's loss of the
+#: sub-steps a ranking's answers share).
+TRIALS = 2
 
 
 class Aside:
-    """The main process's helper while it plays the first task (installed with
-    :func:`fracas.analysis.simulate`'s ``answers_aside``). Until ``due()`` says the rest
-    is sure to go to workers, it does nothing; then it starts them, and once one has
-    started, a ranking's missing answers but the last go to the workers (split among all
-    but one of them) while the main process works out the last. Each side sends the
-    other what its cache gained, so both go on warm."""
+    """The main process's helper while it plays the first tasks (installed with
+    :func:`fracas.odds.cache.answers_aside`). Until ``due()`` says the rest is sure to go
+    to workers, it does nothing; then it starts them. Once one has started, a ranking's
+    missing answers are worked out either here in turn, or split: all but the last go to
+    the workers while the main process works out the last, each side sending the other
+    what its cache gained. Each way is timed on :data:`TRIALS` rankings, then the faster
+    kept (and still timed, so that a way grown slower gives way)."""
 
     def __init__(self, workers: Workers, system: RuleSystem, due: Callable[[], bool]) -> None:
         self.workers, self.system, self.due = workers, system, due
@@ -226,43 +253,61 @@ class Aside:
         self.mark = odds_mark()
         self.handed = 0  # answers the workers worked out
         self.seen = worked_out()  # answers worked out here or for here, as last counted
-        self.own = [0.0, 0]  # seconds the main process spent on its answers, and how many
+        #: per way (here, split): rankings, answers and wall seconds so far
+        self.timed = {False: [0, 0, 0.0], True: [0, 0, 0.0]}
 
     def finding(self, most: int) -> bool:
         """Whether ``most`` answers or more were worked out (here, or by the workers for
-        here) since the last call: while so, the run is still finding its opening's odds,
-        best found side by side here than twice over in two workers' tasks."""
+        here) since the last call, and the split pays: while so, the run is still finding
+        its opening's odds, best found side by side here than twice over in two workers'
+        tasks."""
         now = worked_out() + self.handed
         found, self.seen = now - self.seen, now
-        return found >= most and self.pays()
+        return found >= most and self.split()
 
-    def pays(self) -> bool:
-        """Whether an answer takes long enough to work out (:data:`WORTH_SECONDS`, the
-        main process's own, on average) for handing some to a worker to pay for the
-        news sent each way; the cheap answers of most fights are worked out here."""
-        spent, answers = self.own
-        return answers == 0 or spent / answers >= WORTH_SECONDS
+    def split(self) -> bool:
+        """Whether the next ranking is split with the workers: each way in turn until both
+        were timed :data:`TRIALS` times, then the one with the fewer seconds an answer."""
+        here, split = self.timed[False], self.timed[True]
+        if here[0] < TRIALS or split[0] < TRIALS:
+            return split[0] <= here[0]
+        return split[2] * here[1] < here[2] * split[1]
 
     def __call__(self, system: RuleSystem, missing: list[Action], roster: Roster) -> bool:
-        pool = self.workers.pool
-        if system is not self.system or not self.pays():
+        if system is not self.system:
             return False
-        if pool is None:
+        if self.workers.pool is None:
             if self.due():
                 self.workers.start()
                 self.mark = odds_mark()  # the workers start knowing what the cache knows
             return False
         if not self.workers.started():
             return False
+        way = self.split()
+        start = time.perf_counter()
+        if way:
+            self._split(system, missing, roster)
+        else:
+            for action in missing:
+                cached_odds(system, action, roster)
+        timed = self.timed[way]
+        timed[0] += 1
+        timed[1] += len(missing)
+        timed[2] += time.perf_counter() - start
+        return True
+
+    def _split(self, system: RuleSystem, missing: list[Action], roster: Roster) -> None:
+        """All but the last of ``missing`` to the workers (each with the news it lacks),
+        the last here meanwhile; then each side takes in what the other worked out."""
+        pool = self.workers.pool
+        assert pool is not None
         news = [*self.pending, known_odds(self.mark)]
         handed, last = missing[:-1], missing[-1]
         ways = max(1, min(self.workers.jobs - 1, len(handed)))
         futures = [pool.submit(_answers, _packed((handed[i::ways], roster, news)))
                    for i in range(ways)]
-        before, start = odds_mark(), time.process_time()
+        before = odds_mark()
         cached_odds(system, last, roster)
-        self.own[0] += time.process_time() - start
-        self.own[1] += 1
         own = known_odds(before)
         for future in futures:
             by, blob = future.result()
@@ -271,4 +316,3 @@ class Aside:
             self.workers.answered.append((by, found))
         self.pending, self.mark = [own], odds_mark()
         self.handed += len(handed)
-        return True

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import multiprocessing
 import signal
+import sys
 import threading
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
@@ -60,9 +61,36 @@ class _QuietPool(ProcessPoolExecutor):
             process.join()
 
 
+#: Whether this platform can fork: a forked worker starts as a copy of the main process,
+#: its caches included, and imports nothing (Linux; macOS and Windows spawn).
+CAN_FORK = "fork" in multiprocessing.get_all_start_methods()
+
+
 def worker_pool(jobs: int, initializer: Callable[..., object] | None = None,
-                initargs: tuple[Any, ...] = ()) -> ProcessPoolExecutor:
-    """A pool of ``jobs`` spawned workers that ignore Ctrl-C (the main process handles it);
-    each runs ``initializer(*initargs)`` once as it starts."""
+                initargs: tuple[Any, ...] = (), *, fork: bool = False) -> ProcessPoolExecutor:
+    """A pool of ``jobs`` workers that ignore Ctrl-C (the main process handles it); each
+    runs ``initializer(*initargs)`` once as it starts. Spawned (a fresh interpreter) unless
+    ``fork`` (and :data:`CAN_FORK`): then all start at the first task, as copies of this
+    process as it is then."""
+    if fork and CAN_FORK:
+        return _QuietPool(max_workers=jobs, mp_context=multiprocessing.get_context("fork"),
+                          initializer=_forked, initargs=(initializer, *initargs))
     return _QuietPool(max_workers=jobs, mp_context=multiprocessing.get_context("spawn"),
                       initializer=initializer, initargs=initargs)
+
+
+def _forked(initializer: Callable[..., object] | None, *initargs: Any) -> None:
+    """A forked worker's start: its own standard output and error first. A thread of the
+    main process (a progress bar's) may have held a stream's lock as it forked; a worker
+    that then wrote to, or flushed, that stream (Python flushes both as a worker ends)
+    would wait for it for ever. The new streams write to the same files."""
+    for name in ("stdout", "stderr"):
+        stream = getattr(sys, name)
+        try:
+            fd = stream.fileno()
+        except (AttributeError, OSError, ValueError):  # none, or not a file (captured)
+            continue
+        setattr(sys, name, open(fd, "w", buffering=1, encoding=stream.encoding,  # noqa: SIM115
+                                errors=stream.errors, closefd=False))
+    if initializer is not None:
+        initializer(*initargs)
