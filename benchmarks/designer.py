@@ -8,7 +8,11 @@ path (goal: at most 1.10x), and ``--jobs 2`` against ``--jobs 1`` in wall time (
 slower; the c22 boarding fight at most 0.65x on an otherwise idle machine). The four JSON
 outputs must be the same (auto, its path and any jobs play the same fights).
 
-Wall time on a shared machine is noisy: the load average before and after is printed.
+Wall time on this machine is noisy (the same run varies by 30 % from minute to minute):
+the four runs of a fight are made in turn, as one round, and a fight whose round took under
+:data:`SHORT` seconds gets :data:`ROUNDS` rounds. Printed are the medians of the runs'
+seconds and the medians of the rounds' ratios (each ratio paired within its round). The
+load average before and after is printed.
 
 Run: .venv/bin/python benchmarks/designer.py [-n N] [--only WORD] [--quick]
 (--quick: 20 fights of the two duels, to show that it runs)
@@ -20,6 +24,7 @@ import argparse
 import json
 import os
 import resource
+import statistics
 import subprocess
 import sys
 import time
@@ -27,6 +32,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 AUTO_GOAL, JOBS_GOAL, BOARDING_GOAL = 1.10, 1.0, 0.65
+SHORT, ROUNDS = 10.0, 5  # a round of a fight under SHORT seconds: ROUNDS rounds of it
 
 
 def run(path: Path, n: int, *extra: str) -> tuple[float, float, dict[str, object]]:
@@ -58,6 +64,29 @@ def same_fights(a: dict[str, object], b: dict[str, object]) -> bool:
         k: v for k, v in b.items() if k not in keep}
 
 
+Run = tuple[float, float]  # wall s, CPU s
+
+
+def one_round(path: Path, n: int, method: str | None = None
+              ) -> tuple[str, Run, Run, Run, Run, bool]:
+    """One round of a fight, its four runs in turn: auto, the path auto chose (``method``
+    if known already), that path with ``--jobs 1`` and ``--jobs 2``; and whether all four
+    played the same fights."""
+    a_wall, a_cpu, a_json = run(path, n)
+    method = method or chosen_path(a_json)
+    p_wall, p_cpu, p_json = run(path, n, "--method", method)
+    one_wall, one_cpu, one_json = run(path, n, "--method", method, "--jobs", "1")
+    two_wall, two_cpu, two_json = run(path, n, "--method", method, "--jobs", "2")
+    same = all(same_fights(a_json, o) for o in (p_json, one_json, two_json))
+    return method, (a_wall, a_cpu), (p_wall, p_cpu), (one_wall, one_cpu), (two_wall, two_cpu), same
+
+
+def _cell(runs: list[Run]) -> str:
+    """The median wall / CPU seconds of a way's runs."""
+    return (f"{statistics.median(w for w, _ in runs):>6.1f}/"
+            f"{statistics.median(c for _, c in runs):<6.1f}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("-n", type=int, default=2000, help="fights per run (default 2,000)")
@@ -72,24 +101,26 @@ def main() -> None:
         fights = [p for p in fights if args.only in str(p)]
     print(f"load average before: {os.getloadavg()[0]:.1f} (2 cores)")
     print(f"{args.n:,} fights each; seconds wall / CPU (the process and its workers)")
-    print(f"{'fight':<30} {'path':<8} {'auto':>13} {'path':>13} {'auto/path':>9} "
+    print(f"{'fight':<30} {'path':<8} {'rounds':>6} {'auto':>13} {'path':>13} {'auto/path':>9} "
           f"{'jobs 1':>13} {'jobs 2':>13} {'2/1 wall':>8}  same fights", flush=True)
     met = True
     for path in fights:
         name = f"{path.parent.name}/{path.stem}"
-        a_wall, a_cpu, a_json = run(path, args.n)
-        method = chosen_path(a_json)
-        p_wall, p_cpu, p_json = run(path, args.n, "--method", method)
-        one_wall, one_cpu, one_json = run(path, args.n, "--method", method, "--jobs", "1")
-        two_wall, two_cpu, two_json = run(path, args.n, "--method", method, "--jobs", "2")
-        auto_ratio = a_cpu / p_cpu
-        jobs_ratio = two_wall / one_wall
+        rounds = [one_round(path, args.n)]
+        if sum(w for w, _ in rounds[0][1:5]) < SHORT and not args.quick:
+            rounds += [one_round(path, args.n, rounds[0][0]) for _ in range(ROUNDS - 1)]
+        method = rounds[0][0]
+        runs: list[list[Run]] = [[r[1] for r in rounds], [r[2] for r in rounds],
+                                 [r[3] for r in rounds], [r[4] for r in rounds]]
+        # auto, its path, jobs 1, jobs 2
+        auto_ratio = statistics.median(r[1][1] / r[2][1] for r in rounds)
+        jobs_ratio = statistics.median(r[4][0] / r[3][0] for r in rounds)
         goal = BOARDING_GOAL if "boarding" in name else JOBS_GOAL
-        same = all(same_fights(a_json, o) for o in (p_json, one_json, two_json))
+        same = all(r[5] for r in rounds)
         met = met and same and auto_ratio <= AUTO_GOAL and jobs_ratio <= goal
-        print(f"{name:<30} {method:<8} {a_wall:>6.1f}/{a_cpu:<6.1f} {p_wall:>6.1f}/{p_cpu:<6.1f}"
-              f" {auto_ratio:>8.2f}x {one_wall:>6.1f}/{one_cpu:<6.1f} {two_wall:>6.1f}/"
-              f"{two_cpu:<6.1f} {jobs_ratio:>7.2f}x  {'yes' if same else 'NO'}", flush=True)
+        print(f"{name:<30} {method:<8} {len(rounds):>6} {_cell(runs[0])} {_cell(runs[1])}"
+              f" {auto_ratio:>8.2f}x {_cell(runs[2])} {_cell(runs[3])} {jobs_ratio:>7.2f}x  "
+              f"{'yes' if same else 'NO'}", flush=True)
     print(f"goals: auto/path (CPU) at most {AUTO_GOAL:.2f}x; jobs 2/jobs 1 (wall) at most "
           f"{JOBS_GOAL:.2f}x, c22 boarding {BOARDING_GOAL:.2f}x, on an otherwise idle machine")
     print(f"load average after: {os.getloadavg()[0]:.1f}; every goal met: "
