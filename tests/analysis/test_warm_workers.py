@@ -145,9 +145,10 @@ def test_odds_built_on_shipped_sub_steps_are_the_plain_ones() -> None:
 
 
 def test_answers_worked_out_aside_are_the_plain_ones(monkeypatch: Any) -> None:
-    """While the main process plays its first tasks, a ranking's missing answers but the
-    last are worked out by a worker (issue 39): the fights are those of one process, and
-    every answer a worker worked out equals the one this process works out itself."""
+    """While the main process plays its first tasks, a ranking's missing answers are
+    worked out in shares by a worker and the main process (issue 39): the fights are
+    those of one process, and every answer worked out so equals the one this process
+    works out itself from nothing."""
     from fracas.analysis import spread
     from fracas.encounter.policies import forget_memos
 
@@ -160,7 +161,7 @@ def test_answers_worked_out_aside_are_the_plain_ones(monkeypatch: Any) -> None:
               roster: Roster) -> None:
         plain_split(self, system, missing, roster)
         handed.extend((system, a, roster, known_answer(system, a, roster))
-                      for a in missing[:-1])
+                      for a in missing)
 
     monkeypatch.setattr(spread.Aside, "_split", split)
     monkeypatch.setattr(sim, "PARALLEL_FROM_SECONDS", 0.0)  # the workers start at once

@@ -11,14 +11,16 @@ and the odds and memos that pass between processes are exact and keyed by value.
 * **Answers aside** (:class:`Aside`): the first task is played in the main process, and
   its fights work out most of the odds every fight's opening needs. Once the rest of the
   run is sure to go to workers, they start; from then on, whenever a ranking misses
-  several answers, the workers work out all but the last while the main process works
-  out the last, so the other core is not idle while the opening is worked out.
+  several answers, the workers and the main process work them out in even shares (where
+  that is timed faster than one process), so the other core is not idle while the
+  opening is worked out.
 """
 
 from __future__ import annotations
 
 import copyreg
 import io
+import itertools
 import os
 import pickle
 import time
@@ -242,10 +244,10 @@ class Aside:
     """The main process's helper while it plays the first tasks (installed with
     :func:`fracas.odds.cache.answers_aside`). Until ``due()`` says the rest is sure to go
     to workers, it does nothing; then it starts them. Once one has started, a ranking's
-    missing answers are worked out either here in turn, or split: all but the last go to
-    the workers while the main process works out the last, each side sending the other
-    what its cache gained. Each way is timed on :data:`TRIALS` rankings, then the faster
-    kept (and still timed, so that a way grown slower gives way)."""
+    missing answers are worked out either here in turn, or split in even shares: one to
+    each worker but one, the last here meanwhile, each side sending the other what its
+    cache gained. Each way is timed on :data:`TRIALS` rankings, then the faster kept (and
+    still timed, so that a way grown slower gives way)."""
 
     def __init__(self, workers: Workers, system: RuleSystem, due: Callable[[], bool]) -> None:
         self.workers, self.system, self.due = workers, system, due
@@ -297,17 +299,19 @@ class Aside:
         return True
 
     def _split(self, system: RuleSystem, missing: list[Action], roster: Roster) -> None:
-        """All but the last of ``missing`` to the workers (each with the news it lacks),
-        the last here meanwhile; then each side takes in what the other worked out."""
+        """``missing`` in even shares, one to each worker but one (with the news it lacks)
+        and the last here meanwhile; then each side takes in what the other worked out."""
         pool = self.workers.pool
         assert pool is not None
         news = [*self.pending, known_odds(self.mark)]
-        handed, last = missing[:-1], missing[-1]
-        ways = max(1, min(self.workers.jobs - 1, len(handed)))
-        futures = [pool.submit(_answers, _packed((handed[i::ways], roster, news)))
-                   for i in range(ways)]
+        ways = max(2, min(self.workers.jobs, len(missing)))  # this process the last way
+        size, more = divmod(len(missing), ways)
+        ends = list(itertools.accumulate((size + (i < more) for i in range(ways)), initial=0))
+        shares = [missing[a:b] for a, b in itertools.pairwise(ends)]
+        futures = [pool.submit(_answers, _packed((share, roster, news))) for share in shares[:-1]]
         before = odds_mark()
-        cached_odds(system, last, roster)
+        for action in shares[-1]:
+            cached_odds(system, action, roster)
         own = known_odds(before)
         for future in futures:
             by, blob = future.result()
@@ -315,4 +319,4 @@ class Aside:
             learn_odds(found)
             self.workers.answered.append((by, found))
         self.pending, self.mark = [own], odds_mark()
-        self.handed += len(handed)
+        self.handed += sum(len(share) for share in shares[:-1])
