@@ -9,12 +9,13 @@ slower; the c22 boarding fight at most 0.65x on an otherwise idle machine). The 
 outputs must be the same (auto, its path and any jobs play the same fights).
 
 Wall time on this machine is noisy (the same run varies by 30 % from minute to minute):
-the four runs of a fight are made in turn, as one round, and a fight whose round took under
-:data:`SHORT` seconds gets :data:`ROUNDS` rounds. Printed are the medians of the runs'
+the four runs of a fight are made in turn, as one round (every other round in the other
+order), and a fight whose round took under :data:`SHORT` seconds gets :data:`ROUNDS` rounds
+(``--rounds K``: K rounds of every fight). Printed are the medians of the runs'
 seconds and the medians of the rounds' ratios (each ratio paired within its round). The
 load average before and after is printed.
 
-Run: .venv/bin/python benchmarks/designer.py [-n N] [--only WORD] [--quick]
+Run: .venv/bin/python benchmarks/designer.py [-n N] [--only WORD] [--rounds K] [--quick]
 (--quick: 20 fights of the two duels, to show that it runs)
 """
 
@@ -32,7 +33,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 AUTO_GOAL, JOBS_GOAL, BOARDING_GOAL = 1.10, 1.0, 0.65
-SHORT, ROUNDS = 10.0, 5  # a round of a fight under SHORT seconds: ROUNDS rounds of it
+SHORT, ROUNDS = 20.0, 5  # a round of a fight under SHORT seconds: ROUNDS rounds of it
 
 
 def run(path: Path, n: int, *extra: str) -> tuple[float, float, dict[str, object]]:
@@ -67,16 +68,23 @@ def same_fights(a: dict[str, object], b: dict[str, object]) -> bool:
 Run = tuple[float, float]  # wall s, CPU s
 
 
-def one_round(path: Path, n: int, method: str | None = None
+def one_round(path: Path, n: int, method: str | None = None, turn: int = 0
               ) -> tuple[str, Run, Run, Run, Run, bool]:
     """One round of a fight, its four runs in turn: auto, the path auto chose (``method``
     if known already), that path with ``--jobs 1`` and ``--jobs 2``; and whether all four
-    played the same fights."""
-    a_wall, a_cpu, a_json = run(path, n)
-    method = method or chosen_path(a_json)
-    p_wall, p_cpu, p_json = run(path, n, "--method", method)
-    one_wall, one_cpu, one_json = run(path, n, "--method", method, "--jobs", "1")
-    two_wall, two_cpu, two_json = run(path, n, "--method", method, "--jobs", "2")
+    played the same fights. An odd ``turn`` runs each pair the other way round (the path
+    before auto, ``--jobs 2`` before ``--jobs 1``), so that neither always runs second."""
+    if turn % 2:
+        assert method is not None
+        p_wall, p_cpu, p_json = run(path, n, "--method", method)
+        a_wall, a_cpu, a_json = run(path, n)
+    else:
+        a_wall, a_cpu, a_json = run(path, n)
+        method = method or chosen_path(a_json)
+        p_wall, p_cpu, p_json = run(path, n, "--method", method)
+    ways = [("1", 0), ("2", 1)][::-1 if turn % 2 else 1]
+    done = {way: run(path, n, "--method", method, "--jobs", way) for way, _ in ways}
+    (one_wall, one_cpu, one_json), (two_wall, two_cpu, two_json) = done["1"], done["2"]
     same = all(same_fights(a_json, o) for o in (p_json, one_json, two_json))
     return method, (a_wall, a_cpu), (p_wall, p_cpu), (one_wall, one_cpu), (two_wall, two_cpu), same
 
@@ -92,6 +100,8 @@ def main() -> None:
     parser.add_argument("-n", type=int, default=2000, help="fights per run (default 2,000)")
     parser.add_argument("--only", help="only the fights whose name has this word")
     parser.add_argument("--quick", action="store_true")
+    parser.add_argument("--rounds", type=int, help=f"rounds of every fight (default: {ROUNDS} "
+                        f"for a fight whose round takes under {SHORT:g} s, else 1)")
     args = parser.parse_args()
     fights = sorted((ROOT / "examples").glob("*/*-fight.yaml"))
     if args.quick:
@@ -107,8 +117,9 @@ def main() -> None:
     for path in fights:
         name = f"{path.parent.name}/{path.stem}"
         rounds = [one_round(path, args.n)]
-        if sum(w for w, _ in rounds[0][1:5]) < SHORT and not args.quick:
-            rounds += [one_round(path, args.n, rounds[0][0]) for _ in range(ROUNDS - 1)]
+        more = args.rounds or (ROUNDS if sum(w for w, _ in rounds[0][1:5]) < SHORT else 1)
+        if not args.quick:
+            rounds += [one_round(path, args.n, rounds[0][0], turn) for turn in range(1, more)]
         method = rounds[0][0]
         runs: list[list[Run]] = [[r[1] for r in rounds], [r[2] for r in rounds],
                                  [r[3] for r in rounds], [r[4] for r in rounds]]
