@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+import pytest
 
 from fracas.analysis import paths
 from fracas.analysis import simulate as sim
@@ -81,3 +82,27 @@ def test_sampled_and_step_by_step_agree_on_the_test_fight(toy_dir: Path) -> None
     sampled = sim.simulate(setup, scenario.roster, 200, seed=5, method="sampled")
     steps = sim.simulate(setup, scenario.roster, 200, seed=6, method="steps")
     agree(sampled, steps)
+
+
+def test_auto_s_trial_of_learning_stops_at_its_cap(monkeypatch: Any) -> None:
+    """Auto's trial of the sampled path's learning (issue 39) stops at its cap of
+    enumeration runs, not up to a whole enumeration (1,000 runs) past it: the c22 deck
+    brawl's first sub-step alone takes more runs than the cap allows."""
+    from fracas.analysis.sampled import WorkCapReached
+
+    made: list[SubstepCache] = []
+
+    class Counted(SubstepCache):
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            super().__init__(*args, **kwargs)
+            made.append(self)
+
+    monkeypatch.setattr(paths, "SubstepCache", Counted)
+    scenario = load_scenario(Path(__file__).resolve().parents[2] / "examples" / "c22"
+                             / "deck-brawl-fight.yaml")
+    setup = setup_from_scenario(scenario)
+    cap = 120
+    with pytest.raises(WorkCapReached):
+        paths.learn_played(setup, scenario.roster, 1, paths.MAX_MEMORY, max_work=cap)
+    (cache,) = made
+    assert cap < cache.runs + cache.traces <= cap + 2

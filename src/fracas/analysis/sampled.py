@@ -24,6 +24,7 @@ outcome kept); at its byte budget it is emptied and fills again.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Hashable
 from typing import Any, TypeVar
 
@@ -134,7 +135,7 @@ class SubstepCache:
             return self._trace(roller, fn, args, where, base, [])
         trackers = {i: ReadTracker(args[i]) for i in where}
         tracked = tuple(trackers.get(i, a) for i, a in enumerate(args))
-        exact = ExactRoller(max_runs=ENUMERATION_RUNS)
+        exact = ExactRoller(max_runs=self._runs_allowed())
         try:
             dist = exact.distribution(fn, *tracked)
         except EnumerationTooLarge:
@@ -182,6 +183,16 @@ class SubstepCache:
             self._store(base, reads, key[2], found, ENTRY_BYTES)
         self._charge(NODE_BYTES * found.add(replay.path, result))
         return result
+
+    def _runs_allowed(self) -> int:
+        """The runs the next enumeration may take: :data:`ENUMERATION_RUNS`, and past
+        ``max_work`` none (one over it, so that the cap is reached, not overshot by up to
+        a whole enumeration: a trial that would pass it stops there, as it did at the
+        enumeration's end before)."""
+        if self.max_work is None:
+            return ENUMERATION_RUNS
+        left = math.floor(self.max_work - self.runs - self.traces) + 1
+        return max(1, min(ENUMERATION_RUNS, left))
 
     def _check_work(self) -> None:
         if self.max_work is not None and self.runs + self.traces > self.max_work:
