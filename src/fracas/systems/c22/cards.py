@@ -21,7 +21,7 @@ Sampling and pinned cards give the actual cards.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable
+from collections.abc import Hashable
 from dataclasses import dataclass, field
 from functools import cache
 from itertools import permutations
@@ -197,8 +197,11 @@ class HandDraw(Variable[tuple[Card, ...]]):
 
 
 @cache
-def _until_number_classes(pile: tuple[Card, ...], key: Callable[[Card], Hashable]
+def _until_number_classes(pile: tuple[Card, ...], reads: CardReads
                           ) -> Distribution[tuple[Card, ...]]:
+    """The classes (:meth:`CardReads.kind`) of the cards drawn until a number card,
+    memoised by the reads' value (not by a bound method of them: a method compares its
+    object by identity, so such a key would never be met again)."""
     # The first number card in a shuffled pile is equally likely to be any number card,
     # whether or not jokers come before it (the first card of all is a number card with
     # chance N / (N + J)). The jokers passed over change no rule's result in this action,
@@ -215,7 +218,7 @@ def _until_number_classes(pile: tuple[Card, ...], key: Callable[[Card], Hashable
             for passed, w in ((False, numbers), (True, len(jokers))):
                 if not w:
                     continue
-                k = (key(c), passed)
+                k = (reads.kind(c), passed)
                 shown.setdefault(k, (jokers[0], c) if passed else (c,))
                 weights[k] = weights.get(k, 0) + w
     return Distribution({shown[k]: w for k, w in weights.items()})
@@ -239,7 +242,7 @@ class UntilNumber(Variable[tuple[Card, ...]]):
         return self.owner
 
     def exact(self) -> Distribution[tuple[Card, ...]]:
-        return _until_number_classes(self.pile, self.key.kind)
+        return _until_number_classes(self.pile, self.key)
 
     def sample(self, rng: np.random.Generator) -> tuple[Card, ...]:
         out: list[Card] = []
