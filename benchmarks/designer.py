@@ -82,8 +82,8 @@ def one_round(path: Path, n: int, method: str | None = None, turn: int = 0
         a_wall, a_cpu, a_json = run(path, n)
         method = method or chosen_path(a_json)
         p_wall, p_cpu, p_json = run(path, n, "--method", method)
-    ways = [("1", 0), ("2", 1)][::-1 if turn % 2 else 1]
-    done = {way: run(path, n, "--method", method, "--jobs", way) for way, _ in ways}
+    ways = ["2", "1"] if turn % 2 else ["1", "2"]
+    done = {way: run(path, n, "--method", method, "--jobs", way) for way in ways}
     (one_wall, one_cpu, one_json), (two_wall, two_cpu, two_json) = done["1"], done["2"]
     same = all(same_fights(a_json, o) for o in (p_json, one_json, two_json))
     return method, (a_wall, a_cpu), (p_wall, p_cpu), (one_wall, one_cpu), (two_wall, two_cpu), same

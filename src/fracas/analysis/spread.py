@@ -4,10 +4,11 @@ side by side while the main process plays the first task (issue 39).
 Fights are the same wherever they are played: each task's fights have their own seeds,
 and the odds and memos that pass between processes are exact and keyed by value.
 
-* **Tasks** (:meth:`Workers.spread`): the fields every task shares go to each worker
-  once; each task brings back what its worker worked out (the policies' odds, the
-  sub-steps they were built from, their rankings), and the next task given to another
-  worker takes it along.
+* **Tasks** (:meth:`Workers.spread`): forked where the platform can (:data:`FORK`), the
+  workers start as copies of the main process; spawned, the fields every task shares
+  and what the main process knows go to each worker once. Each task brings back what
+  its worker worked out (the policies' odds, the sub-steps they were built from, their
+  rankings), and the next task given to another worker takes it along.
 * **Answers aside** (:class:`Aside`): the first task is played in the main process, and
   its fights work out most of the odds every fight's opening needs. Once the rest of the
   run is sure to go to workers, they start; from then on, whenever a ranking misses
@@ -150,8 +151,8 @@ class Workers:
         self.pool: ProcessPoolExecutor | None = None
         self.ready: Future[int] | None = None
         self.since: MemosMark | None = None  # what the main process knew at the start
-        #: the answers workers worked out for the main process (:class:`Aside`): its cache
-        #: holds them, but sends on only what it worked out itself
+        #: the answers spawned workers worked out for the main process (:class:`Aside`):
+        #: its cache holds them, but sends on only what it worked out itself
         self.answered: list[tuple[int, OddsMemo]] = []  # by which worker (pid)
 
     def start(self) -> None:
@@ -317,6 +318,7 @@ class Aside:
             by, blob = future.result()
             found = pickle.loads(blob)
             learn_odds(found)
-            self.workers.answered.append((by, found))
+            if not self.workers.forked:  # spawned ones are sent them at the spread
+                self.workers.answered.append((by, found))
         self.pending, self.mark = [own], odds_mark()
         self.handed += sum(len(share) for share in shares[:-1])
