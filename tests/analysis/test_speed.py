@@ -199,3 +199,31 @@ def test_auto_gives_up_a_sampled_trial_that_would_cost_more_than_its_share() -> 
     fights = simulate(setup, scenario.roster, 40, seed=3, method="steps")
     chosen = simulate(setup, scenario.roster, 40, seed=3, method="auto")
     assert np.array_equal(fights.winner, chosen.winner)
+
+
+def test_the_probe_stops_before_a_turn_whose_new_states_would_pass_its_budget() -> None:
+    """Issue 39: the c22 duel's opening state costs 129 exact runs and leads to dozens of
+    new states; a budget that cannot pay for them at that cost is not spent learning so
+    (before, the probe worked through the next turns until its runs passed the budget)."""
+    import re
+
+    from fracas.analysis.paths import CHAINS, probe
+
+    path = Path(__file__).parents[2] / "examples" / "c22" / "duel-fight.yaml"
+    scenario = load_scenario(path)
+    setup = setup_from_scenario(scenario)
+    budget = 4_666
+    CHAINS.clear()
+    verdict = probe(setup, scenario.roster, 1, 4_000, budget=budget, run_cost=0.3)
+    CHAINS.clear()
+    said = re.search(r"the next turn's (\d+) new states, at the ([\d.,]+) exact runs a state "
+                     r"has cost so far, would pass the probe's budget of ([\d,]+)",
+                     verdict.reason)
+    assert not verdict.fast and said, verdict.reason
+    fresh, per_state = int(said[1]), float(said[2].replace(",", ""))
+    assert int(said[3].replace(",", "")) == budget
+    assert 0 < verdict.runs < budget / 10
+    assert verdict.runs + fresh * per_state > budget  # the turn it did not start
+    whole = probe(setup, scenario.roster, 1, 4_000, budget=None)  # no budget: played on
+    CHAINS.clear()
+    assert not whole.fast and whole.runs > budget / 2

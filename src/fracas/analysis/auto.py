@@ -9,7 +9,9 @@ first, each stopped as soon as it has answered:
 2. The chain's :func:`~fracas.analysis.simulate.probe`, with a budget of
    :data:`AUTO_SHARE` of that work in exact runs (one run, its rules memoised, is worth
    :data:`RUN_COST` of a turn played): the fast path when its states repeat enough that
-   building the chain costs less than playing every turn.
+   building the chain costs less than playing every turn. It stops as soon as it can
+   tell that the budget would not do (see the probe's docstring): what a run costs
+   against a turn varies from fight to fight, so the budget is a ceiling, seldom spent.
 3. The sampled path, only from :data:`SAMPLED_FROM` fights (below that its learning
    cannot pay): its learning fights, then two halves of :data:`TRIAL_FIGHTS` fights
    (kept if this path wins). The learning is given up, and the steps path taken, once
@@ -48,7 +50,7 @@ from fracas.core.words import count
 from fracas.encounter.engine import FightSetup
 
 STEPS_TRIAL = 4  # fights played step by step first (kept when steps wins)
-AUTO_SHARE = 0.15  # of the step-by-step work, the most the chain's probe spends
+AUTO_SHARE = 0.10  # of the step-by-step work, the most the chain's probe spends
 RUN_COST = 0.3  # one exact run of the chain, in turns played step by step (memoised rules)
 SAMPLED_FROM = 400  # fewer fights: the sampled path is not tried
 TRIAL_FIGHTS = 8  # per half of the sampled path's trial

@@ -24,6 +24,7 @@ from fracas.analysis.sampled import SamplingRoller, SubstepCache
 from fracas.analysis.trace import MemoRoller, ReplayMemo
 from fracas.core.events import ActionChosen, Outcome
 from fracas.core.recur import Recurrence, forget_states, recurring_states
+from fracas.core.words import count
 from fracas.dice.rollers import EnumerationTooLarge, Roller
 from fracas.encounter.engine import FightSetup, step
 from fracas.encounter.modes import LEAN, forget_choices, retry_choices
@@ -285,7 +286,7 @@ def fast_batch(args: FastTask, report: Callable[[int], None] | None = None) -> F
 
 PROBE_FIGHTS = 256  # per half of the probe
 PROBE_RUNS = 150_000  # the most exact runs a probe spends before it answers no
-PROBE_STATE_SHARE = 16  # one state's exact runs past budget / this: a chain that cannot pay
+PROBE_STATE_SHARE = 32  # one state's exact runs past budget / this: a chain that cannot pay
 
 
 @dataclass(frozen=True)
@@ -311,8 +312,9 @@ def probe(setup: FightSetup, roster: Start, seed: int, n: int,
     about runs / S per state, each worth ``run_cost`` of a turn played step by step. It
     stops early, answering no, once its runs pass ``budget`` (default: what the
     step-by-step path would spend), or, given a ``budget``, 1/:data:`PROBE_STATE_SHARE` of
-    it on one state (on average over a turn's new states). It counts what depends on the
-    seed alone, no clock.
+    it on one state (on average over a turn's new states), or before a turn whose new
+    states, at the runs a state has cost so far, would pass it (rather than spend the
+    budget to learn so). It counts what depends on the seed alone, no clock.
     """
     chain = chain_for(setup, roster, 10**7)
     start_runs = chain.exact.runs
@@ -320,7 +322,7 @@ def probe(setup: FightSetup, roster: Start, seed: int, n: int,
     per_state = limit if budget is None else max(1, limit // PROBE_STATE_SHARE)
     start = chain.state_id(start_state(roster))
     visited: set[int] = set()
-    turns = 0
+    turns = worked = 0  # turns played; states whose row the probe worked out
     counts: list[int] = []
 
     def no(reason: str) -> Probe:
@@ -347,6 +349,11 @@ def probe(setup: FightSetup, roster: Start, seed: int, n: int,
             if turns > 2 * PROBE_FIGHTS and len(visited) > 0.25 * turns:
                 return no("nearly every turn meets a new state: they do not repeat")
             fresh = sum(chain.rows[sid] is None for sid in np.unique(current[live]).tolist())
+            if budget is not None and worked and runs + fresh * runs / worked > limit:
+                return no(f"the next turn's {count(fresh, 'new state')}, at the "
+                          f"{runs / worked:,.1f} exact runs a state has cost so far, would "
+                          f"pass the probe's budget of {limit:,} exact runs")
+            worked += fresh
             chain.exact.max_runs = min(start_runs + limit,
                                        chain.exact.runs + max(1, fresh) * per_state)
             try:
