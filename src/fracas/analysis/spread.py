@@ -300,7 +300,6 @@ class Aside:
         return True
 
     def _time(self, way: bool, answers: int, seconds: float) -> None:
-        """Count a ranking of ``answers`` worked out one way (True: split) in ``seconds``."""
         if answers:
             timed = self.timed[way]
             timed[0] += 1
