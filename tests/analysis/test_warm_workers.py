@@ -158,11 +158,10 @@ def test_answers_worked_out_aside_are_the_plain_ones(monkeypatch: Any) -> None:
     plain_split = spread.Aside._split
 
     def split(self: spread.Aside, system: RuleSystem, missing: list[Action],
-              roster: Roster) -> tuple[int, float]:
-        here = plain_split(self, system, missing, roster)
+              roster: Roster) -> None:
+        plain_split(self, system, missing, roster)
         handed.extend((system, a, roster, known_answer(system, a, roster))
                       for a in missing)
-        return here
 
     monkeypatch.setattr(spread.Aside, "_split", split)
     monkeypatch.setattr(sim, "PARALLEL_FROM_SECONDS", 0.0)  # the workers start at once
@@ -197,37 +196,3 @@ def test_the_aside_keeps_the_faster_way_once_both_were_timed() -> None:
     assert aside.split() is False
     aside.timed = {False: [2, 10, 1.0], True: [2, 30, 2.0]}  # split: 0.067 s an answer
     assert aside.split() is True
-
-
-def test_a_split_times_both_ways_so_no_ranking_is_played_here_only_to_be_timed(
-        monkeypatch: Any) -> None:
-    """A split's own share, worked out in turn in the main process, is timed as a ranking
-    played here (issue 39): while the split is the faster, every ranking is split, the
-    trials included."""
-    from concurrent.futures import Future
-
-    from fracas.analysis import spread
-
-    scenario = load_scenario(ROOT / "examples" / "contest" / "duel-fight.yaml")
-    setup = setup_from_scenario(scenario)
-    workers = spread.Workers([(setup, 0)] * 3, 2)
-    aside = spread.Aside(workers, setup.system, lambda: True)
-    workers.close()  # never started: the split below is played out by hand
-    ready: Future[int] = Future()
-    ready.set_result(0)
-    workers.pool, workers.ready = object(), ready  # type: ignore[assignment]
-    shares = []
-
-    def split(self: spread.Aside, system: RuleSystem, missing: list[Action],
-              roster: Roster) -> tuple[int, float]:
-        shares.append(len(missing))
-        return 2, 0.5  # half the answers here, at 0.25 s each
-
-    monkeypatch.setattr(spread.Aside, "_split", split)
-    first = next(iter(scenario.roster))
-    actions = setup.system.actions(first, scenario.roster)[:1] * 4
-    for rankings in range(1, 2 * spread.TRIALS + 2):
-        assert aside(setup.system, actions, scenario.roster) is True
-        assert aside.timed[False] == [rankings, 2 * rankings, 0.5 * rankings]
-        assert aside.timed[True][:2] == [rankings, 4 * rankings]
-    assert shares == [4] * (2 * spread.TRIALS + 1)  # all split, the trials too

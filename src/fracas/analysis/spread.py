@@ -234,11 +234,10 @@ class Workers:
 
 
 #: Rankings worked out each way (here in turn, and split with the workers) before the
-#: faster way, by wall seconds an answer, is kept (issue 39). A split counts for both: the
-#: main process's own share of it is worked out here in turn, so a split is timed
-#: against rankings as heavy as its own, news and all, and no ranking is played here only
-#: to be timed (on the c22 boarding fight, whose answers take 0.05-0.4 s, those were 1.7 s
-#: of the main process's time).
+#: faster way, by wall seconds an answer, is kept (issue 39: on the c22 boarding fight,
+#: whose answers take 0.05-0.4 s, the split wins; on the contest gate fight the news
+#: sent each way costs more than the answers, and so does the split's loss of the
+#: sub-steps a ranking's answers share).
 TRIALS = 2
 
 
@@ -248,9 +247,8 @@ class Aside:
     to workers, it does nothing; then it starts them. Once one has started, a ranking's
     missing answers are worked out either here in turn, or split in even shares: one to
     each worker but one, the last here meanwhile, each side sending the other what its
-    cache gained. Each way is timed on :data:`TRIALS` rankings (a split's own share
-    times the way here), then the faster kept (and still timed, so that a way grown
-    slower gives way)."""
+    cache gained. Each way is timed on :data:`TRIALS` rankings, then the faster kept (and
+    still timed, so that a way grown slower gives way)."""
 
     def __init__(self, workers: Workers, system: RuleSystem, due: Callable[[], bool]) -> None:
         self.workers, self.system, self.due = workers, system, due
@@ -291,26 +289,19 @@ class Aside:
         way = self.split()
         start = time.perf_counter()
         if way:
-            here, seconds = self._split(system, missing, roster)
-            self._time(False, here, seconds)  # this process's share: a ranking played here
+            self._split(system, missing, roster)
         else:
             for action in missing:
                 cached_odds(system, action, roster)
-        self._time(way, len(missing), time.perf_counter() - start)
+        timed = self.timed[way]
+        timed[0] += 1
+        timed[1] += len(missing)
+        timed[2] += time.perf_counter() - start
         return True
 
-    def _time(self, way: bool, answers: int, seconds: float) -> None:
-        if answers:
-            timed = self.timed[way]
-            timed[0] += 1
-            timed[1] += answers
-            timed[2] += seconds
-
-    def _split(self, system: RuleSystem, missing: list[Action], roster: Roster
-               ) -> tuple[int, float]:
+    def _split(self, system: RuleSystem, missing: list[Action], roster: Roster) -> None:
         """``missing`` in even shares, one to each worker but one (with the news it lacks)
-        and the last here meanwhile; then each side takes in what the other worked out.
-        Gives the answers worked out here and their wall seconds."""
+        and the last here meanwhile; then each side takes in what the other worked out."""
         pool = self.workers.pool
         assert pool is not None
         news = [*self.pending, known_odds(self.mark)]
@@ -320,10 +311,8 @@ class Aside:
         shares = [missing[a:b] for a, b in itertools.pairwise(ends)]
         futures = [pool.submit(_answers, _packed((share, roster, news))) for share in shares[:-1]]
         before = odds_mark()
-        start = time.perf_counter()
         for action in shares[-1]:
             cached_odds(system, action, roster)
-        seconds = time.perf_counter() - start
         own = known_odds(before)
         for future in futures:
             by, blob = future.result()
@@ -333,4 +322,3 @@ class Aside:
                 self.workers.answered.append((by, found))
         self.pending, self.mark = [own], odds_mark()
         self.handed += sum(len(share) for share in shares[:-1])
-        return len(shares[-1]), seconds
