@@ -15,6 +15,16 @@ order), and a fight whose round took under :data:`SHORT` seconds gets :data:`ROU
 seconds and the medians of the rounds' ratios (each ratio paired within its round). The
 load average before and after is printed.
 
+Two figures steady on a noisy machine stand beside them:
+* **thrown away**: auto's trials that the chosen path does not keep, in CPU seconds,
+  timed inside one process (its own, fresh, per fight: ``--trials FILE``): the choice's
+  whole time less the trial the path keeps (the first fights step by step for steps, the
+  chain's probe for fast, the trial halves for sampled); and that as a share of the path's
+  CPU seconds. This is what auto costs beyond its path, free of the noise of whole runs.
+* **same run**: the path's run and its ``--jobs 1`` run are the same command (``--jobs``
+  is 1 by default); the median of their CPU ratio shows this machine's noise in that
+  fight's rounds.
+
 Run: .venv/bin/python benchmarks/designer.py [-n N] [--only WORD] [--rounds K] [--quick]
 (--quick: 20 fights of the two duels, to show that it runs)
 """
@@ -30,6 +40,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 AUTO_GOAL, JOBS_GOAL, BOARDING_GOAL = 1.10, 1.0, 0.65
@@ -57,6 +68,46 @@ def chosen_path(data: dict[str, object]) -> str:
         if f"chose the {path} path" in notes:
             return path
     return str(data.get("method", "steps"))
+
+
+def trials(path: Path, n: int) -> None:
+    """In this process: auto's choice for ``path`` and ``n`` fights (seed 1), printed as
+    JSON: the path, the choice's CPU seconds, and those of the trial the path keeps."""
+    from fracas.analysis import auto
+    from fracas.encounter.engine import setup_from_scenario
+    from fracas.registry.scenarios import load_scenario
+
+    scenario = load_scenario(path)
+    setup = setup_from_scenario(scenario)
+    spent: dict[str, float] = {}
+
+    def timed(name: str, plain: Any) -> Any:
+        def call(*args: Any, **kwargs: Any) -> Any:
+            start = time.process_time()
+            try:
+                return plain(*args, **kwargs)
+            finally:
+                spent[name] = spent.get(name, 0.0) + time.process_time() - start
+        return call
+
+    for name in ("steps_chunk", "probe", "sampled_chunk"):
+        setattr(auto, name, timed(name, getattr(auto, name)))
+    start = time.process_time()
+    choice = auto.choose(setup, scenario.roster, 1, n)
+    whole = time.process_time() - start
+    kept = {"steps": "steps_chunk", "fast": "probe", "sampled": "sampled_chunk"}[choice.method]
+    print(json.dumps({"path": choice.method, "whole": whole, "kept": spent.get(kept, 0.0)}))
+
+
+def thrown_away(path: Path, n: int) -> tuple[str, float]:
+    """(the path auto chose, the CPU seconds of its trials that path does not keep), timed
+    in a fresh process (:func:`trials`)."""
+    done = subprocess.run([sys.executable, __file__, "--trials", str(path), "-n", str(n)],
+                          capture_output=True, text=True, cwd=ROOT, check=False)
+    if done.returncode != 0:
+        raise SystemExit(f"auto's trials of {path}: {done.stderr[-600:]}")
+    data = json.loads(done.stdout)
+    return str(data["path"]), float(data["whole"]) - float(data["kept"])
 
 
 def same_fights(a: dict[str, object], b: dict[str, object]) -> bool:
@@ -102,7 +153,11 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--rounds", type=int, help=f"rounds of every fight (default: {ROUNDS} "
                         f"for a fight whose round takes under {SHORT:g} s, else 1)")
+    parser.add_argument("--trials", type=Path, help=argparse.SUPPRESS)  # one fight's, here
     args = parser.parse_args()
+    if args.trials:
+        trials(args.trials, args.n)
+        return
     fights = sorted((ROOT / "examples").glob("*/*-fight.yaml"))
     if args.quick:
         args.n = 20
@@ -112,8 +167,9 @@ def main() -> None:
     print(f"load average before: {os.getloadavg()[0]:.1f} (2 cores)")
     print(f"{args.n:,} fights each; seconds wall / CPU (the process and its workers)")
     print(f"{'fight':<30} {'path':<8} {'rounds':>6} {'auto':>13} {'path':>13} {'auto/path':>9} "
-          f"{'jobs 1':>13} {'jobs 2':>13} {'2/1 wall':>8}  same fights", flush=True)
-    met = True
+          f"{'jobs 1':>13} {'jobs 2':>13} {'2/1 wall':>8}  same fights  {'thrown away':>16}"
+          f"  {'same run':>8}", flush=True)
+    met, most_lost = True, 0.0
     for path in fights:
         name = f"{path.parent.name}/{path.stem}"
         rounds = [one_round(path, args.n)]
@@ -129,11 +185,19 @@ def main() -> None:
         goal = BOARDING_GOAL if "boarding" in name else JOBS_GOAL
         same = all(r[5] for r in rounds)
         met = met and same and auto_ratio <= AUTO_GOAL and jobs_ratio <= goal
+        chosen, lost = thrown_away(path, args.n)
+        lost_share = lost / statistics.median(c for _, c in runs[1])
+        noise = statistics.median(r[2][1] / r[3][1] for r in rounds)
+        most_lost = max(most_lost, lost_share)
         print(f"{name:<30} {method:<8} {len(rounds):>6} {_cell(runs[0])} {_cell(runs[1])}"
               f" {auto_ratio:>8.2f}x {_cell(runs[2])} {_cell(runs[3])} {jobs_ratio:>7.2f}x  "
-              f"{'yes' if same else 'NO'}", flush=True)
+              f"{'yes' if same else 'NO':<11}  {lost:>6.2f} s {lost_share:>6.1%}"
+              f"{'' if chosen == method else ' (' + chosen + '?)'}  {noise:>7.2f}x",
+              flush=True)
     print(f"goals: auto/path (CPU) at most {AUTO_GOAL:.2f}x; jobs 2/jobs 1 (wall) at most "
           f"{JOBS_GOAL:.2f}x, c22 boarding {BOARDING_GOAL:.2f}x, on an otherwise idle machine")
+    print(f"auto's trials thrown away: at most {most_lost:.1%} of its path's CPU seconds "
+          f"(goal: at most {AUTO_GOAL - 1:.0%})")
     print(f"load average after: {os.getloadavg()[0]:.1f}; every goal met: "
           f"{'yes' if met else 'no'}")
 

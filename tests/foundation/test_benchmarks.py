@@ -14,7 +14,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 #: Each benchmark, and words its quick run must print (its table's header or verdict).
 QUICK = {
-    "designer.py": ["auto/path", "jobs 2", "c22/duel-fight", "every goal met"],
+    "designer.py": ["auto/path", "jobs 2", "c22/duel-fight", "thrown away", "every goal met"],
     "dice.py": ["expression", "cold", "cached", "5d20kh1"],
     "fight_golden.py": ["byte for byte the saved one"],
     "genesys_pools.py": ["pool", "Distribution", "all read", "large pool"],
