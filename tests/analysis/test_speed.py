@@ -201,12 +201,14 @@ def test_auto_gives_up_a_sampled_trial_that_would_cost_more_than_its_share() -> 
     assert np.array_equal(fights.winner, chosen.winner)
 
 
-def test_the_probe_stops_before_a_turn_whose_new_states_would_pass_its_budget() -> None:
+def test_the_probe_stops_before_a_turn_whose_new_states_would_pass_its_budget(
+        monkeypatch: pytest.MonkeyPatch) -> None:
     """Issue 39: the c22 duel's opening state costs 129 exact runs and leads to dozens of
     new states; a budget that cannot pay for them at that cost is not spent learning so
     (before, the probe worked through the next turns until its runs passed the budget)."""
     import re
 
+    from fracas.analysis import paths
     from fracas.analysis.paths import CHAINS, probe
 
     path = Path(__file__).parents[2] / "examples" / "c22" / "duel-fight.yaml"
@@ -224,6 +226,27 @@ def test_the_probe_stops_before_a_turn_whose_new_states_would_pass_its_budget() 
     assert int(said[3].replace(",", "")) == budget
     assert 0 < verdict.runs < budget / 10
     assert verdict.runs + fresh * per_state > budget  # the turn it did not start
+    monkeypatch.setattr(paths, "NEW_STATE_SHARE", 1.0)  # only a budget stops it
     whole = probe(setup, scenario.roster, 1, 4_000, budget=None)  # no budget: played on
     CHAINS.clear()
     assert not whole.fast and whole.runs > budget / 2
+
+
+def test_the_probe_stops_once_too_many_turns_meet_a_new_state() -> None:
+    """Issue 39: the Zamani river ambush meets a new state on more than one turn in five
+    (NEW_STATE_SHARE): the probe answers no there, while the Zamani duel, whose chain
+    pays, stays under it and is taken fast."""
+    from fracas.analysis.paths import CHAINS, NEW_STATE_SHARE, probe
+
+    examples = Path(__file__).parents[2] / "examples" / "zamani"
+    verdicts = {}
+    for name in ("river-ambush", "duel"):
+        scenario = load_scenario(examples / f"{name}-fight.yaml")
+        CHAINS.clear()
+        verdicts[name] = probe(setup_from_scenario(scenario), scenario.roster, 1, 2_000,
+                               budget=None)
+    CHAINS.clear()
+    ambush, duel = verdicts["river-ambush"], verdicts["duel"]
+    assert not ambush.fast and "meet a new state" in ambush.reason
+    assert ambush.states_full > NEW_STATE_SHARE * ambush.turns
+    assert duel.fast and duel.states_full < NEW_STATE_SHARE * duel.turns

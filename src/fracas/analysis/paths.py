@@ -287,6 +287,12 @@ def fast_batch(args: FastTask, report: Callable[[int], None] | None = None) -> F
 PROBE_FIGHTS = 256  # per half of the probe
 PROBE_RUNS = 150_000  # the most exact runs a probe spends before it answers no
 PROBE_STATE_SHARE = 32  # one state's exact runs past budget / this: a chain that cannot pay
+#: New states a turn past which a chain cannot pay (once 2 x PROBE_FIGHTS turns are played):
+#: a state's row costs some 5 to 30 exact runs, each ~0.3 of a turn played, so a state
+#: must come back about 5 turns or more to pay (issue 39: 0.25 let the Zamani river
+#: ambush work out 382 states, 6,559 runs, before it stopped; the example fights whose
+#: chain pays stay under 0.17)
+NEW_STATE_SHARE = 0.2
 
 
 @dataclass(frozen=True)
@@ -310,7 +316,8 @@ def probe(setup: FightSetup, roster: Start, seed: int, n: int,
     distinct states met (S after one half and after both) and the exact roller's runs.
     States grow like S(n) ~ S(2h) (n / 2h)^a with a = log2(S(2h) / S(h)); the chain costs
     about runs / S per state, each worth ``run_cost`` of a turn played step by step. It
-    stops early, answering no, once its runs pass ``budget`` (default: what the
+    stops early, answering no, once more than :data:`NEW_STATE_SHARE` of its turns meet
+    a new state, once its runs pass ``budget`` (default: what the
     step-by-step path would spend), or, given a ``budget``, 1/:data:`PROBE_STATE_SHARE` of
     it on one state (on average over a turn's new states), or before a turn whose new
     states, at the runs a state has cost so far, would pass it (rather than spend the
@@ -346,8 +353,9 @@ def probe(setup: FightSetup, roster: Start, seed: int, n: int,
                 return no("the chain's states cost more than playing every fight" if budget
                           is None else f"the chain's states passed the probe's budget of "
                           f"{limit:,} exact runs")
-            if turns > 2 * PROBE_FIGHTS and len(visited) > 0.25 * turns:
-                return no("nearly every turn meets a new state: they do not repeat")
+            if turns > 2 * PROBE_FIGHTS and len(visited) > NEW_STATE_SHARE * turns:
+                return no(f"more than {NEW_STATE_SHARE:.0%} of the turns meet a new state: "
+                          "they do not repeat enough")
             fresh = sum(chain.rows[sid] is None for sid in np.unique(current[live]).tolist())
             if budget is not None and worked and runs + fresh * runs / worked > limit:
                 return no(f"the next turn's {count(fresh, 'new state')}, at the "
