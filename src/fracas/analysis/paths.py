@@ -341,7 +341,8 @@ def probe(setup: FightSetup, roster: Start, seed: int, n: int,
         current = np.full(PROBE_FIGHTS, start, dtype=np.int64)
         live = np.arange(PROBE_FIGHTS)
         while live.size:
-            visited.update(np.unique(current[live]).tolist())
+            here = np.unique(current[live]).tolist()  # the states this turn is played from
+            visited.update(here)
             turns += int(live.size)
             runs = chain.exact.runs - start_runs
             if chain.nbytes() > max_memory:
@@ -356,7 +357,7 @@ def probe(setup: FightSetup, roster: Start, seed: int, n: int,
             if turns > 2 * PROBE_FIGHTS and len(visited) > NEW_STATE_SHARE * turns:
                 return no(f"more than {NEW_STATE_SHARE:.0%} of the turns meet a new state: "
                           "they do not repeat enough")
-            fresh = sum(chain.rows[sid] is None for sid in np.unique(current[live]).tolist())
+            fresh = sum(chain.rows[sid] is None for sid in here)
             if budget is not None and worked and runs + fresh * runs / worked > limit:
                 return no(f"the next turn's {count(fresh, 'new state')}, at the "
                           f"{runs / worked:,.1f} exact runs a state has cost so far, would "
