@@ -167,7 +167,11 @@
   }
 
   function refresh(force, soft) {
-    var url = "/e/" + eid + "/panel" + (draft ? "?draft=" + encodeURIComponent(draft) : "");
+    // the draft this panel is asked for: a step taken (or the draft dropped) while it was
+    // on its way makes it stale, and it is not shown (an odds poll sent just before a
+    // step's click, answered after it, would otherwise undo the step)
+    var drawn = draft;
+    var url = "/e/" + eid + "/panel" + (drawn ? "?draft=" + encodeURIComponent(drawn) : "");
     return fetch(url, {credentials: "same-origin"}).then(function (r) {
       if (r.status === 503) {
         return r.text().then(function (page) {
@@ -182,7 +186,7 @@
       connectionBack();
       return r.text();
     }).then(function (html) {
-      if (html === null) { return; }
+      if (html === null || drawn !== draft) { return; }
       var box = document.createElement("div");
       box.innerHTML = html;
       var fresh = box.querySelector(".panel");
