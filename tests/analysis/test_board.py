@@ -144,3 +144,16 @@ def test_an_answer_claimed_but_never_posted_is_worked_out_here() -> None:
         board.close()
     forget_odds()
     assert cached_odds(system, action, roster) == found
+
+
+def test_a_board_that_can_no_longer_be_written_only_stops_sharing() -> None:
+    """Once the board is gone (the run has ended) or full, a process goes on alone: its
+    posts are dropped, and it has every claim (it works every answer out itself)."""
+    board = Board()
+    board.post(b"first")
+    board.close()
+    board.post(b"second")  # no error: nobody reads it
+    assert board.posted == len(b"first") + 8
+    assert board.read() == []
+    assert board.claim("a") and board.claim("a")
+    board.finish("a")

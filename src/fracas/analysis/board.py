@@ -1,7 +1,8 @@
 """A notice board shared by one simulation's processes (issue 39): what each works out,
 posted as it goes, and who is working out which answer.
 
-It is a directory (in memory, ``/dev/shm``, where the platform has it):
+It is a directory (in memory, ``/dev/shm``, where the platform has it with room; else in
+the temporary directory):
 
 * ``logs/<pid>``: each process appends what it posts, records of a length and the bytes;
   the others read each log from where they stood, whole records only (a record being
@@ -23,11 +24,23 @@ import struct
 import tempfile
 
 _LENGTH = struct.Struct("<Q")
+_SILENT = -1  # a process's log once it can no longer post
+
+
+#: Free space ``/dev/shm`` must have for the board to go there (bytes): a run posts some
+#: megabytes (2,000 c22 boarding fights 6 MB, contest gate 72 MB); a container's small
+#: ``/dev/shm`` (64 MB by default) leaves it to the temporary directory.
+MEMORY_DIR_FREE = 1 << 30
 
 
 def _memory_dir() -> str | None:
-    """A directory in memory for the board, where the platform has one."""
-    return "/dev/shm" if os.access("/dev/shm", os.W_OK) else None
+    """A directory in memory for the board, where the platform has one with room."""
+    try:
+        stat = os.statvfs("/dev/shm")
+    except OSError:
+        return None
+    room = stat.f_bavail * stat.f_frsize >= MEMORY_DIR_FREE
+    return "/dev/shm" if room and os.access("/dev/shm", os.W_OK) else None
 
 
 class Board:
@@ -65,15 +78,19 @@ class Board:
     def post(self, blob: bytes) -> None:
         """Append ``blob`` to this process's log, for the others to read."""
         self._here()
-        if self.fd is None:
-            try:
+        if self.fd == _SILENT:
+            return
+        data = memoryview(_LENGTH.pack(len(blob)) + blob)
+        try:
+            if self.fd is None:
                 self.fd = os.open(os.path.join(self.root, "logs", str(self.pid)),
                                   os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
-            except FileNotFoundError:  # the run has ended: nobody reads it
-                return
-        data = memoryview(_LENGTH.pack(len(blob)) + blob)
-        while data:
-            data = data[os.write(self.fd, data):]
+            while data:
+                data = data[os.write(self.fd, data):]
+        except OSError:  # the run has ended, or the board's disk is full: the others
+            # work out what this process would have posted (its claims end as they do)
+            self.fd = _SILENT
+            return
         self.posted += _LENGTH.size + len(blob)
 
     def read(self) -> list[bytes]:
@@ -110,13 +127,13 @@ class Board:
                              os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
         except FileExistsError:
             return False
-        except FileNotFoundError:  # the run has ended: nobody else will
+        except OSError:  # the run has ended, or the board is full: work it out here
             return True
         return True
 
     def finish(self, name: str) -> None:
         """The claim ``name`` is done: what it found is posted."""
-        with contextlib.suppress(FileNotFoundError):
+        with contextlib.suppress(OSError):  # the run has ended, or the board is full
             os.close(os.open(os.path.join(self.root, "claims", name + ".done"),
                              os.O_WRONLY | os.O_CREAT, 0o600))
 
@@ -127,7 +144,7 @@ class Board:
 
     def close(self) -> None:
         """Remove the board (the main process, once the run has ended)."""
-        if self.fd is not None:
+        if self.fd is not None and self.fd != _SILENT:
             os.close(self.fd)
-            self.fd = None
+        self.fd = None
         shutil.rmtree(self.root, ignore_errors=True)
