@@ -53,6 +53,9 @@ FORK = True
 #: gone (stopped, or killed) is waited for this long.
 PATIENCE = 60.0
 
+#: Tasks out with each worker at a time (:meth:`Workers.top_up`).
+AHEAD = 4
+
 _SHARED: dict[int, Any] = {}  # in a worker: the fields every task shares, by position
 _BOARD: list[Board] = []  # in a worker: the run's board
 
@@ -193,8 +196,10 @@ class Workers:
         self.board = Board()
         self.live = Live(self.board, tasks[0][0].system, self.started)
         self.pool: ProcessPoolExecutor | None = None
-        self.futures: dict[int, Future[Fights]] = {}  # the tasks given to the workers
+        self.futures: dict[int, Future[Fights]] = {}  # the tasks out with the workers
         self.begin = 1  # the first task the workers may be given
+        self.back = len(tasks) - 1  # the next task to give them (they go down)
+        self.worker: Callable[[Any], Fights] | None = None
 
     @property
     def forked(self) -> bool:
@@ -207,7 +212,7 @@ class Workers:
 
     def start(self, worker: Callable[[Any], Fights]) -> None:
         """Start ``jobs - 1`` workers (once), knowing all this process knows, and give them
-        every task from :attr:`begin` on, the last first."""
+        the last tasks (:meth:`top_up`)."""
         if self.pool is not None:
             return
         memos = None if self.forked else known_memos()
@@ -215,15 +220,27 @@ class Workers:
         self.pool = processes.worker_pool(self.jobs - 1, _receive, (self.shared, memos, board),
                                           fork=self.forked)
         self.live.restart()
-        for task in reversed(range(self.begin, len(self.own))):
-            self.futures[task] = self.pool.submit(_with_shared, (worker, self.own[task]))
+        self.worker = worker
+        self.top_up()
+
+    def top_up(self) -> None:
+        """Give the workers the next tasks from the back, :data:`AHEAD` a worker out at
+        a time: a few, so that Ctrl-C finds few futures to cancel, and so that checking
+        which have ended costs nothing; enough that a worker does not wait for this
+        process to finish a task before it has another."""
+        pool, worker = self.pool, self.worker
+        if pool is None or worker is None:
+            return
+        while self.back >= self.begin and len(self.futures) < AHEAD * (self.jobs - 1):
+            self.futures[self.back] = pool.submit(_with_shared, (worker, self.own[self.back]))
+            self.back -= 1
 
     def take(self, task: int) -> bool:
         """Whether this process plays task ``task`` (no worker has begun it)."""
         self.begin = max(self.begin, task + 1)
         future = self.futures.get(task)
         if future is None:
-            return True
+            return task <= self.back
         if future.cancel():
             del self.futures[task]
             return True
@@ -231,13 +248,14 @@ class Workers:
 
     def ended(self, block: bool) -> Iterator[tuple[Fights, int]]:
         """The workers' tasks ended so far (``block``: the next to end, or none if none
-        is left), each with its index, once."""
+        is left), each with its index, once; the workers are given more as they end."""
         if block and self.futures:
             wait(self.futures.values(), return_when=FIRST_COMPLETED)
         for task, future in list(self.futures.items()):
             if future.done():
                 del self.futures[task]
                 yield future.result(), task
+        self.top_up()
 
     def close(self) -> None:
         """Stop the workers: drop the tasks not started, wait for the running ones. The
