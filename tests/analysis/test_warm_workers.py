@@ -15,7 +15,7 @@ from fracas.core.system import RuleSystem
 from fracas.encounter.engine import setup_from_scenario
 from fracas.encounter.policies import PolicyMemos, known_memos, learn_memos
 from fracas.odds.attack import AttackOdds
-from fracas.odds.cache import cached_odds, known_answer
+from fracas.odds.cache import cached_odds, known_answer, known_odds
 from fracas.registry.scenarios import load_scenario
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -144,55 +144,33 @@ def test_odds_built_on_shipped_sub_steps_are_the_plain_ones() -> None:
     assert found[0] == found[1]
 
 
-def test_answers_worked_out_aside_are_the_plain_ones(monkeypatch: Any) -> None:
-    """While the main process plays its first tasks, a ranking's missing answers are
-    worked out in shares by a worker and the main process (issue 39): the fights are
-    those of one process, and every answer worked out so equals the one this process
-    works out itself from nothing."""
+def test_answers_shared_as_found_are_the_plain_ones(monkeypatch: Any) -> None:
+    """While the main process and a worker play, each posts the odds it works out and
+    takes in the other's (issue 39): the fights are those of one process, and every answer
+    taken in so equals the one this process works out itself from nothing."""
     from fracas.analysis import spread
     from fracas.encounter.policies import forget_memos
 
     scenario = load_scenario(ROOT / "examples" / "c22" / "boarding-fight.yaml")
     setup = setup_from_scenario(scenario)
-    handed: list[tuple[RuleSystem, Action, Roster, AttackOdds | None]] = []
-    plain_split = spread.Aside._split
+    taken: list[PolicyMemos] = []
+    plain_learn = spread.learn_memos
 
-    def split(self: spread.Aside, system: RuleSystem, missing: list[Action],
-              roster: Roster) -> None:
-        plain_split(self, system, missing, roster)
-        handed.extend((system, a, roster, known_answer(system, a, roster))
-                      for a in missing)
+    def learn(memos: PolicyMemos) -> None:
+        taken.append(memos)
+        plain_learn(memos)
 
-    monkeypatch.setattr(spread.Aside, "_split", split)
+    monkeypatch.setattr(spread, "learn_memos", learn)
     monkeypatch.setattr(sim, "PARALLEL_FROM_SECONDS", 0.0)  # the workers start at once
+    monkeypatch.setattr(sim, "CHUNK", 8)  # four tasks: the main process's, the worker's
     forget_memos()
     two = sim.simulate(setup, scenario.roster, 40, seed=2, jobs=2, method="steps")
-    assert handed, "the workers worked out answers for the main process"
+    answers = [(key, found) for (odds, *_rest) in taken for key, found in odds[0]]
+    assert answers, "the main process took in answers the worker worked out"
+    forget_memos()  # the same fights in this process alone, from nothing
     one = sim.simulate(setup, scenario.roster, 40, seed=2, method="steps")
     for field in ("winner", "rounds", "dealt", "taken", "survived", "actions"):
         assert getattr(one, field).tolist() == getattr(two, field).tolist(), field
-    forget_memos()  # worked out here, from nothing
-    for system, action, roster, answer in handed:
-        assert answer is not None and cached_odds(system, action, roster) == answer
-
-
-def test_the_aside_keeps_the_faster_way_once_both_were_timed() -> None:
-    """Each way (here in turn, or split with the workers) is tried :data:`TRIALS` times,
-    then the one with the fewer seconds an answer is kept (issue 39)."""
-    from fracas.analysis import spread
-
-    scenario = load_scenario(ROOT / "examples" / "contest" / "duel-fight.yaml")
-    tasks = [(setup_from_scenario(scenario), 0)] * 3
-    workers = spread.Workers(tasks, 2)
-    aside = spread.Aside(workers, scenario.system, lambda: False)
-    workers.close()  # never started
-    tried = []
-    for _ in range(2 * spread.TRIALS):
-        way = aside.split()
-        tried.append(way)
-        aside.timed[way][0] += 1
-    assert sorted(tried) == [False] * spread.TRIALS + [True] * spread.TRIALS
-    aside.timed = {False: [2, 10, 1.0], True: [2, 10, 2.0]}  # 0.1 s an answer here, 0.2 split
-    assert aside.split() is False
-    aside.timed = {False: [2, 10, 1.0], True: [2, 30, 2.0]}  # split: 0.067 s an answer
-    assert aside.split() is True
+    plain = dict(known_odds()[0])  # every answer those fights needed, worked out here
+    for key, found in answers:
+        assert plain[key] == found

@@ -38,7 +38,7 @@ from fracas.analysis.paths import (
     sampled_chunk,
     steps_chunk,
 )
-from fracas.analysis.spread import Aside, Workers
+from fracas.analysis.spread import Workers
 from fracas.encounter.engine import FightSetup
 from fracas.errors import InputError
 from fracas.odds.cache import answers_aside
@@ -50,14 +50,9 @@ __all__ = ["BATCH", "CHUNK", "MAX_MEMORY", "Fights", "Method", "probe", "simulat
 
 
 PARALLEL_FROM_SECONDS = 3.0  # less serial work than this left: no worker processes
-#: The first task's fights, played in the main process and timed: the fights that work
-#: out the commonest odds (every fight's opening) once, for every worker; small, since
-#: the workers start only once its time says the rest is worth spreading.
+#: The first task's fights, played in the main process and timed: the workers start only
+#: once its time says the rest is worth spreading.
 HEAD = 16
-#: Answers a task played in the main process must work out (with the workers' help) for
-#: the next to be played there too: the fights are still finding their opening's odds,
-#: which two workers' tasks would both work out (issue 39).
-STILL_FINDING = 2
 
 
 def _run(tasks: list[Any], worker: Callable[[Any], Fights], jobs: int,
@@ -65,67 +60,64 @@ def _run(tasks: list[Any], worker: Callable[[Any], Fights], jobs: int,
          scheduler: str | None = None, deadline: float | None = None,
          budget: float | None = None) -> list[Fights]:
     """Run the tasks in order. With ``scheduler`` (``tcp://HOST:PORT``) they all run on
-    that Dask cluster, and the results come back in the same order. Else the first runs
-    here and is timed: only when the rest would take :data:`PARALLEL_FROM_SECONDS` or more
-    on one core are they spread over ``jobs`` processes (a spawned one costs about a second
-    to start, a forked one little; :meth:`~fracas.analysis.spread.Workers.spread`). The
-    workers start as soon as the first task's time says so, and help it work out its odds
-    meanwhile where that pays (:class:`~fracas.analysis.spread.Aside`). Past ``deadline``
-    (``time.time()``; from a ``budget`` of seconds) between tasks, the rest is dropped and
-    the run is an :class:`InputError` saying how far it got.
-    The results do not depend on where a task ran."""
+    that Dask cluster, and the results come back in the same order. Else they are played
+    here from the first on, the first timed: once the rest would take
+    :data:`PARALLEL_FROM_SECONDS` or more on one core, ``jobs - 1`` worker processes
+    start and play them from the last back, all sharing the odds they work out
+    (:class:`~fracas.analysis.spread.Workers`). Past ``deadline`` (``time.time()``; from a
+    ``budget`` of seconds) between tasks, the rest is dropped and the run is an
+    :class:`InputError` saying how far it got. The results do not depend on where a
+    task ran."""
     if scheduler:
         from fracas.analysis.cluster import dask_map
 
         return dask_map(scheduler, worker, tasks, sizes, progress)
-    total, done = sum(sizes), 0
+    total = sum(sizes)
+    results: dict[int, Fights] = {}
 
     def on_time() -> None:
         if deadline is not None and time.time() > deadline:
+            done = sum(sizes[i] for i in results)
             raise InputError(f"the fights passed their time budget of {budget:g} s after "
                              f"{done:,} of {total:,}", path="--max-seconds",
                              allowed="a larger --max-seconds, or fewer fights (-n)")
+
+    def ended(part: Fights, index: int) -> None:
+        results[index] = part
+        if progress:
+            progress(sizes[index])
 
     workers = Workers(tasks, jobs) if jobs > 1 and len(tasks) > 2 else None
     try:
         start = time.perf_counter()
         share = sum(sizes[1:]) / sizes[0]
 
-        def due() -> bool:  # the rest would take long enough on one core to spread
-            return (time.perf_counter() - start) * share >= PARALLEL_FROM_SECONDS
+        def ready() -> bool:  # the workers play, started once the rest is worth it
+            assert workers is not None
+            if (not workers.started()
+                    and (time.perf_counter() - start) * share >= PARALLEL_FROM_SECONDS):
+                workers.start(worker)
+            return workers.started()
 
-        aside = None if workers is None else Aside(workers, tasks[0][0].system, due)
-        with contextlib.nullcontext() if aside is None else answers_aside(aside):
-            if worker in _REPORTING:  # it tells of fights as they end
-                results = [worker(tasks[0], progress)]
-            else:
-                results = [worker(tasks[0])]
-                if progress:
-                    progress(sizes[0])
-            done += sizes[0]
-            # while the fights still find new odds, play on here with the workers' help
-            while (aside is not None and worker not in _REPORTING and due()
-                   and len(results) < len(tasks) - 2 and aside.finding(STILL_FINDING)):
-                on_time()
-                results.append(worker(tasks[len(results)]))
-                done += sizes[len(results) - 1]
-                if progress:
-                    progress(sizes[len(results) - 1])
-        if workers is None or not due():
-            for task, size in zip(tasks[1:], sizes[1:], strict=True):
-                on_time()
-                results.append(worker(task))
-                done += size
-                if progress:
-                    progress(size)
-            return results
-        parts: dict[int, Fights] = {}
-        for part, index in workers.spread(worker, on_time, len(results)):
-            parts[index] = part
-            done += sizes[index]
-            if progress:
-                progress(sizes[index])
-        return results + [parts[i] for i in range(len(results), len(tasks))]
+        if workers is not None:
+            workers.live.ready = ready
+        with contextlib.nullcontext() if workers is None else answers_aside(workers.live):
+            for index, task in enumerate(tasks):
+                if index:
+                    on_time()
+                    if workers is not None and (ready() and not workers.take(index)):
+                        break  # the workers have the rest
+                if index == 0 and worker in _REPORTING:  # it tells of fights as they end
+                    results[0] = worker(task, progress)
+                else:
+                    ended(worker(task), index)
+                for part, other in workers.ended(False) if workers is not None else ():
+                    ended(part, other)
+        while workers is not None and workers.futures:
+            on_time()
+            for part, other in workers.ended(True):
+                ended(part, other)
+        return [results[i] for i in range(len(tasks))]
     finally:  # on Ctrl-C: drop the tasks not started, wait only for the running ones
         if workers is not None:
             workers.close()

@@ -1,28 +1,28 @@
-"""A simulation's worker processes: the tasks spread over them, and the odds worked out
-side by side while the main process plays the first task (issue 39).
+"""A simulation's worker processes: the tasks spread over them and the main process, and
+the odds every process works out shared as it goes (issue 39).
 
 Fights are the same wherever they are played: each task's fights have their own seeds,
 and the odds and memos that pass between processes are exact and keyed by value.
 
-* **Tasks** (:meth:`Workers.spread`): forked where the platform can (:data:`FORK`), the
-  workers start as copies of the main process; spawned, the fields every task shares
-  and what the main process knows go to each worker once. Each task brings back what
-  its worker worked out (the policies' odds, the sub-steps they were built from, their
-  rankings), and the next task given to another worker takes it along.
-* **Answers aside** (:class:`Aside`): the first task is played in the main process, and
-  its fights work out most of the odds every fight's opening needs. Once the rest of the
-  run is sure to go to workers, they start; from then on, whenever a ranking misses
-  several answers, the workers and the main process work them out in even shares (where
-  that is timed faster than one process), so the other core is not idle while the
-  opening is worked out.
+* **Tasks** (:class:`Workers`): the main process plays the tasks from the first on, and
+  once the rest is worth spreading (its first task's time says so) ``jobs - 1`` workers
+  play them from the last back, until the two meet. Forked where the platform can
+  (:data:`FORK`), the workers start as copies of the main process, every cache warm;
+  spawned, the fields every task shares and what the main process knows go to each
+  worker once.
+* **Answers shared as they are found** (:class:`Live`, on a
+  :class:`~fracas.analysis.board.Board`): before a process works out an answer a ranking
+  misses it claims it; an answer another process has claimed is waited for instead, once
+  the ranking's other answers are worked out. What each process works out (the odds, the
+  sub-steps they were built from, the rankings) is posted as it is found and read by the
+  others before they work anything out. So no answer is worked out twice, and the
+  answers of one ranking that two processes reach together are shared out between them.
 """
 
 from __future__ import annotations
 
 import copyreg
 import io
-import itertools
-import os
 import pickle
 import time
 from collections.abc import Callable, Iterator
@@ -30,62 +30,62 @@ from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wai
 from typing import Any
 
 from fracas.analysis import workers as processes
+from fracas.analysis.board import Board
 from fracas.analysis.fights import Fights
 from fracas.core.model import Action, Roster
 from fracas.core.system import RuleSystem
 from fracas.encounter.policies import (
-    MemosMark,
     PolicyMemos,
     known_memos,
     learn_memos,
     memos_mark,
 )
-from fracas.odds.cache import (
-    OddsMemo,
-    cached_odds,
-    known_odds,
-    learn_odds,
-    odds_mark,
-    worked_out,
-)
+from fracas.odds.cache import answer_id, answers_aside, cached_odds, known_answer
 
 #: Fork the workers where the platform can (:data:`fracas.analysis.workers.CAN_FORK`): a
 #: fork is a copy of the main process as it is, every cache warm (the policies' odds, the
-#: sub-step memos, the roll trees), and imports nothing. The workers that help with the
-#: first tasks' answers are forked as they start; those that play the rest of the tasks
-#: are forked anew once the main process has played its share, knowing all it knows.
-#: False: spawned workers, handed what the main process knows as news (as elsewhere).
+#: sub-step memos, the roll trees), and imports nothing. False: spawned workers, handed
+#: what the main process knows as they start.
 FORK = True
 
+#: How long a process waits for an answer another has claimed before it works it out
+#: itself (seconds): a claim is worked out in well under a second, so only a process
+#: gone (stopped, or killed) is waited for this long.
+PATIENCE = 60.0
+
+#: Tasks out with each worker at a time (:meth:`Workers.top_up`).
+AHEAD = 4
+
 _SHARED: dict[int, Any] = {}  # in a worker: the fields every task shares, by position
+_BOARD: list[Board] = []  # in a worker: the run's board
 
 
-def _receive(shared: dict[int, Any], memos: PolicyMemos | None) -> None:
+def _receive(shared: dict[int, Any], memos: PolicyMemos | None, board: Board) -> None:
     """A worker's start: the fields its tasks share arrive once, in one pickle, so a
     setup whose rule system has filled its memos (auto's trials) is not copied into every
     task, and a plan's rules stay bound to the very system the setup holds; with them the
-    policies' memos and exact odds the main process has worked out so far, so the worker
-    does not work them out again."""
+    board, and the policies' memos and exact odds the main process has worked out so far,
+    so the worker does not work them out again."""
     _SHARED.clear()
     _SHARED.update(shared)
+    _BOARD[:] = [board]
     _RUN[:] = [shared[0].system] if 0 in shared else []  # the fights' setup, first
     if memos is not None:  # a forked worker has them already
         learn_memos(memos)
 
 
-def _with_shared(packed: tuple[Callable[[Any], Fights], tuple[Any, ...], list[bytes]]
-                 ) -> tuple[Fights, int, bytes]:
-    """One task in a worker: it first takes in the news the other processes sent (what
-    their tasks worked out), and returns with its fights what it worked out itself.
-    News travels pickled (:func:`_packed`): the main process passes it on as it came."""
-    worker, own, news = packed
-    for memos in news:
-        learn_memos(pickle.loads(memos))
-    since = memos_mark()
+def _with_shared(packed: tuple[Callable[[Any], Fights], tuple[Any, ...]]) -> Fights:
+    """One task in a worker, its answers shared with the other processes (:class:`Live`)
+    as they are found; what is left of them is posted as it ends."""
+    worker, own = packed
     fields, rest = [], iter(own)
     for i in range(len(_SHARED) + len(own)):
         fields.append(_SHARED[i] if i in _SHARED else next(rest))
-    return worker(tuple(fields)), os.getpid(), _packed(known_memos(since))
+    live = Live(_BOARD[0], fields[0].system)
+    with answers_aside(live):
+        part = worker(tuple(fields))
+    live.exchange()
+    return part
 
 
 _RUN: list[RuleSystem] = []  # the run's rule system in this process
@@ -97,11 +97,9 @@ def _run_system() -> RuleSystem:
 
 
 def _packed(news: object) -> bytes:
-    """News pickled here and now: a task's arguments are pickled later, on the pool's own
-    thread, while this process goes on reading (and filling lazy fields of) the very
-    memos the news holds ("dictionary changed size during iteration"). The run's rule
-    system, which every key of the news holds and which carries memos of its own (the
-    contest's grew to 0.7 MB a copy), goes by name: each process has it already."""
+    """News pickled: the run's rule system, which every key of the news holds and which
+    carries memos of its own (the contest's grew to 0.7 MB a copy), goes by name: each
+    process has it already."""
     buffer = io.BytesIO()
     pickler = pickle.Pickler(buffer, pickle.HIGHEST_PROTOCOL)
     if _RUN:
@@ -118,29 +116,76 @@ def _packed(news: object) -> bytes:
     return buffer.getvalue()
 
 
-def _started() -> int:
-    """A worker that answers has started (imported fracas, taken in the shared fields)."""
-    return os.getpid()
+def _empty(news: PolicyMemos) -> bool:
+    """Whether ``news`` holds nothing (no answer, sub-step, ranking, view or choice)."""
+    (answers, _, steps), ranked, views, chosen = news
+    return not (answers or steps or ranked or views or chosen)
 
 
-def _answers(packed: bytes) -> tuple[int, bytes]:
-    """In a worker: take in the main process's news, work out the odds of the actions in
-    the roster (all three pickled together, :func:`_packed`) under the tasks' rule
-    system, and send back what this cache gained."""
-    actions, roster, news = pickle.loads(packed)
-    for memo in news:
-        learn_odds(memo)
-    since = odds_mark()
-    system = _SHARED[0].system  # every task's first field is the fights' setup
-    for action in actions:
-        cached_odds(system, action, roster)
-    return os.getpid(), _packed(known_odds(since))
+class Live:
+    """A process's share of the run's answers (installed with
+    :func:`fracas.odds.cache.answers_aside`): it posts what this process works out and
+    takes in what the others post, and of the answers a ranking misses works out those
+    nobody else has claimed, then waits for the rest. ``ready`` (the main process): whether
+    the workers are playing, so that there is anything to share (it may start them)."""
+
+    def __init__(self, board: Board, system: RuleSystem,
+                 ready: Callable[[], bool] | None = None) -> None:
+        self.board, self.system, self.ready = board, system, ready
+        self.mark = memos_mark()  # what the other processes know of this one's memos
+
+    def restart(self) -> None:
+        """The workers start now, knowing all this process knows."""
+        self.mark = memos_mark()
+
+    def exchange(self) -> None:
+        """Post what this process has worked out since it last did, then take in what the
+        others posted (what is taken in is theirs: it is not posted back)."""
+        news = known_memos(self.mark)
+        if not _empty(news):
+            self.board.post(_packed(news))
+        for blob in self.board.read():
+            learn_memos(pickle.loads(blob))
+        self.mark = memos_mark()
+
+    def __call__(self, system: RuleSystem, missing: list[Action], roster: Roster) -> bool:
+        if system is not self.system or (self.ready is not None and not self.ready()):
+            return False
+        self.exchange()
+        waiting = []
+        for action in missing:
+            if known_answer(system, action, roster) is not None:
+                continue  # posted meanwhile
+            claim = answer_id(system, action, roster)
+            if self.board.claim(claim):
+                cached_odds(system, action, roster)
+                self.exchange()
+                self.board.finish(claim)
+            else:
+                waiting.append((action, claim))
+        for action, claim in waiting:
+            self._await(system, action, roster, claim)
+        return True
+
+    def _await(self, system: RuleSystem, action: Action, roster: Roster, claim: str) -> None:
+        """The answer another process claimed, once it is posted; worked out here if its
+        owner posted none that fits (another read set) or is gone (:data:`PATIENCE`)."""
+        since = time.monotonic()
+        while True:
+            done = self.board.finished(claim)
+            self.exchange()
+            if known_answer(system, action, roster) is not None:
+                return
+            if done or time.monotonic() - since > PATIENCE:
+                cached_odds(system, action, roster)
+                return
+            time.sleep(0.001)
 
 
 class Workers:
-    """The worker processes of one run's tasks (every task's first field its setup; the
-    first is played in the main process), started when :meth:`start` is first called
-    and stopped by :meth:`close`."""
+    """The worker processes of one run's tasks (every task's first field its setup): the
+    main process plays them from the first on (:meth:`take`), the workers from the last
+    back once :meth:`start` has started them; :meth:`close` stops them."""
 
     def __init__(self, tasks: list[tuple[Any, ...]], jobs: int) -> None:
         same = [i for i in range(len(tasks[0])) if all(t[i] is tasks[0][i] for t in tasks)]
@@ -148,23 +193,13 @@ class Workers:
         self.own = [tuple(v for i, v in enumerate(t) if i not in self.shared) for t in tasks]
         _RUN[:] = [tasks[0][0].system] if 0 in self.shared else []  # news names it
         self.jobs = jobs
+        self.board = Board()
+        self.live = Live(self.board, tasks[0][0].system, self.started)
         self.pool: ProcessPoolExecutor | None = None
-        self.ready: Future[int] | None = None
-        self.since: MemosMark | None = None  # what the main process knew at the start
-        #: the answers spawned workers worked out for the main process (:class:`Aside`):
-        #: its cache holds them, but sends on only what it worked out itself
-        self.answered: list[tuple[int, OddsMemo]] = []  # by which worker (pid)
-
-    def start(self) -> None:
-        """Start the workers (once), each with the shared fields and what the main
-        process's memos know now; they start on the other cores while it plays on.
-        Forked (:data:`FORK`), they are copies of this process, every cache in it warm."""
-        if self.pool is None:
-            self.since = memos_mark()
-            memos = None if self.forked else known_memos()
-            self.pool = processes.worker_pool(self.jobs, _receive, (self.shared, memos),
-                                              fork=self.forked)
-            self.ready = self.pool.submit(_started)
+        self.futures: dict[int, Future[Fights]] = {}  # the tasks out with the workers
+        self.begin = 1  # the first task the workers may be given
+        self.back = len(tasks) - 1  # the next task to give them (they go down)
+        self.worker: Callable[[Any], Fights] | None = None
 
     @property
     def forked(self) -> bool:
@@ -172,153 +207,61 @@ class Workers:
         return FORK and processes.CAN_FORK
 
     def started(self) -> bool:
-        """Whether a worker has started and can take work at once."""
-        return self.ready is not None and self.ready.done()
+        """Whether the workers play (and so the answers are shared)."""
+        return self.pool is not None
+
+    def start(self, worker: Callable[[Any], Fights]) -> None:
+        """Start ``jobs - 1`` workers (once), knowing all this process knows, and give them
+        the last tasks (:meth:`top_up`)."""
+        if self.pool is not None:
+            return
+        memos = None if self.forked else known_memos()
+        board = self.board.snapshot()
+        self.pool = processes.worker_pool(self.jobs - 1, _receive, (self.shared, memos, board),
+                                          fork=self.forked)
+        self.live.restart()
+        self.worker = worker
+        self.top_up()
+
+    def top_up(self) -> None:
+        """Give the workers the next tasks from the back, :data:`AHEAD` a worker out at
+        a time: a few, so that Ctrl-C finds few futures to cancel, and so that checking
+        which have ended costs nothing; enough that a worker does not wait for this
+        process to finish a task before it has another."""
+        pool, worker = self.pool, self.worker
+        if pool is None or worker is None:
+            return
+        while self.back >= self.begin and len(self.futures) < AHEAD * (self.jobs - 1):
+            self.futures[self.back] = pool.submit(_with_shared, (worker, self.own[self.back]))
+            self.back -= 1
+
+    def take(self, task: int) -> bool:
+        """Whether this process plays task ``task`` (no worker has begun it)."""
+        self.begin = max(self.begin, task + 1)
+        future = self.futures.get(task)
+        if future is None:
+            return task <= self.back
+        if future.cancel():
+            del self.futures[task]
+            return True
+        return False
+
+    def ended(self, block: bool) -> Iterator[tuple[Fights, int]]:
+        """The workers' tasks ended so far (``block``: the next to end, or none if none
+        is left), each with its index, once; the workers are given more as they end."""
+        if block and self.futures:
+            wait(self.futures.values(), return_when=FIRST_COMPLETED)
+        for task, future in list(self.futures.items()):
+            if future.done():
+                del self.futures[task]
+                yield future.result(), task
+        self.top_up()
 
     def close(self) -> None:
-        """Stop the workers: drop the tasks not started, wait for the running ones."""
+        """Stop the workers: drop the tasks not started, wait for the running ones. The
+        board goes first: a worker waiting for an answer this process claimed (and will
+        not post, stopped by Ctrl-C) works it out itself."""
+        self.board.close()
         if self.pool is not None:
             self.pool.shutdown(wait=True, cancel_futures=True)
         _RUN.clear()
-
-    def spread(self, worker: Callable[[Any], Fights], on_time: Callable[[], None],
-               begin: int) -> Iterator[tuple[Fights, int]]:
-        """Each task's fights and its index, as the tasks end, from task ``begin`` on.
-        Each task brings back what its worker worked out, and the next task given to
-        another worker takes it along: no worker works out again what another has. Only
-        ``jobs`` tasks are out at a time, so a task mostly goes to the worker that just
-        ended one; each worker's news is what the log holds that it has neither been sent
-        nor sent itself."""
-        log: list[tuple[int | None, bytes]] = []
-        if self.forked:  # forked now, the workers know all this process knows
-            if self.pool is not None:  # those that helped with the answers
-                self.pool.shutdown(wait=True)
-                self.pool = None
-            self.start()
-        else:  # what the main process learned since the workers started (the first
-            # task's), and the answers workers worked out for it (their sub-steps are in
-            # the first)
-            self.start()
-            log = [(None, _packed(known_memos(self.since))), *(
-                (by, _packed(((answers, reads, []), {}, {}, {})))
-                for by, (answers, reads, _) in self.answered)]
-        pool = self.pool
-        assert pool is not None
-        given: dict[int, set[int]] = {}  # per worker (pid): the log's entries it holds
-        running: dict[Future[tuple[Fights, int, bytes]], tuple[int, list[int]]] = {}
-
-        def send(task: int, to: int | None) -> None:
-            """Task ``task`` with the news worker ``to`` (None: any) lacks; should another
-            worker take it, the news is only late or twice sent, never wrong."""
-            held = given.get(to, set()) if to is not None else set()
-            news = [i for i, (by, _) in enumerate(log) if i not in held and by != to]
-            future = pool.submit(_with_shared, (worker, self.own[task], [log[i][1] for i in news]))
-            running[future] = (task, news)
-
-        for task in range(begin, min(begin + self.jobs, len(self.own))):
-            send(task, None)
-        following = begin + len(running)
-        while running:
-            ended, _ = wait(running, return_when=FIRST_COMPLETED)
-            for future in ended:
-                on_time()
-                index, news = running.pop(future)
-                part, pid, found = future.result()
-                log.append((pid, found))
-                given.setdefault(pid, set()).update((*news, len(log) - 1))
-                if following < len(self.own):  # everything, while a worker is new (it
-                    # may take the task: one that starts late misses its first ones)
-                    send(following, pid if len(given) >= self.jobs else None)
-                    following += 1
-                yield part, index
-
-
-#: Rankings worked out each way (here in turn, and split with the workers) before the
-#: faster way, by wall seconds an answer, is kept (issue 39: on the c22 boarding fight,
-#: whose answers take 0.05-0.4 s, the split wins; on the contest gate fight the news
-#: sent each way costs more than the answers, and so does the split's loss of the
-#: sub-steps a ranking's answers share).
-TRIALS = 2
-
-
-class Aside:
-    """The main process's helper while it plays the first tasks (installed with
-    :func:`fracas.odds.cache.answers_aside`). Until ``due()`` says the rest is sure to go
-    to workers, it does nothing; then it starts them. Once one has started, a ranking's
-    missing answers are worked out either here in turn, or split in even shares: one to
-    each worker but one, the last here meanwhile, each side sending the other what its
-    cache gained. Each way is timed on :data:`TRIALS` rankings, then the faster kept (and
-    still timed, so that a way grown slower gives way)."""
-
-    def __init__(self, workers: Workers, system: RuleSystem, due: Callable[[], bool]) -> None:
-        self.workers, self.system, self.due = workers, system, due
-        self.pending: list[OddsMemo] = []  # the main process's gains the workers lack
-        self.mark = odds_mark()
-        self.handed = 0  # answers the workers worked out
-        self.seen = worked_out()  # answers worked out here or for here, as last counted
-        #: per way (here, split): rankings, answers and wall seconds so far
-        self.timed = {False: [0, 0, 0.0], True: [0, 0, 0.0]}
-
-    def finding(self, most: int) -> bool:
-        """Whether ``most`` answers or more were worked out (here, or by the workers for
-        here) since the last call, and the split pays: while so, the run is still finding
-        its opening's odds, best found side by side here than twice over in two workers'
-        tasks."""
-        now = worked_out() + self.handed
-        found, self.seen = now - self.seen, now
-        return found >= most and self.split()
-
-    def split(self) -> bool:
-        """Whether the next ranking is split with the workers: each way in turn until both
-        were timed :data:`TRIALS` times, then the one with the fewer seconds an answer."""
-        here, split = self.timed[False], self.timed[True]
-        if here[0] < TRIALS or split[0] < TRIALS:
-            return split[0] <= here[0]
-        return split[2] * here[1] < here[2] * split[1]
-
-    def __call__(self, system: RuleSystem, missing: list[Action], roster: Roster) -> bool:
-        if system is not self.system:
-            return False
-        if self.workers.pool is None:
-            if self.due():
-                self.workers.start()
-                self.mark = odds_mark()  # the workers start knowing what the cache knows
-            return False
-        if not self.workers.started():
-            return False
-        way = self.split()
-        start = time.perf_counter()
-        if way:
-            self._split(system, missing, roster)
-        else:
-            for action in missing:
-                cached_odds(system, action, roster)
-        timed = self.timed[way]
-        timed[0] += 1
-        timed[1] += len(missing)
-        timed[2] += time.perf_counter() - start
-        return True
-
-    def _split(self, system: RuleSystem, missing: list[Action], roster: Roster) -> None:
-        """``missing`` in even shares, one to each worker but one (with the news it lacks)
-        and the last here meanwhile; then each side takes in what the other worked out."""
-        pool = self.workers.pool
-        assert pool is not None
-        news = [*self.pending, known_odds(self.mark)]
-        ways = max(2, min(self.workers.jobs, len(missing)))  # this process the last way
-        size, more = divmod(len(missing), ways)
-        ends = list(itertools.accumulate((size + (i < more) for i in range(ways)), initial=0))
-        shares = [missing[a:b] for a, b in itertools.pairwise(ends)]
-        futures = [pool.submit(_answers, _packed((share, roster, news))) for share in shares[:-1]]
-        before = odds_mark()
-        for action in shares[-1]:
-            cached_odds(system, action, roster)
-        own = known_odds(before)
-        for future in futures:
-            by, blob = future.result()
-            found = pickle.loads(blob)
-            learn_odds(found)
-            if not self.workers.forked:  # spawned ones are sent them at the spread
-                self.workers.answered.append((by, found))
-        self.pending, self.mark = [own], odds_mark()
-        self.handed += sum(len(share) for share in shares[:-1])

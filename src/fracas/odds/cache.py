@@ -114,9 +114,22 @@ def known_answer(system: RuleSystem, action: Action, roster: Roster) -> AttackOd
     return None
 
 
-#: Who works out several missing answers side by side (a simulation with a worker process
-#: to spare, issue 39): given the system, the missing actions and the roster, it puts their
-#: answers in this cache and says whether it did (else they are worked out here in turn).
+def answer_id(system: RuleSystem, action: Action, roster: Roster) -> str:
+    """A name for the answer to ``action`` in ``roster``, known before it is worked out,
+    that processes forked from one another give alike (issue 39: who works out which
+    answer): a hash of the action and what the read set its answers have had reads (the
+    whole roster when none is known yet). Two rosters with one answer may get two names,
+    and processes started afresh (another hash seed) other names: then the answer is
+    only worked out twice."""
+    reads = _READ_SETS.get((system, action))
+    part = _part(roster, reads[0]) if reads else (roster,)
+    return format(hash((action, part)) & 0xFFFF_FFFF_FFFF_FFFF, "016x")
+
+
+#: Who works out missing answers side by side (a simulation whose other processes work
+#: out odds too, issue 39): given the system, the missing actions and the roster, it puts
+#: their answers in this cache and says whether it did (else they are worked out here in
+#: turn).
 Aside = Callable[[RuleSystem, list[Action], Roster], bool]
 _ASIDE: list[Aside] = []
 
@@ -133,13 +146,13 @@ def answers_aside(aside: Aside) -> Iterator[None]:
 
 def work_out(system: RuleSystem, actions: Sequence[Action], roster: Roster) -> None:
     """Have the odds of every one of ``actions`` in ``roster`` known before a ranking
-    reads them all in turn: with :func:`answers_aside` in force, two or more missing are
-    handed to it, to be worked out side by side. The answers are the same wherever they
-    are worked out (exact, keyed by value); without a helper this does nothing."""
+    reads them all in turn: with :func:`answers_aside` in force, those missing are handed
+    to it, to be worked out side by side. The answers are the same wherever they are
+    worked out (exact, keyed by value); without a helper this does nothing."""
     if not _ASIDE:
         return
     missing = [a for a in dict.fromkeys(actions) if known_answer(system, a, roster) is None]
-    if len(missing) >= 2:
+    if missing:
         _ASIDE[-1](system, missing, roster)
 
 
