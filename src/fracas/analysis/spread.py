@@ -144,6 +144,11 @@ class Live:
         news = known_memos(self.mark)
         if not _empty(news):
             self.board.post(_packed(news))
+        self.take()
+
+    def take(self) -> None:
+        """Take in what the others posted since this process last read (and mark it: it
+        is theirs, not posted back)."""
         for blob in self.board.read():
             learn_memos(pickle.loads(blob))
         self.mark = memos_mark()
@@ -173,11 +178,12 @@ class Live:
         since = time.monotonic()
         while True:
             done = self.board.finished(claim)
-            self.exchange()
+            self.take()  # nothing of this process's own is new while it waits
             if known_answer(system, action, roster) is not None:
                 return
             if done or time.monotonic() - since > PATIENCE:
                 cached_odds(system, action, roster)
+                self.exchange()  # posted before the next take marks it as known
                 return
             time.sleep(0.001)
 
