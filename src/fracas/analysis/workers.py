@@ -12,9 +12,10 @@ traceback (``EOFError``, or a semaphore gone once the main process has exited). 
 SIGINT in the main thread is not enough (the kernel then hands it to another thread and
 Python still raises in the main one), so while a worker starts, SIGINT's handler only
 notes the signal; the interrupt is raised once the worker is started and registered,
-and the pool's manager thread (which stops the workers at shutdown) is running. A worker
-that shutdown cannot reach that way (started just before the manager thread) is ended
-there and waited for.
+and the pool's manager thread (which stops the workers at shutdown) is running. The manager
+thread's own start is held alike: one made but not yet started can be neither joined
+nor skipped at shutdown. A worker that shutdown cannot reach that way (started just
+before the manager thread) is ended there and waited for.
 """
 
 from __future__ import annotations
@@ -32,21 +33,40 @@ from typing import Any
 class _QuietPool(ProcessPoolExecutor):
     """A pool whose workers start (and are registered) with SIGINT blocked."""
 
+    _holding = False  #: whether SIGINT is being held back (see :meth:`_held`)
+
     def _spawn_process(self) -> None:
+        def start() -> None:
+            mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})  # the worker's
+            try:
+                super(_QuietPool, self)._spawn_process()  # type: ignore[misc]
+            finally:
+                signal.pthread_sigmask(signal.SIG_SETMASK, mask)
+        self._held(start)
+
+    def _start_executor_manager_thread(self) -> None:
+        self._held(super()._start_executor_manager_thread)
+
+    def _held(self, step: Callable[[], None]) -> None:
+        """Run ``step`` (starting a worker or the manager thread) with Ctrl-C only noted;
+        a Ctrl-C noted is raised once the manager thread runs. A manager thread made but
+        not yet started (Ctrl-C between the two) could be neither joined nor skipped at
+        shutdown."""
+        if self._holding or threading.current_thread() is not threading.main_thread():
+            step()
+            return
         pressed: list[FrameType | None] = []
-        main = threading.current_thread() is threading.main_thread()
         handler = signal.getsignal(signal.SIGINT)
-        if main:
-            signal.signal(signal.SIGINT, lambda _signum, frame: pressed.append(frame))
-        mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})  # the worker's
+        signal.signal(signal.SIGINT, lambda _signum, frame: pressed.append(frame))
+        self._holding = True
         try:
-            super()._spawn_process()  # type: ignore[misc]
+            step()
+            if pressed:  # Ctrl-C while it started: the manager thread first
+                super()._start_executor_manager_thread()
         finally:
-            signal.pthread_sigmask(signal.SIG_SETMASK, mask)
-            if main:
-                signal.signal(signal.SIGINT, handler)
-        if pressed:  # Ctrl-C while the worker started: now it can be handled
-            self._start_executor_manager_thread()
+            self._holding = False
+            signal.signal(signal.SIGINT, handler)
+        if pressed:
             if callable(handler):
                 handler(signal.SIGINT, pressed[0])
             else:
