@@ -174,3 +174,18 @@ def test_answers_shared_as_found_are_the_plain_ones(monkeypatch: Any) -> None:
     plain = dict(known_odds()[0])  # every answer those fights needed, worked out here
     for key, found in answers:
         assert plain[key] == found
+
+
+def test_the_rest_of_a_run_is_timed_at_the_pace_so_far() -> None:
+    """Whether workers start (issue 39: ``--jobs 2`` never slower): the rest of a run is
+    its fights not yet played at the pace so far, so a run of fast fights whose first
+    ones were slow (the caches cold) does not start workers for their sake; while the
+    first task plays, each task to come takes at least its time so far."""
+    sizes = sim._sizes(2000)  # a first task of HEAD fights, then CHUNK a task
+    head = sizes[0]
+    assert sim.rest_seconds(0.01, 0, sizes) == pytest.approx(0.01 * (2000 - head) / head)
+    assert sim.rest_seconds(0.5, 1000, sizes) == pytest.approx(0.5)
+    assert sim.rest_seconds(0.2, 100, sizes) == pytest.approx(0.2 * 19)
+    # 0.2 s into a run, 1,000 fights played: 0.2 s left, not worth a worker
+    assert sim.rest_seconds(0.2, 1000, sizes) < sim.rest_seconds(0.2, 100, sizes)
+    assert sim.rest_seconds(0.2, 1000, sizes) < sim.PARALLEL_FROM_SECONDS

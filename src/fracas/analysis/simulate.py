@@ -51,7 +51,7 @@ __all__ = ["BATCH", "CHUNK", "MAX_MEMORY", "Fights", "Method", "probe", "simulat
 
 PARALLEL_FROM_SECONDS = 3.0  # less serial work than this left: no worker processes
 #: The first task's fights, played in the main process and timed: the workers start only
-#: once its time says the rest is worth spreading.
+#: once the time so far says the rest is worth spreading.
 HEAD = 16
 
 
@@ -61,13 +61,13 @@ def _run(tasks: list[Any], worker: Callable[[Any], Fights], jobs: int,
          budget: float | None = None) -> list[Fights]:
     """Run the tasks in order. With ``scheduler`` (``tcp://HOST:PORT``) they all run on
     that Dask cluster, and the results come back in the same order. Else they are played
-    here from the first on, the first timed: once the rest would take
-    :data:`PARALLEL_FROM_SECONDS` or more on one core, ``jobs - 1`` worker processes
-    start and play them from the last back, all sharing the odds they work out
-    (:class:`~fracas.analysis.spread.Workers`). Past ``deadline`` (``time.time()``; from a
-    ``budget`` of seconds) between tasks, the rest is dropped and the run is an
-    :class:`InputError` saying how far it got. The results do not depend on where a
-    task ran."""
+    here from the first on, timed: once the rest would take
+    :data:`PARALLEL_FROM_SECONDS` or more on one core (:func:`rest_seconds`),
+    ``jobs - 1`` worker processes start and play them from the last back, all sharing
+    the odds they work out (:class:`~fracas.analysis.spread.Workers`). Past ``deadline``
+    (``time.time()``; from a ``budget`` of seconds) between tasks, the rest is dropped
+    and the run is an :class:`InputError` saying how far it got. The results do not
+    depend on where a task ran."""
     if scheduler:
         from fracas.analysis.cluster import dask_map
 
@@ -90,12 +90,12 @@ def _run(tasks: list[Any], worker: Callable[[Any], Fights], jobs: int,
     workers = Workers(tasks, jobs) if jobs > 1 and len(tasks) > 2 else None
     try:
         start = time.perf_counter()
-        share = sum(sizes[1:]) / sizes[0]
 
         def ready() -> bool:  # the workers play, started once the rest is worth it
             assert workers is not None
-            if (not workers.started()
-                    and (time.perf_counter() - start) * share >= PARALLEL_FROM_SECONDS):
+            if not workers.started() and rest_seconds(
+                    time.perf_counter() - start, sum(sizes[i] for i in results), sizes
+            ) >= PARALLEL_FROM_SECONDS:
                 workers.start(worker)
             return workers.started()
 
@@ -121,6 +121,17 @@ def _run(tasks: list[Any], worker: Callable[[Any], Fights], jobs: int,
     finally:  # on Ctrl-C: drop the tasks not started, wait only for the running ones
         if workers is not None:
             workers.close()
+
+
+def rest_seconds(elapsed: float, done: int, sizes: list[int]) -> float:
+    """How long the fights not yet played would take on one core, ``elapsed`` seconds
+    into a run of tasks of ``sizes`` with ``done`` fights played: at the pace so far;
+    while the first task plays, at least its time so far for each of its like. (The
+    first fights, the caches cold, are the slowest: a run of fast fights does not start
+    workers for their sake.)"""
+    if not done:
+        return elapsed * sum(sizes[1:]) / sizes[0]
+    return elapsed * (sum(sizes) - done) / done
 
 
 _REPORTING = (fast_batch,)  # workers that report their fights as they end
