@@ -34,6 +34,7 @@ from fracas.cli.menus import (
     show_menu,
     show_options,
 )
+from fracas.cli.typed import typed_line
 from fracas.core.events import (
     Event,
     FightEnded,
@@ -230,7 +231,7 @@ def _typed() -> Iterator[tuple[int, str]]:
     number = 0
     while True:
         try:
-            line = input("> ") if sys.stdin.isatty() else sys.stdin.readline()
+            line = typed_line("> ") if sys.stdin.isatty() else sys.stdin.readline()
         except EOFError:
             return
         if not sys.stdin.isatty() and line == "":
