@@ -160,11 +160,12 @@ class WinningWorker:
             entry = self._figures[eid] = _Figures(version, (fight.setup, fight.state),
                                                   f"{eid}:{self._made}", None, last,
                                                   last_version)
-            self._send(eid, entry, fight)
+            future = entry.future = self._submit(next_figure, eid, entry.key, fight)
+        self._await(eid, entry, future)
 
-    def _send(self, eid: str, entry: _Figures, position: Any) -> None:
-        future = self._submit(next_figure, eid, entry.key, position)
-        entry.future = future
+    def _await(self, eid: str, entry: _Figures, future: Future[Any]) -> None:
+        """Take the figure when it comes. Never under the lock: a figure already worked
+        out (a quick worker) is taken at once, by this thread, which takes the lock."""
         future.add_done_callback(lambda done: self._got(eid, entry, done))
 
     def _got(self, eid: str, entry: _Figures, done: Future[Any]) -> None:
@@ -182,8 +183,10 @@ class WinningWorker:
             if figure is not None:
                 entry.figure = figure
             entry.final = last
-            if not last and self._figures.get(eid) is entry:
-                self._send(eid, entry, None)
+            if last or self._figures.get(eid) is not entry:
+                return
+            future = entry.future = self._submit(next_figure, eid, entry.key, None)
+        self._await(eid, entry, future)
 
     def figure(self, eid: str, version: int) -> dict[str, Any]:
         """What a view shows: the newest figure (``current``: of this version; else the
