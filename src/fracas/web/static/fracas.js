@@ -102,6 +102,30 @@
   // draft is at; a new version of the encounter starts from no steps again.
   var draft = "";
 
+  // A press under way on the panel (a finger or a mouse button down): the panel is not
+  // swapped until the click it makes has been handled. Swapped between the press and the
+  // release, the click would fall between the old button and its copy and be lost (the
+  // odds filling in redraw the panel while the reader's finger is on an option). The
+  // swap put off is made then; a panel the same as the one shown is not swapped at all.
+  var pressing = false;
+  var presses = 0;  // a release ends only the press it belongs to
+  var putOff = null;
+  var shown = null;
+  function releasedLater(ms) {
+    var press = presses;
+    setTimeout(function () {
+      if (press !== presses || !pressing) { return; }
+      pressing = false;
+      if (putOff) { var again = putOff; putOff = null; again(); }
+    }, ms);
+  }
+  panel.addEventListener("pointerdown", function () { presses += 1; pressing = true; }, true);
+  // after the click's own handling; a release with no click after it (a finger that
+  // scrolled instead) ends the press a little later
+  document.addEventListener("click", function () { releasedLater(0); }, true);
+  document.addEventListener("pointercancel", function () { releasedLater(0); }, true);
+  document.addEventListener("pointerup", function () { releasedLater(500); }, true);
+
   // Someone typing in a form or with a section opened: the odds wait, the form stays.
   function busy() {
     var el = document.activeElement;
@@ -195,11 +219,16 @@
         setTimeout(function () { refresh(true, true); }, 1000);
         return;
       }
-      if (v > version || (force && v >= version)) {
+      if ((v > version || (force && v >= version)) && pressing) {
+        putOff = function () { refresh(true, soft); };
+        return;
+      }
+      if (v > version || (force && v >= version && html !== shown)) {
         version = v;
         root.dataset.version = String(v);
         var kept = typed();
         panel.innerHTML = html;
+        shown = html;
         retype(kept);
         applyLog();
         toNewest();
