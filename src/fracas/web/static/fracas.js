@@ -119,9 +119,14 @@
       if (putOff) { var again = putOff; putOff = null; again(); }
     }, ms);
   }
-  panel.addEventListener("pointerdown", function () { presses += 1; pressing = true; }, true);
-  // after the click's own handling; a release with no click after it (a finger that
-  // scrolled instead) ends the press a little later
+  // a press ends after its click has been handled; a release with no click after it (a
+  // finger that scrolled instead) ends it a little later; one never released where this
+  // page hears it (let go outside the window) ends after 10 s
+  panel.addEventListener("pointerdown", function () {
+    presses += 1;
+    pressing = true;
+    releasedLater(10000);
+  }, true);
   document.addEventListener("click", function () { releasedLater(0); }, true);
   document.addEventListener("pointercancel", function () { releasedLater(0); }, true);
   document.addEventListener("pointerup", function () { releasedLater(500); }, true);
