@@ -19,7 +19,7 @@ from fracas.errors import InputError
 from fracas.registry.scenarios import scenario_from_mapping
 from fracas.systems.zamani.table import load_action_table, table_from_mapping
 from fracas.web.app import MAX_BODY, create_app
-from tests.web.helpers import Client, invite, new_encounter, new_gm
+from tests.web.helpers import Client, invite, new_encounter, new_gm, open_example
 
 DUEL = "tristat/duel-fight.yaml"
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
@@ -91,6 +91,30 @@ def test_bad_answers_are_400_and_change_nothing(world: tuple[TestClient, Client,
         r = gm.decide(eid, view["version"], answer)
         assert r.status_code == 400, (answer, r.text)
         assert r.json()["error"]
+    assert gm.view(eid) == view
+
+
+def test_dice_sent_to_a_choice_are_refused_naming_the_options(
+        world: tuple[TestClient, Client, str]) -> None:
+    _, gm, _ = world
+    eid = open_example(gm, DUEL, seed=3)
+    view = gm.view(eid)
+    while view["pending"]["kind"] == "dice":  # the initiative rolls, to the first choice
+        assert gm.decide(eid, view["version"], {"roll": True}).status_code == 200
+        view = gm.view(eid)
+    decision = view["pending"]["decision"]
+    ids = ", ".join(o["id"] for o in decision["options"])
+    told = {}
+    for name, answer in (("roll", {"roll": True}), ("dice", {"dice": [3, 4]}),
+                         ("option", {})):
+        r = gm.decide(eid, view["version"], answer)
+        assert r.status_code == 400, (answer, r.text)
+        told[name] = r.json()["error"]
+    assert told["roll"] == (f"roll: {decision['prompt']} is a choice, not a roll "
+                            f"(allowed: option: {ids})")
+    assert told["dice"].startswith(f"dice: {decision['prompt']} is a choice, not a roll")
+    assert told["option"] == (f"option: {decision['prompt']}: choose one of its options "
+                              f"(allowed: option: {ids})")
     assert gm.view(eid) == view
 
 

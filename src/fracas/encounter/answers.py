@@ -51,6 +51,11 @@ def answer_entry(pending: Decision, answer: Mapping[str, Any], by: str,
         return {"kind": "dice", **part, "dice": [typed_number(v) for v in values], "by": by}
     option = answer.get("option")
     ids = [o.id for o in pending.options]
+    if option is None:  # no option given: dice or a roll sent to a choice, or nothing
+        given = next((key for key in ("roll", "dice") if key in answer), None)
+        raise InputError(f"{pending.prompt} is a choice, not a roll" if given else
+                         f"{pending.prompt}: choose one of its options",
+                         path=given or "option", allowed="option: " + ", ".join(ids))
     if str(option) not in ids:
         raise InputError(f"{option!r} is not an option of: {pending.prompt}",
                          path="option", allowed=", ".join(ids))
